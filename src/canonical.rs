@@ -1,0 +1,369 @@
+//! The value bytes inside Seal's identities (DESIGN.md §2; reference/seal-host-formats.md
+//! §2.2 and §2.5), rendered exactly:
+//!
+//! * [`lean_compress`]: Lean `Json.compress` as the pinned kernel renders arguments and
+//!   present `_meta` / context values: object keys in code-point order, no whitespace,
+//!   strings escaped with `\"` `\\` `\n` `\r` and `\u00xx` (lowercase) for the other
+//!   controls, everything else raw UTF-8, and numbers by Lean's `JsonNumber.toString`
+//!   (exact decimal, `1.0` → `1`, `1e2` → `100`, small magnitudes as `0.…e-N`). Not RFC 8785.
+//! * [`serde_compact`]: seal-host's serde_json compact text (`canonical_request`,
+//!   `args_hash`): members in wire order or recursively byte-sorted, scalars rendered by
+//!   serde_json itself so escapes and float forms are its own.
+
+use crate::json::{Member, Node, Value};
+use std::fmt::Write as _;
+
+/// Rendering refused: only reachable for values Seal's wire guards refuse first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RenderError {
+    /// A number whose exact decimal expansion would exceed [`MAX_NUMBER_DIGITS`] digits or
+    /// whose exponent does not fit 18 digits (Seal refuses exponents over 6 digits).
+    NumberTooLarge(String),
+    /// serde_json refuses the literal (out of binary64 range); seal-host then records a
+    /// parse error instead of a `canonical_request`.
+    SerdeRejectsNumber(String),
+}
+
+impl std::fmt::Display for RenderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RenderError::NumberTooLarge(n) => {
+                write!(f, "number {n} is too large to render exactly")
+            }
+            RenderError::SerdeRejectsNumber(n) => {
+                write!(f, "serde_json cannot read the number {n}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RenderError {}
+
+/// Longest exact digit string the Lean renderer is allowed to produce here.
+pub const MAX_NUMBER_DIGITS: usize = 4096;
+
+/// Lean `Json.compress` of a parsed value.
+pub fn lean_compress(node: &Node<'_>) -> Result<String, RenderError> {
+    let mut out = String::with_capacity(node.span.len());
+    write_lean(&node.value, &mut out)?;
+    Ok(out)
+}
+
+fn write_lean(value: &Value<'_>, out: &mut String) -> Result<(), RenderError> {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(true) => out.push_str("true"),
+        Value::Bool(false) => out.push_str("false"),
+        Value::Number(literal) => out.push_str(&lean_number(literal)?),
+        Value::String(text) => write_lean_string(text, out),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_lean(&item.value, out)?;
+            }
+            out.push(']');
+        }
+        Value::Object(members) => {
+            out.push('{');
+            for (i, member) in sorted_members(members).into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_lean_string(&member.key, out);
+                out.push(':');
+                write_lean(&member.value.value, out)?;
+            }
+            out.push('}');
+        }
+    }
+    Ok(())
+}
+
+/// Members in code-point (= UTF-8 byte) order of their keys.
+fn sorted_members<'m, 'a>(members: &'m [Member<'a>]) -> Vec<&'m Member<'a>> {
+    let mut sorted: Vec<&Member<'a>> = members.iter().collect();
+    sorted.sort_by(|a, b| a.key.as_bytes().cmp(b.key.as_bytes()));
+    sorted
+}
+
+/// Lean core `Json.escape` inside quotes.
+pub fn write_lean_string(text: &str, out: &mut String) {
+    out.push('"');
+    let bytes = text.as_bytes();
+    let mut plain_from = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let escape: Option<&str> = match b {
+            b'"' => Some("\\\""),
+            b'\\' => Some("\\\\"),
+            b'\n' => Some("\\n"),
+            b'\r' => Some("\\r"),
+            0x00..=0x1f => None,
+            _ => continue,
+        };
+        out.push_str(&text[plain_from..i]);
+        match escape {
+            Some(e) => out.push_str(e),
+            None => {
+                let _ = write!(out, "\\u{:04x}", b);
+            }
+        }
+        plain_from = i + 1;
+    }
+    out.push_str(&text[plain_from..]);
+    out.push('"');
+}
+
+/// Lean's exact decimal rendering of a JSON number literal (`JsonNumber` parse, then
+/// `JsonNumber.toString`).
+pub fn lean_number(literal: &str) -> Result<String, RenderError> {
+    let too_large = || RenderError::NumberTooLarge(literal.to_owned());
+    let (negative, body) = match literal.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, literal),
+    };
+    let (mantissa_part, exponent_part) = match body.find(['e', 'E']) {
+        Some(i) => (&body[..i], Some(&body[i + 1..])),
+        None => (body, None),
+    };
+    let (whole, fraction) = mantissa_part.split_once('.').unwrap_or((mantissa_part, ""));
+    // mantissa * 10^-exponent, with the fraction's digit count as the exponent (Lean keeps
+    // trailing fraction zeros in the mantissa: "1.50" is 150 × 10^-2).
+    let mut digits: String = whole
+        .chars()
+        .chain(fraction.chars())
+        .skip_while(|&c| c == '0')
+        .collect();
+    let mut exponent = fraction.len() as u64;
+    if let Some(exp) = exponent_part {
+        let (shift_right, exp_digits) = match exp.as_bytes().first() {
+            Some(b'-') => (true, &exp[1..]),
+            Some(b'+') => (false, &exp[1..]),
+            _ => (false, exp),
+        };
+        let significant = exp_digits.trim_start_matches('0');
+        if significant.len() > 18 {
+            return Err(too_large());
+        }
+        let shift: u64 = if significant.is_empty() {
+            0
+        } else {
+            significant.parse().map_err(|_| too_large())?
+        };
+        if shift_right {
+            exponent = exponent.checked_add(shift).ok_or_else(too_large)?;
+        } else if shift > exponent {
+            let zeros = usize::try_from(shift - exponent).map_err(|_| too_large())?;
+            if !digits.is_empty() {
+                if digits.len().saturating_add(zeros) > MAX_NUMBER_DIGITS {
+                    return Err(too_large());
+                }
+                digits.extend(std::iter::repeat_n('0', zeros));
+            }
+            exponent = 0;
+        } else {
+            exponent -= shift;
+        }
+    }
+    if digits.len() > MAX_NUMBER_DIGITS {
+        return Err(too_large());
+    }
+    Ok(lean_number_to_string(
+        negative && !digits.is_empty(),
+        &digits,
+        exponent,
+    ))
+}
+
+/// `JsonNumber.toString` for mantissa digits `m` (no leading zeros; empty means 0) and
+/// exponent `e` (the value is m × 10^-e).
+fn lean_number_to_string(negative: bool, m: &str, e: u64) -> String {
+    let sign = if negative { "-" } else { "" };
+    let m = if m.is_empty() { "0" } else { m };
+    if e == 0 {
+        return format!("{sign}{m}");
+    }
+    let count = m.len() as u64;
+    // Lean: exp = 9 + countDigits m - e; a negative exp switches to the `0.…e<exp>` form.
+    if e > 9 + count {
+        let exp = (9 + count) as i128 - e as i128;
+        let right = format!("000000000{m}");
+        let right = right.trim_end_matches('0');
+        return format!("{sign}0.{right}e{exp}");
+    }
+    let e = e as usize;
+    let (left, fraction) = if m.len() > e {
+        (m[..m.len() - e].to_owned(), m[m.len() - e..].to_owned())
+    } else {
+        ("0".to_owned(), format!("{}{m}", "0".repeat(e - m.len())))
+    };
+    let right = fraction.trim_end_matches('0');
+    if right.is_empty() {
+        format!("{sign}{left}")
+    } else {
+        format!("{sign}{left}.{right}")
+    }
+}
+
+/// Member order for [`serde_compact`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyOrder {
+    /// As written on the wire (serde_json `preserve_order`).
+    Wire,
+    /// Every object's members sorted by key bytes, recursively (seal-host's
+    /// `canonical_json` of `_meta`).
+    Sorted,
+}
+
+/// seal-host's serde_json compact text of a value.
+pub fn serde_compact(
+    node: &Node<'_>,
+    order: KeyOrder,
+    out: &mut Vec<u8>,
+) -> Result<(), RenderError> {
+    match &node.value {
+        Value::Null => out.extend_from_slice(b"null"),
+        Value::Bool(true) => out.extend_from_slice(b"true"),
+        Value::Bool(false) => out.extend_from_slice(b"false"),
+        Value::Number(literal) => out.extend_from_slice(serde_number(literal)?.as_bytes()),
+        Value::String(text) => serde_string(text, out),
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                serde_compact(item, order, out)?;
+            }
+            out.push(b']');
+        }
+        Value::Object(members) => {
+            out.push(b'{');
+            let ordered: Vec<&Member<'_>> = match order {
+                KeyOrder::Wire => members.iter().collect(),
+                KeyOrder::Sorted => sorted_members(members),
+            };
+            for (i, member) in ordered.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                serde_string(&member.key, out);
+                out.push(b':');
+                serde_compact(&member.value, order, out)?;
+            }
+            out.push(b'}');
+        }
+    }
+    Ok(())
+}
+
+/// serde_json's rendering of a number literal it reads (u64/i64 exact, otherwise binary64
+/// printed in its shortest round-trip form, `-0` as `-0.0`).
+pub fn serde_number(literal: &str) -> Result<String, RenderError> {
+    serde_json::from_str::<serde_json::Number>(literal)
+        .map(|n| n.to_string())
+        .map_err(|_| RenderError::SerdeRejectsNumber(literal.to_owned()))
+}
+
+/// serde_json's escaped string, written by serde_json.
+pub fn serde_string(text: &str, out: &mut Vec<u8>) {
+    // Writing a &str into a Vec cannot fail; serde_json only errors on I/O.
+    let _ = serde_json::to_writer(&mut *out, text);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::parse;
+
+    fn lean(text: &str) -> String {
+        lean_compress(&parse(text, 128).unwrap()).unwrap()
+    }
+
+    fn serde(text: &str, order: KeyOrder) -> String {
+        let mut out = Vec::new();
+        serde_compact(&parse(text, 128).unwrap(), order, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn lean_numbers_follow_json_number_to_string() {
+        for (literal, rendered) in [
+            ("0", "0"),
+            ("-0", "0"),
+            ("-0.0", "0"),
+            ("1.0", "1"),
+            ("1.50", "1.5"),
+            ("1e2", "100"),
+            ("1E+2", "100"),
+            ("0.5", "0.5"),
+            ("-0.5", "-0.5"),
+            ("-7", "-7"),
+            ("123.456e-2", "1.23456"),
+            ("1.5e3", "1500"),
+            ("1e-10", "0.0000000001"),
+            ("1e-11", "0.0000000001e-1"),
+            ("15e-20", "0.00000000015e-9"),
+            ("0.0e-20", "0.e-11"),
+            ("999999999999999999", "999999999999999999"),
+            ("12.5e1", "125"),
+            ("12.5e0", "12.5"),
+            ("1e0", "1"),
+        ] {
+            assert_eq!(lean_number(literal).unwrap(), rendered, "{literal}");
+        }
+    }
+
+    #[test]
+    fn lean_numbers_refuse_unbounded_expansions() {
+        assert!(matches!(
+            lean_number("1e9999999"),
+            Err(RenderError::NumberTooLarge(_))
+        ));
+        assert!(matches!(
+            lean_number("1e99999999999999999999"),
+            Err(RenderError::NumberTooLarge(_))
+        ));
+        assert_eq!(lean_number("0e9999999").unwrap(), "0");
+        assert!(lean_number("1e-9999999").unwrap().ends_with("e-9999989"));
+    }
+
+    #[test]
+    fn lean_strings_escape_only_quote_backslash_and_controls() {
+        assert_eq!(
+            lean(r#""a\"b\\c\nd\re\tf\u0000g\u001f\u007f/é😀""#),
+            "\"a\\\"b\\\\c\\nd\\re\\u0009f\\u0000g\\u001f\u{7f}/é😀\""
+        );
+        assert_eq!(lean(r#""\b\f""#), r#""\u0008\u000c""#);
+    }
+
+    #[test]
+    fn lean_objects_sort_by_code_point_and_drop_whitespace() {
+        assert_eq!(
+            lean(r#"{ "b" : 1 , "a" : [ 2 , { "z":0,"é":1,"Z":2 } ] }"#),
+            r#"{"a":[2,{"Z":2,"z":0,"é":1}],"b":1}"#
+        );
+    }
+
+    #[test]
+    fn serde_side_uses_serde_forms() {
+        assert_eq!(
+            serde(r#"{"b":1e2,"a":-0,"c":"\t\u0001\u007f"}"#, KeyOrder::Wire),
+            "{\"b\":100.0,\"a\":-0.0,\"c\":\"\\t\\u0001\u{7f}\"}"
+        );
+        assert_eq!(
+            serde(
+                r#"{"b":{"y":1,"x":2},"a":[{"d":1,"c":2}]}"#,
+                KeyOrder::Sorted
+            ),
+            r#"{"a":[{"c":2,"d":1}],"b":{"x":2,"y":1}}"#
+        );
+        assert_eq!(
+            serde_number("18446744073709551616").unwrap(),
+            "1.8446744073709552e+19"
+        );
+        assert!(serde_number("1e400").is_err());
+    }
+}

@@ -1,0 +1,95 @@
+//! Command-line definitions (clap derive) and nothing else: every subcommand, option and
+//! help text of DESIGN.md §7. `man/` and `completions/` are generated from these.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Offline toolkit for the evidence around Seal-mediated MCP tool calls.
+#[derive(Debug, Parser)]
+#[command(name = "sealkit", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+
+    /// Output format: tables and diagnostics for people, JSON or JSON Lines for scripts.
+    #[arg(long, global = true, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+
+    /// Treat warning-severity findings as problems (exit status 1).
+    #[arg(long, global = true)]
+    pub deny_warnings: bool,
+
+    /// When to use colour in human output.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Compute the identities Seal derives for captured JSON-RPC frames, under every profile.
+    Target(TargetArgs),
+}
+
+/// How results are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Tables and diagnostics for a person at a terminal.
+    Human,
+    /// One JSON document (an array or an object) on stdout.
+    Json,
+    /// One JSON object per line on stdout.
+    Jsonl,
+}
+
+/// When to colour human output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when stdout is a terminal and NO_COLOR is unset.
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Args)]
+pub struct TargetArgs {
+    /// Capture files of LF-terminated JSON-RPC frames ("-" or nothing for stdin).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// The operator's server identity (Seal's `server` config; never read from a frame).
+    #[arg(long, value_name = "ID", default_value = "")]
+    pub server: String,
+
+    /// Protocol era: detect it from the capture, or force one.
+    #[arg(long, value_enum, default_value_t = EraChoice::Auto)]
+    pub era: EraChoice,
+
+    /// Which profiles' targets the human table shows (JSON always carries all three).
+    #[arg(long, value_enum, default_value_t = ProfileChoice::All)]
+    pub profile: ProfileChoice,
+
+    /// Show the exact parts framed and hashed for every identity, and where profiles differ.
+    #[arg(long)]
+    pub explain: bool,
+}
+
+/// The protocol era a capture is read under (DESIGN.md §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EraChoice {
+    /// From `initialize` / `server/discover` and the frame's own `_meta` markers.
+    Auto,
+    /// MCP before 2026-07-28: `_meta` optional.
+    Legacy,
+    /// MCP 2026-07-28: `_meta` with protocolVersion and clientCapabilities required.
+    #[value(name = "2026-07-28")]
+    Modern,
+}
+
+/// Which identity profiles the human table shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProfileChoice {
+    Committed,
+    Host,
+    Legacy,
+    All,
+}

@@ -1,0 +1,472 @@
+//! One strict JSON parse of a frame that already passed the wire guards, keeping what the
+//! identities need: object members in wire order, decoded strings, the exact literal of
+//! every number, and the byte span of every value and key for diagnostics
+//! (DESIGN.md §3 "one parse"). Grammar is RFC 8259, which is also the grammar of the Lean
+//! reader Seal uses: no comments, no trailing commas, `ws` = space, tab, LF, CR.
+//!
+//! Decoding follows the Lean reader where readers differ: a `\uD83D\uDE00` pair decodes to
+//! one scalar, and an unpaired surrogate escape decodes to U+FFFD (Seal's wire guard refuses
+//! such lines before this parse; the rule only keeps standalone use total).
+
+use std::borrow::Cow;
+
+/// Byte range `start..end` inside the parsed text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+}
+
+/// A JSON value with its span.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node<'a> {
+    pub value: Value<'a>,
+    pub span: Span,
+}
+
+/// One object member, in wire order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Member<'a> {
+    pub key: Cow<'a, str>,
+    /// Span of the key including its quotes.
+    pub key_span: Span,
+    pub value: Node<'a>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value<'a> {
+    Null,
+    Bool(bool),
+    /// The number exactly as written (validated against the JSON number grammar).
+    Number(&'a str),
+    String(Cow<'a, str>),
+    Array(Vec<Node<'a>>),
+    Object(Vec<Member<'a>>),
+}
+
+impl<'a> Value<'a> {
+    /// The member named `key`, if this is an object that has one (the last one if the key
+    /// repeats, as the Lean reader keeps; the wire guards refuse repeats before this).
+    pub fn get(&self, key: &str) -> Option<&Node<'a>> {
+        match self {
+            Value::Object(members) => members
+                .iter()
+                .rev()
+                .find(|m| m.key == key)
+                .map(|m| &m.value),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_object(&self) -> Option<&[Member<'a>]> {
+        match self {
+            Value::Object(members) => Some(members),
+            _ => None,
+        }
+    }
+
+    /// The JSON type name, for messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Number(_) => "number",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        }
+    }
+
+    /// True for a number literal without fraction or exponent (a JSON integer).
+    pub fn is_integer(&self) -> bool {
+        matches!(self, Value::Number(n) if !n.contains(['.', 'e', 'E']))
+    }
+}
+
+/// Why the text is not one JSON value, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    pub offset: usize,
+    pub message: String,
+}
+
+/// Parses exactly one JSON value surrounded by optional whitespace. Nesting deeper than
+/// `max_depth` containers is an error rather than a deep recursion.
+pub fn parse(text: &str, max_depth: usize) -> Result<Node<'_>, ParseError> {
+    let mut parser = Parser {
+        text,
+        bytes: text.as_bytes(),
+        pos: 0,
+        max_depth,
+    };
+    parser.skip_ws();
+    let node = parser.value(0)?;
+    parser.skip_ws();
+    if parser.pos != parser.bytes.len() {
+        return Err(parser.error("unexpected content after the JSON value"));
+    }
+    Ok(node)
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    max_depth: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn error(&self, message: &str) -> ParseError {
+        ParseError {
+            offset: self.pos,
+            message: message.to_owned(),
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> Result<Node<'a>, ParseError> {
+        let start = self.pos;
+        let value = match self.peek() {
+            Some(b'{') => self.object(depth)?,
+            Some(b'[') => self.array(depth)?,
+            Some(b'"') => Value::String(self.string()?),
+            Some(b't') => self.literal("true", Value::Bool(true))?,
+            Some(b'f') => self.literal("false", Value::Bool(false))?,
+            Some(b'n') => self.literal("null", Value::Null)?,
+            Some(b'-' | b'0'..=b'9') => Value::Number(self.number()?),
+            Some(_) => return Err(self.error("expected a JSON value")),
+            None => return Err(self.error("unexpected end of input, expected a JSON value")),
+        };
+        Ok(Node {
+            value,
+            span: Span {
+                start,
+                end: self.pos,
+            },
+        })
+    }
+
+    fn literal(&mut self, word: &str, value: Value<'a>) -> Result<Value<'a>, ParseError> {
+        if self.bytes[self.pos..].starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            Ok(value)
+        } else {
+            Err(self.error("invalid literal"))
+        }
+    }
+
+    fn enter(&self, depth: usize) -> Result<usize, ParseError> {
+        if depth >= self.max_depth {
+            Err(self.error("containers nested deeper than the parser allows"))
+        } else {
+            Ok(depth + 1)
+        }
+    }
+
+    fn object(&mut self, depth: usize) -> Result<Value<'a>, ParseError> {
+        let depth = self.enter(depth)?;
+        self.pos += 1;
+        self.skip_ws();
+        let mut members = Vec::new();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(Value::Object(members));
+        }
+        loop {
+            if self.peek() != Some(b'"') {
+                return Err(self.error("expected a string object key"));
+            }
+            let key_start = self.pos;
+            let key = self.string()?;
+            let key_span = Span {
+                start: key_start,
+                end: self.pos,
+            };
+            self.skip_ws();
+            if self.peek() != Some(b':') {
+                return Err(self.error("expected ':' after an object key"));
+            }
+            self.pos += 1;
+            self.skip_ws();
+            let value = self.value(depth)?;
+            members.push(Member {
+                key,
+                key_span,
+                value,
+            });
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => {
+                    self.pos += 1;
+                    self.skip_ws();
+                }
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(Value::Object(members));
+                }
+                _ => return Err(self.error("expected ',' or '}' in an object")),
+            }
+        }
+    }
+
+    fn array(&mut self, depth: usize) -> Result<Value<'a>, ParseError> {
+        let depth = self.enter(depth)?;
+        self.pos += 1;
+        self.skip_ws();
+        let mut items = Vec::new();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok(Value::Array(items));
+        }
+        loop {
+            items.push(self.value(depth)?);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => {
+                    self.pos += 1;
+                    self.skip_ws();
+                }
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(Value::Array(items));
+                }
+                _ => return Err(self.error("expected ',' or ']' in an array")),
+            }
+        }
+    }
+
+    fn number(&mut self) -> Result<&'a str, ParseError> {
+        let start = self.pos;
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => self.digits(),
+            _ => return Err(self.error("a number needs a digit after '-'")),
+        }
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            if !matches!(self.peek(), Some(b'0'..=b'9')) {
+                return Err(self.error("a number needs a digit after '.'"));
+            }
+            self.digits();
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.pos += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.pos += 1;
+            }
+            if !matches!(self.peek(), Some(b'0'..=b'9')) {
+                return Err(self.error("a number needs a digit in its exponent"));
+            }
+            self.digits();
+        }
+        Ok(&self.text[start..self.pos])
+    }
+
+    fn digits(&mut self) {
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    /// Reads a string starting at its opening quote; borrows when there is no escape.
+    fn string(&mut self) -> Result<Cow<'a, str>, ParseError> {
+        self.pos += 1;
+        let start = self.pos;
+        let rest = &self.bytes[self.pos..];
+        let Some(stop) = memchr::memchr2(b'"', b'\\', rest) else {
+            self.pos = self.bytes.len();
+            return Err(self.error("unterminated string"));
+        };
+        self.check_no_control(stop)?;
+        self.pos += stop;
+        if self.bytes[self.pos] == b'"' {
+            let text = &self.text[start..self.pos];
+            self.pos += 1;
+            return Ok(Cow::Borrowed(text));
+        }
+        let mut owned = String::from(&self.text[start..self.pos]);
+        self.escaped_tail(&mut owned)?;
+        Ok(Cow::Owned(owned))
+    }
+
+    /// Raw characters below U+0020 are not allowed inside strings.
+    fn check_no_control(&mut self, upto: usize) -> Result<(), ParseError> {
+        if let Some(i) = self.bytes[self.pos..self.pos + upto]
+            .iter()
+            .position(|&b| b < 0x20)
+        {
+            self.pos += i;
+            return Err(self.error("control character inside a string must be escaped"));
+        }
+        Ok(())
+    }
+
+    /// Continues a string after its first backslash, decoding into `out`.
+    fn escaped_tail(&mut self, out: &mut String) -> Result<(), ParseError> {
+        loop {
+            match self.peek() {
+                None => return Err(self.error("unterminated string")),
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                Some(b'\\') => {
+                    let ch = self.escape()?;
+                    out.push(ch);
+                }
+                Some(_) => {
+                    let rest = &self.bytes[self.pos..];
+                    let run = memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
+                    self.check_no_control(run)?;
+                    out.push_str(&self.text[self.pos..self.pos + run]);
+                    self.pos += run;
+                }
+            }
+        }
+    }
+
+    fn escape(&mut self) -> Result<char, ParseError> {
+        let at = self.pos;
+        self.pos += 1;
+        let Some(code) = self.peek() else {
+            return Err(self.error("unterminated escape"));
+        };
+        self.pos += 1;
+        let ch = match code {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => return self.unicode_escape(),
+            _ => {
+                self.pos = at;
+                return Err(self.error("invalid escape sequence"));
+            }
+        };
+        Ok(ch)
+    }
+
+    fn unicode_escape(&mut self) -> Result<char, ParseError> {
+        let first = self.hex4()?;
+        if (0xD800..0xDC00).contains(&first) && self.bytes[self.pos..].starts_with(b"\\u") {
+            let save = self.pos;
+            self.pos += 2;
+            let second = self.hex4()?;
+            if (0xDC00..0xE000).contains(&second) {
+                let scalar = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
+                return Ok(char::from_u32(scalar).unwrap_or('\u{FFFD}'));
+            }
+            self.pos = save;
+        }
+        Ok(char::from_u32(first).unwrap_or('\u{FFFD}'))
+    }
+
+    fn hex4(&mut self) -> Result<u32, ParseError> {
+        let mut value = 0u32;
+        for _ in 0..4 {
+            let digit = match self.peek() {
+                Some(b @ b'0'..=b'9') => b - b'0',
+                Some(b @ b'a'..=b'f') => b - b'a' + 10,
+                Some(b @ b'A'..=b'F') => b - b'A' + 10,
+                _ => return Err(self.error("\\u escape needs four hex digits")),
+            };
+            value = value * 16 + u32::from(digit);
+            self.pos += 1;
+        }
+        Ok(value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(text: &str) -> Node<'_> {
+        parse(text, 128).unwrap()
+    }
+
+    #[test]
+    fn keeps_member_order_spans_and_number_literals() {
+        let node = ok(r#" {"b":1.50,"a":[true,null,-0]} "#);
+        let members = node.value.as_object().unwrap();
+        assert_eq!(members[0].key, "b");
+        assert_eq!(members[0].value.value, Value::Number("1.50"));
+        assert_eq!(members[1].key, "a");
+        assert_eq!(members[0].key_span, Span { start: 2, end: 5 });
+        assert_eq!(node.span, Span { start: 1, end: 30 });
+    }
+
+    #[test]
+    fn decodes_escapes_and_surrogate_pairs() {
+        let node = ok(r#""a\n\u00e9\ud83d\ude00\/""#);
+        assert_eq!(node.value.as_str(), Some("a\né😀/"));
+        let lone = ok(r#""\ud800x""#);
+        assert_eq!(lone.value.as_str(), Some("\u{FFFD}x"));
+    }
+
+    #[test]
+    fn rejects_what_json_forbids() {
+        for bad in [
+            "",
+            "01",
+            "1.",
+            ".5",
+            "+1",
+            "1e",
+            "[1,]",
+            "{\"a\":1,}",
+            "'a'",
+            "\"\u{1}\"",
+            "\"\\x\"",
+            "nul",
+            "[1] x",
+            "{\"a\" 1}",
+            "\"abc",
+        ] {
+            assert!(parse(bad, 128).is_err(), "{bad:?} should not parse");
+        }
+    }
+
+    #[test]
+    fn depth_limit_is_an_error_not_a_stack_overflow() {
+        let deep = "[".repeat(100_000);
+        assert!(parse(&deep, 128).is_err());
+        let fine = format!("{}{}", "[".repeat(128), "]".repeat(128));
+        assert!(parse(&fine, 128).is_ok());
+        let over = format!("{}{}", "[".repeat(129), "]".repeat(129));
+        assert!(parse(&over, 128).is_err());
+    }
+}

@@ -1,0 +1,15 @@
+//! sealkit: offline checks of the evidence around Seal-mediated MCP `tools/call` traffic.
+//!
+//! Data flows one way: bytes ([`frame`]) → wire guards ([`wire`]) → one parse ([`json`]) →
+//! a validated request ([`request`], [`meta`]) → identities ([`identity`], [`canonical`]) →
+//! a report (`cmd`). Pure modules never print; `cmd` wires them to output.
+#![forbid(unsafe_code)]
+
+pub mod canonical;
+pub mod cli;
+pub mod cmd;
+pub mod digest;
+pub mod fsutil;
+pub mod json;
+pub mod outcome;
+pub mod wire;

@@ -1,0 +1,11 @@
+//! The `sealkit` binary: parse arguments, run the library, map the outcome to an exit code
+//! (0 good, 1 checked and found a problem, 2 could not check; DESIGN.md §7).
+
+use clap::Parser;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = sealkit::cli::Cli::parse();
+    let outcome = sealkit::cmd::run(cli);
+    ExitCode::from(outcome.exit_code())
+}

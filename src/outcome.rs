@@ -1,0 +1,52 @@
+//! What a command concluded, and the exit status that says it (DESIGN.md §7): 0 everything
+//! checked and good, 1 checked and found a problem, 2 could not check.
+
+/// The conclusion of one command run. Ordered from best to worst so runs over several
+/// inputs combine with [`Outcome::worst`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Outcome {
+    /// Everything was checked and nothing is wrong.
+    Good,
+    /// Everything requested was checked and at least one problem was found.
+    Problems,
+    /// Something could not be checked: bad usage, unreadable input, I/O failure.
+    Unchecked,
+}
+
+impl Outcome {
+    /// The process exit status for this outcome.
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Outcome::Good => 0,
+            Outcome::Problems => 1,
+            Outcome::Unchecked => 2,
+        }
+    }
+
+    /// The worse of two outcomes: "could not check" dominates "found a problem".
+    pub fn worst(self, other: Outcome) -> Outcome {
+        self.max(other)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_follow_the_design_table() {
+        assert_eq!(Outcome::Good.exit_code(), 0);
+        assert_eq!(Outcome::Problems.exit_code(), 1);
+        assert_eq!(Outcome::Unchecked.exit_code(), 2);
+    }
+
+    #[test]
+    fn could_not_check_dominates() {
+        assert_eq!(Outcome::Good.worst(Outcome::Problems), Outcome::Problems);
+        assert_eq!(
+            Outcome::Unchecked.worst(Outcome::Problems),
+            Outcome::Unchecked
+        );
+        assert_eq!(Outcome::Good.worst(Outcome::Good), Outcome::Good);
+    }
+}
