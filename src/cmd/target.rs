@@ -552,7 +552,7 @@ mod tests {
     #[test]
     fn window_maps_the_span_and_shows_control_bytes() {
         let bytes = b"{\"a\":1,\"a\":2}\r\n";
-        let (text, label) = printable_window(bytes, Span { start: 8, end: 11 });
+        let (text, label) = printable_window(bytes, Span { start: 7, end: 10 });
         assert_eq!(&text[label.start..label.end], "\"a\"");
         assert!(text.ends_with("\u{240d}\u{240a}"));
         let long = vec![b'x'; 500];
