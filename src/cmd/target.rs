@@ -346,12 +346,11 @@ impl<'g> Report<'g> {
             Format::Human => {
                 self.flush_page(out)?;
                 let t = &self.totals;
+                let total = t.ok + t.refused + t.skipped;
+                let noun = if total == 1 { "frame" } else { "frames" };
                 let mut summary = format!(
-                    "{} frames: {} ok, {} refused, {} skipped",
-                    t.ok + t.refused + t.skipped,
-                    t.ok,
-                    t.refused,
-                    t.skipped
+                    "{total} {noun}: {} ok, {} refused, {} skipped",
+                    t.ok, t.refused, t.skipped
                 );
                 if !t.codes.is_empty() {
                     let codes: Vec<String> =
@@ -460,7 +459,7 @@ fn clip(text: &str, limit: usize) -> String {
         return text.to_owned();
     }
     let kept: String = text.chars().take(limit).collect();
-    format!("{kept}… ({} chars)", text.chars().count())
+    format!("{kept}…")
 }
 
 /// A miette diagnostic pointing at the refused bytes, on a window of the frame (frames can
