@@ -5,13 +5,16 @@
 use super::{Global, JsonArray, Out};
 use crate::cli::{EraChoice, Format, ProfileChoice, TargetArgs};
 use crate::frame::{ForeignEncoding, Frame, FrameReader};
+use crate::identity::Identities;
 use crate::identity::{self, Kind, Part, Profile};
 use crate::json::Span;
+use crate::meta::Warning;
 use crate::outcome::Outcome;
 use crate::refusal::Refusal;
-use crate::request::{self, Call, EraMode, MetaState, Options, Session, Verdict};
+use crate::request::{self, Call, EraMode, MetaState, Options, Session, Subject, Verdict};
 use comfy_table::{presets, Cell, ContentArrangement, Table};
 use miette::{IntoDiagnostic, LabeledSpan, NamedSource};
+use serde::Serialize;
 use serde_json::{json, Value};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
@@ -192,50 +195,52 @@ impl<'g> Report<'g> {
         }
     }
 
-    fn json_record(&self, source: &str, frame: &Frame<'_>, verdict: &Verdict) -> Value {
+    fn json_record<'r>(
+        &self,
+        source: &'r str,
+        frame: &Frame<'_>,
+        verdict: &'r Verdict,
+    ) -> Record<'r> {
         match verdict {
-            Verdict::Call(call) => {
-                let mut record = json!({
-                    "source": source,
-                    "line": frame.line,
-                    "status": "ok",
-                    "era": call.era.as_str(),
-                    "tool": call.tool,
-                    "subject": call.subject,
-                    "request_sha256": call.request_sha256,
-                    "canonical_request_sha256": call.canonical_request_sha256,
-                    "args_hash": call.args_hash,
-                    "meta": meta_json(&call.meta),
-                    "identities": call.identities,
-                    "warnings": call.warnings,
-                });
-                if self.explain {
-                    record["explain"] = explain_json(call, &self.server);
-                }
-                record
-            }
-            Verdict::Refused(refusal) => {
-                let mut record = json!({
-                    "source": source,
-                    "line": frame.line,
-                    "status": "refused",
-                    "code": refusal.code.as_str(),
-                    "jsonrpc_code": refusal.jsonrpc_code(),
-                    "offset": refusal.span.start,
-                    "capture_offset": frame.offset + refusal.span.start as u64,
-                    "message": refusal.message,
-                });
-                if let Some(data) = &refusal.data {
-                    record["data"] = data.clone();
-                }
-                record
-            }
-            Verdict::Skipped(skipped) => json!({
-                "source": source,
-                "line": frame.line,
-                "status": "skipped",
-                "kind": skipped.kind.as_str(),
-                "method": skipped.method,
+            Verdict::Call(call) => Record::Ok(OkRecord {
+                source,
+                line: frame.line,
+                status: "ok",
+                era: call.era.as_str(),
+                tool: &call.tool,
+                subject: &call.subject,
+                request_sha256: &call.request_sha256,
+                canonical_request_sha256: call.canonical_request_sha256.as_deref(),
+                args_hash: call.args_hash.as_deref(),
+                meta: MetaRecord {
+                    state: if call.meta == MetaState::Absent {
+                        "absent"
+                    } else {
+                        "present"
+                    },
+                    keys: call.meta.keys(),
+                },
+                identities: &call.identities,
+                warnings: &call.warnings,
+                explain: self.explain.then(|| explain_json(call, &self.server)),
+            }),
+            Verdict::Refused(refusal) => Record::Refused(RefusedRecord {
+                source,
+                line: frame.line,
+                status: "refused",
+                code: refusal.code.as_str(),
+                jsonrpc_code: refusal.jsonrpc_code(),
+                offset: refusal.span.start,
+                capture_offset: frame.offset + refusal.span.start as u64,
+                message: &refusal.message,
+                data: refusal.data.as_ref(),
+            }),
+            Verdict::Skipped(skipped) => Record::Skipped(SkippedRecord {
+                source,
+                line: frame.line,
+                status: "skipped",
+                kind: skipped.kind.as_str(),
+                method: skipped.method.as_deref(),
             }),
         }
     }
@@ -363,11 +368,60 @@ impl<'g> Report<'g> {
     }
 }
 
-fn meta_json(meta: &MetaState) -> Value {
-    match meta {
-        MetaState::Absent => json!({"state": "absent", "keys": []}),
-        MetaState::Present { keys, .. } => json!({"state": "present", "keys": keys}),
-    }
+/// One frame's JSON record (the output contract of `--format json|jsonl`).
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Record<'r> {
+    Ok(OkRecord<'r>),
+    Refused(RefusedRecord<'r>),
+    Skipped(SkippedRecord<'r>),
+}
+
+#[derive(Serialize)]
+struct OkRecord<'r> {
+    source: &'r str,
+    line: u64,
+    status: &'static str,
+    era: &'static str,
+    tool: &'r str,
+    subject: &'r Subject,
+    request_sha256: &'r str,
+    canonical_request_sha256: Option<&'r str>,
+    args_hash: Option<&'r str>,
+    meta: MetaRecord<'r>,
+    identities: &'r Identities,
+    warnings: &'r [Warning],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explain: Option<Value>,
+}
+
+#[derive(Serialize)]
+struct MetaRecord<'r> {
+    state: &'static str,
+    keys: &'r [String],
+}
+
+#[derive(Serialize)]
+struct RefusedRecord<'r> {
+    source: &'r str,
+    line: u64,
+    status: &'static str,
+    code: &'static str,
+    jsonrpc_code: i32,
+    offset: usize,
+    capture_offset: u64,
+    message: &'r str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    data: Option<&'r Value>,
+}
+
+#[derive(Serialize)]
+struct SkippedRecord<'r> {
+    source: &'r str,
+    line: u64,
+    status: &'static str,
+    kind: &'static str,
+    method: Option<&'r str>,
 }
 
 fn meta_summary(meta: &MetaState) -> String {
