@@ -122,7 +122,9 @@ struct ObjectKeys<'a> {
     /// Where this object's keys begin in the scanner's key arena (objects nest strictly,
     /// so the open object's keys are always the arena's tail).
     start: usize,
-    /// Wide objects switch to a hash set so that 100,000 keys stay linear.
+    /// Wide objects switch to a hash set so that 100,000 keys stay linear (boxed for the
+    /// same reason as `nfd`).
+    #[allow(clippy::box_collection)]
     wide: Option<Box<HashSet<&'a [u8]>>>,
     /// NFD forms, built only once a non-ASCII key appears (ASCII text is its own NFD, and
     /// raw duplicates are guard 2's). Boxed so that the million open containers of a
