@@ -13,3 +13,6 @@ pub mod fsutil;
 pub mod json;
 pub mod outcome;
 pub mod wire;
+
+// Seal V2: canonical reader/serializer, typed targets, V2.3 effect envelopes (issue 7).
+pub mod v2;
