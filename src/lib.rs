@@ -15,4 +15,6 @@ pub mod outcome;
 pub mod wire;
 
 // Seal V2: canonical reader/serializer, typed targets, V2.3 effect envelopes (issue 7).
+pub mod envelope;
+pub mod typed;
 pub mod v2;
