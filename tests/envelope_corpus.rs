@@ -55,11 +55,17 @@ fn effect_null_and_empty_claim_are_different_bytes() {
     };
     let build = |v: &Value| {
         let line = v["line"].as_str().unwrap();
-        let (authority, envelope) = Params::from_json(&params_text(v)).unwrap().resolve(line).unwrap();
+        let (authority, envelope) = Params::from_json(&params_text(v))
+            .unwrap()
+            .resolve(line)
+            .unwrap();
         signed_message(&authority, &envelope, line)
     };
     assert_eq!(*build(&by_name("effect-null")).last().unwrap(), 0x00);
     let empty = build(&by_name("empty-strings"));
     // 0x01, three empty frames, metadata absent.
-    assert_eq!(empty[empty.len() - 26..], [&[1u8][..], &[0u8; 24], &[0]].concat()[..]);
+    assert_eq!(
+        empty[empty.len() - 26..],
+        [&[1u8][..], &[0u8; 24], &[0]].concat()[..]
+    );
 }

@@ -9,9 +9,12 @@ use sealkit::v2::{self, RefusalCode, Value};
 const CASES: u32 = 64;
 
 fn decimal() -> impl Strategy<Value = String> {
-    (any::<bool>(), 0u64..1_000_000_000_000, proptest::option::of("[0-9]{0,6}[1-9]")).prop_filter_map(
-        "no -0",
-        |(negative, int, fraction)| {
+    (
+        any::<bool>(),
+        0u64..1_000_000_000_000,
+        proptest::option::of("[0-9]{0,6}[1-9]"),
+    )
+        .prop_filter_map("no -0", |(negative, int, fraction)| {
             let mut literal = String::new();
             if negative {
                 literal.push('-');
@@ -22,8 +25,7 @@ fn decimal() -> impl Strategy<Value = String> {
                 literal.push_str(fraction);
             }
             (literal != "-0").then_some(literal)
-        },
-    )
+        })
 }
 
 fn key() -> impl Strategy<Value = String> {
@@ -173,5 +175,8 @@ fn member_order_of_meta_does_not_move_the_key_but_order_of_arguments_does() {
             r#"{{"method":"tools/call","params":{{"name":"db.execute","action":"write","arguments":{order}}}}}"#
         ))
     };
-    assert_ne!(args(r#"{"x":1,"y":2}"#).committed, args(r#"{"y":2,"x":1}"#).committed);
+    assert_ne!(
+        args(r#"{"x":1,"y":2}"#).committed,
+        args(r#"{"y":2,"x":1}"#).committed
+    );
 }

@@ -86,7 +86,10 @@ fn any_changed_field_breaks_the_signature() {
     for (from, to) in [
         ("\"expiry\":120", "\"expiry\":121"),
         ("\"table\":\"users\"", "\"table\":\"userz\""),
-        ("{\"presence\":\"absent\"}", "{\"presence\":\"present\",\"canonicalObject\":\"{}\"}"),
+        (
+            "{\"presence\":\"absent\"}",
+            "{\"presence\":\"present\",\"canonicalObject\":\"{}\"}",
+        ),
     ] {
         let changed = good.replace(from, to);
         assert_ne!(changed, good);
