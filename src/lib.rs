@@ -9,9 +9,14 @@ pub mod canonical;
 pub mod cli;
 pub mod cmd;
 pub mod digest;
+pub mod frame;
 pub mod fsutil;
+pub mod identity;
 pub mod json;
+pub mod meta;
 pub mod outcome;
+pub mod refusal;
+pub mod request;
 pub mod wire;
 
 // Seal V2: canonical reader/serializer, typed targets, V2.3 effect envelopes (issue 7).
