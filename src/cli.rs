@@ -30,7 +30,7 @@ pub enum Command {
     Target(TargetArgs),
     /// Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an
     /// Ed25519 signature over it.
-    Envelope(EnvelopeArgs),
+    Envelope(Box<EnvelopeArgs>),
 }
 
 /// How results are printed.
@@ -74,6 +74,11 @@ pub struct TargetArgs {
     /// Show the exact parts framed and hashed for every identity, and where profiles differ.
     #[arg(long)]
     pub explain: bool,
+
+    /// JSON file mapping tool names to {"version", "manifest_digest"}: frames carrying
+    /// `params.action` also get Seal's V2 typed target (`identities.typed`).
+    #[arg(long, value_name = "FILE")]
+    pub tool_spec: Option<PathBuf>,
 }
 
 /// The protocol era a capture is read under (DESIGN.md §3).

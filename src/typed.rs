@@ -303,6 +303,83 @@ pub enum Typed {
     Unrenderable(RenderError),
 }
 
+impl Typed {
+    /// True for every verdict but a computed target: Seal's V2 layer blocks such a call.
+    pub fn is_problem(&self) -> bool {
+        !matches!(self, Typed::Computed(_))
+    }
+
+    /// One line for people: the verdict and its code.
+    pub fn summary(&self) -> String {
+        match self {
+            Typed::Computed(t) => format!("computed {}", t.committed.sha256),
+            Typed::NoToolSpec { tool, .. } => format!("no-tool-spec for {tool:?}"),
+            Typed::Refused(r) => match r.offset() {
+                Some(offset) => format!("refused {} at byte {offset}", r.code()),
+                None => format!("refused {}", r.code()),
+            },
+            Typed::Unrenderable(e) => format!("unrenderable: {e}"),
+        }
+    }
+}
+
+/// JSON: `{"status":"computed", tool, action, tool_version, manifest_digest, committed,
+/// host}`, `{"status":"no-tool-spec", tool, action}`, `{"status":"refused", code, offset,
+/// message}` (offset `null` for shape refusals) or `{"status":"unrenderable", message}`.
+impl Serialize for Typed {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Computed<'a> {
+            status: &'static str,
+            #[serde(flatten)]
+            target: &'a TypedTarget,
+        }
+        #[derive(Serialize)]
+        struct NoSpec<'a> {
+            status: &'static str,
+            tool: &'a str,
+            action: &'a str,
+        }
+        #[derive(Serialize)]
+        struct Refused<'a> {
+            status: &'static str,
+            code: &'static str,
+            offset: Option<usize>,
+            message: &'a str,
+        }
+        #[derive(Serialize)]
+        struct Unrenderable {
+            status: &'static str,
+            message: String,
+        }
+        match self {
+            Typed::Computed(target) => Computed {
+                status: "computed",
+                target,
+            }
+            .serialize(serializer),
+            Typed::NoToolSpec { tool, action } => NoSpec {
+                status: "no-tool-spec",
+                tool,
+                action,
+            }
+            .serialize(serializer),
+            Typed::Refused(refusal) => Refused {
+                status: "refused",
+                code: refusal.code(),
+                offset: refusal.offset(),
+                message: refusal.message(),
+            }
+            .serialize(serializer),
+            Typed::Unrenderable(error) => Unrenderable {
+                status: "unrenderable",
+                message: error.to_string(),
+            }
+            .serialize(serializer),
+        }
+    }
+}
+
 /// The typed target of a request line (terminator stripped), or `None` when the line is
 /// not a `tools/call` whose `params` carries an `action` member — typed targets then do
 /// not apply. Whether `action` is carried is decided by a plain JSON read, so a line that

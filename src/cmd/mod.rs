@@ -43,7 +43,7 @@ pub fn run(cli: Cli) -> Outcome {
     let global = Global::from_cli(&cli);
     let result = match cli.command {
         Command::Target(args) => target::run(args, &global),
-        Command::Envelope(args) => envelope::run(args, &global),
+        Command::Envelope(args) => envelope::run(*args, &global),
     };
     match result {
         Ok(outcome) => outcome,

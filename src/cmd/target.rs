@@ -10,6 +10,7 @@ use crate::json::Span;
 use crate::outcome::Outcome;
 use crate::refusal::Refusal;
 use crate::request::{self, Call, EraMode, MetaState, Options, Session, Verdict};
+use crate::typed::{typed_target_of_line, ToolSpecs, Typed};
 use comfy_table::{presets, Cell, ContentArrangement, Table};
 use miette::{IntoDiagnostic, LabeledSpan, NamedSource};
 use serde_json::{json, Value};
@@ -34,8 +35,9 @@ pub fn run(args: TargetArgs, global: &Global) -> miette::Result<Outcome> {
     } else {
         args.files.iter().map(|p| p.display().to_string()).collect()
     };
+    let tool_specs = args.tool_spec.as_deref().map(read_tool_specs).transpose()?;
     let mut out = Out::new();
-    let mut report = Report::new(global, &args, &mut out)?;
+    let mut report = Report::new(global, &args, tool_specs, &mut out)?;
     let mut outcome = Outcome::Good;
     for source in &sources {
         match open(source) {
@@ -53,6 +55,12 @@ pub fn run(args: TargetArgs, global: &Global) -> miette::Result<Outcome> {
     report.finish(&mut out).into_diagnostic()?;
     out.flush().into_diagnostic()?;
     Ok(outcome)
+}
+
+fn read_tool_specs(path: &Path) -> miette::Result<ToolSpecs> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| miette::miette!("cannot read the tool spec {}: {e}", path.display()))?;
+    ToolSpecs::parse(&text).map_err(|e| miette::miette!("{e} (in {})", path.display()))
 }
 
 fn source_error(source: &str, error: io::Error) -> miette::Report {
@@ -87,6 +95,8 @@ struct Report<'g> {
     explain: bool,
     profiles: Vec<Profile>,
     server: String,
+    /// Present with `--tool-spec`: frames carrying `params.action` get a typed target.
+    tool_specs: Option<ToolSpecs>,
     array: Option<JsonArray>,
     page: Vec<HumanRow>,
     diagnostics: Vec<String>,
@@ -107,7 +117,12 @@ struct HumanRow {
 }
 
 impl<'g> Report<'g> {
-    fn new(global: &'g Global, args: &TargetArgs, out: &mut Out) -> miette::Result<Self> {
+    fn new(
+        global: &'g Global,
+        args: &TargetArgs,
+        tool_specs: Option<ToolSpecs>,
+        out: &mut Out,
+    ) -> miette::Result<Self> {
         let array = match global.format {
             Format::Json => Some(JsonArray::begin(out).into_diagnostic()?),
             _ => None,
@@ -123,6 +138,7 @@ impl<'g> Report<'g> {
             explain: args.explain,
             profiles,
             server: args.server.clone(),
+            tool_specs,
             array,
             page: Vec::new(),
             diagnostics: Vec::new(),
@@ -150,12 +166,25 @@ impl<'g> Report<'g> {
         let mut outcome = Outcome::Good;
         while let Some(frame) = frames.next_frame()? {
             let verdict = request::analyze_frame(&frame, options, &mut session);
-            if matches!(verdict, Verdict::Refused(_)) {
+            let typed = self.typed(&frame, &verdict);
+            if matches!(verdict, Verdict::Refused(_))
+                || typed.as_ref().is_some_and(Typed::is_problem)
+            {
                 outcome = Outcome::Problems;
             }
-            self.record(source, &frame, &verdict, out)?;
+            self.record(source, &frame, &verdict, typed.as_ref(), out)?;
         }
         Ok(outcome)
+    }
+
+    /// The V2 typed target of a call that carries `params.action`, with `--tool-spec`.
+    fn typed(&self, frame: &Frame<'_>, verdict: &Verdict) -> Option<Typed> {
+        match (verdict, &self.tool_specs) {
+            (Verdict::Call(_), Some(specs)) => {
+                typed_target_of_line(crate::frame::request_line(frame.bytes), specs)
+            }
+            _ => None,
+        }
     }
 
     fn record(
@@ -163,6 +192,7 @@ impl<'g> Report<'g> {
         source: &str,
         frame: &Frame<'_>,
         verdict: &Verdict,
+        typed: Option<&Typed>,
         out: &mut Out,
     ) -> io::Result<()> {
         match verdict {
@@ -175,15 +205,15 @@ impl<'g> Report<'g> {
         }
         match self.global.format {
             Format::Human => {
-                self.human_row(source, frame, verdict);
+                self.human_row(source, frame, verdict, typed);
                 if self.page.len() >= PAGE {
                     self.flush_page(out)?;
                 }
                 Ok(())
             }
-            Format::Jsonl => out.json_line(&self.json_record(source, frame, verdict)),
+            Format::Jsonl => out.json_line(&self.json_record(source, frame, verdict, typed)),
             Format::Json => {
-                let record = self.json_record(source, frame, verdict);
+                let record = self.json_record(source, frame, verdict, typed);
                 match self.array.as_mut() {
                     Some(array) => array.item(out, &record),
                     None => Ok(()),
@@ -192,7 +222,13 @@ impl<'g> Report<'g> {
         }
     }
 
-    fn json_record(&self, source: &str, frame: &Frame<'_>, verdict: &Verdict) -> Value {
+    fn json_record(
+        &self,
+        source: &str,
+        frame: &Frame<'_>,
+        verdict: &Verdict,
+        typed: Option<&Typed>,
+    ) -> Value {
         match verdict {
             Verdict::Call(call) => {
                 let mut record = json!({
@@ -209,6 +245,9 @@ impl<'g> Report<'g> {
                     "identities": call.identities,
                     "warnings": call.warnings,
                 });
+                if let Some(typed) = typed {
+                    record["identities"]["typed"] = json!(typed);
+                }
                 if self.explain {
                     record["explain"] = explain_json(call, &self.server);
                 }
@@ -240,15 +279,24 @@ impl<'g> Report<'g> {
         }
     }
 
-    fn human_row(&mut self, source: &str, frame: &Frame<'_>, verdict: &Verdict) {
+    fn human_row(
+        &mut self,
+        source: &str,
+        frame: &Frame<'_>,
+        verdict: &Verdict,
+        typed: Option<&Typed>,
+    ) {
         let place = format!("{source}:{}", frame.line);
         let row = match verdict {
             Verdict::Call(call) => {
-                let targets: Vec<String> = self
+                let mut targets: Vec<String> = self
                     .profiles
                     .iter()
                     .map(|p| format!("{:<9} {}", p.name(), call.identities.get(*p).target))
                     .collect();
+                if let Some(typed) = typed {
+                    targets.extend(typed_lines(typed, &self.profiles));
+                }
                 let mut detail = meta_summary(&call.meta);
                 for warning in &call.warnings {
                     detail.push_str(&format!("\nwarning {}: {}", warning.code, warning.key));
@@ -360,6 +408,21 @@ impl<'g> Report<'g> {
                 writeln!(out, "{summary}")
             }
         }
+    }
+}
+
+/// The human "guard targets" lines of a typed target, for the profiles shown.
+fn typed_lines(typed: &Typed, profiles: &[Profile]) -> Vec<String> {
+    match typed {
+        Typed::Computed(t) => profiles
+            .iter()
+            .filter_map(|p| match p {
+                Profile::Committed => Some(format!("typed/committed {}", t.committed.sha256)),
+                Profile::Host => Some(format!("typed/host {}", t.host.sha256)),
+                Profile::Legacy => None,
+            })
+            .collect(),
+        other => vec![format!("typed: {}", other.summary())],
     }
 }
 
