@@ -1,8 +1,12 @@
 //! Seal's V2.3 effect envelope (`seal.effect/v2`): the exact signed-message bytes, the
 //! effect claim derived from a judged line, the Ed25519 check seal-host applies to them,
 //! and the host/kernel gates that can be decided offline (issue 7;
-//! reference/seal-identities.md §5.2 and reference/seal-host-formats.md §2.4, recovered
-//! from the upstream sources listed in PROVENANCE.md).
+//! reference/seal-identities.md §5.2 and reference/seal-host-formats.md §2.4). Facts were
+//! read (never copied) from velvetmonkey/mcp-seal-dev `SealV2/EffectEnvelope.lean`
+//! (`effectMessage`, `optMeta`, `optMrtr`, `deriveEffect`, the gates) and
+//! velvetmonkey/seal-host `rust/src/envelope_v23.rs`, `rust/src/ed25519.rs`,
+//! `rust/tests/envelope_v23_twin.rs`, and checked against the 18 twin vectors in
+//! `testdata/envelope/`.
 //!
 //! The message, every variable-width field framed as `u64be(byte length) ‖ bytes`:
 //!
@@ -652,11 +656,11 @@ fn effect_choice(node: &Node<'_>) -> Result<EffectChoice, ParamsError> {
 /// The judged line of a file holding exactly one frame: the bytes minus one trailing LF,
 /// then minus one trailing CR. `None` when an LF occurs before the end (several frames).
 pub fn single_frame_line(bytes: &[u8]) -> Option<&[u8]> {
-    let line = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-    if line.contains(&b'\n') {
+    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    if body.contains(&b'\n') {
         return None;
     }
-    Some(line.strip_suffix(b"\r").unwrap_or(line))
+    Some(crate::frame::request_line(bytes))
 }
 
 #[cfg(test)]

@@ -1,6 +1,10 @@
 //! Seal's V2 typed targets and V2 signed-approval bytes for a `tools/call` line that
-//! carries `params.action` (issue 7; reference/seal-identities.md §4, recovered from
-//! mcp-seal-dev `SealV2/Validation.lean` as listed in PROVENANCE.md).
+//! carries `params.action` (issue 7; reference/seal-identities.md §4). Facts were read
+//! (never copied) from velvetmonkey/mcp-seal-dev `SealV2/Validation.lean` (`requestFromAst`,
+//! `Target.keyParts`, `serializeTargetKey`, `MetaValue` / `RequestState` /
+//! `InputResponses`, `signedMessageAst`, `isCanonicalNonceString`), `Test/V2SignedBytes.lean`,
+//! `Test/V2VerifyLine.lean`, `Test/V2ValidationFixtures.lean` and
+//! `Test/MetaIdentityControls.lean`; see testdata/typed/PROVENANCE.md for the vectors.
 //!
 //! Guarantees:
 //! * the request is taken only from a line in canonical V2 form ([`crate::v2::read`]);
