@@ -216,6 +216,11 @@ impl std::error::Error for RequestRefusal {}
 /// Reads a request line (terminator already stripped) the way Seal's V2 layer does.
 pub fn read_request(line: &[u8]) -> Result<V2Request, RequestRefusal> {
     let root = v2::read(line).map_err(RequestRefusal::NotCanonical)?;
+    request_from_value(&root)
+}
+
+/// Seal's `requestFromAst` over a value already read.
+fn request_from_value(root: &Value) -> Result<V2Request, RequestRefusal> {
     let shape = |code, message: &str| RequestRefusal::Shape {
         code,
         message: message.to_owned(),
@@ -389,10 +394,14 @@ impl Serialize for Typed {
 /// not apply. Whether `action` is carried is decided by a plain JSON read, so a line that
 /// carries one but is not canonical V2 is refused rather than skipped.
 pub fn typed_target_of_line(line: &[u8], specs: &ToolSpecs) -> Option<Typed> {
-    if !carries_action(line) {
-        return None;
-    }
-    let request = match read_request(line) {
+    let request = match v2::read(line) {
+        // Canonical lines (the common case) are read once.
+        Ok(root) if !value_carries_action(&root) => return None,
+        Ok(root) => request_from_value(&root),
+        Err(_) if !carries_action(line) => return None,
+        Err(refusal) => Err(RequestRefusal::NotCanonical(refusal)),
+    };
+    let request = match request {
         Ok(request) => request,
         Err(refusal) => return Some(Typed::Refused(refusal)),
     };
@@ -408,6 +417,12 @@ pub fn typed_target_of_line(line: &[u8], specs: &ToolSpecs) -> Option<Typed> {
     })
 }
 
+fn value_carries_action(root: &Value) -> bool {
+    root.get("method").and_then(Value::as_str) == Some("tools/call")
+        && root.get("params").and_then(|p| p.get("action")).is_some()
+}
+
+/// The same question for a line that is not canonical V2, by a plain JSON read.
 fn carries_action(line: &[u8]) -> bool {
     let Ok(text) = std::str::from_utf8(line) else {
         return false;
