@@ -4,9 +4,11 @@
 //! refused with a stable code and the offset of the first offending byte (issue 7;
 //! reference/seal-identities.md §4, recovered from the upstream sources in PROVENANCE.md).
 //!
-//! The canonical form, as facts taken from mcp-seal-dev `SealV2/Parser.lean`,
-//! `SealV2/Escape.lean`, `SealV2/Canonical.lean`, `SealV2/Serialization.lean` and the
-//! byte-equality rule of `signedParse` in `SealV2/Validation.lean`:
+//! The canonical form, as facts read (never copied) from velvetmonkey/mcp-seal-dev
+//! `SealV2/Parser.lean`, `SealV2/Escape.lean`, `SealV2/Canonical.lean`,
+//! `SealV2/Serialization.lean`, the byte-equality rule of `signedParse` in
+//! `SealV2/Validation.lean`, and the accept/reject corpora of `Test/V2Parse.lean` and
+//! `Test/V2Serialize.lean`:
 //!
 //! * no whitespace anywhere outside strings; members and elements kept in wire order;
 //! * strings are ASCII on the wire: printable `0x20..=0x7e` except `"` and `\` literal;
