@@ -29,6 +29,7 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('target', 'target', [CompletionResultType]::ParameterValue, 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile')
+            [CompletionResult]::new('envelope', 'envelope', [CompletionResultType]::ParameterValue, 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -36,6 +37,7 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The operator''s server identity (Seal''s `server` config; never read from a frame)')
             [CompletionResult]::new('--era', '--era', [CompletionResultType]::ParameterName, 'Protocol era: detect it from the capture, or force one')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Which profiles'' targets the human table shows (JSON always carries all three)')
+            [CompletionResult]::new('--tool-spec', '--tool-spec', [CompletionResultType]::ParameterName, 'JSON file mapping tool names to {"version", "manifest_digest"}: frames carrying `params.action` also get Seal''s V2 typed target (`identities.typed`)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Show the exact parts framed and hashed for every identity, and where profiles differ')
@@ -46,12 +48,39 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'sealkit;envelope' {
+            [CompletionResult]::new('--params', '--params', [CompletionResultType]::ParameterName, 'JSON file of envelope parameters (authority_hex, key_id, nonce_hex, issued_at, expires_at, adapter, session, policy_version, effect); flags override its values')
+            [CompletionResult]::new('--authority', '--authority', [CompletionResultType]::ParameterName, 'The config trust root: 32 bytes as 64 hex digits')
+            [CompletionResult]::new('--key-id', '--key-id', [CompletionResultType]::ParameterName, 'The principal''s registry key id')
+            [CompletionResult]::new('--nonce', '--nonce', [CompletionResultType]::ParameterName, 'The envelope nonce: 32 bytes as 64 hex digits')
+            [CompletionResult]::new('--issued-at', '--issued-at', [CompletionResultType]::ParameterName, 'Issue time, Unix seconds')
+            [CompletionResult]::new('--expires-at', '--expires-at', [CompletionResultType]::ParameterName, 'Signer-declared deadline, Unix seconds (Seal requires it nonzero)')
+            [CompletionResult]::new('--adapter-type', '--adapter-type', [CompletionResultType]::ParameterName, 'Adapter type [default: mcp]')
+            [CompletionResult]::new('--adapter-version', '--adapter-version', [CompletionResultType]::ParameterName, 'Adapter version [default: 2025-06-18]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session the host issued')
+            [CompletionResult]::new('--policy-version', '--policy-version', [CompletionResultType]::ParameterName, 'The policy version the signer pins')
+            [CompletionResult]::new('--effect', '--effect', [CompletionResultType]::ParameterName, 'The effect claim: derived from the frame by Seal''s kernel rule, or declared absent [default: derive, unless the parameter file gives one]')
+            [CompletionResult]::new('--verify', '--verify', [CompletionResultType]::ParameterName, 'Check this Ed25519 signature (128 hex digits) over the message')
+            [CompletionResult]::new('--pubkey', '--pubkey', [CompletionResultType]::ParameterName, 'The signer''s Ed25519 public key (64 hex digits), for --verify')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'sealkit;help' {
             [CompletionResult]::new('target', 'target', [CompletionResultType]::ParameterValue, 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile')
+            [CompletionResult]::new('envelope', 'envelope', [CompletionResultType]::ParameterValue, 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'sealkit;help;target' {
+            break
+        }
+        'sealkit;help;envelope' {
             break
         }
         'sealkit;help;help' {

@@ -26,12 +26,14 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand target 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
+            cand envelope 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sealkit;target'= {
             cand --server 'The operator''s server identity (Seal''s `server` config; never read from a frame)'
             cand --era 'Protocol era: detect it from the capture, or force one'
             cand --profile 'Which profiles'' targets the human table shows (JSON always carries all three)'
+            cand --tool-spec 'JSON file mapping tool names to {"version", "manifest_digest"}: frames carrying `params.action` also get Seal''s V2 typed target (`identities.typed`)'
             cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
             cand --color 'When to use colour in human output'
             cand --explain 'Show the exact parts framed and hashed for every identity, and where profiles differ'
@@ -41,11 +43,36 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'sealkit;envelope'= {
+            cand --params 'JSON file of envelope parameters (authority_hex, key_id, nonce_hex, issued_at, expires_at, adapter, session, policy_version, effect); flags override its values'
+            cand --authority 'The config trust root: 32 bytes as 64 hex digits'
+            cand --key-id 'The principal''s registry key id'
+            cand --nonce 'The envelope nonce: 32 bytes as 64 hex digits'
+            cand --issued-at 'Issue time, Unix seconds'
+            cand --expires-at 'Signer-declared deadline, Unix seconds (Seal requires it nonzero)'
+            cand --adapter-type 'Adapter type [default: mcp]'
+            cand --adapter-version 'Adapter version [default: 2025-06-18]'
+            cand --session 'The session the host issued'
+            cand --policy-version 'The policy version the signer pins'
+            cand --effect 'The effect claim: derived from the frame by Seal''s kernel rule, or declared absent [default: derive, unless the parameter file gives one]'
+            cand --verify 'Check this Ed25519 signature (128 hex digits) over the message'
+            cand --pubkey 'The signer''s Ed25519 public key (64 hex digits), for --verify'
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'sealkit;help'= {
             cand target 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
+            cand envelope 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sealkit;help;target'= {
+        }
+        &'sealkit;help;envelope'= {
         }
         &'sealkit;help;help'= {
         }

@@ -34,6 +34,7 @@ complete -c sealkit -n "__fish_sealkit_needs_command" -l deny-warnings -d 'Treat
 complete -c sealkit -n "__fish_sealkit_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_needs_command" -s V -l version -d 'Print version'
 complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "target" -d 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
+complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "envelope" -d 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
 complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand target" -l server -d 'The operator\'s server identity (Seal\'s `server` config; never read from a frame)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand target" -l era -d 'Protocol era: detect it from the capture, or force one' -r -f -a "auto\t'From `initialize` / `server/discover` and the frame\'s own `_meta` markers'
@@ -43,6 +44,7 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand target" -l profile -d 'W
 host\t''
 legacy\t''
 all\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand target" -l tool-spec -d 'JSON file mapping tool names to {"version", "manifest_digest"}: frames carrying `params.action` also get Seal\'s V2 typed target (`identities.typed`)' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand target" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
@@ -53,5 +55,29 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand target" -l explain -d 'S
 complete -c sealkit -n "__fish_sealkit_using_subcommand target" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand target" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand target" -s V -l version -d 'Print version'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target help" -f -a "target" -d 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l params -d 'JSON file of envelope parameters (authority_hex, key_id, nonce_hex, issued_at, expires_at, adapter, session, policy_version, effect); flags override its values' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l authority -d 'The config trust root: 32 bytes as 64 hex digits' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l key-id -d 'The principal\'s registry key id' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l nonce -d 'The envelope nonce: 32 bytes as 64 hex digits' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l issued-at -d 'Issue time, Unix seconds' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l expires-at -d 'Signer-declared deadline, Unix seconds (Seal requires it nonzero)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l adapter-type -d 'Adapter type [default: mcp]' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l adapter-version -d 'Adapter version [default: 2025-06-18]' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l session -d 'The session the host issued' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l policy-version -d 'The policy version the signer pins' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l effect -d 'The effect claim: derived from the frame by Seal\'s kernel rule, or declared absent [default: derive, unless the parameter file gives one]' -r -f -a "derive\t'Seal\'s kernel derivation from the frame (needs `params.action`)'
+absent\t'Declared absent (one signed 0x00 byte)'"
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l verify -d 'Check this Ed25519 signature (128 hex digits) over the message' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l pubkey -d 'The signer\'s Ed25519 public key (64 hex digits), for --verify' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
+json\t'One JSON document (an array or an object) on stdout'
+jsonl\t'One JSON object per line on stdout'"
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t''
+never\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -s V -l version -d 'Print version'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope help" -f -a "target" -d 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope help" -f -a "envelope" -d 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -28,6 +28,9 @@ pub struct Cli {
 pub enum Command {
     /// Compute the identities Seal derives for captured JSON-RPC frames, under every profile.
     Target(TargetArgs),
+    /// Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an
+    /// Ed25519 signature over it.
+    Envelope(Box<EnvelopeArgs>),
 }
 
 /// How results are printed.
@@ -71,6 +74,11 @@ pub struct TargetArgs {
     /// Show the exact parts framed and hashed for every identity, and where profiles differ.
     #[arg(long)]
     pub explain: bool,
+
+    /// JSON file mapping tool names to {"version", "manifest_digest"}: frames carrying
+    /// `params.action` also get Seal's V2 typed target (`identities.typed`).
+    #[arg(long, value_name = "FILE")]
+    pub tool_spec: Option<PathBuf>,
 }
 
 /// The protocol era a capture is read under (DESIGN.md §3).
@@ -92,4 +100,75 @@ pub enum ProfileChoice {
     Host,
     Legacy,
     All,
+}
+
+/// `sealkit envelope` (issue 7): the signed bytes of a V2.3 effect envelope.
+#[derive(Debug, Args)]
+pub struct EnvelopeArgs {
+    /// File holding exactly one JSON-RPC frame: the judged line ("-" or nothing for stdin).
+    #[arg(value_name = "FRAME")]
+    pub frame: Option<PathBuf>,
+
+    /// JSON file of envelope parameters (authority_hex, key_id, nonce_hex, issued_at,
+    /// expires_at, adapter, session, policy_version, effect); flags override its values.
+    #[arg(long, value_name = "FILE")]
+    pub params: Option<PathBuf>,
+
+    /// The config trust root: 32 bytes as 64 hex digits.
+    #[arg(long, value_name = "HEX")]
+    pub authority: Option<String>,
+
+    /// The principal's registry key id.
+    #[arg(long, value_name = "ID")]
+    pub key_id: Option<String>,
+
+    /// The envelope nonce: 32 bytes as 64 hex digits.
+    #[arg(long, value_name = "HEX")]
+    pub nonce: Option<String>,
+
+    /// Issue time, Unix seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub issued_at: Option<u64>,
+
+    /// Signer-declared deadline, Unix seconds (Seal requires it nonzero).
+    #[arg(long, value_name = "SECONDS")]
+    pub expires_at: Option<u64>,
+
+    /// Adapter type [default: mcp].
+    #[arg(long, value_name = "TYPE")]
+    pub adapter_type: Option<String>,
+
+    /// Adapter version [default: 2025-06-18].
+    #[arg(long, value_name = "VERSION")]
+    pub adapter_version: Option<String>,
+
+    /// The session the host issued.
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
+
+    /// The policy version the signer pins.
+    #[arg(long, value_name = "VERSION")]
+    pub policy_version: Option<String>,
+
+    /// The effect claim: derived from the frame by Seal's kernel rule, or declared absent
+    /// [default: derive, unless the parameter file gives one].
+    #[arg(long, value_enum)]
+    pub effect: Option<EffectArg>,
+
+    /// Check this Ed25519 signature (128 hex digits) over the message.
+    #[arg(long, value_name = "SIG", requires = "pubkey")]
+    pub verify: Option<String>,
+
+    /// The signer's Ed25519 public key (64 hex digits), for --verify.
+    #[arg(long, value_name = "HEX", requires = "verify")]
+    pub pubkey: Option<String>,
+}
+
+/// How `sealkit envelope` fills the effect claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EffectArg {
+    /// Seal's kernel derivation from the frame (needs `params.action`).
+    Derive,
+    /// Declared absent (one signed 0x00 byte).
+    Absent,
 }

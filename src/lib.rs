@@ -18,3 +18,8 @@ pub mod outcome;
 pub mod refusal;
 pub mod request;
 pub mod wire;
+
+// Seal V2: canonical reader/serializer, typed targets, V2.3 effect envelopes (issue 7).
+pub mod envelope;
+pub mod typed;
+pub mod v2;

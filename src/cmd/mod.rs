@@ -7,6 +7,7 @@ use crate::outcome::Outcome;
 use serde::Serialize;
 use std::io::{self, IsTerminal, Write};
 
+pub mod envelope;
 pub mod target;
 
 /// Settings shared by every subcommand.
@@ -42,6 +43,7 @@ pub fn run(cli: Cli) -> Outcome {
     let global = Global::from_cli(&cli);
     let result = match cli.command {
         Command::Target(args) => target::run(args, &global),
+        Command::Envelope(args) => envelope::run(*args, &global),
     };
     match result {
         Ok(outcome) => outcome,
