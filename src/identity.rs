@@ -219,6 +219,11 @@ pub fn hash_parts(parts: &[Part<'_>]) -> String {
     crate::digest::hex_lower(&hasher.finalize())
 }
 
+/// Seal's `encodeParts` of plain texts: `<scalar count>:<text>` each, concatenated.
+pub fn frame_texts(texts: &[&str]) -> String {
+    texts.iter().map(|t| Part::new(t).framed()).collect()
+}
+
 /// The framed encoding as text (what [`hash_parts`] hashes).
 pub fn encode_parts(parts: &[Part<'_>]) -> String {
     parts.iter().map(Part::framed).collect()

@@ -487,7 +487,7 @@ pub fn target_key(
     push_presence(&mut parts, META, meta.as_deref());
     push_presence(&mut parts, REQUEST_STATE, state.as_deref());
     push_presence(&mut parts, INPUT_RESPONSES, responses.as_deref());
-    Ok(frame_parts(&parts))
+    Ok(crate::identity::frame_texts(&parts))
 }
 
 fn present_part(value: Option<&Value>) -> Result<Option<String>, RenderError> {
@@ -506,17 +506,6 @@ fn push_presence<'a>(parts: &mut Vec<&'a str>, tags: PresenceTags, value: Option
         None => parts.extend([tags.0, ""]),
         Some(value) => parts.extend([tags.1, value]),
     }
-}
-
-/// Seal's `encodeParts`: each part as `<Unicode scalar count>:<part>`, concatenated.
-pub fn frame_parts(parts: &[&str]) -> String {
-    let mut out = String::with_capacity(parts.iter().map(|p| p.len() + 4).sum());
-    for part in parts {
-        out.push_str(&part.chars().count().to_string());
-        out.push(':');
-        out.push_str(part);
-    }
-    out
 }
 
 /// Why signed-approval bytes could not be produced.
@@ -706,7 +695,7 @@ mod tests {
 
     #[test]
     fn framing_counts_scalars_not_bytes() {
-        assert_eq!(frame_parts(&["é😀", "", "ab"]), "2:é😀0:2:ab");
+        assert_eq!(crate::identity::frame_texts(&["é😀", "", "ab"]), "2:é😀0:2:ab");
     }
 
     #[test]
