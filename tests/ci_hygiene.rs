@@ -1,0 +1,97 @@
+//! The build rules issue 5 makes permanent, checked on the repository's own files: unsafe
+//! code is forbidden crate-wide, clippy denies `unwrap` / `expect` outside tests, CI runs
+//! clippy with warnings as errors, and every proptest block runs a fixed, modest number of
+//! cases so that `.ci/run` stays well under its time budget.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+
+/// Most cases any proptest block may run.
+const MAX_CASES: u32 = 256;
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The value of `const NAME: u32 = N;` in `source`.
+fn constant(source: &str, name: &str) -> Option<u32> {
+    let start = source.find(&format!("const {name}: u32 = "))?;
+    let rest = &source[start..];
+    let value = rest.split('=').nth(1)?.split(';').next()?.trim();
+    value.replace('_', "").parse().ok()
+}
+
+#[test]
+fn every_proptest_block_has_a_fixed_modest_case_count() {
+    let opener = concat!("proptest", "! {");
+    let config = "#![proptest_config(ProptestConfig::with_cases(";
+    let mut files = Vec::new();
+    rust_files(Path::new("src"), &mut files);
+    rust_files(Path::new("tests"), &mut files);
+    rust_files(Path::new("benches"), &mut files);
+    let mut blocks = 0;
+    for path in files {
+        let source = std::fs::read_to_string(&path).unwrap();
+        for (at, _) in source.match_indices(opener) {
+            blocks += 1;
+            let body = source[at + opener.len()..].trim_start();
+            assert!(
+                body.starts_with(config),
+                "{}: a proptest block without {config}N))]",
+                path.display()
+            );
+            let argument = body[config.len()..].split(')').next().unwrap().trim();
+            let cases = argument
+                .parse()
+                .ok()
+                .or_else(|| constant(&source, argument))
+                .unwrap_or_else(|| panic!("{}: cannot read {argument}", path.display()));
+            assert!(
+                (1..=MAX_CASES).contains(&cases),
+                "{}: {cases} cases",
+                path.display()
+            );
+        }
+    }
+    assert!(blocks >= 2, "the proptest suites were not found");
+}
+
+#[test]
+fn unsafe_code_is_forbidden_and_unwrap_denied() {
+    let lib = std::fs::read_to_string("src/lib.rs").unwrap();
+    assert!(lib.contains("#![forbid(unsafe_code)]"));
+    let manifest = std::fs::read_to_string("Cargo.toml").unwrap();
+    for line in [
+        "unsafe_code = \"forbid\"",
+        "unwrap_used = \"deny\"",
+        "expect_used = \"deny\"",
+    ] {
+        assert!(manifest.contains(line), "Cargo.toml lacks {line}");
+    }
+}
+
+#[test]
+fn ci_runs_fmt_clippy_with_warnings_as_errors_and_the_tests() {
+    let script = std::fs::read_to_string(".ci/run").unwrap();
+    let commands: Vec<&str> = script
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with('#'))
+        .collect();
+    let has = |needle: &[&str]| {
+        commands
+            .iter()
+            .any(|line| needle.iter().all(|n| line.contains(n)))
+    };
+    assert!(has(&["cargo fmt", "--check"]));
+    assert!(has(&["cargo clippy", "--all-targets", "-D warnings"]));
+    assert!(has(&["cargo test"]));
+    assert!(commands.iter().any(|l| l.starts_with("set -euo pipefail")));
+}
