@@ -72,6 +72,27 @@ def v2_lines():
     return seeds
 
 
+def meta_values():
+    seeds = set()
+    for path in TD.rglob("*"):
+        if path.is_file() and path.suffix in (".frame", ".capture", ".jsonl"):
+            for line in path.read_bytes().split(b"\n"):
+                try:
+                    frame = json.loads(line)
+                except ValueError:
+                    continue
+                meta = (frame.get("params") or {}).get("_meta") if isinstance(frame, dict) else None
+                if isinstance(meta, dict):
+                    for key, value in meta.items():
+                        seeds.add(key.encode())
+                        if isinstance(value, str):
+                            seeds.add(value.encode())
+    seeds |= {b"rojo=00f067aa0ba902b7,congo=t61rcWkgMzE", b"vendor@tenant=x, a=1,,b=2 ",
+              b"userId=alice,serverNode=DF%2028;prop1;prop2=v", b"k=v;p",
+              b"io.modelcontextprotocol/protocolVersion", b"com.example.app/trace-id"}
+    return sorted(seeds)
+
+
 def write(target, seeds):
     out = OUT / target
     if out.exists():
@@ -93,3 +114,4 @@ write("canonical", frames + json_suite())
 write("wire_guards", frames + json_suite())
 write("v2_reader", v2_lines())
 write("envelope", envelope_lines())
+write("meta_values", meta_values())
