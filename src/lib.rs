@@ -5,7 +5,9 @@
 //! a report (`cmd`). Pure modules never print; `cmd` wires them to output.
 #![forbid(unsafe_code)]
 
+pub mod bundle;
 pub mod canonical;
+pub mod chain;
 pub mod cli;
 pub mod cmd;
 pub mod digest;
