@@ -896,7 +896,13 @@ impl<'a> Ctx<'a> {
                 } else {
                     "record_version 3 rule from object A: sorted _meta and context members, id 1"
                 };
-                pass("canonical-request", rule)
+                match self.frame.as_ref().and_then(|f| f.refused_now.as_deref()) {
+                    Some(code) => pass(
+                        "canonical-request",
+                        format!("{rule} (today's validation refuses this frame: {code}; seal-host's own rule applied)"),
+                    ),
+                    None => pass("canonical-request", rule),
+                }
             }
             Err(miss) => conclude(
                 "canonical-request",
@@ -1050,12 +1056,7 @@ impl<'a> Ctx<'a> {
         }
         let text = String::from_utf8_lossy(&compact(arguments)).into_owned();
         let node = crate::json::parse(&text, 256).map_err(|e| e.message)?;
-        Ok(recompute::target(
-            recompute::TargetProfile::Legacy,
-            server,
-            tool,
-            Some(&node),
-        ))
+        Ok(recompute::legacy_target(server, tool, Some(&node)))
     }
 
     /// The step output and its audit line, parsed once in [`Ctx::new`].
@@ -1584,12 +1585,16 @@ pub fn splice_operation_id(frame: &[u8], operation_id: &str) -> Option<Vec<u8>> 
 /// A certificate's `certHash`: the 64-bit rolling hash of `encodeParts([kernel, verdict,
 /// reason])`, decimal (reference/seal-host-formats.md §3.1).
 pub fn cert_hash(kernel: &str, verdict: &str, reason: &str) -> String {
-    let encoded = recompute::encode_parts(&[kernel, verdict, reason]);
     let mut h: u64 = 14_695_981_039_346_656_037;
-    for c in encoded.chars() {
+    let mut step = |c: char| {
         h = h
             .wrapping_mul(1_099_511_628_211)
-            .wrapping_add(u64::from(c as u32));
+            .wrapping_add(u64::from(u32::from(c)));
+    };
+    for part in [kernel, verdict, reason] {
+        part.chars().count().to_string().chars().for_each(&mut step);
+        step(':');
+        part.chars().for_each(&mut step);
     }
     h.to_string()
 }

@@ -2,20 +2,24 @@
 //! §2.1, §2.5, §3.3; DESIGN.md §6): from the exact frame for record_version 3 (object A), from
 //! the receipt's own `tool` / `arguments` for record_version 2 (which carries no frame).
 //!
-//! The projection follows seal-host's rule, not today's validation: seal-host accepted and
-//! recorded frames that sealkit's validation refuses (e.g. an upper-case `traceparent`), and
-//! their receipts must still verify. `canonical_request` is the serde_json compact text of
+//! For a frame today's validation accepts, the identity engine ([`crate::request::analyze`])
+//! supplies `canonical_request`, `args_hash` and the `host` target. seal-host accepted and
+//! recorded frames that today's validation refuses (e.g. an upper-case `traceparent`); their
+//! receipts must still verify, so for those the same values come from seal-host's own rule,
+//! applied here directly: `canonical_request` is the serde_json compact text of
 //! `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name","arguments"[,"_meta"
 //! recursively key-sorted][,"requestState"][,"inputResponses"]}}` (v3), or the same without
-//! `_meta` / `requestState` / `inputResponses` (v2). Targets: `host` profile (tagged, the three
-//! context pairs forced absent) for v3, `legacy` (untagged `[server?, tool, args]`) for v2.
+//! `_meta` / `requestState` / `inputResponses` (v2), and the target comes from
+//! [`crate::identity::compute`] over the Lean-compressed arguments.
 
 use crate::canonical::{lean_compress, serde_compact, serde_string, KeyOrder};
 use crate::digest::sha256_hex;
+use crate::identity::{self, Inputs};
 use crate::json::{self, Node, Value};
+use crate::request::{self, EraMode, Options, Session, Verdict};
 
-/// Domain tag of the deployed (host) guard target.
-const HOST_TARGET_TAG: &str = "seal.guard-target/v2-proposed-meta-all";
+pub use crate::frame::request_line;
+
 /// serde_json's default nesting limit: deeper lines are parse errors for seal-host too.
 const MAX_DEPTH: usize = 128;
 
@@ -31,6 +35,8 @@ pub struct FrameFacts {
     pub projection: Result<Projection, String>,
     /// The host-profile guard target of the call, when the frame parses far enough.
     pub host_target: Option<String>,
+    /// Today's refusal code when the identity engine refuses the frame (seal-host did not).
+    pub refused_now: Option<String>,
 }
 
 /// seal-host's serde view of a `tools/call` line.
@@ -47,12 +53,6 @@ pub struct Projection {
     pub input_responses: Option<String>,
 }
 
-/// The request line inside a frame: minus one trailing LF, then minus one trailing CR.
-pub fn request_line(frame: &[u8]) -> &[u8] {
-    let line = frame.strip_suffix(b"\n").unwrap_or(frame);
-    line.strip_suffix(b"\r").unwrap_or(line)
-}
-
 /// Recomputes a frame's identities as seal-host recorded them. `server` is the operator's
 /// server identity (from the receipt's `kernel_config`).
 pub fn frame_facts(frame: &[u8], server: &str) -> FrameFacts {
@@ -63,6 +63,7 @@ pub fn frame_facts(frame: &[u8], server: &str) -> FrameFacts {
         request_sha256: sha256_hex(line),
         projection: Err(String::new()),
         host_target: None,
+        refused_now: None,
     };
     let Ok(text) = std::str::from_utf8(line) else {
         facts.projection = Err("the request line is not UTF-8".into());
@@ -80,12 +81,35 @@ pub fn frame_facts(frame: &[u8], server: &str) -> FrameFacts {
         }
     };
     let params = node.value.get("params");
-    let tool = params.and_then(|p| p.value.get("name"));
-    let arguments = params.and_then(|p| p.value.get("arguments"));
-    if let Some(tool) = tool.and_then(|t| t.value.as_str()) {
-        facts.host_target = target(TargetProfile::Host, server, tool, arguments).ok();
-    }
     facts.projection = project(params, V3);
+    let options = Options {
+        server: server.to_owned(),
+        era: EraMode::Auto,
+    };
+    match request::analyze(frame, &options, &mut Session::default()) {
+        Verdict::Call(call) => {
+            facts.host_target = Some(call.identities.host.target.clone());
+            if let (Ok(projection), Some(canonical), Some(sha), Some(args)) = (
+                facts.projection.as_mut(),
+                call.canonical_request,
+                call.canonical_request_sha256,
+                call.args_hash,
+            ) {
+                projection.canonical_request = canonical;
+                projection.canonical_request_sha256 = sha;
+                projection.args_hash = args;
+            }
+        }
+        Verdict::Refused(refusal) => {
+            facts.refused_now = Some(refusal.code.as_str().to_owned());
+            let tool = params.and_then(|p| p.value.get("name"));
+            let arguments = params.and_then(|p| p.value.get("arguments"));
+            if let Some(tool) = tool.and_then(|t| t.value.as_str()) {
+                facts.host_target = host_target(server, tool, arguments).ok();
+            }
+        }
+        Verdict::Skipped(_) => {}
+    }
     facts
 }
 
@@ -167,57 +191,41 @@ pub fn project(params: Option<&Node<'_>>, rule: Rule) -> Result<Projection, Stri
     })
 }
 
-/// Guard-target layouts a receipt can carry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TargetProfile {
-    /// Tagged, three context pairs forced absent: what seal-host v0.1.6 deploys.
-    Host,
-    /// Untagged `[server?, tool, args]`: before 2026-07-28.
-    Legacy,
-}
-
-/// The guard target of `tool` with `arguments` (absent → `null`) under a profile.
-pub fn target(
-    profile: TargetProfile,
+fn inputs_target(
     server: &str,
     tool: &str,
     arguments: Option<&Node<'_>>,
-) -> Result<String, String> {
+) -> Result<identity::Identities, String> {
     let args = match arguments {
         Some(node) => lean_compress(node).map_err(|e| e.to_string())?,
         None => "null".to_owned(),
     };
-    let mut parts: Vec<&str> = Vec::with_capacity(10);
-    if profile == TargetProfile::Host {
-        parts.push(HOST_TARGET_TAG);
-    }
-    if !server.is_empty() {
-        parts.push(server);
-    }
-    parts.push(tool);
-    parts.push(&args);
-    if profile == TargetProfile::Host {
-        parts.extend([
-            "meta.absent",
-            "",
-            "requestState.absent",
-            "",
-            "inputResponses.absent",
-            "",
-        ]);
-    }
-    Ok(sha256_hex(encode_parts(&parts).as_bytes()))
+    Ok(identity::compute(&Inputs {
+        server,
+        tool,
+        arguments: &args,
+        meta: None,
+        request_state: None,
+        input_responses: None,
+    }))
 }
 
-/// Seal's part framing: `<Unicode scalar count>:<part>` concatenated.
-pub fn encode_parts(parts: &[&str]) -> String {
-    let mut out = String::new();
-    for part in parts {
-        out.push_str(&part.chars().count().to_string());
-        out.push(':');
-        out.push_str(part);
-    }
-    out
+/// The `host`-profile guard target (context pairs forced absent) of a call.
+pub fn host_target(
+    server: &str,
+    tool: &str,
+    arguments: Option<&Node<'_>>,
+) -> Result<String, String> {
+    inputs_target(server, tool, arguments).map(|ids| ids.host.target)
+}
+
+/// The `legacy`-profile guard target (untagged `[server?, tool, args]`) of a call.
+pub fn legacy_target(
+    server: &str,
+    tool: &str,
+    arguments: Option<&Node<'_>>,
+) -> Result<String, String> {
+    inputs_target(server, tool, arguments).map(|ids| ids.legacy.target)
 }
 
 #[cfg(test)]
@@ -252,13 +260,6 @@ mod tests {
             facts.host_target.as_deref(),
             Some("2a01d25406f0fc82751a66ddaeb8e79d2104efc4b67699400003704e67c0c565")
         );
-    }
-
-    #[test]
-    fn request_line_strips_one_lf_then_one_cr() {
-        assert_eq!(request_line(b"x\r\n"), b"x");
-        assert_eq!(request_line(b"x\n\n"), b"x\n");
-        assert_eq!(request_line(b"x"), b"x");
     }
 
     #[test]
