@@ -5,6 +5,7 @@
 //! a report (`cmd`). Pure modules never print; `cmd` wires them to output.
 #![forbid(unsafe_code)]
 
+pub mod audit;
 pub mod bundle;
 pub mod canonical;
 pub mod chain;

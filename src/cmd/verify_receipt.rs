@@ -101,7 +101,14 @@ fn file_outcome(result: &FileResult<'_>, deny_warnings: bool) -> Outcome {
         .report
         .map(|r| r.findings.as_slice())
         .unwrap_or(&result.findings);
-    super::audit::outcome_of(findings.iter().map(|f| f.severity), deny_warnings)
+    findings
+        .iter()
+        .map(|f| match f.severity {
+            Severity::Error => Outcome::Problems,
+            Severity::Warning if deny_warnings => Outcome::Problems,
+            _ => Outcome::Good,
+        })
+        .fold(Outcome::Good, Outcome::worst)
 }
 
 /// Human rendering of one file.
