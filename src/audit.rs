@@ -376,7 +376,7 @@ fn mode_findings(items: &[Item], dirs: &[Dir]) -> Vec<Finding> {
 }
 
 enum Checked {
-    Receipt(ReceiptEntry, Option<ReceiptFacts>),
+    Receipt(Box<ReceiptEntry>, Option<ReceiptFacts>),
     Findings(Vec<Finding>),
 }
 
@@ -482,12 +482,12 @@ fn check_receipt_file(
         Ok(read) => read,
         Err(why) => {
             return Checked::Receipt(
-                ReceiptEntry {
+                Box::new(ReceiptEntry {
                     file: item.path.clone(),
                     status: "unreadable",
                     report: None,
                     file_findings: vec![Finding::new(Code::UnreadableFile, path, why)],
-                },
+                }),
                 None,
             )
         }
@@ -513,12 +513,12 @@ fn check_receipt_file(
         Err(problem) => {
             findings.insert(0, Finding::new(problem.code, path, problem.message));
             return Checked::Receipt(
-                ReceiptEntry {
+                Box::new(ReceiptEntry {
                     file: item.path.clone(),
                     status: "unreadable",
                     report: None,
                     file_findings: findings,
-                },
+                }),
                 None,
             );
         }
@@ -569,12 +569,12 @@ fn check_receipt_file(
         report.status.as_str()
     };
     Checked::Receipt(
-        ReceiptEntry {
+        Box::new(ReceiptEntry {
             file: item.path.clone(),
             status,
             report: Some(report),
             file_findings,
-        },
+        }),
         Some(facts),
     )
 }

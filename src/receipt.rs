@@ -438,6 +438,9 @@ struct Ctx<'a> {
     step: Option<Result<ParsedStep, String>>,
 }
 
+/// The step output object and its parsed audit line.
+type StepParts<'s> = (&'s Map<String, Value>, &'s Map<String, Value>);
+
 /// The kernel step output inside `emitted_bytes` and its audit line.
 struct ParsedStep {
     step: Map<String, Value>,
@@ -684,7 +687,7 @@ impl<'a> Ctx<'a> {
             report.detail = "signature.key_id is not the SHA-256 of signature.public_key".into();
             return report;
         }
-        if self.receipt.keys().last().map(String::as_str) != Some("signature") {
+        if self.receipt.keys().next_back().map(String::as_str) != Some("signature") {
             report.detail =
                 "signature is not the last member (seal-host always writes it last)".into();
             return report;
@@ -1060,7 +1063,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The step output and its audit line, parsed once in [`Ctx::new`].
-    fn step(&self) -> Step<(&Map<String, Value>, &Map<String, Value>)> {
+    fn step(&self) -> Step<StepParts<'_>> {
         match &self.step {
             None => Err(Miss::Missing(
                 "emitted_bytes is missing or not a string".into(),

@@ -23,11 +23,14 @@ pub struct ReceiptFacts {
     pub released: Option<(String, String)>,
 }
 
+/// Burned operations: operation id → release frame SHA-256.
+pub type Operations = HashMap<String, String>;
+
 /// A receipt directory's state files, as read.
 #[derive(Debug, Clone, Default)]
 pub struct DirState {
     pub head_state: Option<(PathBuf, Result<HeadState, String>)>,
-    pub operation_state: Option<(PathBuf, Result<HashMap<String, String>, String>)>,
+    pub operation_state: Option<(PathBuf, Result<Operations, String>)>,
 }
 
 /// Runs every directory-level check.

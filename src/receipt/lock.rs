@@ -142,6 +142,66 @@ pub fn preimage(parts: &LockParts<'_>, object_b: &[u8], out: &mut Vec<u8>) {
     out.push(parts.durability_tag);
 }
 
+/// Signs a record_version 3 receipt the way seal-host's writer does: drop any old
+/// `signature`, sign the preimage with `seed`, append the six-member signature block last.
+/// seal-host is the producer of real receipts; sealkit uses this to build test and benchmark
+/// receipts.
+pub fn sign(receipt: &mut Map<String, Value>, seed: &[u8; 32]) -> Result<(), String> {
+    use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+    use base64::Engine as _;
+    use ed25519_dalek::Signer;
+    receipt.shift_remove("signature");
+    let text = |name: &str| receipt.get(name).and_then(Value::as_str);
+    let artifacts = receipt.get("signed_artifacts");
+    let decode = |name: &str| -> Result<Option<Vec<u8>>, String> {
+        match artifacts.and_then(|a| a.get(name)) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(b64)) => STANDARD.decode(b64).map(Some).map_err(|e| e.to_string()),
+            Some(_) => Err(format!("signed_artifacts.{name} is not a string")),
+        }
+    };
+    let object_a = decode("object_a")?.ok_or("no object_a")?;
+    let statement = decode("approval_statement")?;
+    let parts = LockParts {
+        object_a: &object_a,
+        approval_statement: statement.as_deref(),
+        release_tag: text("release_status")
+            .and_then(release_tag)
+            .ok_or("bad release_status")?,
+        operation_id: text("operation_id").ok_or("no operation_id")?,
+        durability_tag: text("durability_class")
+            .and_then(durability_tag)
+            .ok_or("bad durability_class")?,
+    };
+    let mut object_b = Vec::new();
+    write_object_b(receipt, &mut object_b)?;
+    let mut message = Vec::new();
+    preimage(&parts, &object_b, &mut message);
+    let key = ed25519_dalek::SigningKey::from_bytes(seed);
+    let public = key.verifying_key().to_bytes();
+    let signature = key.sign(&message).to_bytes();
+    let mut block = Map::new();
+    for (name, value) in [
+        ("domain", DOMAIN.to_owned()),
+        ("algorithm", "Ed25519".to_owned()),
+        ("public_key", crate::digest::hex_lower(&public)),
+        ("key_id", crate::digest::sha256_hex(&public)),
+        ("encoding", "base64url-nopad".to_owned()),
+        ("value", URL_SAFE_NO_PAD.encode(signature)),
+    ] {
+        block.insert(name.to_owned(), Value::String(value));
+    }
+    receipt.insert("signature".to_owned(), Value::Object(block));
+    Ok(())
+}
+
+/// seal-host's file bytes for a receipt: `to_string_pretty` + LF.
+pub fn to_file_bytes(receipt: &Map<String, Value>) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec_pretty(receipt).unwrap_or_default();
+    bytes.push(b'\n');
+    bytes
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
