@@ -181,48 +181,42 @@ pub fn audit(
     for finding in mode_findings(&items, &dirs) {
         emit(Event::Finding(&finding), &mut summary)?;
     }
-    for batch in items.chunks(BATCH) {
-        let results: Vec<Checked> = pool.install(|| {
-            batch
-                .par_iter()
-                .map(|item| {
-                    let result = check_item(item, &dirs[item.dir], options, observer);
-                    observer.checked();
-                    result
-                })
-                .collect()
-        });
-        for (item, result) in batch.iter().zip(results) {
-            summary.files += u64::from(matches!(item.kind, ItemKind::File(_)));
-            match result {
-                Checked::Receipt(entry, facts) => {
-                    summary.receipts += 1;
-                    *summary.statuses.entry(entry.status).or_default() += 1;
-                    if entry.report.is_none() {
-                        summary.unverifiable += 1;
-                    }
-                    if let Some(verdict) = entry
-                        .report
-                        .as_ref()
-                        .and_then(|r| r.reported.verdict.clone())
-                    {
-                        *summary.verdicts.entry(verdict).or_default() += 1;
-                    }
-                    if let Some(mut facts) = facts {
-                        if dirs[item.dir].state.head_state.is_none() {
-                            facts.audit_line = None;
-                        }
-                        dirs[item.dir].receipts.push(facts);
-                    }
-                    emit(Event::Receipt(&entry), &mut summary)?;
-                }
-                Checked::Findings(findings) => {
-                    for finding in &findings {
-                        emit(Event::Finding(finding), &mut summary)?;
-                    }
+    // Batch n+1 is checked on the pool while batch n is written out on this thread.
+    let receipt_dirs: Vec<bool> = dirs.iter().map(|d| d.is_receipt_dir).collect();
+    let check_batch = |batch: &[Item]| -> Vec<Checked> {
+        batch
+            .par_iter()
+            .map(|item| {
+                let result = check_item(item, receipt_dirs[item.dir], options, observer);
+                observer.checked();
+                result
+            })
+            .collect()
+    };
+    let mut batches = items.chunks(BATCH);
+    let mut pending = batches
+        .next()
+        .map(|batch| (batch, pool.install(|| check_batch(batch))));
+    while let Some((batch, results)) = pending.take() {
+        let next = batches.next();
+        let mut next_results = None;
+        let emitted = pool.in_place_scope(|scope| {
+            if let Some(next) = next {
+                let slot = &mut next_results;
+                let check_batch = &check_batch;
+                scope.spawn(move |_| *slot = Some(check_batch(next)));
+            }
+            let mut emitted = Ok(());
+            for (item, result) in batch.iter().zip(results) {
+                emitted = record(item, result, &mut dirs, &mut summary, &mut emit);
+                if emitted.is_err() {
+                    break;
                 }
             }
-        }
+            emitted
+        });
+        emitted?;
+        pending = next.zip(next_results);
     }
     for dir in &dirs {
         if dir.is_receipt_dir {
@@ -233,6 +227,48 @@ pub fn audit(
     }
     summary.finish();
     Ok(summary)
+}
+
+type Emit<'e> = dyn FnMut(Event<'_>, &mut Summary) -> Result<(), AuditError> + 'e;
+
+/// Counts one checked item, keeps its directory facts, and emits it.
+fn record(
+    item: &Item,
+    result: Checked,
+    dirs: &mut [Dir],
+    summary: &mut Summary,
+    emit: &mut Emit<'_>,
+) -> Result<(), AuditError> {
+    summary.files += u64::from(matches!(item.kind, ItemKind::File(_)));
+    match result {
+        Checked::Receipt(entry, facts) => {
+            summary.receipts += 1;
+            *summary.statuses.entry(entry.status).or_default() += 1;
+            if entry.report.is_none() {
+                summary.unverifiable += 1;
+            }
+            if let Some(verdict) = entry
+                .report
+                .as_ref()
+                .and_then(|r| r.reported.verdict.clone())
+            {
+                *summary.verdicts.entry(verdict).or_default() += 1;
+            }
+            if let Some(mut facts) = facts {
+                if dirs[item.dir].state.head_state.is_none() {
+                    facts.audit_line = None;
+                }
+                dirs[item.dir].receipts.push(facts);
+            }
+            emit(Event::Receipt(&entry), summary)
+        }
+        Checked::Findings(findings) => {
+            for finding in &findings {
+                emit(Event::Finding(finding), summary)?;
+            }
+            Ok(())
+        }
+    }
 }
 
 /// Walks every root, sorted by name, never following symbolic links. State files are read
@@ -384,7 +420,12 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
-fn check_item(item: &Item, dir: &Dir, options: &Options, observer: &dyn Observer) -> Checked {
+fn check_item(
+    item: &Item,
+    in_receipt_dir: bool,
+    options: &Options,
+    observer: &dyn Observer,
+) -> Checked {
     let path = || Some(item.path.clone());
     let one =
         |code: Code, message: String| Checked::Findings(vec![Finding::new(code, path(), message)]);
@@ -406,7 +447,7 @@ fn check_item(item: &Item, dir: &Dir, options: &Options, observer: &dyn Observer
                 "a seal-host temporary file left by an interrupted write".into(),
             ),
             NameKind::HeadState | NameKind::OperationState => Checked::Findings(Vec::new()),
-            NameKind::Other if dir.is_receipt_dir => one(
+            NameKind::Other if in_receipt_dir => one(
                 Code::UnexpectedFile,
                 "seal-host does not write this file into receipt directories".into(),
             ),

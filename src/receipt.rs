@@ -186,6 +186,7 @@ pub struct Scratch {
 struct ConfigFacts {
     /// serde compact of the parsed payload, or why it does not parse.
     compact: Result<Vec<u8>, String>,
+    policy_hash: Option<String>,
     signature: Result<(), String>,
 }
 
@@ -436,6 +437,8 @@ struct Ctx<'a> {
     verified: Map<String, Value>,
     release_frame_sha256: Option<String>,
     step: Option<Result<ParsedStep, String>>,
+    /// sha256(compact kernel_config), known once the config check matched it to the payload.
+    policy_hash: Option<String>,
 }
 
 /// The step output object and its parsed audit line.
@@ -492,6 +495,7 @@ impl<'a> Ctx<'a> {
             frame: None,
             verified: Map::new(),
             release_frame_sha256: None,
+            policy_hash: None,
             step: receipt
                 .get("emitted_bytes")
                 .and_then(Value::as_str)
@@ -1226,6 +1230,7 @@ impl<'a> Ctx<'a> {
             .map(|v| compact(&v))
             .map_err(|e| format!("signed_config.payload is not JSON: {e}"));
         let facts = ConfigFacts {
+            policy_hash: compact_payload.as_ref().ok().map(|b| sha256_hex(b)),
             compact: compact_payload,
             signature: config_signature(payload, signature, pubkey),
         };
@@ -1246,6 +1251,7 @@ impl<'a> Ctx<'a> {
             if compact(kernel_config) != payload {
                 return mismatch("kernel_config is not the parsed signed_config.payload");
             }
+            self.policy_hash = facts.policy_hash.clone();
             facts.signature.map_err(Miss::Mismatch)?;
             let pubkey = self
                 .get("signed_config")
@@ -1262,7 +1268,11 @@ impl<'a> Ctx<'a> {
             let kernel_config = self
                 .get("kernel_config")
                 .ok_or_else(|| Miss::Missing("kernel_config is missing".into()))?;
-            let policy_hash = sha256_hex(&compact(kernel_config));
+            // Equal to the signed payload's hash when the config check matched them.
+            let policy_hash = match &self.policy_hash {
+                Some(hash) => hash.clone(),
+                None => sha256_hex(&compact(kernel_config)),
+            };
             let mut places = 0;
             for pointer in ["/effect_view/policy_hash", "/approval/policy_hash"] {
                 if let Some(value) = pointer_in(self.receipt, pointer) {

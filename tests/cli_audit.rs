@@ -346,7 +346,10 @@ fn unreadable_file_is_a_finding_and_the_walk_goes_on() {
             .unwrap()
     };
     let text = String::from_utf8(output.stdout).unwrap();
-    assert!(text.contains(&format!("\"code\":\"{}\"", Code::UnreadableFile)), "{text}");
+    assert!(
+        text.contains(&format!("\"code\":\"{}\"", Code::UnreadableFile)),
+        "{text}"
+    );
     assert!(
         text.contains("\"status\":\"authenticated\""),
         "the other receipt is still checked: {text}"
@@ -516,7 +519,9 @@ fn changed_during_audit() {
     let status = child.wait().unwrap();
     let changed: Vec<&String> = rest
         .iter()
-        .filter(|l| l.contains("\"type\":\"receipt\"") && l.contains(Code::ChangedDuringAudit.as_str()))
+        .filter(|l| {
+            l.contains("\"type\":\"receipt\"") && l.contains(Code::ChangedDuringAudit.as_str())
+        })
         .collect();
     assert_eq!(changed.len(), 1, "exactly the replaced file");
     assert!(changed[0].contains(&format!("{:020}", count - 1)));

@@ -105,10 +105,10 @@ pub fn write_object_b(receipt: &Map<String, Value>, out: &mut Vec<u8>) -> Result
 
 /// Appends `blob(bytes)`.
 pub fn push_blob(out: &mut Vec<u8>, bytes: &[u8]) {
-    out.reserve(bytes.len() * 2 + 1);
-    for &b in bytes {
-        out.push(0);
-        out.push(b);
+    let start = out.len();
+    out.resize(start + bytes.len() * 2, 0);
+    for (pair, &b) in out[start..].chunks_exact_mut(2).zip(bytes) {
+        pair[1] = b;
     }
     out.push(1);
 }
