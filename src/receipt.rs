@@ -156,6 +156,8 @@ pub struct Facts {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ReceiptReport {
     pub record_version: Option<u64>,
+    /// Printed by the caller beside the file name (an audit can make it worse).
+    #[serde(skip)]
     pub status: Status,
     pub signature: SignatureReport,
     /// Values sealkit recomputed from bytes and found equal to the receipt's.
