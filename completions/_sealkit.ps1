@@ -30,6 +30,8 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('target', 'target', [CompletionResultType]::ParameterValue, 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile')
             [CompletionResult]::new('envelope', 'envelope', [CompletionResultType]::ParameterValue, 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Verify evidence seal-host writes: receipts, audit chains, statement bundles')
+            [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Audit whole receipt directories: every receipt, names, counters, chain state, files')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -71,9 +73,93 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'sealkit;verify' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('receipt', 'receipt', [CompletionResultType]::ParameterValue, 'Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned)')
+            [CompletionResult]::new('chain', 'chain', [CompletionResultType]::ParameterValue, 'Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines')
+            [CompletionResult]::new('bundle', 'bundle', [CompletionResultType]::ParameterValue, 'Verify a detached statement bundle (receipt-verifier/verify.mjs input)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'sealkit;verify;receipt' {
+            [CompletionResult]::new('--receipt-key', '--receipt-key', [CompletionResultType]::ParameterName, 'The installation''s receipt key: 64 hex digits, a raw 32-byte seed file (.seal-receipt-ed25519.key) or a file holding the public key in hex. Without it no receipt can be authenticated')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sealkit;verify;chain' {
+            [CompletionResult]::new('--audit-lines', '--audit-lines', [CompletionResultType]::ParameterName, 'Recompute the head from raw audit lines instead (trimmed, empty lines dropped)')
+            [CompletionResult]::new('--head', '--head', [CompletionResultType]::ParameterName, 'The head the chain must end at')
+            [CompletionResult]::new('--state', '--state', [CompletionResultType]::ParameterName, 'A receipt directory''s .seal-audit-head.state whose head must equal the recomputed one')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sealkit;verify;bundle' {
+            [CompletionResult]::new('--issuer-pubkey', '--issuer-pubkey', [CompletionResultType]::ParameterName, 'Trusted issuer public key (64 hex)')
+            [CompletionResult]::new('--request-pubkey', '--request-pubkey', [CompletionResultType]::ParameterName, 'Trusted request-signer public key (64 hex)')
+            [CompletionResult]::new('--approval-pubkey', '--approval-pubkey', [CompletionResultType]::ParameterName, 'Trusted approval-signer public key (64 hex)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sealkit;verify;help' {
+            [CompletionResult]::new('receipt', 'receipt', [CompletionResultType]::ParameterValue, 'Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned)')
+            [CompletionResult]::new('chain', 'chain', [CompletionResultType]::ParameterValue, 'Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines')
+            [CompletionResult]::new('bundle', 'bundle', [CompletionResultType]::ParameterValue, 'Verify a detached statement bundle (receipt-verifier/verify.mjs input)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'sealkit;verify;help;receipt' {
+            break
+        }
+        'sealkit;verify;help;chain' {
+            break
+        }
+        'sealkit;verify;help;bundle' {
+            break
+        }
+        'sealkit;verify;help;help' {
+            break
+        }
+        'sealkit;audit' {
+            [CompletionResult]::new('--receipt-key', '--receipt-key', [CompletionResultType]::ParameterName, 'The installation''s receipt key (64 hex, raw 32-byte seed file, or public key file)')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Worker threads (default: the number of cores)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'sealkit;help' {
             [CompletionResult]::new('target', 'target', [CompletionResultType]::ParameterValue, 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile')
             [CompletionResult]::new('envelope', 'envelope', [CompletionResultType]::ParameterValue, 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Verify evidence seal-host writes: receipts, audit chains, statement bundles')
+            [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Audit whole receipt directories: every receipt, names, counters, chain state, files')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -81,6 +167,24 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             break
         }
         'sealkit;help;envelope' {
+            break
+        }
+        'sealkit;help;verify' {
+            [CompletionResult]::new('receipt', 'receipt', [CompletionResultType]::ParameterValue, 'Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned)')
+            [CompletionResult]::new('chain', 'chain', [CompletionResultType]::ParameterValue, 'Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines')
+            [CompletionResult]::new('bundle', 'bundle', [CompletionResultType]::ParameterValue, 'Verify a detached statement bundle (receipt-verifier/verify.mjs input)')
+            break
+        }
+        'sealkit;help;verify;receipt' {
+            break
+        }
+        'sealkit;help;verify;chain' {
+            break
+        }
+        'sealkit;help;verify;bundle' {
+            break
+        }
+        'sealkit;help;audit' {
             break
         }
         'sealkit;help;help' {

@@ -27,6 +27,8 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand --version 'Print version'
             cand target 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
             cand envelope 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
+            cand verify 'Verify evidence seal-host writes: receipts, audit chains, statement bundles'
+            cand audit 'Audit whole receipt directories: every receipt, names, counters, chain state, files'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sealkit;target'= {
@@ -65,14 +67,101 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'sealkit;verify'= {
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand receipt 'Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned)'
+            cand chain 'Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines'
+            cand bundle 'Verify a detached statement bundle (receipt-verifier/verify.mjs input)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'sealkit;verify;receipt'= {
+            cand --receipt-key 'The installation''s receipt key: 64 hex digits, a raw 32-byte seed file (.seal-receipt-ed25519.key) or a file holding the public key in hex. Without it no receipt can be authenticated'
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sealkit;verify;chain'= {
+            cand --audit-lines 'Recompute the head from raw audit lines instead (trimmed, empty lines dropped)'
+            cand --head 'The head the chain must end at'
+            cand --state 'A receipt directory''s .seal-audit-head.state whose head must equal the recomputed one'
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sealkit;verify;bundle'= {
+            cand --issuer-pubkey 'Trusted issuer public key (64 hex)'
+            cand --request-pubkey 'Trusted request-signer public key (64 hex)'
+            cand --approval-pubkey 'Trusted approval-signer public key (64 hex)'
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sealkit;verify;help'= {
+            cand receipt 'Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned)'
+            cand chain 'Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines'
+            cand bundle 'Verify a detached statement bundle (receipt-verifier/verify.mjs input)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'sealkit;verify;help;receipt'= {
+        }
+        &'sealkit;verify;help;chain'= {
+        }
+        &'sealkit;verify;help;bundle'= {
+        }
+        &'sealkit;verify;help;help'= {
+        }
+        &'sealkit;audit'= {
+            cand --receipt-key 'The installation''s receipt key (64 hex, raw 32-byte seed file, or public key file)'
+            cand --jobs 'Worker threads (default: the number of cores)'
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'sealkit;help'= {
             cand target 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
             cand envelope 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
+            cand verify 'Verify evidence seal-host writes: receipts, audit chains, statement bundles'
+            cand audit 'Audit whole receipt directories: every receipt, names, counters, chain state, files'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sealkit;help;target'= {
         }
         &'sealkit;help;envelope'= {
+        }
+        &'sealkit;help;verify'= {
+            cand receipt 'Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned)'
+            cand chain 'Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines'
+            cand bundle 'Verify a detached statement bundle (receipt-verifier/verify.mjs input)'
+        }
+        &'sealkit;help;verify;receipt'= {
+        }
+        &'sealkit;help;verify;chain'= {
+        }
+        &'sealkit;help;verify;bundle'= {
+        }
+        &'sealkit;help;audit'= {
         }
         &'sealkit;help;help'= {
         }

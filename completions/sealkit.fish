@@ -35,6 +35,8 @@ complete -c sealkit -n "__fish_sealkit_needs_command" -s h -l help -d 'Print hel
 complete -c sealkit -n "__fish_sealkit_needs_command" -s V -l version -d 'Print version'
 complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "target" -d 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
 complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "envelope" -d 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
+complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "verify" -d 'Verify evidence seal-host writes: receipts, audit chains, statement bundles'
+complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "audit" -d 'Audit whole receipt directories: every receipt, names, counters, chain state, files'
 complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand target" -l server -d 'The operator\'s server identity (Seal\'s `server` config; never read from a frame)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand target" -l era -d 'Protocol era: detect it from the capture, or force one' -r -f -a "auto\t'From `initialize` / `server/discover` and the frame\'s own `_meta` markers'
@@ -78,6 +80,73 @@ never\t''"
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -s V -l version -d 'Print version'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope help" -f -a "target" -d 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope help" -f -a "envelope" -d 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from receipt chain bundle help" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
+json\t'One JSON document (an array or an object) on stdout'
+jsonl\t'One JSON object per line on stdout'"
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from receipt chain bundle help" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t''
+never\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from receipt chain bundle help" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from receipt chain bundle help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from receipt chain bundle help" -s V -l version -d 'Print version'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from receipt chain bundle help" -f -a "receipt" -d 'Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from receipt chain bundle help" -f -a "chain" -d 'Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from receipt chain bundle help" -f -a "bundle" -d 'Verify a detached statement bundle (receipt-verifier/verify.mjs input)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from receipt chain bundle help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from receipt" -l receipt-key -d 'The installation\'s receipt key: 64 hex digits, a raw 32-byte seed file (.seal-receipt-ed25519.key) or a file holding the public key in hex. Without it no receipt can be authenticated' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from receipt" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
+json\t'One JSON document (an array or an object) on stdout'
+jsonl\t'One JSON object per line on stdout'"
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from receipt" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t''
+never\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from receipt" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from receipt" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from receipt" -s V -l version -d 'Print version'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -l audit-lines -d 'Recompute the head from raw audit lines instead (trimmed, empty lines dropped)' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -l head -d 'The head the chain must end at' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -l state -d 'A receipt directory\'s .seal-audit-head.state whose head must equal the recomputed one' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
+json\t'One JSON document (an array or an object) on stdout'
+jsonl\t'One JSON object per line on stdout'"
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t''
+never\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -s V -l version -d 'Print version'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l issuer-pubkey -d 'Trusted issuer public key (64 hex)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l request-pubkey -d 'Trusted request-signer public key (64 hex)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l approval-pubkey -d 'Trusted approval-signer public key (64 hex)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
+json\t'One JSON document (an array or an object) on stdout'
+jsonl\t'One JSON object per line on stdout'"
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t''
+never\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -s V -l version -d 'Print version'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from help" -f -a "receipt" -d 'Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from help" -f -a "chain" -d 'Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from help" -f -a "bundle" -d 'Verify a detached statement bundle (receipt-verifier/verify.mjs input)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -l receipt-key -d 'The installation\'s receipt key (64 hex, raw 32-byte seed file, or public key file)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -l jobs -d 'Worker threads (default: the number of cores)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
+json\t'One JSON document (an array or an object) on stdout'
+jsonl\t'One JSON object per line on stdout'"
+complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t''
+never\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -s V -l version -d 'Print version'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope verify audit help" -f -a "target" -d 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope verify audit help" -f -a "envelope" -d 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope verify audit help" -f -a "verify" -d 'Verify evidence seal-host writes: receipts, audit chains, statement bundles'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope verify audit help" -f -a "audit" -d 'Audit whole receipt directories: every receipt, names, counters, chain state, files'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope verify audit help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and __fish_seen_subcommand_from verify" -f -a "receipt" -d 'Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and __fish_seen_subcommand_from verify" -f -a "chain" -d 'Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and __fish_seen_subcommand_from verify" -f -a "bundle" -d 'Verify a detached statement bundle (receipt-verifier/verify.mjs input)'

@@ -31,6 +31,13 @@ pub enum Command {
     /// Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an
     /// Ed25519 signature over it.
     Envelope(Box<EnvelopeArgs>),
+
+    // --- receipts, chains, bundles, audits (issue 4) ---
+    /// Verify evidence seal-host writes: receipts, audit chains, statement bundles.
+    Verify(VerifyArgs),
+    /// Audit whole receipt directories: every receipt, names, counters, chain state, files.
+    Audit(AuditArgs),
+    // --- end issue 4 ---
 }
 
 /// How results are printed.
@@ -172,3 +179,89 @@ pub enum EffectArg {
     /// Declared absent (one signed 0x00 byte).
     Absent,
 }
+// --- receipts, chains, bundles, audits (issue 4) ---
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    #[command(subcommand)]
+    pub what: VerifyCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum VerifyCommand {
+    /// Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned).
+    Receipt(VerifyReceiptArgs),
+    /// Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines.
+    Chain(VerifyChainArgs),
+    /// Verify a detached statement bundle (receipt-verifier/verify.mjs input).
+    Bundle(VerifyBundleArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyReceiptArgs {
+    /// Receipt files ("-" for stdin).
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+
+    /// The installation's receipt key: 64 hex digits, a raw 32-byte seed file
+    /// (.seal-receipt-ed25519.key) or a file holding the public key in hex. Without it no
+    /// receipt can be authenticated.
+    #[arg(long, value_name = "HEX|FILE")]
+    pub receipt_key: Option<String>,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("input").required(true).args(["sealed", "audit_lines"])))]
+pub struct VerifyChainArgs {
+    /// A sealed log written by `seal_log.mjs seal`.
+    #[arg(value_name = "SEALED.json")]
+    pub sealed: Option<PathBuf>,
+
+    /// Recompute the head from raw audit lines instead (trimmed, empty lines dropped).
+    #[arg(long, value_name = "FILE")]
+    pub audit_lines: Option<PathBuf>,
+
+    /// The head the chain must end at.
+    #[arg(long, value_name = "HEX")]
+    pub head: Option<String>,
+
+    /// A receipt directory's .seal-audit-head.state whose head must equal the recomputed one.
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyBundleArgs {
+    /// The bundle: {issuer_statement, request_statement, approval_statement}.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    /// Trusted issuer public key (64 hex).
+    #[arg(long, value_name = "HEX")]
+    pub issuer_pubkey: String,
+
+    /// Trusted request-signer public key (64 hex).
+    #[arg(long, value_name = "HEX")]
+    pub request_pubkey: String,
+
+    /// Trusted approval-signer public key (64 hex).
+    #[arg(long, value_name = "HEX")]
+    pub approval_pubkey: String,
+}
+
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    /// Directories (or files) to walk; symbolic links are never followed.
+    #[arg(value_name = "DIR", required = true)]
+    pub dirs: Vec<PathBuf>,
+
+    /// The installation's receipt key (64 hex, raw 32-byte seed file, or public key file).
+    #[arg(long, value_name = "HEX|FILE")]
+    pub receipt_key: Option<String>,
+
+    /// Worker threads (default: the number of cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+}
+
+// --- end issue 4 ---

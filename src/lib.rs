@@ -5,18 +5,24 @@
 //! a report (`cmd`). Pure modules never print; `cmd` wires them to output.
 #![forbid(unsafe_code)]
 
+pub mod audit;
+pub mod bundle;
 pub mod canonical;
+pub mod chain;
 pub mod cli;
 pub mod cmd;
 pub mod digest;
+pub mod finding;
 pub mod frame;
 pub mod fsutil;
 pub mod identity;
 pub mod json;
 pub mod meta;
 pub mod outcome;
+pub mod receipt;
 pub mod refusal;
 pub mod request;
+pub mod sigcheck;
 pub mod wire;
 
 // Seal V2: canonical reader/serializer, typed targets, V2.3 effect envelopes (issue 7).

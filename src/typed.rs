@@ -695,7 +695,10 @@ mod tests {
 
     #[test]
     fn framing_counts_scalars_not_bytes() {
-        assert_eq!(crate::identity::frame_texts(&["é😀", "", "ab"]), "2:é😀0:2:ab");
+        assert_eq!(
+            crate::identity::frame_texts(&["é😀", "", "ab"]),
+            "2:é😀0:2:ab"
+        );
     }
 
     #[test]
