@@ -18,6 +18,8 @@ pub mod fsutil;
 pub mod identity;
 pub mod json;
 pub mod meta;
+// Migration of _meta-blind receipts: sealkit migrate / diff (issue 6).
+pub mod migrate;
 pub mod outcome;
 pub mod receipt;
 pub mod refusal;
