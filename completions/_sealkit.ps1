@@ -32,6 +32,8 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('envelope', 'envelope', [CompletionResultType]::ParameterValue, 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Verify evidence seal-host writes: receipts, audit chains, statement bundles')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Audit whole receipt directories: every receipt, names, counters, chain state, files')
+            [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Pair old receipts with new ones (or with a migration output) and show what changed')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -155,11 +157,38 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'sealkit;migrate' {
+            [CompletionResult]::new('--frames', '--frames', [CompletionResultType]::ParameterName, 'Captures of the client''s frames: files of LF-terminated frames, single .frame files, or directories of them ("-" for stdin). Frames are matched by exact-frame subject')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The server identity to compute identities under [default: each receipt''s own kernel_config server, else empty]')
+            [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'Where to write migration.jsonl and summary.json (created if missing; never inside an OLD_DIR)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sealkit;diff' {
+            [CompletionResult]::new('--frames', '--frames', [CompletionResultType]::ParameterName, 'Captures of the client''s frames (as for `sealkit migrate`)')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The server identity to compute identities under [default: each receipt''s own]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'sealkit;help' {
             [CompletionResult]::new('target', 'target', [CompletionResultType]::ParameterValue, 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile')
             [CompletionResult]::new('envelope', 'envelope', [CompletionResultType]::ParameterValue, 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Verify evidence seal-host writes: receipts, audit chains, statement bundles')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Audit whole receipt directories: every receipt, names, counters, chain state, files')
+            [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Pair old receipts with new ones (or with a migration output) and show what changed')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -185,6 +214,12 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             break
         }
         'sealkit;help;audit' {
+            break
+        }
+        'sealkit;help;migrate' {
+            break
+        }
+        'sealkit;help;diff' {
             break
         }
         'sealkit;help;help' {

@@ -19,11 +19,17 @@ _sealkit() {
             sealkit,audit)
                 cmd="sealkit__subcmd__audit"
                 ;;
+            sealkit,diff)
+                cmd="sealkit__subcmd__diff"
+                ;;
             sealkit,envelope)
                 cmd="sealkit__subcmd__envelope"
                 ;;
             sealkit,help)
                 cmd="sealkit__subcmd__help"
+                ;;
+            sealkit,migrate)
+                cmd="sealkit__subcmd__migrate"
                 ;;
             sealkit,target)
                 cmd="sealkit__subcmd__target"
@@ -34,11 +40,17 @@ _sealkit() {
             sealkit__subcmd__help,audit)
                 cmd="sealkit__subcmd__help__subcmd__audit"
                 ;;
+            sealkit__subcmd__help,diff)
+                cmd="sealkit__subcmd__help__subcmd__diff"
+                ;;
             sealkit__subcmd__help,envelope)
                 cmd="sealkit__subcmd__help__subcmd__envelope"
                 ;;
             sealkit__subcmd__help,help)
                 cmd="sealkit__subcmd__help__subcmd__help"
+                ;;
+            sealkit__subcmd__help,migrate)
+                cmd="sealkit__subcmd__help__subcmd__migrate"
                 ;;
             sealkit__subcmd__help,target)
                 cmd="sealkit__subcmd__help__subcmd__target"
@@ -86,7 +98,7 @@ _sealkit() {
 
     case "${cmd}" in
         sealkit)
-            opts="-h -V --format --deny-warnings --color --help --version target envelope verify audit help"
+            opts="-h -V --format --deny-warnings --color --help --version target envelope verify audit migrate diff help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -119,6 +131,36 @@ _sealkit() {
                     return 0
                     ;;
                 --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__diff)
+            opts="-h -V --frames --server --format --deny-warnings --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --frames)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -212,7 +254,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__help)
-            opts="target envelope verify audit help"
+            opts="target envelope verify audit migrate diff help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -226,6 +268,20 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__help__subcmd__audit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__help__subcmd__diff)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -254,6 +310,20 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__help__subcmd__migrate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -330,6 +400,40 @@ _sealkit() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__migrate)
+            opts="-h -V --frames --server --out --format --deny-warnings --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --frames)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

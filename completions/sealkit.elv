@@ -29,6 +29,8 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand envelope 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
             cand verify 'Verify evidence seal-host writes: receipts, audit chains, statement bundles'
             cand audit 'Audit whole receipt directories: every receipt, names, counters, chain state, files'
+            cand migrate 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR'
+            cand diff 'Pair old receipts with new ones (or with a migration output) and show what changed'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sealkit;target'= {
@@ -139,11 +141,36 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'sealkit;migrate'= {
+            cand --frames 'Captures of the client''s frames: files of LF-terminated frames, single .frame files, or directories of them ("-" for stdin). Frames are matched by exact-frame subject'
+            cand --server 'The server identity to compute identities under [default: each receipt''s own kernel_config server, else empty]'
+            cand --out 'Where to write migration.jsonl and summary.json (created if missing; never inside an OLD_DIR)'
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sealkit;diff'= {
+            cand --frames 'Captures of the client''s frames (as for `sealkit migrate`)'
+            cand --server 'The server identity to compute identities under [default: each receipt''s own]'
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'sealkit;help'= {
             cand target 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
             cand envelope 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
             cand verify 'Verify evidence seal-host writes: receipts, audit chains, statement bundles'
             cand audit 'Audit whole receipt directories: every receipt, names, counters, chain state, files'
+            cand migrate 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR'
+            cand diff 'Pair old receipts with new ones (or with a migration output) and show what changed'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sealkit;help;target'= {
@@ -162,6 +189,10 @@ set edit:completion:arg-completer[sealkit] = {|@words|
         &'sealkit;help;verify;bundle'= {
         }
         &'sealkit;help;audit'= {
+        }
+        &'sealkit;help;migrate'= {
+        }
+        &'sealkit;help;diff'= {
         }
         &'sealkit;help;help'= {
         }

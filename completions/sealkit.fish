@@ -37,6 +37,8 @@ complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "target" -d 'Compute
 complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "envelope" -d 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
 complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "verify" -d 'Verify evidence seal-host writes: receipts, audit chains, statement bundles'
 complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "audit" -d 'Audit whole receipt directories: every receipt, names, counters, chain state, files'
+complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "migrate" -d 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR'
+complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "diff" -d 'Pair old receipts with new ones (or with a migration output) and show what changed'
 complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand target" -l server -d 'The operator\'s server identity (Seal\'s `server` config; never read from a frame)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand target" -l era -d 'Protocol era: detect it from the capture, or force one' -r -f -a "auto\t'From `initialize` / `server/discover` and the frame\'s own `_meta` markers'
@@ -142,11 +144,36 @@ never\t''"
 complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -s V -l version -d 'Print version'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope verify audit help" -f -a "target" -d 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope verify audit help" -f -a "envelope" -d 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope verify audit help" -f -a "verify" -d 'Verify evidence seal-host writes: receipts, audit chains, statement bundles'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope verify audit help" -f -a "audit" -d 'Audit whole receipt directories: every receipt, names, counters, chain state, files'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope verify audit help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -l frames -d 'Captures of the client\'s frames: files of LF-terminated frames, single .frame files, or directories of them ("-" for stdin). Frames are matched by exact-frame subject' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -l server -d 'The server identity to compute identities under [default: each receipt\'s own kernel_config server, else empty]' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -l out -d 'Where to write migration.jsonl and summary.json (created if missing; never inside an OLD_DIR)' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
+json\t'One JSON document (an array or an object) on stdout'
+jsonl\t'One JSON object per line on stdout'"
+complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t''
+never\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -s V -l version -d 'Print version'
+complete -c sealkit -n "__fish_sealkit_using_subcommand diff" -l frames -d 'Captures of the client\'s frames (as for `sealkit migrate`)' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand diff" -l server -d 'The server identity to compute identities under [default: each receipt\'s own]' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand diff" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
+json\t'One JSON document (an array or an object) on stdout'
+jsonl\t'One JSON object per line on stdout'"
+complete -c sealkit -n "__fish_sealkit_using_subcommand diff" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t''
+never\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand diff" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sealkit -n "__fish_sealkit_using_subcommand diff" -s V -l version -d 'Print version'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope verify audit migrate diff help" -f -a "target" -d 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope verify audit migrate diff help" -f -a "envelope" -d 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope verify audit migrate diff help" -f -a "verify" -d 'Verify evidence seal-host writes: receipts, audit chains, statement bundles'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope verify audit migrate diff help" -f -a "audit" -d 'Audit whole receipt directories: every receipt, names, counters, chain state, files'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope verify audit migrate diff help" -f -a "migrate" -d 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope verify audit migrate diff help" -f -a "diff" -d 'Pair old receipts with new ones (or with a migration output) and show what changed'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope verify audit migrate diff help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand help; and __fish_seen_subcommand_from verify" -f -a "receipt" -d 'Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand help; and __fish_seen_subcommand_from verify" -f -a "chain" -d 'Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines'
 complete -c sealkit -n "__fish_sealkit_using_subcommand help; and __fish_seen_subcommand_from verify" -f -a "bundle" -d 'Verify a detached statement bundle (receipt-verifier/verify.mjs input)'

@@ -38,6 +38,14 @@ pub enum Command {
     /// Audit whole receipt directories: every receipt, names, counters, chain state, files.
     Audit(AuditArgs),
     // --- end issue 4 ---
+
+    // --- migration (issue 6) ---
+    /// Migrate _meta-blind receipts: one record per receipt (label, changes, old and
+    /// committed identity) written to NEW_DIR.
+    Migrate(MigrateArgs),
+    /// Pair old receipts with new ones (or with a migration output) and show what changed.
+    Diff(DiffArgs),
+    // --- end issue 6 ---
 }
 
 /// How results are printed.
@@ -265,3 +273,49 @@ pub struct AuditArgs {
 }
 
 // --- end issue 4 ---
+
+// --- migration (issue 6) ---
+
+#[derive(Debug, Args)]
+pub struct MigrateArgs {
+    /// Directories (or files) of old receipts; only read, never modified.
+    #[arg(value_name = "OLD_DIR", required = true)]
+    pub old: Vec<PathBuf>,
+
+    /// Captures of the client's frames: files of LF-terminated frames, single .frame files,
+    /// or directories of them ("-" for stdin). Frames are matched by exact-frame subject.
+    #[arg(long, value_name = "CAPTURE", num_args = 1..)]
+    pub frames: Vec<PathBuf>,
+
+    /// The server identity to compute identities under [default: each receipt's own
+    /// kernel_config server, else empty].
+    #[arg(long, value_name = "ID")]
+    pub server: Option<String>,
+
+    /// Where to write migration.jsonl and summary.json (created if missing; never inside an
+    /// OLD_DIR).
+    #[arg(long, value_name = "NEW_DIR", required = true)]
+    pub out: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// Old evidence: a receipt file, a directory of receipts, or a migration output (a
+    /// `sealkit migrate` NEW_DIR or its migration.jsonl).
+    #[arg(value_name = "OLD")]
+    pub old: PathBuf,
+
+    /// New evidence, in the same forms.
+    #[arg(value_name = "NEW")]
+    pub new: PathBuf,
+
+    /// Captures of the client's frames (as for `sealkit migrate`).
+    #[arg(long, value_name = "CAPTURE", num_args = 1..)]
+    pub frames: Vec<PathBuf>,
+
+    /// The server identity to compute identities under [default: each receipt's own].
+    #[arg(long, value_name = "ID")]
+    pub server: Option<String>,
+}
+
+// --- end issue 6 ---

@@ -8,7 +8,9 @@ use serde::Serialize;
 use std::io::{self, IsTerminal, Write};
 
 pub mod audit;
+pub mod diff;
 pub mod envelope;
+pub mod migrate;
 pub mod target;
 pub mod verify;
 pub mod verify_bundle;
@@ -51,6 +53,8 @@ pub fn run(cli: Cli) -> Outcome {
         Command::Envelope(args) => envelope::run(*args, &global),
         Command::Verify(args) => verify::run(args, &global),
         Command::Audit(args) => audit::run(args, &global),
+        Command::Migrate(args) => migrate::run(args, &global),
+        Command::Diff(args) => diff::run(args, &global),
     };
     match result {
         Ok(outcome) => outcome,

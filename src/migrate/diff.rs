@@ -233,9 +233,39 @@ pub fn diff_paths(
                 .collect(),
         }
     };
-    let old_items = items(old_loaded);
-    let new_items = items(new_loaded);
+    let mut old_items = items(old_loaded);
+    let mut new_items = items(new_loaded);
+    adopt_migrations(&mut old_items, &new_items);
+    adopt_migrations(&mut new_items, &old_items);
     Ok(diff(&old_items, &new_items))
+}
+
+/// A receipt this diff could not find a frame for takes the migration a `sealkit migrate`
+/// record made of the very same receipt bytes (with the captures it was given).
+fn adopt_migrations(receipts: &mut [Item], records: &[Item]) {
+    let migrated: BTreeMap<&str, &Record> = records
+        .iter()
+        .filter(|i| {
+            i.origin == Origin::MigrationRecord && i.record.label != Label::FrameUnrecoverable
+        })
+        .filter_map(|i| Some((i.record.receipt_sha256.as_deref()?, &i.record)))
+        .collect();
+    for item in receipts
+        .iter_mut()
+        .filter(|i| i.origin == Origin::Receipt && i.record.label == Label::FrameUnrecoverable)
+    {
+        let Some(found) = item
+            .record
+            .receipt_sha256
+            .as_deref()
+            .and_then(|sha| migrated.get(sha))
+        else {
+            continue;
+        };
+        let receipt = std::mem::take(&mut item.record.receipt);
+        item.record = (*found).clone();
+        item.record.receipt = receipt;
+    }
 }
 
 fn load(path: &Path) -> Result<Loaded, DiffError> {
@@ -433,8 +463,14 @@ pub fn diff(old: &[Item], new: &[Item]) -> DiffReport {
     let mut side_notes = Vec::new();
     for (side, views) in [(Side::Old, &old_all), (Side::New, &new_all)] {
         side_notes.extend(target_profiles(side, views));
-        side_notes.extend(shared_canonical(side, views));
-        side_notes.extend(counters(side, views));
+        // A migration output on the new side describes the old receipts again.
+        let receipts: Vec<&View> = views
+            .iter()
+            .copied()
+            .filter(|v| side == Side::Old || v.origin == Origin::Receipt)
+            .collect();
+        side_notes.extend(shared_canonical(side, &receipts));
+        side_notes.extend(counters(side, &receipts));
     }
     side_notes.extend(notes);
     side_notes.sort_by_key(|n| (n.code, n.side.map(|s| s == Side::New)));
