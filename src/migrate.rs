@@ -849,6 +849,10 @@ impl Record {
 
     /// Fills the label and changes from what is known so far.
     fn apply(&mut self, frame: FrameState, refused: bool) {
+        // Keys are listed exactly when `_meta` is present.
+        if self.meta != Presence::Present {
+            self.meta_keys = None;
+        }
         let context = match (self.request_state, self.input_responses) {
             (Presence::Present, _) | (_, Presence::Present) => Presence::Present,
             (Presence::Absent, Presence::Absent) => Presence::Absent,

@@ -197,21 +197,38 @@ pub fn migrate(
     let mut records =
         AtomicFile::create(&records_path, OUTPUT_MODE).map_err(out_err(&records_path))?;
     let mut hasher = Sha256::new();
-    for batch in walk.receipts.chunks(BATCH) {
-        let done: Vec<(Record, Vec<u8>)> = batch
+    let migrate_batch = |batch: &[ReceiptFile]| -> Vec<(Record, Vec<u8>)> {
+        batch
             .par_iter()
             .map(|file| migrate_file(file, index, &plan.options))
-            .collect();
-        for (record, line) in &done {
-            records
-                .write_all(line)
-                .and_then(|()| records.write_all(b"\n"))
-                .map_err(out_err(&records_path))?;
-            hasher.update(line);
-            hasher.update(b"\n");
-            summary.count(record);
-            sink(record, line).map_err(RunError::Sink)?;
-        }
+            .collect()
+    };
+    // Batch n+1 is migrated on the pool while batch n is written out on this thread.
+    let mut batches = walk.receipts.chunks(BATCH);
+    let mut pending = batches.next().map(migrate_batch);
+    while let Some(done) = pending.take() {
+        let next = batches.next();
+        let mut next_done = None;
+        let written = rayon::in_place_scope(|scope| {
+            if let Some(next) = next {
+                let slot = &mut next_done;
+                let migrate_batch = &migrate_batch;
+                scope.spawn(move |_| *slot = Some(migrate_batch(next)));
+            }
+            for (record, line) in &done {
+                records
+                    .write_all(line)
+                    .and_then(|()| records.write_all(b"\n"))
+                    .map_err(out_err(&records_path))?;
+                hasher.update(line);
+                hasher.update(b"\n");
+                summary.count(record);
+                sink(record, line).map_err(RunError::Sink)?;
+            }
+            Ok::<(), RunError>(())
+        });
+        written?;
+        pending = next_done;
     }
     records.commit().map_err(out_err(&records_path))?;
     summary.records.count = summary.receipts;
@@ -235,21 +252,26 @@ fn migrate_file(file: &ReceiptFile, index: &FrameIndex, options: &Options) -> (R
             &mut scratch.borrow_mut(),
         )
     });
-    let line = serde_json::to_vec(&record).unwrap_or_default();
+    let mut line = Vec::with_capacity(4096);
+    // Writing a derived Serialize value into a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut line, &record);
     (record, line)
 }
 
 /// Reads a receipt file (not larger than the audit's limit).
 pub fn read_receipt(path: &Path) -> Result<Vec<u8>, String> {
-    let metadata = std::fs::metadata(path).map_err(|e| e.to_string())?;
-    if metadata.len() > crate::audit::MAX_RECEIPT_BYTES {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let length = file.metadata().map_err(|e| e.to_string())?.len();
+    if length > crate::audit::MAX_RECEIPT_BYTES {
         return Err(format!(
-            "{} bytes: larger than {}, not read",
-            metadata.len(),
+            "{length} bytes: larger than {}, not read",
             crate::audit::MAX_RECEIPT_BYTES
         ));
     }
-    std::fs::read(path).map_err(|e| e.to_string())
+    let mut bytes = Vec::with_capacity(length as usize + 1);
+    file.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    Ok(bytes)
 }
 
 /// Temporary files an interrupted run of ours left in NEW_DIR.
