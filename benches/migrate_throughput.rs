@@ -160,13 +160,16 @@ fn main() {
         (&all, &capture, count),
     ] {
         let out = work.path().join(format!("out-{n}"));
-        let (elapsed, peak_kb, status) = run_migrate(dir, capture, &out);
-        let rate = n as f64 / elapsed.as_secs_f64();
+        let run = run_migrate(dir, capture, &out);
+        let rate = n as f64 / run.elapsed.as_secs_f64();
+        let cpu_us = run.cpu_seconds * 1e6 / n as f64;
         let capture_mb = std::fs::metadata(capture).unwrap().len() as f64 / 1e6;
         println!(
-            "sealkit migrate: {n} receipts in {:.2} s = {rate:.0} receipts/s, peak RSS {:.1} MB (capture {capture_mb:.1} MB), exit {status}; rate / (2 × one-core whole-migration limit) = {:.2}",
-            elapsed.as_secs_f64(),
-            peak_kb as f64 / 1024.0,
+            "sealkit migrate: {n} receipts in {:.2} s = {rate:.0} receipts/s (exit {}), peak RSS {:.1} MB (capture {capture_mb:.1} MB); CPU {cpu_us:.0} µs/receipt = {:.0} receipts/s on two idle cores; rate / (2 × one-core whole-migration limit) = {:.2}",
+            run.elapsed.as_secs_f64(),
+            run.status,
+            run.peak_kb as f64 / 1024.0,
+            2e6 / cpu_us,
             rate / (2.0 * whole)
         );
     }
@@ -228,8 +231,18 @@ fn per_second(items: usize, mut work: impl FnMut()) -> f64 {
     items as f64 / started.elapsed().as_secs_f64()
 }
 
-/// Runs the release binary, polling the child's peak resident set (VmHWM) while it runs.
-fn run_migrate(dir: &Path, capture: &Path, out: &PathBuf) -> (Duration, u64, i32) {
+/// What one run of the binary took.
+struct Run {
+    elapsed: Duration,
+    /// Peak resident set of the child after exec (VmHWM), KiB.
+    peak_kb: u64,
+    /// The child's user + system CPU time, from its last /proc/<pid>/stat sample.
+    cpu_seconds: f64,
+    status: i32,
+}
+
+/// Runs the release binary, polling the child's VmHWM and CPU time while it runs.
+fn run_migrate(dir: &Path, capture: &Path, out: &PathBuf) -> Run {
     let started = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_sealkit"))
         .arg("migrate")
@@ -243,18 +256,15 @@ fn run_migrate(dir: &Path, capture: &Path, out: &PathBuf) -> (Duration, u64, i32
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let status_file = format!("/proc/{}/status", child.id());
-    let mut peak = 0;
+    let proc_dir = format!("/proc/{}", child.id());
+    // Clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 on Linux).
+    let ticks = 100.0;
+    let (mut peak, mut cpu) = (0, 0.0);
     loop {
         // Only after exec: before it, the forked child still shows this process's memory.
-        if let Ok(text) = std::fs::read_to_string(&status_file).map(|t| {
-            if t.lines().any(|l| l == "Name:\tsealkit") {
-                t
-            } else {
-                String::new()
-            }
-        }) {
-            if let Some(kb) = text
+        let status = std::fs::read_to_string(format!("{proc_dir}/status")).unwrap_or_default();
+        if status.lines().any(|l| l == "Name:\tsealkit") {
+            if let Some(kb) = status
                 .lines()
                 .find(|l| l.starts_with("VmHWM:"))
                 .and_then(|l| l.split_whitespace().nth(1))
@@ -262,10 +272,26 @@ fn run_migrate(dir: &Path, capture: &Path, out: &PathBuf) -> (Duration, u64, i32
             {
                 peak = peak.max(kb);
             }
+            if let Ok(stat) = std::fs::read_to_string(format!("{proc_dir}/stat")) {
+                // Fields after the parenthesised command name: utime and stime are 14 and 15.
+                let fields: Vec<&str> = stat
+                    .rsplit_once(')')
+                    .map(|(_, rest)| rest.split_whitespace().collect())
+                    .unwrap_or_default();
+                let field = |i: usize| fields.get(i - 3).and_then(|f| f.parse::<f64>().ok());
+                if let (Some(user), Some(system)) = (field(14), field(15)) {
+                    cpu = (user + system) / ticks;
+                }
+            }
         }
         if let Some(status) = child.try_wait().unwrap() {
-            return (started.elapsed(), peak, status.code().unwrap_or(-1));
+            return Run {
+                elapsed: started.elapsed(),
+                peak_kb: peak,
+                cpu_seconds: cpu,
+                status: status.code().unwrap_or(-1),
+            };
         }
-        std::thread::sleep(Duration::from_millis(10));
+        std::thread::sleep(Duration::from_millis(5));
     }
 }

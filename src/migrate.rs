@@ -605,7 +605,8 @@ impl Structure {
         let Ok(line) = std::str::from_utf8(crate::frame::request_line(frame)) else {
             return unknown;
         };
-        let Ok(root) = json::parse(line.trim_matches([' ', '\t', '\r', '\n']), 1024) else {
+        // seal-host's own nesting limit; deeper frames stay `unknown`.
+        let Ok(root) = json::parse(line.trim_matches([' ', '\t', '\r', '\n']), 128) else {
             return unknown;
         };
         let params = root.value.get("params");

@@ -293,6 +293,9 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
         meta.join(", "),
         profiles.join(", ")
     ));
+    if summary.receipts == 0 {
+        text.push_str("no receipts found under the old directories\n");
+    }
     match summary.other_files {
         0 => {}
         1 => text.push_str("1 other file under the old directories is not a receipt (not read)\n"),

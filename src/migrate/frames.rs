@@ -6,7 +6,7 @@
 //! delimiter), by `request_sha256`, or by `canonical_request_sha256` under a record version's
 //! rule; the first occurrence of a subject wins, and each frame keeps the era its capture's
 //! session had at that point, so it is validated as it was sent. Memory: the frames' bytes
-//! plus three hash maps; the canonical maps are built only when a lookup needs them.
+//! plus hash maps from digests to the first frame; the canonical maps are built only when a lookup needs them.
 
 use super::{FrameRef, FrameSource, Link};
 use crate::digest::{hex_decode, hex_lower};
@@ -50,7 +50,8 @@ pub struct CaptureStats {
     pub new_frames: u64,
 }
 
-type Multi = HashMap<[u8; 32], Vec<u32>>;
+/// Digest → the first indexed frame with it (lookups only ever want the first).
+type FirstBy = HashMap<[u8; 32], u32>;
 
 /// Frames by subject, request hash and (lazily) canonical request hash.
 #[derive(Debug, Default)]
@@ -58,9 +59,9 @@ pub struct FrameIndex {
     files: Vec<String>,
     entries: Vec<Entry>,
     by_subject: HashMap<[u8; 32], u32>,
-    by_request: Multi,
-    canonical_v2: OnceLock<Multi>,
-    canonical_v3: OnceLock<Multi>,
+    by_request: FirstBy,
+    canonical_v2: OnceLock<FirstBy>,
+    canonical_v3: OnceLock<FirstBy>,
 }
 
 impl FrameIndex {
@@ -146,7 +147,7 @@ impl FrameIndex {
         let position = self.entries.len() as u32;
         let request: [u8; 32] = Sha256::digest(request_line(&entry.bytes)).into();
         self.by_subject.insert(entry.sha256, position);
-        self.by_request.entry(request).or_default().push(position);
+        self.by_request.entry(request).or_insert(position);
         self.entries.push(entry);
         self.canonical_v2 = OnceLock::new();
         self.canonical_v3 = OnceLock::new();
@@ -173,7 +174,7 @@ impl FrameIndex {
 
     /// The first frame whose request line hashes to `sha256`.
     pub fn by_request(&self, sha256: &str) -> Option<Located<'_>> {
-        self.first(self.by_request.get(&digest_key(sha256)?)?)
+        self.located(*self.by_request.get(&digest_key(sha256)?)?)
     }
 
     /// The first frame whose `canonical_request_sha256` under `rule` is `sha256`.
@@ -184,22 +185,21 @@ impl FrameIndex {
             &self.canonical_v2
         };
         let map = cell.get_or_init(|| self.canonical_map(rule));
-        self.first(map.get(&digest_key(sha256)?)?)
+        self.located(*map.get(&digest_key(sha256)?)?)
     }
 
-    fn first(&self, positions: &[u32]) -> Option<Located<'_>> {
-        let position = *positions.first()?;
+    fn located(&self, position: u32) -> Option<Located<'_>> {
         Some(Located {
             position,
-            entry: &self.entries[position as usize],
+            entry: self.entries.get(position as usize)?,
         })
     }
 
-    fn canonical_map(&self, rule: Rule) -> Multi {
-        let mut map = Multi::new();
+    fn canonical_map(&self, rule: Rule) -> FirstBy {
+        let mut map = FirstBy::new();
         for (position, entry) in self.entries.iter().enumerate() {
             if let Some(key) = canonical_sha256(&entry.bytes, rule).and_then(|s| digest_key(&s)) {
-                map.entry(key).or_default().push(position as u32);
+                map.entry(key).or_insert(position as u32);
             }
         }
         map
