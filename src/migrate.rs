@@ -997,5 +997,7 @@ mod tests {
         assert_eq!(s.input_responses, Presence::Absent);
         let broken = Structure::of(b"{\"params\":\n");
         assert_eq!(broken.meta, Presence::Unknown);
+        let deep = format!("{}{}\n", "[".repeat(200), "]".repeat(200));
+        assert_eq!(Structure::of(deep.as_bytes()).meta, Presence::Unknown);
     }
 }

@@ -114,3 +114,31 @@ fn every_expected_label_from_the_receipts_alone() {
 fn sanity_paths_exist() {
     assert!(Path::new(&receipt_path("old/receipts")).is_dir());
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    /// Any damage to a receipt or to the captured frame gives a record, never a panic, and
+    /// `_meta` is `unknown` whenever no usable frame was found.
+    #[test]
+    fn damaged_inputs_never_panic(receipt_at in 0usize..20_000, frame_at in 0usize..600, byte: u8) {
+        let files = [
+            "old/receipts/receipt-00000000000000000006-7417da373ccacf6c6dc11fddf26f46f9474ee167f9e3984b0c67ba955b080ae7.json",
+            "new/receipts/receipt-00000000000000000004-16c05a919829fd917f6e506a4b7fd5782444c8872e451d1efd8b16e9e5695a40.json",
+        ];
+        let mut frame = std::fs::read(root().join("testdata/legacy-vs-current/frames/F07.frame")).unwrap();
+        let at = frame_at % frame.len();
+        frame[at] = byte;
+        let mut index = FrameIndex::new();
+        index.add_capture("f", &frame[..]).unwrap();
+        for file in files {
+            let mut bytes = std::fs::read(receipt_path(file)).unwrap();
+            let at = receipt_at % bytes.len();
+            bytes[at] = byte;
+            let record = migrate::migrate_receipt(file, None, Ok(&bytes), &index, &Options::default(), &mut Scratch::default());
+            if matches!(record.label, Label::ReceiptInvalid | Label::FrameUnrecoverable | Label::FrameMismatch) {
+                proptest::prop_assert_eq!(record.meta, Presence::Unknown);
+                proptest::prop_assert!(record.changes.is_empty());
+            }
+        }
+    }
+}
