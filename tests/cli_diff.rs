@@ -281,6 +281,13 @@ fn a_migration_output_diffs_against_its_old_receipts() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains("does not match the SHA-256"));
+    std::fs::remove_file(out.path().join("summary.json")).unwrap();
+    sealkit()
+        .args(["diff", "old/receipts"])
+        .arg(out.path())
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("an interrupted migration"));
 }
 
 const NEW_L1: &str = "new/receipts/receipt-00000000000000000000-103292357cac56d748afc89bae05e15775bdba7922f761d60ed349c7ebfb9f29.json";

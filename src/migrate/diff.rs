@@ -273,7 +273,12 @@ fn load(path: &Path) -> Result<Loaded, DiffError> {
         path: path.to_path_buf(),
         message,
     };
-    if path.is_dir() && path.join(SUMMARY_FILE).is_file() && path.join(RECORDS_FILE).is_file() {
+    if path.is_dir() && path.join(RECORDS_FILE).is_file() {
+        if !path.join(SUMMARY_FILE).is_file() {
+            return Err(error(format!(
+                "{RECORDS_FILE} without {SUMMARY_FILE}: an interrupted migration; rerun sealkit migrate"
+            )));
+        }
         return load_migration_output(path).map(Loaded::Records);
     }
     if path.is_file() && path.extension().is_some_and(|e| e == "jsonl") {
