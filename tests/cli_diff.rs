@@ -276,14 +276,14 @@ fn a_migration_output_diffs_against_its_old_receipts() {
     bytes.truncate(bytes.len() / 2);
     std::fs::write(&records, bytes).unwrap();
     sealkit()
-        .args(["diff", "old/receipts"])
+        .args(["diff", "old/receipts", "--format", "jsonl"])
         .arg(out.path())
         .assert()
         .code(2)
         .stderr(predicates::str::contains("does not match the SHA-256"));
     std::fs::remove_file(out.path().join("summary.json")).unwrap();
     sealkit()
-        .args(["diff", "old/receipts"])
+        .args(["diff", "old/receipts", "--format", "jsonl"])
         .arg(out.path())
         .assert()
         .code(2)
