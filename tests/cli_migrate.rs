@@ -375,10 +375,10 @@ fn a_run_stopped_midway_in_process_leaves_no_summary_and_reruns_cleanly() {
     };
     let index = FrameIndex::new();
     // A clean run first, so the interrupted one has a previous summary to invalidate.
-    migrate(&plan, &index, &mut |_, _| Ok(())).unwrap();
+    migrate(&plan, &index, &mut |_| Ok(())).unwrap();
     let clean = std::fs::read(out.join("migration.jsonl")).unwrap();
     let mut seen = 0;
-    let stopped = migrate(&plan, &index, &mut |_, _| {
+    let stopped = migrate(&plan, &index, &mut |_| {
         seen += 1;
         if seen == 7 {
             Err(std::io::Error::other("killed"))
@@ -397,7 +397,7 @@ fn a_run_stopped_midway_in_process_leaves_no_summary_and_reruns_cleanly() {
         .filter(|n| n.to_string_lossy().ends_with(".tmp"))
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
-    let summary = migrate(&plan, &index, &mut |_, _| Ok(())).unwrap();
+    let summary = migrate(&plan, &index, &mut |_| Ok(())).unwrap();
     assert_eq!(summary.receipts, 13);
     assert_eq!(std::fs::read(out.join("migration.jsonl")).unwrap(), clean);
 }

@@ -3,7 +3,7 @@
 //! object per receipt for scripts) and summary (DESIGN.md §6, §7; docs-migrate.md).
 //! Exit: 0 every receipt `identity-unchanged`, 1 any other label, 2 could not run.
 
-use super::{Global, JsonArray, Out};
+use super::{Global, Out};
 use crate::cli::{Format, MigrateArgs};
 use crate::frame::ForeignEncoding;
 use crate::migrate::frames::FrameIndex;
@@ -30,25 +30,23 @@ pub fn run(args: MigrateArgs, global: &Global) -> miette::Result<Outcome> {
     let mut out = Out::new();
     let mut shown: Vec<Record> = Vec::new();
     let mut more = 0usize;
-    let mut array = match global.format {
-        Format::Json => {
-            out.text("{\"records\":").map_err(super::io_report)?;
-            Some(JsonArray::begin(&mut out).map_err(super::io_report)?)
-        }
-        _ => None,
-    };
-    let result = run::migrate(&plan, &index, &mut |record, line| match global.format {
+    let mut first = true;
+    if global.format == Format::Json {
+        out.text("{\"records\":[").map_err(super::io_report)?;
+    }
+    let result = run::migrate(&plan, &index, &mut |line| match global.format {
         Format::Jsonl => {
             out.write_all(line)?;
             out.write_all(b"\n")
         }
-        Format::Json => match &mut array {
-            Some(array) => array.item(&mut out, record),
-            None => Ok(()),
-        },
+        Format::Json => {
+            out.write_all(if first { b"\n" } else { b",\n" })?;
+            first = false;
+            out.write_all(line)
+        }
         Format::Human => {
             if shown.len() < HUMAN_ROWS {
-                shown.push(record.clone());
+                shown.push(serde_json::from_slice(line).map_err(io::Error::other)?);
             } else {
                 more += 1;
             }
@@ -61,10 +59,12 @@ pub fn run(args: MigrateArgs, global: &Global) -> miette::Result<Outcome> {
             .json_line(&serde_json::json!({"type": "summary", "summary": summary}))
             .map_err(super::io_report)?,
         Format::Json => {
-            if let Some(array) = array {
-                array.end(&mut out).map_err(super::io_report)?;
-            }
-            out.text(",\"summary\":").map_err(super::io_report)?;
+            out.text(if first {
+                "],\"summary\":"
+            } else {
+                "\n],\"summary\":"
+            })
+            .map_err(super::io_report)?;
             serde_json::to_writer(&mut out, &summary).map_err(|e| super::io_report(e.into()))?;
             out.text("}\n").map_err(super::io_report)?;
         }

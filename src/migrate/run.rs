@@ -107,20 +107,54 @@ impl Summary {
 
     /// Counts one record.
     pub fn count(&mut self, record: &Record) {
-        self.receipts += 1;
-        self.needs_attention += u64::from(record.label.needs_attention());
-        *self.labels.entry(record.label).or_default() += 1;
-        for change in &record.changes {
-            *self.changes.entry(*change).or_default() += 1;
-        }
-        *self.meta.entry(record.meta).or_default() += 1;
-        let profile = match (&record.old_target, record.old_profile) {
-            (None, _) => "unguarded",
-            (Some(_), None) => "unmatched",
-            (Some(_), Some(profile)) => profile.as_str(),
-        };
-        *self.old_profiles.entry(profile.to_owned()).or_default() += 1;
+        self.add(&Tally::of(record));
     }
+
+    fn add(&mut self, tally: &Tally) {
+        self.receipts += 1;
+        self.needs_attention += u64::from(tally.label.needs_attention());
+        *self.labels.entry(tally.label).or_default() += 1;
+        for (change, on) in Change::ALL.iter().zip(tally.changes) {
+            *self.changes.entry(*change).or_default() += u64::from(on);
+        }
+        *self.meta.entry(tally.meta).or_default() += 1;
+        *self
+            .old_profiles
+            .entry(tally.profile.to_owned())
+            .or_default() += 1;
+    }
+}
+
+/// What the summary counts of one record.
+#[derive(Debug, Clone, Copy)]
+struct Tally {
+    label: Label,
+    /// Indexed like [`Change::ALL`].
+    changes: [bool; 3],
+    meta: Presence,
+    profile: &'static str,
+}
+
+impl Tally {
+    fn of(record: &Record) -> Self {
+        Tally {
+            label: record.label,
+            changes: Change::ALL.map(|c| record.changes.contains(&c)),
+            meta: record.meta,
+            profile: match (&record.old_target, record.old_profile) {
+                (None, _) => "unguarded",
+                (Some(_), None) => "unmatched",
+                (Some(_), Some(profile)) => profile.as_str(),
+            },
+        }
+    }
+}
+
+/// One receipt's place in a batch. Slots (and their line buffers) are reused from batch to
+/// batch, so a run does not allocate and release a batch's worth of memory each time.
+struct Slot {
+    line: Vec<u8>,
+    tally: Option<Tally>,
 }
 
 /// Why a migration could not run.
@@ -167,12 +201,12 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
-/// Migrates every receipt under `plan.old`, writing NEW_DIR and streaming each record (with
-/// its JSON line, newline excluded) to `sink` in walk order.
+/// Migrates every receipt under `plan.old`, writing NEW_DIR and streaming each record's JSON
+/// line (newline excluded) to `sink` in walk order.
 pub fn migrate(
     plan: &Plan<'_>,
     index: &FrameIndex,
-    sink: &mut dyn FnMut(&Record, &[u8]) -> io::Result<()>,
+    sink: &mut dyn FnMut(&[u8]) -> io::Result<()>,
 ) -> Result<Summary, RunError> {
     let walk = inputs::receipt_files(plan.old).map_err(RunError::Input)?;
     refuse_out_inside_old(plan.out, plan.old)?;
@@ -197,38 +231,53 @@ pub fn migrate(
     let mut records =
         AtomicFile::create(&records_path, OUTPUT_MODE).map_err(out_err(&records_path))?;
     let mut hasher = Sha256::new();
-    let migrate_batch = |batch: &[ReceiptFile]| -> Vec<(Record, Vec<u8>)> {
-        batch
-            .par_iter()
-            .map(|file| migrate_file(file, index, &plan.options))
+    let new_slots = || -> Vec<Slot> {
+        (0..BATCH.min(walk.receipts.len()))
+            .map(|_| Slot {
+                line: Vec::with_capacity(2048),
+                tally: None,
+            })
             .collect()
     };
+    let migrate_batch = |batch: &[ReceiptFile], slots: &mut [Slot]| {
+        slots
+            .par_iter_mut()
+            .zip(batch.par_iter())
+            .for_each(|(slot, file)| migrate_file(file, index, &plan.options, slot));
+    };
     // Batch n+1 is migrated on the pool while batch n is written out on this thread.
+    let (mut current, mut spare) = (new_slots(), new_slots());
     let mut batches = walk.receipts.chunks(BATCH);
-    let mut pending = batches.next().map(migrate_batch);
-    while let Some(done) = pending.take() {
+    let mut pending = batches.next();
+    if let Some(batch) = pending {
+        migrate_batch(batch, &mut current);
+    }
+    while let Some(batch) = pending.take() {
         let next = batches.next();
-        let mut next_done = None;
         let written = rayon::in_place_scope(|scope| {
             if let Some(next) = next {
-                let slot = &mut next_done;
+                let slots = &mut spare;
                 let migrate_batch = &migrate_batch;
-                scope.spawn(move |_| *slot = Some(migrate_batch(next)));
+                scope.spawn(move |_| migrate_batch(next, slots));
             }
-            for (record, line) in &done {
+            for slot in &current[..batch.len()] {
+                let line = &slot.line;
                 records
                     .write_all(line)
                     .and_then(|()| records.write_all(b"\n"))
                     .map_err(out_err(&records_path))?;
                 hasher.update(line);
                 hasher.update(b"\n");
-                summary.count(record);
-                sink(record, line).map_err(RunError::Sink)?;
+                if let Some(tally) = &slot.tally {
+                    summary.add(tally);
+                }
+                sink(line).map_err(RunError::Sink)?;
             }
             Ok::<(), RunError>(())
         });
         written?;
-        pending = next_done;
+        std::mem::swap(&mut current, &mut spare);
+        pending = next;
     }
     records.commit().map_err(out_err(&records_path))?;
     summary.records.count = summary.receipts;
@@ -239,39 +288,55 @@ pub fn migrate(
     Ok(summary)
 }
 
-/// Reads and migrates one file; returns the record and its JSON line.
-fn migrate_file(file: &ReceiptFile, index: &FrameIndex, options: &Options) -> (Record, Vec<u8>) {
-    let bytes = read_receipt(&file.path);
-    let record = SCRATCH.with(|scratch| {
-        migrate_receipt(
-            &file.shown(),
-            file.counter,
-            bytes.as_deref().map_err(Clone::clone),
-            index,
-            options,
-            &mut scratch.borrow_mut(),
-        )
+thread_local! {
+    /// Each worker's read buffer, reused for every receipt it reads.
+    static READ_BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Reads and migrates one file into its slot.
+fn migrate_file(file: &ReceiptFile, index: &FrameIndex, options: &Options, slot: &mut Slot) {
+    let record = READ_BUFFER.with(|buffer| {
+        let mut buffer = buffer.borrow_mut();
+        let bytes = read_into(&file.path, &mut buffer).map(|()| buffer.as_slice());
+        SCRATCH.with(|scratch| {
+            migrate_receipt(
+                &file.shown(),
+                file.counter,
+                bytes,
+                index,
+                options,
+                &mut scratch.borrow_mut(),
+            )
+        })
     });
-    let mut line = Vec::with_capacity(4096);
+    slot.line.clear();
     // Writing a derived Serialize value into a Vec cannot fail.
-    let _ = serde_json::to_writer(&mut line, &record);
-    (record, line)
+    let _ = serde_json::to_writer(&mut slot.line, &record);
+    slot.tally = Some(Tally::of(&record));
 }
 
 /// Reads a receipt file (not larger than the audit's limit).
 pub fn read_receipt(path: &Path) -> Result<Vec<u8>, String> {
-    use std::io::Read;
-    let mut file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let length = file.metadata().map_err(|e| e.to_string())?.len();
-    if length > crate::audit::MAX_RECEIPT_BYTES {
-        return Err(format!(
-            "{length} bytes: larger than {}, not read",
-            crate::audit::MAX_RECEIPT_BYTES
-        ));
-    }
-    let mut bytes = Vec::with_capacity(length as usize + 1);
-    file.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    read_into(path, &mut bytes)?;
     Ok(bytes)
+}
+
+/// Reads a receipt file into `buffer` (cleared first) with no more system calls than
+/// open, read and close, refusing files over the audit's limit.
+fn read_into(path: &Path, buffer: &mut Vec<u8>) -> Result<(), String> {
+    use std::io::Read;
+    buffer.clear();
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let limit = crate::audit::MAX_RECEIPT_BYTES;
+    file.take(limit + 1)
+        .read_to_end(buffer)
+        .map_err(|e| e.to_string())?;
+    if buffer.len() as u64 > limit {
+        buffer.clear();
+        return Err(format!("larger than {limit} bytes, not read"));
+    }
+    Ok(())
 }
 
 /// Temporary files an interrupted run of ours left in NEW_DIR.
