@@ -5,11 +5,13 @@
 //! a report (`cmd`). Pure modules never print; `cmd` wires them to output.
 #![forbid(unsafe_code)]
 
+pub mod approval;
 pub mod canonical;
 pub mod cli;
 pub mod cmd;
 pub mod digest;
 pub mod fsutil;
 pub mod json;
+pub mod keys;
 pub mod outcome;
 pub mod wire;
