@@ -14,6 +14,7 @@ pub mod canonical;
 pub mod limits;
 pub mod payload;
 pub mod reason;
+pub mod report;
 pub mod sign;
 pub mod signature;
 pub mod verify;

@@ -14,4 +14,5 @@ pub mod fsutil;
 pub mod json;
 pub mod keys;
 pub mod outcome;
+pub mod tokenfile;
 pub mod wire;

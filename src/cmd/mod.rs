@@ -2,12 +2,15 @@
 //! from parsed arguments, the settings every command reads ([`Global`]), stdout handling
 //! that stops quietly on a closed pipe, and how errors that stop a command are shown.
 
-use crate::cli::{Cli, ColorChoice, Command, Format};
+use crate::cli::{Cli, ColorChoice, Command, Format, VerifyCommand};
 use crate::outcome::Outcome;
 use serde::Serialize;
 use std::io::{self, IsTerminal, Write};
 
+pub mod approve;
+pub mod keygen;
 pub mod target;
+pub mod verify_approval;
 
 /// Settings shared by every subcommand.
 #[derive(Debug, Clone, Copy)]
@@ -42,6 +45,11 @@ pub fn run(cli: Cli) -> Outcome {
     let global = Global::from_cli(&cli);
     let result = match cli.command {
         Command::Target(args) => target::run(args, &global),
+        Command::Keygen(args) => keygen::run(args, &global),
+        Command::Approve(args) => approve::run(args, &global),
+        Command::Verify(verify) => match verify.what {
+            VerifyCommand::Approval(args) => verify_approval::run(args, &global),
+        },
     };
     match result {
         Ok(outcome) => outcome,
