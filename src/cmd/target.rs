@@ -1,9 +1,568 @@
-//! `sealkit target`: identities of every frame in captures (issue 2; DESIGN.md §2, §3).
+//! `sealkit target`: streams captures frame by frame through the identity engine and prints
+//! one record per frame (issue 2; DESIGN.md §2, §3). Memory does not grow with a capture:
+//! JSON is written as frames arrive, and the human table is printed a page at a time.
 
-use super::Global;
-use crate::cli::TargetArgs;
+use super::{Global, JsonArray, Out};
+use crate::cli::{EraChoice, Format, ProfileChoice, TargetArgs};
+use crate::frame::{ForeignEncoding, Frame, FrameReader};
+use crate::identity::{self, Kind, Part, Profile};
+use crate::json::Span;
 use crate::outcome::Outcome;
+use crate::refusal::Refusal;
+use crate::request::{self, Call, EraMode, MetaState, Options, Session, Verdict};
+use comfy_table::{presets, Cell, ContentArrangement, Table};
+use miette::{IntoDiagnostic, LabeledSpan, NamedSource};
+use serde_json::{json, Value};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::Path;
 
-pub fn run(_args: TargetArgs, _global: &Global) -> miette::Result<Outcome> {
-    Err(miette::miette!("sealkit target is being built"))
+/// Frames per human table page.
+const PAGE: usize = 200;
+
+pub fn run(args: TargetArgs, global: &Global) -> miette::Result<Outcome> {
+    let options = Options {
+        server: args.server.clone(),
+        era: match args.era {
+            EraChoice::Auto => EraMode::Auto,
+            EraChoice::Legacy => EraMode::Legacy,
+            EraChoice::Modern => EraMode::Modern,
+        },
+    };
+    let sources: Vec<String> = if args.files.is_empty() {
+        vec!["-".to_owned()]
+    } else {
+        args.files.iter().map(|p| p.display().to_string()).collect()
+    };
+    let mut out = Out::new();
+    let mut report = Report::new(global, &args, &mut out)?;
+    let mut outcome = Outcome::Good;
+    for source in &sources {
+        match open(source) {
+            Ok(reader) => {
+                let result = report.capture(source, reader, &options, &mut out);
+                outcome = outcome.worst(result.map_err(|e| source_error(source, e))?);
+            }
+            Err(error) => {
+                report.flush_page(&mut out).into_diagnostic()?;
+                super::report_error(&miette::miette!("cannot read {source}: {error}"), global);
+                outcome = Outcome::Unchecked;
+            }
+        }
+    }
+    report.finish(&mut out).into_diagnostic()?;
+    out.flush().into_diagnostic()?;
+    Ok(outcome)
+}
+
+fn source_error(source: &str, error: io::Error) -> miette::Report {
+    if error.kind() == io::ErrorKind::BrokenPipe {
+        miette::Report::from_err(error)
+    } else {
+        miette::miette!("cannot read {source}: {error}")
+    }
+}
+
+fn open(source: &str) -> io::Result<Box<dyn BufRead>> {
+    if source == "-" {
+        return Ok(Box::new(BufReader::with_capacity(1 << 16, io::stdin())));
+    }
+    let path = Path::new(source);
+    if path.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "is a directory, not a capture file",
+        ));
+    }
+    Ok(Box::new(BufReader::with_capacity(
+        1 << 16,
+        File::open(path)?,
+    )))
+}
+
+/// Accumulates output across captures: the JSON array state, or the current human page
+/// and the totals for the closing summary.
+struct Report<'g> {
+    global: &'g Global,
+    explain: bool,
+    profiles: Vec<Profile>,
+    server: String,
+    array: Option<JsonArray>,
+    page: Vec<HumanRow>,
+    diagnostics: Vec<String>,
+    totals: Totals,
+}
+
+#[derive(Default)]
+struct Totals {
+    ok: u64,
+    refused: u64,
+    skipped: u64,
+    codes: std::collections::BTreeMap<&'static str, u64>,
+}
+
+struct HumanRow {
+    cells: Vec<String>,
+    explain: Option<String>,
+}
+
+impl<'g> Report<'g> {
+    fn new(global: &'g Global, args: &TargetArgs, out: &mut Out) -> miette::Result<Self> {
+        let array = match global.format {
+            Format::Json => Some(JsonArray::begin(out).into_diagnostic()?),
+            _ => None,
+        };
+        let profiles = match args.profile {
+            ProfileChoice::Committed => vec![Profile::Committed],
+            ProfileChoice::Host => vec![Profile::Host],
+            ProfileChoice::Legacy => vec![Profile::Legacy],
+            ProfileChoice::All => Profile::ALL.to_vec(),
+        };
+        Ok(Report {
+            global,
+            explain: args.explain,
+            profiles,
+            server: args.server.clone(),
+            array,
+            page: Vec::new(),
+            diagnostics: Vec::new(),
+            totals: Totals::default(),
+        })
+    }
+
+    /// Reads one capture to its end; returns its outcome (refusals → problems).
+    fn capture(
+        &mut self,
+        source: &str,
+        mut reader: Box<dyn BufRead>,
+        options: &Options,
+        out: &mut Out,
+    ) -> io::Result<Outcome> {
+        let start = reader.fill_buf()?;
+        if let Some(encoding) = ForeignEncoding::sniff(start) {
+            let message = format!("{source} is {}; sealkit reads UTF-8 captures (convert it, e.g. `iconv -f UTF-16 -t UTF-8`)", encoding.describe());
+            self.flush_page(out)?;
+            super::report_error(&miette::miette!("{message}"), self.global);
+            return Ok(Outcome::Unchecked);
+        }
+        let mut frames = FrameReader::new(reader);
+        let mut session = Session::default();
+        let mut outcome = Outcome::Good;
+        while let Some(frame) = frames.next_frame()? {
+            let verdict = request::analyze_frame(&frame, options, &mut session);
+            if matches!(verdict, Verdict::Refused(_)) {
+                outcome = Outcome::Problems;
+            }
+            self.record(source, &frame, &verdict, out)?;
+        }
+        Ok(outcome)
+    }
+
+    fn record(
+        &mut self,
+        source: &str,
+        frame: &Frame<'_>,
+        verdict: &Verdict,
+        out: &mut Out,
+    ) -> io::Result<()> {
+        match verdict {
+            Verdict::Call(_) => self.totals.ok += 1,
+            Verdict::Refused(r) => {
+                self.totals.refused += 1;
+                *self.totals.codes.entry(r.code.as_str()).or_default() += 1;
+            }
+            Verdict::Skipped(_) => self.totals.skipped += 1,
+        }
+        match self.global.format {
+            Format::Human => {
+                self.human_row(source, frame, verdict);
+                if self.page.len() >= PAGE {
+                    self.flush_page(out)?;
+                }
+                Ok(())
+            }
+            Format::Jsonl => out.json_line(&self.json_record(source, frame, verdict)),
+            Format::Json => {
+                let record = self.json_record(source, frame, verdict);
+                match self.array.as_mut() {
+                    Some(array) => array.item(out, &record),
+                    None => Ok(()),
+                }
+            }
+        }
+    }
+
+    fn json_record(&self, source: &str, frame: &Frame<'_>, verdict: &Verdict) -> Value {
+        match verdict {
+            Verdict::Call(call) => {
+                let mut record = json!({
+                    "source": source,
+                    "line": frame.line,
+                    "status": "ok",
+                    "era": call.era.as_str(),
+                    "tool": call.tool,
+                    "subject": call.subject,
+                    "request_sha256": call.request_sha256,
+                    "canonical_request_sha256": call.canonical_request_sha256,
+                    "args_hash": call.args_hash,
+                    "meta": meta_json(&call.meta),
+                    "identities": call.identities,
+                    "warnings": call.warnings,
+                });
+                if self.explain {
+                    record["explain"] = explain_json(call, &self.server);
+                }
+                record
+            }
+            Verdict::Refused(refusal) => {
+                let mut record = json!({
+                    "source": source,
+                    "line": frame.line,
+                    "status": "refused",
+                    "code": refusal.code.as_str(),
+                    "jsonrpc_code": refusal.jsonrpc_code(),
+                    "offset": refusal.span.start,
+                    "capture_offset": frame.offset + refusal.span.start as u64,
+                    "message": refusal.message,
+                });
+                if let Some(data) = &refusal.data {
+                    record["data"] = data.clone();
+                }
+                record
+            }
+            Verdict::Skipped(skipped) => json!({
+                "source": source,
+                "line": frame.line,
+                "status": "skipped",
+                "kind": skipped.kind.as_str(),
+                "method": skipped.method,
+            }),
+        }
+    }
+
+    fn human_row(&mut self, source: &str, frame: &Frame<'_>, verdict: &Verdict) {
+        let place = format!("{source}:{}", frame.line);
+        let row = match verdict {
+            Verdict::Call(call) => {
+                let targets: Vec<String> = self
+                    .profiles
+                    .iter()
+                    .map(|p| format!("{:<9} {}", p.name(), call.identities.get(*p).target))
+                    .collect();
+                let mut detail = meta_summary(&call.meta);
+                for warning in &call.warnings {
+                    detail.push_str(&format!("\nwarning {}: {}", warning.code, warning.key));
+                }
+                let cells = vec![
+                    place,
+                    "ok".to_owned(),
+                    call.era.as_str().to_owned(),
+                    call.tool.clone(),
+                    detail,
+                    targets.join("\n"),
+                ];
+                let explain = self.explain.then(|| explain_text(call, &self.server));
+                HumanRow { cells, explain }
+            }
+            Verdict::Refused(refusal) => {
+                self.diagnostics
+                    .push(render_diagnostic(&place, frame, refusal, self.global.color));
+                let detail = format!(
+                    "{} (JSON-RPC {})",
+                    refusal.code.as_str(),
+                    refusal.jsonrpc_code()
+                );
+                HumanRow {
+                    cells: vec![
+                        place,
+                        "refused".to_owned(),
+                        String::new(),
+                        String::new(),
+                        detail,
+                        String::new(),
+                    ],
+                    explain: None,
+                }
+            }
+            Verdict::Skipped(skipped) => {
+                let what = match &skipped.method {
+                    Some(method) => format!("{} {method}", skipped.kind.as_str()),
+                    None => skipped.kind.as_str().to_owned(),
+                };
+                HumanRow {
+                    cells: vec![
+                        place,
+                        "skipped".to_owned(),
+                        String::new(),
+                        String::new(),
+                        what,
+                        String::new(),
+                    ],
+                    explain: None,
+                }
+            }
+        };
+        self.page.push(row);
+    }
+
+    fn flush_page(&mut self, out: &mut Out) -> io::Result<()> {
+        if self.page.is_empty() {
+            return Ok(());
+        }
+        let mut table = Table::new();
+        table
+            .load_preset(presets::UTF8_FULL_CONDENSED)
+            .set_content_arrangement(ContentArrangement::Disabled);
+        table.set_header(vec![
+            "frame",
+            "status",
+            "era",
+            "tool",
+            "_meta / refusal",
+            "guard targets",
+        ]);
+        for row in &self.page {
+            table.add_row(row.cells.iter().map(Cell::new));
+        }
+        writeln!(out, "{table}")?;
+        for row in self.page.drain(..) {
+            if let Some(text) = row.explain {
+                writeln!(out, "{text}")?;
+            }
+        }
+        for diagnostic in self.diagnostics.drain(..) {
+            writeln!(out, "{diagnostic}")?;
+        }
+        Ok(())
+    }
+
+    fn finish(mut self, out: &mut Out) -> io::Result<()> {
+        match self.global.format {
+            Format::Json => match self.array.take() {
+                Some(array) => array.end(out),
+                None => Ok(()),
+            },
+            Format::Jsonl => Ok(()),
+            Format::Human => {
+                self.flush_page(out)?;
+                let t = &self.totals;
+                let total = t.ok + t.refused + t.skipped;
+                let noun = if total == 1 { "frame" } else { "frames" };
+                let mut summary = format!(
+                    "{total} {noun}: {} ok, {} refused, {} skipped",
+                    t.ok, t.refused, t.skipped
+                );
+                if !t.codes.is_empty() {
+                    let codes: Vec<String> =
+                        t.codes.iter().map(|(c, n)| format!("{c} ×{n}")).collect();
+                    summary.push_str(&format!(" ({})", codes.join(", ")));
+                }
+                writeln!(out, "{summary}")
+            }
+        }
+    }
+}
+
+fn meta_json(meta: &MetaState) -> Value {
+    match meta {
+        MetaState::Absent => json!({"state": "absent", "keys": []}),
+        MetaState::Present { keys, .. } => json!({"state": "present", "keys": keys}),
+    }
+}
+
+fn meta_summary(meta: &MetaState) -> String {
+    match meta {
+        MetaState::Absent => "absent".to_owned(),
+        MetaState::Present { keys, .. } if keys.is_empty() => "present: {}".to_owned(),
+        MetaState::Present { keys, .. } => format!("present:\n{}", keys.join("\n")),
+    }
+}
+
+/// The parts of every identity, and which positions differ between committed and host.
+fn explain_json(call: &Call, server: &str) -> Value {
+    let inputs = call.inputs(server);
+    let mut explain = serde_json::Map::new();
+    for (kind, name) in [(Kind::Effect, "effect"), (Kind::Target, "target")] {
+        let mut entry = serde_json::Map::new();
+        let layouts: Vec<Vec<Part<'_>>> = Profile::ALL
+            .iter()
+            .map(|p| identity::parts(&inputs, *p, kind))
+            .collect();
+        for (profile, parts) in Profile::ALL.iter().zip(&layouts) {
+            let parts: Vec<Value> = parts
+                .iter()
+                .map(|p| json!({"chars": p.chars, "text": p.text}))
+                .collect();
+            entry.insert(profile.name().to_owned(), Value::Array(parts));
+        }
+        entry.insert(
+            "committed_differs_from_host_at".to_owned(),
+            json!(differing_positions(&layouts[0], &layouts[1])),
+        );
+        explain.insert(name.to_owned(), Value::Object(entry));
+    }
+    Value::Object(explain)
+}
+
+fn differing_positions(a: &[Part<'_>], b: &[Part<'_>]) -> Vec<usize> {
+    (0..a.len().max(b.len()))
+        .filter(|&i| a.get(i) != b.get(i))
+        .collect()
+}
+
+/// Human `--explain`: per identity kind, the framed parts side by side.
+fn explain_text(call: &Call, server: &str) -> String {
+    let inputs = call.inputs(server);
+    let mut text = format!("explain {} (server {:?}):\n", call.tool, server);
+    for (kind, name) in [(Kind::Effect, "effect"), (Kind::Target, "guard target")] {
+        let layouts: Vec<Vec<Part<'_>>> = Profile::ALL
+            .iter()
+            .map(|p| identity::parts(&inputs, *p, kind))
+            .collect();
+        let differ = differing_positions(&layouts[0], &layouts[1]);
+        let mut table = Table::new();
+        table
+            .load_preset(presets::UTF8_FULL_CONDENSED)
+            .set_content_arrangement(ContentArrangement::Disabled);
+        table.set_header(vec!["#", "", "committed", "host", "legacy"]);
+        let rows = layouts.iter().map(Vec::len).max().unwrap_or(0);
+        for i in 0..rows {
+            let mark = if differ.contains(&i) { "≠" } else { "" };
+            let mut row = vec![i.to_string(), mark.to_owned()];
+            row.extend(layouts.iter().map(|parts| {
+                parts
+                    .get(i)
+                    .map(|p| clip(&p.framed(), 56))
+                    .unwrap_or_default()
+            }));
+            table.add_row(row);
+        }
+        let hashes: Vec<String> = Profile::ALL
+            .iter()
+            .map(|p| {
+                let pair = call.identities.get(*p);
+                let value = if kind == Kind::Effect {
+                    &pair.effect
+                } else {
+                    &pair.target
+                };
+                format!("{}: {value}", p.name())
+            })
+            .collect();
+        text.push_str(&format!("{name} = sha256 of the framed parts concatenated (≠ marks where committed and host differ)\n{table}\n  {}\n", hashes.join("\n  ")));
+    }
+    text
+}
+
+fn clip(text: &str, limit: usize) -> String {
+    if text.chars().count() <= limit {
+        return text.to_owned();
+    }
+    let kept: String = text.chars().take(limit).collect();
+    format!("{kept}…")
+}
+
+/// A miette diagnostic pointing at the refused bytes, on a window of the frame (frames can
+/// be a megabyte long and carry control bytes; both are made printable).
+fn render_diagnostic(place: &str, frame: &Frame<'_>, refusal: &Refusal, color: bool) -> String {
+    let (window, label) = printable_window(frame.bytes, refusal.span);
+    let diagnostic = miette::MietteDiagnostic::new(refusal.message.clone())
+        .with_code(refusal.code.as_str())
+        .with_help(format!(
+            "JSON-RPC error {}; byte offset {} in the frame",
+            refusal.jsonrpc_code(),
+            refusal.span.start
+        ))
+        .with_label(LabeledSpan::at(
+            label.start..label.end,
+            refusal.code.as_str(),
+        ));
+    let report = miette::Report::new(diagnostic)
+        .with_source_code(NamedSource::new(format!("{place} (window)"), window));
+    let handler = if color {
+        miette::GraphicalReportHandler::new()
+    } else {
+        miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+    };
+    let mut text = String::new();
+    let _ = handler.render_report(&mut text, report.as_ref());
+    text
+}
+
+/// Up to ~60 bytes either side of `span`, as printable text (invalid UTF-8 → U+FFFD,
+/// control bytes → their U+2400 pictures), with the span mapped into it.
+fn printable_window(bytes: &[u8], span: Span) -> (String, Span) {
+    const CONTEXT: usize = 60;
+    let at = span.start.min(bytes.len());
+    let until = span
+        .end
+        .clamp(at, bytes.len())
+        .max((at + 1).min(bytes.len()));
+    let start = char_boundary_back(bytes, at.saturating_sub(CONTEXT));
+    let end = char_boundary_forward(bytes, (until + CONTEXT).min(bytes.len()));
+    let mut text = String::from(if start > 0 { "…" } else { "" });
+    text.push_str(&printable(&bytes[start..at]));
+    let label_start = text.len();
+    text.push_str(&printable(&bytes[at..until]));
+    let label = Span {
+        start: label_start,
+        end: text.len(),
+    };
+    text.push_str(&printable(&bytes[until..end]));
+    if end < bytes.len() {
+        text.push('…');
+    }
+    (text, label)
+}
+
+fn printable(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes)
+        .chars()
+        .map(|ch| match ch {
+            '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + ch as u32).unwrap_or('?'),
+            '\u{7f}' => '\u{2421}',
+            _ => ch,
+        })
+        .collect()
+}
+
+fn is_continuation(byte: u8) -> bool {
+    byte & 0xC0 == 0x80
+}
+
+fn char_boundary_back(bytes: &[u8], mut i: usize) -> usize {
+    while i > 0 && i < bytes.len() && is_continuation(bytes[i]) {
+        i -= 1;
+    }
+    i
+}
+
+fn char_boundary_forward(bytes: &[u8], mut i: usize) -> usize {
+    while i < bytes.len() && is_continuation(bytes[i]) {
+        i += 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn window_maps_the_span_and_shows_control_bytes() {
+        let bytes = b"{\"a\":1,\"a\":2}\r\n";
+        let (text, label) = printable_window(bytes, Span { start: 7, end: 10 });
+        assert_eq!(&text[label.start..label.end], "\"a\"");
+        assert!(text.ends_with("\u{240d}\u{240a}"));
+        let long = vec![b'x'; 500];
+        let (text, label) = printable_window(
+            &long,
+            Span {
+                start: 250,
+                end: 251,
+            },
+        );
+        assert!(text.starts_with('…') && text.ends_with('…'));
+        assert_eq!(&text[label.start..label.end], "x");
+    }
 }

@@ -1,0 +1,185 @@
+//! Splits a capture (a byte stream of JSON-RPC frames) into frames exactly as seal-host
+//! reads its client's stdin (reference/seal-host-formats.md §1.5, §4): a frame is the bytes
+//! up to and including the first LF (so a CRLF frame keeps its `\r\n`); a last frame without
+//! a terminator is still a frame. Each frame keeps its exact bytes (the exact-frame subject).
+//! Memory stays bounded: a frame over [`MAX_FRAME_BYTES`] is drained to its LF, keeping
+//! only its first bytes and its true length.
+
+use std::io::{self, BufRead};
+
+/// seal-host's `MAX_WIRE_MESSAGE_BYTES`: a frame, delimiter included, may be this long.
+pub const MAX_FRAME_BYTES: usize = 1024 * 1024;
+
+/// One frame of a capture.
+#[derive(Debug)]
+pub struct Frame<'a> {
+    /// 1-based frame number in the capture.
+    pub line: u64,
+    /// Byte offset of the frame's first byte in the capture.
+    pub offset: u64,
+    /// The exact frame bytes including the delimiter, or the first [`MAX_FRAME_BYTES`]
+    /// of an oversized frame.
+    pub bytes: &'a [u8],
+    /// The full length of the frame in the capture (larger than `bytes.len()` only for an
+    /// oversized frame).
+    pub length: u64,
+}
+
+impl Frame<'_> {
+    pub fn is_oversized(&self) -> bool {
+        self.length > MAX_FRAME_BYTES as u64
+    }
+}
+
+/// The request line inside a frame: the frame minus one trailing `\n`, then minus one
+/// trailing `\r` (seal-host's `request_sha256` input).
+pub fn request_line(frame: &[u8]) -> &[u8] {
+    let line = frame.strip_suffix(b"\n").unwrap_or(frame);
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+/// Reads frames from a buffered byte stream, reusing one buffer.
+pub struct FrameReader<R> {
+    reader: R,
+    buffer: Vec<u8>,
+    line: u64,
+    offset: u64,
+}
+
+impl<R: BufRead> FrameReader<R> {
+    pub fn new(reader: R) -> Self {
+        FrameReader {
+            reader,
+            buffer: Vec::new(),
+            line: 0,
+            offset: 0,
+        }
+    }
+
+    /// The next frame, or `None` at the end of the capture.
+    pub fn next_frame(&mut self) -> io::Result<Option<Frame<'_>>> {
+        self.buffer.clear();
+        let mut length: u64 = 0;
+        loop {
+            let available = match self.reader.fill_buf() {
+                Ok(bytes) => bytes,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if available.is_empty() {
+                break;
+            }
+            let (take, terminated) = match memchr::memchr(b'\n', available) {
+                Some(i) => (i + 1, true),
+                None => (available.len(), false),
+            };
+            let room = MAX_FRAME_BYTES.saturating_sub(self.buffer.len());
+            self.buffer.extend_from_slice(&available[..take.min(room)]);
+            length += take as u64;
+            self.reader.consume(take);
+            if terminated {
+                break;
+            }
+        }
+        if length == 0 {
+            return Ok(None);
+        }
+        self.line += 1;
+        let frame = Frame {
+            line: self.line,
+            offset: self.offset,
+            bytes: &self.buffer,
+            length,
+        };
+        self.offset += length;
+        Ok(Some(frame))
+    }
+}
+
+/// A capture encoding sealkit cannot read as frames, recognised from its first bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ForeignEncoding {
+    /// Starts with FF FE.
+    Utf16LittleEndian,
+    /// Starts with FE FF.
+    Utf16BigEndian,
+}
+
+impl ForeignEncoding {
+    /// Recognises a UTF-16 byte-order mark at the start of a capture.
+    pub fn sniff(start: &[u8]) -> Option<Self> {
+        match start {
+            [0xFF, 0xFE, ..] => Some(ForeignEncoding::Utf16LittleEndian),
+            [0xFE, 0xFF, ..] => Some(ForeignEncoding::Utf16BigEndian),
+            _ => None,
+        }
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            ForeignEncoding::Utf16LittleEndian => "UTF-16 little-endian (byte-order mark FF FE)",
+            ForeignEncoding::Utf16BigEndian => "UTF-16 big-endian (byte-order mark FE FF)",
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn frames(input: &[u8]) -> Vec<(u64, u64, Vec<u8>, u64)> {
+        let mut reader = FrameReader::new(input);
+        let mut out = Vec::new();
+        while let Some(f) = reader.next_frame().unwrap() {
+            out.push((f.line, f.offset, f.bytes.to_vec(), f.length));
+        }
+        out
+    }
+
+    #[test]
+    fn keeps_delimiters_and_an_unterminated_last_frame() {
+        let got = frames(b"a\nb\r\n\nc");
+        assert_eq!(
+            got,
+            vec![
+                (1, 0, b"a\n".to_vec(), 2),
+                (2, 2, b"b\r\n".to_vec(), 3),
+                (3, 5, b"\n".to_vec(), 1),
+                (4, 6, b"c".to_vec(), 1),
+            ]
+        );
+        assert!(frames(b"").is_empty());
+    }
+
+    #[test]
+    fn oversized_frames_are_bounded_and_drained() {
+        let mut input = vec![b'x'; MAX_FRAME_BYTES + 1];
+        input.push(b'\n');
+        input.extend_from_slice(b"ok\n");
+        let got = frames(&input);
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].2.len(), MAX_FRAME_BYTES);
+        assert_eq!(got[0].3, MAX_FRAME_BYTES as u64 + 2);
+        assert_eq!(got[1], (2, MAX_FRAME_BYTES as u64 + 2, b"ok\n".to_vec(), 3));
+    }
+
+    #[test]
+    fn a_frame_of_exactly_the_limit_is_not_oversized() {
+        let mut input = vec![b' '; MAX_FRAME_BYTES - 1];
+        input.push(b'\n');
+        let mut reader = FrameReader::new(&input[..]);
+        let frame = reader.next_frame().unwrap().unwrap();
+        assert!(!frame.is_oversized());
+        assert_eq!(frame.bytes.len(), MAX_FRAME_BYTES);
+    }
+
+    #[test]
+    fn request_line_strips_one_lf_then_one_cr() {
+        assert_eq!(request_line(b"x\r\n"), b"x");
+        assert_eq!(request_line(b"x\n"), b"x");
+        assert_eq!(request_line(b"x\r"), b"x");
+        assert_eq!(request_line(b"x\n\n"), b"x\n");
+        assert_eq!(request_line(b"x"), b"x");
+    }
+}

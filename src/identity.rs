@@ -1,0 +1,352 @@
+//! The effect commitment and guard target of a `tools/call` under each identity profile of
+//! DESIGN.md §2, framed and hashed as Seal does: every part becomes
+//! `<Unicode scalar count>:<part>`, the frames are concatenated, and the identity is the
+//! lowercase hex SHA-256 of that UTF-8 text.
+//!
+//! The profiles and their domain tags live in one table ([`Profile::spec`]). The upstream
+//! tags are marked "proposed": when one is finalized it becomes a new profile (a new row),
+//! never an edit of an existing one, so old identities stay reproducible.
+
+use sha2::{Digest, Sha256};
+
+/// Seal's legacy effect tag (before MCP 2026-07-28).
+pub const TAG_EFFECT_V3: &str = "seal.effect/v3";
+/// The effect tag of the committed and host profiles.
+pub const TAG_EFFECT_V4_META_ALL: &str = "seal.effect/v4-proposed-meta-all";
+/// The guard-target tag of the committed and host profiles.
+pub const TAG_TARGET_V2_META_ALL: &str = "seal.guard-target/v2-proposed-meta-all";
+
+/// A named identity profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Profile {
+    /// Option A: the whole validated `_meta`, `requestState` and `inputResponses` enter.
+    Committed,
+    /// What seal-host v0.1.6 deploys: same layout, the three context pairs forced absent.
+    Host,
+    /// Before 2026-07-28: `[seal.effect/v3, server, tool, args]`, untagged target.
+    Legacy,
+}
+
+/// Which identity of a profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Effect,
+    Target,
+}
+
+/// How a profile treats the three context values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContextRule {
+    /// Presence pairs filled from the frame.
+    FromFrame,
+    /// Presence pairs always `absent`.
+    ForcedAbsent,
+    /// No presence pairs at all.
+    NotFramed,
+}
+
+/// Everything that distinguishes one profile's layouts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProfileSpec {
+    pub name: &'static str,
+    pub effect_tag: &'static str,
+    /// `None`: the target carries no domain tag.
+    pub target_tag: Option<&'static str>,
+    pub context: ContextRule,
+}
+
+impl Profile {
+    pub const ALL: [Profile; 3] = [Profile::Committed, Profile::Host, Profile::Legacy];
+
+    /// The single table of profile layouts.
+    pub fn spec(self) -> ProfileSpec {
+        match self {
+            Profile::Committed => ProfileSpec {
+                name: "committed",
+                effect_tag: TAG_EFFECT_V4_META_ALL,
+                target_tag: Some(TAG_TARGET_V2_META_ALL),
+                context: ContextRule::FromFrame,
+            },
+            Profile::Host => ProfileSpec {
+                name: "host",
+                effect_tag: TAG_EFFECT_V4_META_ALL,
+                target_tag: Some(TAG_TARGET_V2_META_ALL),
+                context: ContextRule::ForcedAbsent,
+            },
+            Profile::Legacy => ProfileSpec {
+                name: "legacy",
+                effect_tag: TAG_EFFECT_V3,
+                target_tag: None,
+                context: ContextRule::NotFramed,
+            },
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        self.spec().name
+    }
+}
+
+/// The canonical texts an identity is built from. Values are Seal's canonical value bytes
+/// (`crate::canonical::lean_compress`); `None` means structurally absent.
+#[derive(Debug, Clone, Copy)]
+pub struct Inputs<'a> {
+    /// Operator configuration, never read from the frame; may be empty.
+    pub server: &'a str,
+    pub tool: &'a str,
+    /// Canonical arguments (`null` when the frame has none).
+    pub arguments: &'a str,
+    pub meta: Option<&'a str>,
+    pub request_state: Option<&'a str>,
+    pub input_responses: Option<&'a str>,
+}
+
+/// One profile's effect commitment and guard target.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Pair {
+    pub effect: String,
+    pub target: String,
+}
+
+/// All three profiles.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Identities {
+    pub committed: Pair,
+    pub host: Pair,
+    pub legacy: Pair,
+}
+
+impl Identities {
+    pub fn get(&self, profile: Profile) -> &Pair {
+        match profile {
+            Profile::Committed => &self.committed,
+            Profile::Host => &self.host,
+            Profile::Legacy => &self.legacy,
+        }
+    }
+
+    /// The profiles whose guard target equals `target`, in [`Profile::ALL`] order.
+    pub fn profiles_with_target(&self, target: &str) -> Vec<Profile> {
+        Profile::ALL
+            .into_iter()
+            .filter(|p| self.get(*p).target == target)
+            .collect()
+    }
+}
+
+/// A part before framing, with its Unicode scalar count.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part<'a> {
+    pub text: &'a str,
+    pub chars: usize,
+}
+
+impl<'a> Part<'a> {
+    fn new(text: &'a str) -> Self {
+        Part {
+            text,
+            chars: text.chars().count(),
+        }
+    }
+
+    /// `<count>:<text>`, the part as framed.
+    pub fn framed(&self) -> String {
+        format!("{}:{}", self.chars, self.text)
+    }
+}
+
+/// Computes every profile's identities.
+pub fn compute(inputs: &Inputs<'_>) -> Identities {
+    let parts = CountedInputs::new(inputs);
+    let pair = |profile| Pair {
+        effect: hash_parts(&parts.layout(profile, Kind::Effect)),
+        target: hash_parts(&parts.layout(profile, Kind::Target)),
+    };
+    Identities {
+        committed: pair(Profile::Committed),
+        host: pair(Profile::Host),
+        legacy: pair(Profile::Legacy),
+    }
+}
+
+/// The exact parts of one identity, for `--explain`.
+pub fn parts<'a>(inputs: &Inputs<'a>, profile: Profile, kind: Kind) -> Vec<Part<'a>> {
+    CountedInputs::new(inputs).layout(profile, kind)
+}
+
+/// SHA-256 (lowercase hex) of the framed parts.
+pub fn hash_parts(parts: &[Part<'_>]) -> String {
+    let mut hasher = Sha256::new();
+    let mut count = itoa_buffer();
+    for part in parts {
+        hasher.update(format_count(&mut count, part.chars));
+        hasher.update(b":");
+        hasher.update(part.text.as_bytes());
+    }
+    crate::digest::hex_lower(&hasher.finalize())
+}
+
+/// The framed encoding as text (what [`hash_parts`] hashes).
+pub fn encode_parts(parts: &[Part<'_>]) -> String {
+    parts.iter().map(Part::framed).collect()
+}
+
+/// Inputs with their scalar counts taken once (arguments can be large and appear in all
+/// six identities).
+struct CountedInputs<'a> {
+    server: Part<'a>,
+    tool: Part<'a>,
+    arguments: Part<'a>,
+    meta: Option<Part<'a>>,
+    request_state: Option<Part<'a>>,
+    input_responses: Option<Part<'a>>,
+}
+
+impl<'a> CountedInputs<'a> {
+    fn new(inputs: &Inputs<'a>) -> Self {
+        CountedInputs {
+            server: Part::new(inputs.server),
+            tool: Part::new(inputs.tool),
+            arguments: Part::new(inputs.arguments),
+            meta: inputs.meta.map(Part::new),
+            request_state: inputs.request_state.map(Part::new),
+            input_responses: inputs.input_responses.map(Part::new),
+        }
+    }
+
+    fn layout(&self, profile: Profile, kind: Kind) -> Vec<Part<'a>> {
+        let spec = profile.spec();
+        let mut parts = Vec::with_capacity(10);
+        match kind {
+            Kind::Effect => {
+                parts.push(Part::new(spec.effect_tag));
+                parts.push(self.server.clone());
+            }
+            Kind::Target => {
+                if let Some(tag) = spec.target_tag {
+                    parts.push(Part::new(tag));
+                }
+                // Seal frames the server identity in a guard target only when configured.
+                if !self.server.text.is_empty() {
+                    parts.push(self.server.clone());
+                }
+            }
+        }
+        parts.push(self.tool.clone());
+        parts.push(self.arguments.clone());
+        let context = [
+            ("meta", &self.meta),
+            ("requestState", &self.request_state),
+            ("inputResponses", &self.input_responses),
+        ];
+        for (name, value) in context {
+            match (spec.context, value) {
+                (ContextRule::NotFramed, _) => {}
+                (ContextRule::FromFrame, Some(value)) => {
+                    parts.push(Part::new(presence_label(name, true)));
+                    parts.push(value.clone());
+                }
+                (ContextRule::FromFrame, None) | (ContextRule::ForcedAbsent, _) => {
+                    parts.push(Part::new(presence_label(name, false)));
+                    parts.push(Part::new(""));
+                }
+            }
+        }
+        parts
+    }
+}
+
+fn presence_label(name: &str, present: bool) -> &'static str {
+    match (name, present) {
+        ("meta", true) => "meta.present",
+        ("meta", false) => "meta.absent",
+        ("requestState", true) => "requestState.present",
+        ("requestState", false) => "requestState.absent",
+        ("inputResponses", true) => "inputResponses.present",
+        _ => "inputResponses.absent",
+    }
+}
+
+fn itoa_buffer() -> [u8; 20] {
+    [0; 20]
+}
+
+fn format_count(buffer: &mut [u8; 20], mut n: usize) -> &[u8] {
+    let mut i = buffer.len();
+    loop {
+        i -= 1;
+        buffer[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    &buffer[i..]
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn getting_started() -> Inputs<'static> {
+        Inputs {
+            server: "",
+            tool: "db.execute",
+            arguments: r#"{"database":"prod","sql":"drop table customers"}"#,
+            meta: None,
+            request_state: None,
+            input_responses: None,
+        }
+    }
+
+    #[test]
+    fn worked_example_of_seal_host_formats_2_3() {
+        let inputs = getting_started();
+        let target = parts(&inputs, Profile::Host, Kind::Target);
+        assert_eq!(
+            encode_parts(&target),
+            r#"38:seal.guard-target/v2-proposed-meta-all10:db.execute48:{"database":"prod","sql":"drop table customers"}11:meta.absent0:19:requestState.absent0:21:inputResponses.absent0:"#
+        );
+        let ids = compute(&inputs);
+        assert_eq!(
+            ids.host.target,
+            "2a01d25406f0fc82751a66ddaeb8e79d2104efc4b67699400003704e67c0c565"
+        );
+        assert_eq!(ids.committed, ids.host);
+    }
+
+    #[test]
+    fn framing_counts_scalars_not_bytes() {
+        let part = Part::new("h\u{e9}llo \u{1F600}");
+        assert_eq!(part.chars, 7);
+        assert_eq!(part.framed(), "7:h\u{e9}llo \u{1F600}");
+    }
+
+    #[test]
+    fn counts_format_like_decimal() {
+        let mut buffer = itoa_buffer();
+        assert_eq!(format_count(&mut buffer, 0), b"0");
+        let mut buffer = itoa_buffer();
+        assert_eq!(format_count(&mut buffer, 1234567), b"1234567");
+    }
+
+    #[test]
+    fn server_is_always_framed_in_effects_but_only_when_set_in_targets() {
+        let inputs = getting_started();
+        assert_eq!(parts(&inputs, Profile::Legacy, Kind::Effect)[1].text, "");
+        assert_eq!(parts(&inputs, Profile::Legacy, Kind::Target).len(), 2);
+        let with_server = Inputs {
+            server: "srv-a",
+            ..inputs
+        };
+        assert_eq!(
+            parts(&with_server, Profile::Legacy, Kind::Target)[0].text,
+            "srv-a"
+        );
+        assert_eq!(
+            parts(&with_server, Profile::Committed, Kind::Target)[1].text,
+            "srv-a"
+        );
+    }
+}

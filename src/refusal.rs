@@ -1,0 +1,250 @@
+//! Why a frame gets no identity: one stable kebab-case code per refusal of DESIGN.md §3,
+//! the JSON-RPC error code a server would answer with, and the bytes it points at.
+//!
+//! JSON-RPC codes: `-32700` the text is not JSON (or not UTF-8), `-32600` not a valid
+//! request, `-32602` malformed params or `_meta` and every Seal wire guard, `-32022` a
+//! well-formed but unsupported protocol version (with `data.supported` and
+//! `data.requested`), `-32001` resource limits (frame size, seal-host's lexical caps and
+//! sealkit's pinned `_meta` bounds; seal-host's resource-limit code).
+
+use crate::json::Span;
+
+/// Every refusal sealkit can give a frame. The string forms are a stable interface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RefusalCode {
+    // Raw frame checks.
+    FrameTooLarge,
+    InvalidUtf8,
+    // Seal's raw wire guards, in order.
+    ExponentTooLong,
+    DuplicateKey,
+    EscapedKey,
+    UnbalancedBracket,
+    NfdEqualKeys,
+    TooManyDigits,
+    NumberNotBinary64,
+    LoneSurrogate,
+    NestingTooDeep,
+    // seal-host's lexical caps.
+    JsonDepthExceeded,
+    JsonStringTooLong,
+    JsonCollectionTooLarge,
+    // The one parse.
+    ParseError,
+    // JSON-RPC and tools/call shape.
+    NotAnObject,
+    InvalidJsonrpcVersion,
+    MissingMethod,
+    InvalidMethod,
+    MissingId,
+    InvalidId,
+    ParamsNotObject,
+    InvalidToolName,
+    ArgumentsNotObject,
+    // Era.
+    EraConflict,
+    MetaRequired,
+    MetaNotObject,
+    MissingProtocolVersion,
+    InvalidProtocolVersion,
+    UnsupportedProtocolVersion,
+    MissingClientCapabilities,
+    InvalidClientCapabilities,
+    // Known `_meta` keys.
+    InvalidProgressToken,
+    InvalidClientInfo,
+    InvalidLogLevel,
+    InvalidTraceparent,
+    InvalidTracestate,
+    InvalidBaggage,
+    InvalidSubscriptionId,
+    InvalidServerInfo,
+    // sealkit's pinned `_meta` bounds.
+    MetaTooLarge,
+    MetaTooDeep,
+    MetaTooManyItems,
+    MetaStringTooLong,
+}
+
+impl RefusalCode {
+    /// Every code, in validation order.
+    pub const ALL: [RefusalCode; 44] = [
+        RefusalCode::FrameTooLarge,
+        RefusalCode::InvalidUtf8,
+        RefusalCode::ExponentTooLong,
+        RefusalCode::DuplicateKey,
+        RefusalCode::EscapedKey,
+        RefusalCode::UnbalancedBracket,
+        RefusalCode::NfdEqualKeys,
+        RefusalCode::TooManyDigits,
+        RefusalCode::NumberNotBinary64,
+        RefusalCode::LoneSurrogate,
+        RefusalCode::NestingTooDeep,
+        RefusalCode::JsonDepthExceeded,
+        RefusalCode::JsonStringTooLong,
+        RefusalCode::JsonCollectionTooLarge,
+        RefusalCode::ParseError,
+        RefusalCode::NotAnObject,
+        RefusalCode::InvalidJsonrpcVersion,
+        RefusalCode::MissingMethod,
+        RefusalCode::InvalidMethod,
+        RefusalCode::MissingId,
+        RefusalCode::InvalidId,
+        RefusalCode::ParamsNotObject,
+        RefusalCode::InvalidToolName,
+        RefusalCode::ArgumentsNotObject,
+        RefusalCode::EraConflict,
+        RefusalCode::MetaRequired,
+        RefusalCode::MetaNotObject,
+        RefusalCode::MissingProtocolVersion,
+        RefusalCode::InvalidProtocolVersion,
+        RefusalCode::UnsupportedProtocolVersion,
+        RefusalCode::MissingClientCapabilities,
+        RefusalCode::InvalidClientCapabilities,
+        RefusalCode::InvalidProgressToken,
+        RefusalCode::InvalidClientInfo,
+        RefusalCode::InvalidLogLevel,
+        RefusalCode::InvalidTraceparent,
+        RefusalCode::InvalidTracestate,
+        RefusalCode::InvalidBaggage,
+        RefusalCode::InvalidSubscriptionId,
+        RefusalCode::InvalidServerInfo,
+        RefusalCode::MetaTooLarge,
+        RefusalCode::MetaTooDeep,
+        RefusalCode::MetaTooManyItems,
+        RefusalCode::MetaStringTooLong,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        self.describe().0
+    }
+
+    pub fn jsonrpc_code(self) -> i32 {
+        self.describe().1
+    }
+
+    /// The validation stage that gives this refusal.
+    pub fn stage(self) -> &'static str {
+        self.describe().2
+    }
+
+    fn describe(self) -> (&'static str, i32, &'static str) {
+        use RefusalCode::*;
+        const PARSE: i32 = -32700;
+        const REQUEST: i32 = -32600;
+        const PARAMS: i32 = -32602;
+        const RESOURCE: i32 = -32001;
+        const VERSION: i32 = -32022;
+        match self {
+            FrameTooLarge => ("frame-too-large", RESOURCE, "frame"),
+            InvalidUtf8 => ("invalid-utf8", PARSE, "frame"),
+            ExponentTooLong => ("exponent-too-long", PARAMS, "wire guard 1"),
+            DuplicateKey => ("duplicate-key", PARAMS, "wire guard 2"),
+            EscapedKey => ("escaped-key", PARAMS, "wire guard 2"),
+            UnbalancedBracket => ("unbalanced-bracket", PARSE, "wire guard 2"),
+            NfdEqualKeys => ("nfd-equal-keys", PARAMS, "wire guard 3"),
+            TooManyDigits => ("too-many-digits", PARAMS, "wire guard 4"),
+            NumberNotBinary64 => ("number-not-binary64", PARAMS, "wire guard 5"),
+            LoneSurrogate => ("lone-surrogate", PARAMS, "wire guard 6"),
+            NestingTooDeep => ("nesting-too-deep", PARAMS, "wire guard 7"),
+            JsonDepthExceeded => ("json-depth-exceeded", RESOURCE, "lexical cap"),
+            JsonStringTooLong => ("json-string-too-long", RESOURCE, "lexical cap"),
+            JsonCollectionTooLarge => ("json-collection-too-large", RESOURCE, "lexical cap"),
+            ParseError => ("parse-error", PARSE, "parse"),
+            NotAnObject => ("not-an-object", REQUEST, "shape"),
+            InvalidJsonrpcVersion => ("invalid-jsonrpc-version", REQUEST, "shape"),
+            MissingMethod => ("missing-method", REQUEST, "shape"),
+            InvalidMethod => ("invalid-method", REQUEST, "shape"),
+            MissingId => ("missing-id", REQUEST, "shape"),
+            InvalidId => ("invalid-id", REQUEST, "shape"),
+            ParamsNotObject => ("params-not-object", PARAMS, "shape"),
+            InvalidToolName => ("invalid-tool-name", PARAMS, "shape"),
+            ArgumentsNotObject => ("arguments-not-object", PARAMS, "shape"),
+            EraConflict => ("era-conflict", PARAMS, "era"),
+            MetaRequired => ("meta-required", PARAMS, "era"),
+            MetaNotObject => ("meta-not-object", PARAMS, "_meta shape"),
+            MissingProtocolVersion => ("missing-protocol-version", PARAMS, "_meta shape"),
+            InvalidProtocolVersion => ("invalid-protocol-version", PARAMS, "_meta shape"),
+            UnsupportedProtocolVersion => ("unsupported-protocol-version", VERSION, "_meta shape"),
+            MissingClientCapabilities => ("missing-client-capabilities", PARAMS, "_meta shape"),
+            InvalidClientCapabilities => ("invalid-client-capabilities", PARAMS, "_meta shape"),
+            InvalidProgressToken => ("invalid-progress-token", PARAMS, "_meta key"),
+            InvalidClientInfo => ("invalid-client-info", PARAMS, "_meta key"),
+            InvalidLogLevel => ("invalid-log-level", PARAMS, "_meta key"),
+            InvalidTraceparent => ("invalid-traceparent", PARAMS, "_meta key"),
+            InvalidTracestate => ("invalid-tracestate", PARAMS, "_meta key"),
+            InvalidBaggage => ("invalid-baggage", PARAMS, "_meta key"),
+            InvalidSubscriptionId => ("invalid-subscription-id", PARAMS, "_meta key"),
+            InvalidServerInfo => ("invalid-server-info", PARAMS, "_meta key"),
+            MetaTooLarge => ("meta-too-large", RESOURCE, "_meta bounds"),
+            MetaTooDeep => ("meta-too-deep", RESOURCE, "_meta bounds"),
+            MetaTooManyItems => ("meta-too-many-items", RESOURCE, "_meta bounds"),
+            MetaStringTooLong => ("meta-string-too-long", RESOURCE, "_meta bounds"),
+        }
+    }
+}
+
+impl std::fmt::Display for RefusalCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A refused frame: no identity, a code, and the offending bytes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refusal {
+    pub code: RefusalCode,
+    /// Byte range inside the frame that the refusal points at.
+    pub span: Span,
+    pub message: String,
+    /// JSON-RPC `error.data` where the code defines one (`-32022`).
+    pub data: Option<serde_json::Value>,
+}
+
+impl Refusal {
+    pub fn new(code: RefusalCode, span: Span, message: impl Into<String>) -> Self {
+        Refusal {
+            code,
+            span,
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    pub fn jsonrpc_code(&self) -> i32 {
+        self.code.jsonrpc_code()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn codes_are_unique_kebab_case() {
+        let mut seen = HashSet::new();
+        for code in RefusalCode::ALL {
+            let s = code.as_str();
+            assert!(seen.insert(s), "duplicate code {s}");
+            assert!(
+                s.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+                "{s}"
+            );
+            assert!(!s.starts_with('-') && !s.ends_with('-'), "{s}");
+        }
+    }
+
+    #[test]
+    fn jsonrpc_codes_follow_the_design() {
+        assert_eq!(RefusalCode::DuplicateKey.jsonrpc_code(), -32602);
+        assert_eq!(
+            RefusalCode::UnsupportedProtocolVersion.jsonrpc_code(),
+            -32022
+        );
+        assert_eq!(RefusalCode::ParseError.jsonrpc_code(), -32700);
+        assert_eq!(RefusalCode::FrameTooLarge.jsonrpc_code(), -32001);
+        assert_eq!(RefusalCode::InvalidJsonrpcVersion.jsonrpc_code(), -32600);
+    }
+}

@@ -1,0 +1,595 @@
+//! From the exact bytes of one frame to a validated `tools/call` with every identity, or a
+//! refusal, in the order of DESIGN.md §3: raw frame checks → Seal's wire guards → lexical
+//! caps → one parse → JSON-RPC / `tools/call` shape → era → `_meta` shape and known keys →
+//! `_meta` bounds → identities (§2) and seal-host's request hashes
+//! (reference/seal-host-formats.md §2.5). A refused frame gets no identity.
+
+use crate::canonical::{self, KeyOrder};
+use crate::digest::sha256_hex;
+use crate::frame::{self, Frame, MAX_FRAME_BYTES};
+use crate::identity::{self, Identities, Inputs};
+use crate::json::{self, Node, Span, Value};
+use crate::meta::{self, Warning};
+use crate::refusal::{Refusal, RefusalCode};
+use crate::wire::{self, WireCheck};
+
+pub use crate::meta::Era;
+
+/// How the era of each frame is decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EraMode {
+    /// From the session's entry call and the frame's own `_meta` markers.
+    Auto,
+    Legacy,
+    Modern,
+}
+
+/// Operator settings for an analysis.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Seal's configured server identity (never read from a frame).
+    pub server: String,
+    pub era: EraMode,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            server: String::new(),
+            era: EraMode::Auto,
+        }
+    }
+}
+
+/// Era state of one capture: set by `initialize` (legacy) or `server/discover`
+/// (2026-07-28), each of which begins a session.
+#[derive(Debug, Clone, Default)]
+pub struct Session {
+    era: Option<Era>,
+}
+
+impl Session {
+    pub fn era(&self) -> Option<Era> {
+        self.era
+    }
+}
+
+/// What happened to one frame.
+#[derive(Debug, Clone)]
+pub enum Verdict {
+    Call(Box<Call>),
+    Refused(Refusal),
+    Skipped(Skipped),
+}
+
+/// A frame that is not a `tools/call` request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    pub kind: SkipKind,
+    pub method: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SkipKind {
+    Request,
+    Notification,
+    Response,
+    /// Only whitespace.
+    Blank,
+}
+
+impl SkipKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SkipKind::Request => "request",
+            SkipKind::Notification => "notification",
+            SkipKind::Response => "response",
+            SkipKind::Blank => "blank",
+        }
+    }
+}
+
+/// The exact-frame subject: SHA-256 and length of the frame bytes including the delimiter.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Subject {
+    pub sha256: String,
+    pub length: u64,
+}
+
+/// Whether a context value is in the frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MetaState {
+    Absent,
+    Present {
+        /// Keys in code-point order.
+        keys: Vec<String>,
+        /// Lean compress of the whole `_meta` object.
+        canonical: String,
+        /// Each key with its value's Lean compress, in code-point order of the keys.
+        entries: Vec<(String, String)>,
+    },
+}
+
+impl MetaState {
+    /// Lean compress of the whole `_meta` object when present.
+    pub fn canonical(&self) -> Option<&str> {
+        match self {
+            MetaState::Absent => None,
+            MetaState::Present { canonical, .. } => Some(canonical),
+        }
+    }
+
+    /// The keys in code-point order (empty when absent).
+    pub fn keys(&self) -> &[String] {
+        match self {
+            MetaState::Absent => &[],
+            MetaState::Present { keys, .. } => keys,
+        }
+    }
+}
+
+/// A validated `tools/call` and everything derived from it.
+#[derive(Debug, Clone)]
+pub struct Call {
+    pub era: Era,
+    pub tool: String,
+    pub subject: Subject,
+    pub request_sha256: String,
+    /// seal-host's `canonical_request` (serde_json compact; `id` forced to 1, `_meta`
+    /// recursively sorted). `None` when seal-host cannot build it (no object `arguments`).
+    pub canonical_request: Option<String>,
+    pub canonical_request_sha256: Option<String>,
+    /// SHA-256 of serde_json compact `arguments` in wire order (same condition).
+    pub args_hash: Option<String>,
+    /// Lean compress of `params.arguments`; `null` when the frame has none.
+    pub canonical_arguments: String,
+    pub meta: MetaState,
+    pub request_state: Option<String>,
+    pub input_responses: Option<String>,
+    pub identities: Identities,
+    pub warnings: Vec<Warning>,
+}
+
+impl Call {
+    /// The identity inputs of this call under `server`.
+    pub fn inputs<'a>(&'a self, server: &'a str) -> Inputs<'a> {
+        Inputs {
+            server,
+            tool: &self.tool,
+            arguments: &self.canonical_arguments,
+            meta: self.meta.canonical(),
+            request_state: self.request_state.as_deref(),
+            input_responses: self.input_responses.as_deref(),
+        }
+    }
+}
+
+/// Analyses one frame read from a capture (an oversized frame is refused by its true length).
+pub fn analyze_frame(frame: &Frame<'_>, options: &Options, session: &mut Session) -> Verdict {
+    if frame.is_oversized() {
+        return Verdict::Refused(Refusal::new(
+            RefusalCode::FrameTooLarge,
+            Span { start: MAX_FRAME_BYTES, end: MAX_FRAME_BYTES },
+            format!("frame is {} bytes including its delimiter; seal-host reads at most {MAX_FRAME_BYTES}", frame.length),
+        ));
+    }
+    analyze(frame.bytes, options, session)
+}
+
+/// Analyses the exact bytes of one frame (delimiter included).
+pub fn analyze(frame: &[u8], options: &Options, session: &mut Session) -> Verdict {
+    match analyze_inner(frame, options, session) {
+        Ok(verdict) => verdict,
+        Err(refusal) => Verdict::Refused(refusal),
+    }
+}
+
+fn analyze_inner(
+    frame_bytes: &[u8],
+    options: &Options,
+    session: &mut Session,
+) -> Result<Verdict, Refusal> {
+    if frame_bytes.len() > MAX_FRAME_BYTES {
+        return Err(Refusal::new(
+            RefusalCode::FrameTooLarge,
+            Span { start: MAX_FRAME_BYTES, end: frame_bytes.len() },
+            format!("frame is {} bytes including its delimiter; seal-host reads at most {MAX_FRAME_BYTES}", frame_bytes.len()),
+        ));
+    }
+    let line_bytes = frame::request_line(frame_bytes);
+    if line_bytes
+        .iter()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+    {
+        return Ok(Verdict::Skipped(Skipped {
+            kind: SkipKind::Blank,
+            method: None,
+        }));
+    }
+    let line = std::str::from_utf8(line_bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        Refusal::new(
+            RefusalCode::InvalidUtf8,
+            Span {
+                start: at,
+                end: at + e.error_len().unwrap_or(1),
+            },
+            format!(
+                "frame is not UTF-8: invalid byte 0x{:02X} at offset {at}",
+                line_bytes[at]
+            ),
+        )
+    })?;
+    wire::check(line).map_err(wire_refusal)?;
+    let root = json::parse(line, wire::MAX_WIRE_NESTING + 1).map_err(|e| parse_refusal(line, e))?;
+    match classify(&root, session, options.era)? {
+        Message::Skip(skipped) => Ok(Verdict::Skipped(skipped)),
+        Message::ToolsCall(params) => {
+            let era = decide_era(options.era, session, params)?;
+            let call = validated_call(frame_bytes, line_bytes, params, era, &options.server)?;
+            Ok(Verdict::Call(Box::new(call)))
+        }
+    }
+}
+
+/// What a parsed frame is.
+enum Message<'n, 'a> {
+    /// A `tools/call` request with a valid envelope; carries its `params` node.
+    ToolsCall(&'n Node<'a>),
+    Skip(Skipped),
+}
+
+/// JSON-RPC envelope: `tools/call` requests go on to validation; every other message is
+/// skipped, and `initialize` / `server/discover` requests begin a session of their era.
+fn classify<'n, 'a>(
+    root: &'n Node<'a>,
+    session: &mut Session,
+    mode: EraMode,
+) -> Result<Message<'n, 'a>, Refusal> {
+    let opening = Span {
+        start: root.span.start,
+        end: root.span.start + 1,
+    };
+    match &root.value {
+        Value::Object(_) => {}
+        Value::Array(_) => {
+            return Err(Refusal::new(
+                RefusalCode::NotAnObject,
+                opening,
+                "JSON-RPC batches are not supported: a frame must be one request object",
+            ))
+        }
+        other => {
+            return Err(Refusal::new(
+                RefusalCode::NotAnObject,
+                root.span,
+                format!(
+                    "a JSON-RPC message is an object, found {}",
+                    other.type_name()
+                ),
+            ))
+        }
+    }
+    let Some(method) = root.value.get("method") else {
+        if root.value.get("result").is_some() || root.value.get("error").is_some() {
+            return Ok(Message::Skip(Skipped {
+                kind: SkipKind::Response,
+                method: None,
+            }));
+        }
+        return Err(Refusal::new(
+            RefusalCode::MissingMethod,
+            opening,
+            "frame has no \"method\" and is not a response",
+        ));
+    };
+    let Some(name) = method.value.as_str() else {
+        return Err(Refusal::new(
+            RefusalCode::InvalidMethod,
+            method.span,
+            format!(
+                "\"method\" must be a string, found {}",
+                method.value.type_name()
+            ),
+        ));
+    };
+    let id = root.value.get("id");
+    if name != "tools/call" {
+        let kind = if id.is_some() {
+            SkipKind::Request
+        } else {
+            SkipKind::Notification
+        };
+        if kind == SkipKind::Request && mode == EraMode::Auto {
+            match name {
+                "initialize" => session.era = Some(Era::Legacy),
+                "server/discover" => session.era = Some(Era::Modern),
+                _ => {}
+            }
+        }
+        return Ok(Message::Skip(Skipped {
+            kind,
+            method: Some(name.to_owned()),
+        }));
+    }
+    match root.value.get("jsonrpc") {
+        Some(v) if v.value.as_str() == Some("2.0") => {}
+        Some(v) => {
+            return Err(Refusal::new(
+                RefusalCode::InvalidJsonrpcVersion,
+                v.span,
+                "\"jsonrpc\" must be \"2.0\"",
+            ))
+        }
+        None => {
+            return Err(Refusal::new(
+                RefusalCode::InvalidJsonrpcVersion,
+                opening,
+                "a JSON-RPC 2.0 request needs \"jsonrpc\": \"2.0\"",
+            ))
+        }
+    }
+    match id {
+        None => {
+            return Err(Refusal::new(
+                RefusalCode::MissingId,
+                method.span,
+                "tools/call without \"id\" is a notification; a tool call must be a request",
+            ))
+        }
+        Some(id) if !(matches!(id.value, Value::String(_)) || id.value.is_integer()) => {
+            return Err(Refusal::new(
+                RefusalCode::InvalidId,
+                id.span,
+                format!(
+                    "\"id\" must be a string or an integer, found {}",
+                    id.value.type_name()
+                ),
+            ));
+        }
+        Some(_) => {}
+    }
+    match root.value.get("params") {
+        Some(params) if matches!(params.value, Value::Object(_)) => Ok(Message::ToolsCall(params)),
+        Some(params) => Err(Refusal::new(
+            RefusalCode::ParamsNotObject,
+            params.span,
+            format!(
+                "tools/call \"params\" must be an object, found {}",
+                params.value.type_name()
+            ),
+        )),
+        None => Err(Refusal::new(
+            RefusalCode::ParamsNotObject,
+            method.span,
+            "tools/call needs \"params\"",
+        )),
+    }
+}
+
+/// DESIGN.md §3 era rules: `--era` overrides; otherwise the session's entry call decides,
+/// and a session-less frame is 2026-07-28 exactly when its `_meta` carries a marker key.
+fn decide_era(mode: EraMode, session: &Session, params: &Node<'_>) -> Result<Era, Refusal> {
+    let meta = params.value.get("_meta");
+    let markers = meta.is_some_and(|m| meta::has_modern_markers(&m.value));
+    match (mode, session.era) {
+        (EraMode::Legacy, _) => Ok(Era::Legacy),
+        (EraMode::Modern, _) => Ok(Era::Modern),
+        (EraMode::Auto, Some(Era::Modern)) => Ok(Era::Modern),
+        (EraMode::Auto, Some(Era::Legacy)) if markers => Err(Refusal::new(
+            RefusalCode::EraConflict,
+            meta.map_or(params.span, |m| m.span),
+            "the session began with initialize (legacy) but this request carries 2026-07-28 _meta markers",
+        )),
+        (EraMode::Auto, Some(Era::Legacy)) => Ok(Era::Legacy),
+        (EraMode::Auto, None) => Ok(if markers { Era::Modern } else { Era::Legacy }),
+    }
+}
+
+/// Shape, era and `_meta` checks of a `tools/call`'s params, then every identity.
+fn validated_call(
+    frame_bytes: &[u8],
+    line_bytes: &[u8],
+    params: &Node<'_>,
+    era: Era,
+    server: &str,
+) -> Result<Call, Refusal> {
+    let tool = match params.value.get("name") {
+        Some(Node {
+            value: Value::String(name),
+            ..
+        }) if !name.is_empty() => name.to_string(),
+        Some(node) => {
+            return Err(Refusal::new(
+                RefusalCode::InvalidToolName,
+                node.span,
+                format!(
+                    "tool \"name\" must be a non-empty string, found {}",
+                    node.value.type_name()
+                ),
+            ))
+        }
+        None => {
+            return Err(Refusal::new(
+                RefusalCode::InvalidToolName,
+                Span {
+                    start: params.span.start,
+                    end: params.span.start + 1,
+                },
+                "tools/call params need a tool \"name\"",
+            ))
+        }
+    };
+    let arguments = params.value.get("arguments");
+    if let Some(args) = arguments.filter(|a| !matches!(a.value, Value::Object(_))) {
+        return Err(Refusal::new(
+            RefusalCode::ArgumentsNotObject,
+            args.span,
+            format!(
+                "tools/call \"arguments\" must be an object, found {}",
+                args.value.type_name()
+            ),
+        ));
+    }
+    let meta_node = params.value.get("_meta");
+    let warnings = match meta_node {
+        Some(node) => meta::validate(node, era)?,
+        None if era == Era::Modern => {
+            return Err(Refusal::new(
+                RefusalCode::MetaRequired,
+                Span {
+                    start: params.span.start,
+                    end: params.span.start + 1,
+                },
+                "a 2026-07-28 request needs \"_meta\" in its params",
+            ));
+        }
+        None => Vec::new(),
+    };
+    let render = |node: &Node<'_>| {
+        canonical::lean_compress(node)
+            .map_err(|e| Refusal::new(RefusalCode::NumberNotBinary64, node.span, e.to_string()))
+    };
+    let canonical_arguments = match arguments {
+        Some(args) => render(args)?,
+        None => "null".to_owned(),
+    };
+    let meta = match meta_node {
+        Some(node) => meta_state(node, &render)?,
+        None => MetaState::Absent,
+    };
+    let request_state = params.value.get("requestState").map(render).transpose()?;
+    let input_responses = params.value.get("inputResponses").map(render).transpose()?;
+    let (canonical_request, args_hash) = match arguments {
+        Some(args) => host_projection(&tool, args, params),
+        None => (None, None),
+    };
+    let identities = identity::compute(&Inputs {
+        server,
+        tool: &tool,
+        arguments: &canonical_arguments,
+        meta: meta.canonical(),
+        request_state: request_state.as_deref(),
+        input_responses: input_responses.as_deref(),
+    });
+    Ok(Call {
+        era,
+        tool,
+        subject: Subject {
+            sha256: sha256_hex(frame_bytes),
+            length: frame_bytes.len() as u64,
+        },
+        request_sha256: sha256_hex(line_bytes),
+        canonical_request_sha256: canonical_request
+            .as_deref()
+            .map(|c| sha256_hex(c.as_bytes())),
+        canonical_request,
+        args_hash,
+        canonical_arguments,
+        meta,
+        request_state,
+        input_responses,
+        identities,
+        warnings,
+    })
+}
+
+fn meta_state(
+    node: &Node<'_>,
+    render: &dyn Fn(&Node<'_>) -> Result<String, Refusal>,
+) -> Result<MetaState, Refusal> {
+    let members = node.value.as_object().unwrap_or_default();
+    let mut entries = members
+        .iter()
+        .map(|m| Ok((m.key.to_string(), render(&m.value)?)))
+        .collect::<Result<Vec<_>, Refusal>>()?;
+    entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    let mut canonical = String::from("{");
+    for (i, (key, value)) in entries.iter().enumerate() {
+        if i > 0 {
+            canonical.push(',');
+        }
+        canonical::write_lean_string(key, &mut canonical);
+        canonical.push(':');
+        canonical.push_str(value);
+    }
+    canonical.push('}');
+    Ok(MetaState::Present {
+        keys: entries.iter().map(|(k, _)| k.clone()).collect(),
+        canonical,
+        entries,
+    })
+}
+
+/// seal-host's `canonical_request` text and `args_hash`; `None` where seal-host's serde
+/// reader would refuse a number and record a parse error instead.
+fn host_projection(
+    tool: &str,
+    arguments: &Node<'_>,
+    params: &Node<'_>,
+) -> (Option<String>, Option<String>) {
+    let mut args = Vec::with_capacity(arguments.span.len());
+    if canonical::serde_compact(arguments, KeyOrder::Wire, &mut args).is_err() {
+        return (None, None);
+    }
+    let args_hash = sha256_hex(&args);
+    let mut out = Vec::with_capacity(args.len() + 128);
+    out.extend_from_slice(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"#);
+    canonical::serde_string(tool, &mut out);
+    out.extend_from_slice(br#","arguments":"#);
+    out.extend_from_slice(&args);
+    for (key, order) in [
+        ("_meta", KeyOrder::Sorted),
+        ("requestState", KeyOrder::Wire),
+        ("inputResponses", KeyOrder::Wire),
+    ] {
+        if let Some(value) = params.value.get(key) {
+            out.extend_from_slice(b",\"");
+            out.extend_from_slice(key.as_bytes());
+            out.extend_from_slice(b"\":");
+            if canonical::serde_compact(value, order, &mut out).is_err() {
+                return (None, None);
+            }
+        }
+    }
+    out.extend_from_slice(b"}}");
+    (String::from_utf8(out).ok(), Some(args_hash))
+}
+
+fn wire_refusal(violation: wire::WireViolation) -> Refusal {
+    let code = match violation.check {
+        WireCheck::ExponentDigits => RefusalCode::ExponentTooLong,
+        WireCheck::DuplicateKey => RefusalCode::DuplicateKey,
+        WireCheck::EscapedKey => RefusalCode::EscapedKey,
+        WireCheck::StrayCloser => RefusalCode::UnbalancedBracket,
+        WireCheck::CanonicalDuplicateKey => RefusalCode::NfdEqualKeys,
+        WireCheck::SignificantDigits => RefusalCode::TooManyDigits,
+        WireCheck::Binary64Disagreement => RefusalCode::NumberNotBinary64,
+        WireCheck::LoneSurrogate => RefusalCode::LoneSurrogate,
+        WireCheck::NestingDepth => RefusalCode::NestingTooDeep,
+        WireCheck::CapDepth => RefusalCode::JsonDepthExceeded,
+        WireCheck::CapStringBytes => RefusalCode::JsonStringTooLong,
+        WireCheck::CapCollectionItems => RefusalCode::JsonCollectionTooLarge,
+    };
+    Refusal::new(code, violation.span, violation.detail)
+}
+
+fn parse_refusal(line: &str, error: json::ParseError) -> Refusal {
+    let mut message = format!("not JSON: {}", error.message);
+    if line.starts_with('\u{FEFF}') {
+        message =
+            "frame starts with a UTF-8 byte-order mark (EF BB BF); JSON-RPC frames carry none"
+                .to_owned();
+    } else if line.contains('\0') {
+        message.push_str(" (the frame contains NUL bytes; is the capture UTF-16?)");
+    }
+    let end = (error.offset + 1).min(line.len()).max(error.offset);
+    Refusal::new(
+        RefusalCode::ParseError,
+        Span {
+            start: error.offset,
+            end,
+        },
+        message,
+    )
+}
