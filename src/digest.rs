@@ -22,7 +22,7 @@ pub fn hex_lower(bytes: &[u8]) -> String {
 /// Decodes lowercase or uppercase hex into bytes; `None` on odd length or a non-hex digit.
 pub fn hex_decode(text: &str) -> Option<Vec<u8>> {
     let bytes = text.as_bytes();
-    if bytes.len() % 2 != 0 {
+    if !bytes.len().is_multiple_of(2) {
         return None;
     }
     bytes

@@ -7,6 +7,7 @@
 
 pub mod approval;
 pub mod canonical;
+pub mod challenge;
 pub mod cli;
 pub mod cmd;
 pub mod digest;
@@ -19,5 +20,6 @@ pub mod meta;
 pub mod outcome;
 pub mod refusal;
 pub mod request;
+pub mod shown;
 pub mod tokenfile;
 pub mod wire;

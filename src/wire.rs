@@ -699,7 +699,7 @@ impl Decimal {
         if coeff == 0 {
             return Some(Decimal { coeff: 0, exp10: 0 });
         }
-        while coeff % 10 == 0 {
+        while coeff.is_multiple_of(10) {
             coeff /= 10;
             exp10 += 1;
         }

@@ -188,7 +188,8 @@ mod tests {
     #[test]
     fn sample_is_valid_and_each_broken_field_is_named() {
         sample().validate().unwrap();
-        let cases: Vec<(&str, Box<dyn Fn(&mut Payload)>)> = vec![
+        type Breaker = Box<dyn Fn(&mut Payload)>;
+        let cases: Vec<(&str, Breaker)> = vec![
             ("expiry", Box::new(|p| p.expiry = 999)),
             (
                 "authorized_at",
