@@ -56,9 +56,11 @@ impl<R: BufRead> LineReader<R> {
         self.total_bytes
     }
 
-    /// Reads up to `max_lines` lines; an empty batch means end of input.
-    pub fn next_batch(&mut self, max_lines: usize) -> io::Result<Batch> {
-        let mut batch = Batch::default();
+    /// Replaces the batch's contents (reusing its buffers) with up to `max_lines` lines; an
+    /// empty batch means end of input.
+    pub fn next_batch(&mut self, batch: &mut Batch, max_lines: usize) -> io::Result<()> {
+        batch.bytes.clear();
+        batch.lines.clear();
         while batch.lines.len() < max_lines {
             let start = batch.bytes.len();
             let read = self.reader.read_until(b'\n', &mut batch.bytes)?;
@@ -79,7 +81,7 @@ impl<R: BufRead> LineReader<R> {
             });
             self.next_number += 1;
         }
-        Ok(batch)
+        Ok(())
     }
 }
 
@@ -214,8 +216,9 @@ mod tests {
     fn split(text: &[u8]) -> Vec<Vec<u8>> {
         let mut reader = LineReader::new(io::Cursor::new(text.to_vec()));
         let mut out = Vec::new();
+        let mut batch = Batch::default();
         loop {
-            let batch = reader.next_batch(3).unwrap();
+            reader.next_batch(&mut batch, 3).unwrap();
             if batch.lines.is_empty() {
                 return out;
             }
@@ -237,11 +240,12 @@ mod tests {
     #[test]
     fn line_numbers_count_every_physical_line() {
         let mut reader = LineReader::new(io::Cursor::new(b"a\n\nb\r\nc".to_vec()));
-        let batch = reader.next_batch(10).unwrap();
+        let mut batch = Batch::default();
+        reader.next_batch(&mut batch, 10).unwrap();
         let numbers: Vec<u64> = batch.lines.iter().map(|l| l.number).collect();
         assert_eq!(numbers, [1, 2, 3, 4]);
         assert_eq!(batch.line(&batch.lines[2]), b"b");
-        assert_eq!(reader.total_bytes(), 8);
+        assert_eq!(reader.total_bytes(), 7);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use super::MAX_INTEGER;
 pub enum Value<'a> {
     Integer(u64),
     String(&'a str),
-    Object(Vec<(&'a str, Value<'a>)>),
+    Object(&'a [(&'a str, Value<'a>)]),
 }
 
 /// A number outside the renderer's integer range.
@@ -27,35 +27,109 @@ impl std::fmt::Display for IntegerOutOfRange {
     }
 }
 
-/// Renders a value canonically, appending to `out`.
-pub fn render(value: &Value<'_>, out: &mut Vec<u8>) -> Result<(), IntegerOutOfRange> {
+/// Where rendered bytes go.
+pub trait Sink {
+    fn put(&mut self, bytes: &[u8]);
+}
+
+impl Sink for Vec<u8> {
+    fn put(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+}
+
+/// A sink that only checks whether the rendering equals `expected`, without building it.
+pub struct Matches<'e> {
+    expected: &'e [u8],
+    at: usize,
+    equal: bool,
+}
+
+impl<'e> Matches<'e> {
+    pub fn new(expected: &'e [u8]) -> Self {
+        Matches {
+            expected,
+            at: 0,
+            equal: true,
+        }
+    }
+
+    /// True when everything rendered equals `expected`, entirely.
+    pub fn matched(&self) -> bool {
+        self.equal && self.at == self.expected.len()
+    }
+}
+
+impl Sink for Matches<'_> {
+    fn put(&mut self, bytes: &[u8]) {
+        if !self.equal {
+            return;
+        }
+        let end = self.at + bytes.len();
+        self.equal = self.expected.get(self.at..end) == Some(bytes);
+        self.at = end;
+    }
+}
+
+/// Renders a value canonically into `out`.
+pub fn render<S: Sink>(value: &Value<'_>, out: &mut S) -> Result<(), IntegerOutOfRange> {
     match value {
         Value::Integer(n) if *n > MAX_INTEGER => return Err(IntegerOutOfRange(*n)),
-        Value::Integer(n) => out.extend_from_slice(n.to_string().as_bytes()),
+        Value::Integer(n) => write_integer(*n, out),
         Value::String(text) => write_string(text, out),
         Value::Object(members) => {
-            let mut sorted: Vec<&(&str, Value<'_>)> = members.iter().collect();
-            sorted.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-            out.push(b'{');
-            for (index, (key, member)) in sorted.into_iter().enumerate() {
-                if index > 0 {
-                    out.push(b',');
+            let mut inline = [0usize; 32];
+            let mut heap = Vec::new();
+            let order: &mut [usize] = if members.len() <= inline.len() {
+                &mut inline[..members.len()]
+            } else {
+                heap.resize(members.len(), 0);
+                &mut heap
+            };
+            for (index, slot) in order.iter_mut().enumerate() {
+                *slot = index;
+            }
+            order.sort_unstable_by(|&a, &b| members[a].0.as_bytes().cmp(members[b].0.as_bytes()));
+            out.put(b"{");
+            for (position, &index) in order.iter().enumerate() {
+                if position > 0 {
+                    out.put(b",");
                 }
+                let (key, member) = &members[index];
                 write_string(key, out);
-                out.push(b':');
+                out.put(b":");
                 render(member, out)?;
             }
-            out.push(b'}');
+            out.put(b"}");
         }
     }
     Ok(())
 }
 
+fn write_integer<S: Sink>(mut n: u64, out: &mut S) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.put(&digits[at..]);
+}
+
 /// The renderer's string form: `"` and `\` backslash-escaped, controls as lowercase `\u00xx`.
-pub fn write_string(text: &str, out: &mut Vec<u8>) {
+pub fn write_string<S: Sink>(text: &str, out: &mut S) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.push(b'"');
+    out.put(b"\"");
     let bytes = text.as_bytes();
+    if !bytes.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.put(bytes);
+        out.put(b"\"");
+        return;
+    }
     let mut start = 0;
     for (index, &byte) in bytes.iter().enumerate() {
         let escape: &[u8] = match byte {
@@ -64,34 +138,31 @@ pub fn write_string(text: &str, out: &mut Vec<u8>) {
             0x00..=0x1f => b"",
             _ => continue,
         };
-        out.extend_from_slice(&bytes[start..index]);
+        out.put(&bytes[start..index]);
         if escape.is_empty() {
-            out.extend_from_slice(b"\\u00");
-            out.push(HEX[usize::from(byte >> 4)]);
-            out.push(HEX[usize::from(byte & 0x0f)]);
+            out.put(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[usize::from(byte >> 4)],
+                HEX[usize::from(byte & 0x0f)],
+            ]);
         } else {
-            out.extend_from_slice(escape);
+            out.put(escape);
         }
         start = index + 1;
     }
-    out.extend_from_slice(&bytes[start..]);
-    out.push(b'"');
-}
-
-impl Renderer {
-    fn value(&self) -> Value<'_> {
-        Value::Object(vec![
-            ("name", Value::String(&self.name)),
-            ("version", Value::String(&self.version)),
-            ("manifest_sha256", Value::String(&self.manifest_sha256)),
-        ])
-    }
+    out.put(&bytes[start..]);
+    out.put(b"\"");
 }
 
 impl Payload {
-    /// The payload as a renderer value, members in declaration order.
-    pub fn value(&self) -> Value<'_> {
-        Value::Object(vec![
+    /// Renders the payload canonically into `out` (members given in declaration order; the
+    /// renderer sorts them).
+    pub fn render_into<S: Sink>(&self, out: &mut S) -> Result<(), IntegerOutOfRange> {
+        let renderer = renderer_members(&self.renderer);
+        let members = [
             (
                 "approval_record_version",
                 Value::Integer(self.approval_record_version),
@@ -112,7 +183,7 @@ impl Payload {
                 "shown_character_encoding",
                 Value::String(&self.shown_character_encoding),
             ),
-            ("renderer", self.renderer.value()),
+            ("renderer", Value::Object(&renderer)),
             ("approver", Value::String(&self.approver)),
             (
                 "authorization_signer_key_id",
@@ -126,15 +197,31 @@ impl Payload {
                 "authorization_domain",
                 Value::String(&self.authorization_domain),
             ),
-        ])
+        ];
+        render(&Value::Object(&members), out)
     }
 
     /// The canonical payload bytes that are signed and carried in the token's `payload`.
     pub fn canonical_bytes(&self) -> Result<Vec<u8>, IntegerOutOfRange> {
-        let mut out = Vec::with_capacity(1024);
-        render(&self.value(), &mut out)?;
+        let mut out = Vec::with_capacity(2048);
+        self.render_into(&mut out)?;
         Ok(out)
     }
+
+    /// Whether `text` is exactly the canonical rendering of this payload.
+    pub fn is_canonical_text(&self, text: &[u8]) -> Result<bool, IntegerOutOfRange> {
+        let mut matches = Matches::new(text);
+        self.render_into(&mut matches)?;
+        Ok(matches.matched())
+    }
+}
+
+fn renderer_members(renderer: &Renderer) -> [(&'static str, Value<'_>); 3] {
+    [
+        ("name", Value::String(&renderer.name)),
+        ("version", Value::String(&renderer.version)),
+        ("manifest_sha256", Value::String(&renderer.manifest_sha256)),
+    ]
 }
 
 #[cfg(test)]
@@ -159,28 +246,50 @@ mod tests {
 
     #[test]
     fn members_sort_by_key_bytes_recursively_and_integers_are_bounded() {
-        let value = Value::Object(vec![
+        let inner = [
+            ("z", Value::Integer(0)),
+            ("é", Value::Integer(1)),
+            ("a", Value::Integer(2)),
+        ];
+        let members = [
             ("b", Value::Integer(MAX_INTEGER)),
-            (
-                "B",
-                Value::Object(vec![
-                    ("z", Value::Integer(0)),
-                    ("é", Value::Integer(1)),
-                    ("a", Value::Integer(2)),
-                ]),
-            ),
+            ("B", Value::Object(&inner)),
             ("a_", Value::String("")),
             ("a", Value::String("x")),
-        ]);
+        ];
+        let value = Value::Object(&members);
         assert_eq!(
             rendered(&value),
             r#"{"B":{"a":2,"z":0,"é":1},"a":"x","a_":"","b":9007199254740991}"#
         );
+        for n in [0u64, 7, 10, 1_786_000_120_000] {
+            assert_eq!(rendered(&Value::Integer(n)), n.to_string());
+        }
         let mut out = Vec::new();
         assert_eq!(
             render(&Value::Integer(MAX_INTEGER + 1), &mut out),
             Err(IntegerOutOfRange(MAX_INTEGER + 1))
         );
+    }
+
+    #[test]
+    fn large_objects_sort_too_and_matching_needs_every_byte() {
+        let keys: Vec<String> = (0..40).rev().map(|i| format!("k{i:02}")).collect();
+        let members: Vec<(&str, Value<'_>)> = keys
+            .iter()
+            .map(|k| (k.as_str(), Value::Integer(1)))
+            .collect();
+        let text = rendered(&Value::Object(&members));
+        assert!(text.starts_with("{\"k00\":1,\"k01\":1,"), "{text}");
+        let payload = super::super::payload::tests_support::sample();
+        let bytes = payload.canonical_bytes().unwrap();
+        assert!(payload.is_canonical_text(&bytes).unwrap());
+        assert!(!payload
+            .is_canonical_text(&bytes[..bytes.len() - 1])
+            .unwrap());
+        assert!(!payload
+            .is_canonical_text(&[bytes.as_slice(), b" "].concat())
+            .unwrap());
     }
 
     #[test]

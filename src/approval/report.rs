@@ -144,18 +144,20 @@ impl<'k> Checker<'k> {
                     binding.nonce = NonceUse::Repeated;
                 }
                 let payload = approval.payload;
-                let failure = binding.first_failure();
-                let material = super::reason::record_material(
-                    &payload.target,
-                    Some(payload.authorized_at),
-                    Some(&payload.nonce),
-                );
+                let failure = binding.first_failure().map(|reason| {
+                    let material = super::reason::record_material(
+                        &payload.target,
+                        Some(payload.authorized_at),
+                        Some(&payload.nonce),
+                    );
+                    (reason, material)
+                });
                 finish(
                     number,
                     "approval-record-v2",
                     Some(Signed::Approval(signed_approval(payload))),
                     binding,
-                    failure.map(|reason| (reason, material)),
+                    failure,
                 )
             }
             Verdict::Decline(decline) => {

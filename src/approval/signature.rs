@@ -6,6 +6,7 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
+use ed25519_dalek::ed25519::signature::MultipartVerifier;
 use ed25519_dalek::{Signature, Verifier, VerifyingKey};
 
 /// The Ed25519 group order L, little-endian.
@@ -29,6 +30,38 @@ pub fn decode_base64url_nopad(text: &str) -> Option<Vec<u8>> {
     (URL_SAFE_NO_PAD.encode(&bytes) == text).then_some(bytes)
 }
 
+/// [`decode_base64url_nopad`] for a signature: the decoded bytes, `None` when the text is
+/// not canonical base64url-nopad. Texts up to 128 characters are handled without allocating.
+pub fn decode_signature(text: &str) -> Option<SignatureBytes> {
+    if text.len() > 128 {
+        return decode_base64url_nopad(text).map(SignatureBytes::Heap);
+    }
+    let mut bytes = [0u8; 96];
+    let length = URL_SAFE_NO_PAD
+        .decode_slice(text.as_bytes(), &mut bytes)
+        .ok()?;
+    let mut again = [0u8; 128];
+    let written = URL_SAFE_NO_PAD
+        .encode_slice(&bytes[..length], &mut again)
+        .ok()?;
+    (&again[..written] == text.as_bytes()).then_some(SignatureBytes::Inline(bytes, length))
+}
+
+/// Decoded signature bytes.
+pub enum SignatureBytes {
+    Inline([u8; 96], usize),
+    Heap(Vec<u8>),
+}
+
+impl SignatureBytes {
+    pub fn as_slice(&self) -> &[u8] {
+        match self {
+            SignatureBytes::Inline(bytes, length) => &bytes[..*length],
+            SignatureBytes::Heap(bytes) => bytes,
+        }
+    }
+}
+
 pub fn encode_base64url_nopad(bytes: &[u8]) -> String {
     URL_SAFE_NO_PAD.encode(bytes)
 }
@@ -40,14 +73,28 @@ pub fn scalar_is_canonical(scalar: &[u8; 32]) -> bool {
 
 /// Verifies `signature` (raw bytes) over `message` with seal-host's scalar rule first.
 pub fn verify(key: &VerifyingKey, message: &[u8], signature: &[u8]) -> Result<(), Failure> {
+    verify_parts(key, &[message], signature)
+}
+
+/// [`verify`] over a message given in consecutive parts (hashed as their concatenation, so
+/// the preimage `domain || 0x00 || payload` need not be copied into one buffer).
+pub fn verify_parts(
+    key: &VerifyingKey,
+    message: &[&[u8]],
+    signature: &[u8],
+) -> Result<(), Failure> {
     let bytes: &[u8; 64] = signature.try_into().map_err(|_| Failure::Mismatch)?;
     let mut scalar = [0u8; 32];
     scalar.copy_from_slice(&bytes[32..]);
     if !scalar_is_canonical(&scalar) {
         return Err(Failure::NonCanonicalScalar);
     }
-    key.verify(message, &Signature::from_bytes(bytes))
-        .map_err(|_| Failure::Mismatch)
+    let signature = Signature::from_bytes(bytes);
+    let result = match message {
+        [whole] => key.verify(whole, &signature),
+        parts => key.multipart_verify(parts, &signature),
+    };
+    result.map_err(|_| Failure::Mismatch)
 }
 
 #[cfg(test)]
@@ -94,10 +141,33 @@ mod tests {
     }
 
     #[test]
+    fn multipart_message_verifies_as_its_concatenation() {
+        let key = SigningKey::from_bytes(&[5u8; 32]);
+        let signature = key.sign(b"abc\0def").to_bytes();
+        verify_parts(&key.verifying_key(), &[b"abc\0", b"def"], &signature).unwrap();
+        assert_eq!(
+            verify_parts(&key.verifying_key(), &[b"abc", b"def"], &signature),
+            Err(Failure::Mismatch)
+        );
+    }
+
+    #[test]
+    fn signature_decoding_agrees_with_the_allocating_decoder() {
+        for length in [0usize, 1, 63, 64, 65, 96, 97, 200] {
+            let text = encode_base64url_nopad(&vec![0xa5; length]);
+            let fast = decode_signature(&text).map(|b| b.as_slice().to_vec());
+            assert_eq!(fast, decode_base64url_nopad(&text), "{length}");
+            let padded = format!("{text}=");
+            assert!(decode_signature(&padded).is_none());
+        }
+    }
+
+    #[test]
     fn base64url_must_be_canonical_and_unpadded() {
         let bytes = [0xfbu8; 64];
         let text = encode_base64url_nopad(&bytes);
         assert_eq!(decode_base64url_nopad(&text).unwrap(), bytes);
+        assert!(decode_signature(&text.replace('-', "+")).is_none());
         assert!(decode_base64url_nopad(&format!("{text}==")).is_none());
         assert!(decode_base64url_nopad(&text.replace('-', "+")).is_none());
         // The last character carries 2 spare bits for 64 bytes: set one of them.

@@ -14,7 +14,7 @@ use super::limits::{first_exceeded_cap, Cap, MAX_APPROVAL_LINE_BYTES};
 use super::payload::Payload;
 use super::reason::{host_record_id, record_material, Reason};
 use super::signature::{self, Failure};
-use super::{preimage, ALGORITHM, SIGNATURE_ENCODING};
+use super::{ALGORITHM, DOMAIN, SIGNATURE_ENCODING};
 use crate::digest::{hex_decode, is_sha256_hex};
 use crate::keys::PublicKey;
 use serde::{Deserialize, Deserializer};
@@ -76,12 +76,17 @@ pub enum Verdict {
 /// The v2 envelope: exactly five members.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Envelope {
-    payload: String,
-    signature_algorithm: String,
-    signature_encoding: String,
-    signer_key_id: String,
-    signature: String,
+struct Envelope<'a> {
+    #[serde(borrow)]
+    payload: Cow<'a, str>,
+    #[serde(borrow)]
+    signature_algorithm: Cow<'a, str>,
+    #[serde(borrow)]
+    signature_encoding: Cow<'a, str>,
+    #[serde(borrow)]
+    signer_key_id: Cow<'a, str>,
+    #[serde(borrow)]
+    signature: Cow<'a, str>,
 }
 
 /// The v1 envelope: `payload` and a hex `signature`; other members ignored.
@@ -249,7 +254,7 @@ fn payload_version(text: &str) -> Result<Option<Option<u64>>, serde_json::Error>
 
 fn verify_v2(
     line: &str,
-    envelope: Result<Envelope, serde_json::Error>,
+    envelope: Result<Envelope<'_>, serde_json::Error>,
     parsed: Result<Payload, serde_json::Error>,
     key: &PublicKey,
 ) -> Verdict {
@@ -294,7 +299,7 @@ fn verify_v2(
             material,
         );
     }
-    if envelope.signer_key_id != key.key_id {
+    if *envelope.signer_key_id != *key.key_id {
         return drop.reject(
             Reason::WrongSignerKeyId,
             format!(
@@ -321,41 +326,43 @@ fn verify_v2(
             material,
         );
     }
-    if payload.authorization_signer_key_id != envelope.signer_key_id {
+    if *payload.authorization_signer_key_id != *envelope.signer_key_id {
         return drop.reject(
             Reason::SignerKeyIdMismatch,
             "payload authorization_signer_key_id differs from the token's signer_key_id",
             material,
         );
     }
-    if payload.authorization_signature_algorithm != envelope.signature_algorithm {
+    if *payload.authorization_signature_algorithm != *envelope.signature_algorithm {
         return drop.reject(
             Reason::SignatureAlgorithmMismatch,
             "payload authorization_signature_algorithm differs from the token's",
             material,
         );
     }
-    let canonical = match payload.canonical_bytes() {
-        Ok(bytes) => bytes,
+    match payload.is_canonical_text(envelope.payload.as_bytes()) {
         Err(error) => {
             return drop.reject(Reason::CanonicalizationError, error.to_string(), material)
         }
-    };
-    if envelope.payload.as_bytes() != canonical.as_slice() {
-        return drop.reject(
-            Reason::PayloadNotCanonical,
-            "payload text is not the canonical rendering of its own fields",
-            material,
-        );
+        Ok(false) => {
+            return drop.reject(
+                Reason::PayloadNotCanonical,
+                "payload text is not the canonical rendering of its own fields",
+                material,
+            )
+        }
+        Ok(true) => {}
     }
-    let Some(signature_bytes) = signature::decode_base64url_nopad(&envelope.signature) else {
+    let Some(signature_bytes) = signature::decode_signature(&envelope.signature) else {
         return drop.reject(
             Reason::BadSignatureEncoding,
             "signature is not canonical unpadded base64url",
             material,
         );
     };
-    match signature::verify(&key.verifying, &preimage(&canonical), &signature_bytes) {
+    // The payload text equals the canonical rendering, so the preimage is domain, 0x00, text.
+    let preimage: [&[u8]; 3] = [DOMAIN.as_bytes(), b"\0", envelope.payload.as_bytes()];
+    match signature::verify_parts(&key.verifying, &preimage, signature_bytes.as_slice()) {
         Ok(()) => Verdict::Approval(Box::new(VerifiedApproval { payload })),
         Err(failure) => signature_drop(&drop, failure, material),
     }

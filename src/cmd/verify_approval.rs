@@ -12,7 +12,7 @@ use crate::cli::{Format, VerifyApprovalArgs};
 use crate::digest::is_sha256_hex;
 use crate::keys::{read_public_key_file, PublicKey};
 use crate::outcome::Outcome;
-use crate::tokenfile::LineReader;
+use crate::tokenfile::{Batch, LineReader};
 use comfy_table::{presets, ContentArrangement, Table};
 use miette::{miette, IntoDiagnostic, WrapErr};
 use serde::Serialize;
@@ -45,9 +45,10 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
     let mut checker = Checker::new(&key, checked.expectations());
     let mut sink = Sink::new(global)?;
     let mut tally = Tally::default();
+    let mut batch = Batch::default();
     loop {
-        let batch = lines
-            .next_batch(BATCH_LINES)
+        lines
+            .next_batch(&mut batch, BATCH_LINES)
             .into_diagnostic()
             .wrap_err_with(|| format!("cannot read token file {source}"))?;
         if batch.lines.is_empty() {
