@@ -362,13 +362,16 @@ struct Report<'a> {
     signer_key_id: &'a str,
     subject: &'a Subject,
     shown: ShownReport,
-    renderer: &'a Renderer,
+    /// The renderer the record names (`null` for a decline, which commits to no shown text).
+    renderer: Option<&'a Renderer>,
 }
 
 #[derive(Serialize)]
 struct ShownReport {
     sha256: String,
     length: u64,
+    /// Whether the signed record commits to this text (`shown_sha256`/`shown_length`).
+    committed: bool,
     text: String,
 }
 
@@ -406,9 +409,10 @@ fn report(
                 shown: ShownReport {
                     sha256: shown.sha256,
                     length: shown.length,
+                    committed: signed.decision == Decision::Allow,
                     text: String::from_utf8_lossy(shown_text).into_owned(),
                 },
-                renderer: &signed.renderer,
+                renderer: (signed.decision == Decision::Allow).then_some(&signed.renderer),
             };
             out.json_line(&report).into_diagnostic()?;
         }

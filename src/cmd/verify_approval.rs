@@ -441,14 +441,15 @@ fn binding_text(report: &LineReport) -> String {
 }
 
 fn write_summary(out: &mut Out, summary: &Summary) -> io::Result<()> {
-    let declines = if summary.declines > 0 {
-        format!(" ({} signed declines)", summary.declines)
-    } else {
-        String::new()
+    let declines = match summary.declines {
+        0 => String::new(),
+        1 => " (1 signed decline)".to_owned(),
+        n => format!(" ({n} signed declines)"),
     };
+    let lines = if summary.lines == 1 { "line" } else { "lines" };
     writeln!(
         out,
-        "{}: {} token lines, {} accepted, {} rejected{declines}",
+        "{}: {} token {lines}, {} accepted, {} rejected{declines}",
         summary.source, summary.lines, summary.accepted, summary.rejected
     )?;
     writeln!(
