@@ -140,6 +140,22 @@ mod tests {
         );
     }
 
+    /// seal-host uses `verify`, not `verify_strict`: a small-order public key with the
+    /// identity as R and S = 0 "verifies" any message. Matching the host means accepting it
+    /// (only the key the user pins is ever trusted, and keygen never makes such a key).
+    #[test]
+    fn verification_is_dalek_verify_not_verify_strict() {
+        let mut identity = [0u8; 32];
+        identity[0] = 1;
+        let key = VerifyingKey::from_bytes(&identity).unwrap();
+        let mut signature = [0u8; 64];
+        signature[0] = 1;
+        assert_eq!(verify(&key, b"any message", &signature), Ok(()));
+        assert!(key
+            .verify_strict(b"any message", &Signature::from_bytes(&signature))
+            .is_err());
+    }
+
     #[test]
     fn multipart_message_verifies_as_its_concatenation() {
         let key = SigningKey::from_bytes(&[5u8; 32]);
