@@ -277,6 +277,28 @@ mod tests {
     }
 
     #[test]
+    fn append_waits_for_the_exclusive_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tokens.ndjson");
+        std::fs::write(&path, "").unwrap();
+        let holder = File::open(&path).unwrap();
+        holder.lock().unwrap();
+        let (done_tx, done_rx) = std::sync::mpsc::channel();
+        let writer_path = path.clone();
+        let writer = std::thread::spawn(move || {
+            append_line(&writer_path, "{}").unwrap();
+            done_tx.send(()).unwrap();
+        });
+        let waited = done_rx.recv_timeout(std::time::Duration::from_millis(300));
+        assert!(waited.is_err(), "append went ahead while another process held the lock");
+        assert_eq!(std::fs::read(&path).unwrap(), b"");
+        holder.unlock().unwrap();
+        done_rx.recv_timeout(std::time::Duration::from_secs(10)).unwrap();
+        writer.join().unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"{}\n");
+    }
+
+    #[test]
     fn append_refuses_to_grow_past_what_the_host_reads() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("tokens.ndjson");
