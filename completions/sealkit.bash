@@ -19,6 +19,12 @@ _sealkit() {
             sealkit,approve)
                 cmd="sealkit__subcmd__approve"
                 ;;
+            sealkit,audit)
+                cmd="sealkit__subcmd__audit"
+                ;;
+            sealkit,envelope)
+                cmd="sealkit__subcmd__envelope"
+                ;;
             sealkit,help)
                 cmd="sealkit__subcmd__help"
                 ;;
@@ -33,6 +39,12 @@ _sealkit() {
                 ;;
             sealkit__subcmd__help,approve)
                 cmd="sealkit__subcmd__help__subcmd__approve"
+                ;;
+            sealkit__subcmd__help,audit)
+                cmd="sealkit__subcmd__help__subcmd__audit"
+                ;;
+            sealkit__subcmd__help,envelope)
+                cmd="sealkit__subcmd__help__subcmd__envelope"
                 ;;
             sealkit__subcmd__help,help)
                 cmd="sealkit__subcmd__help__subcmd__help"
@@ -49,17 +61,44 @@ _sealkit() {
             sealkit__subcmd__help__subcmd__verify,approval)
                 cmd="sealkit__subcmd__help__subcmd__verify__subcmd__approval"
                 ;;
+            sealkit__subcmd__help__subcmd__verify,bundle)
+                cmd="sealkit__subcmd__help__subcmd__verify__subcmd__bundle"
+                ;;
+            sealkit__subcmd__help__subcmd__verify,chain)
+                cmd="sealkit__subcmd__help__subcmd__verify__subcmd__chain"
+                ;;
+            sealkit__subcmd__help__subcmd__verify,receipt)
+                cmd="sealkit__subcmd__help__subcmd__verify__subcmd__receipt"
+                ;;
             sealkit__subcmd__verify,approval)
                 cmd="sealkit__subcmd__verify__subcmd__approval"
+                ;;
+            sealkit__subcmd__verify,bundle)
+                cmd="sealkit__subcmd__verify__subcmd__bundle"
+                ;;
+            sealkit__subcmd__verify,chain)
+                cmd="sealkit__subcmd__verify__subcmd__chain"
                 ;;
             sealkit__subcmd__verify,help)
                 cmd="sealkit__subcmd__verify__subcmd__help"
                 ;;
+            sealkit__subcmd__verify,receipt)
+                cmd="sealkit__subcmd__verify__subcmd__receipt"
+                ;;
             sealkit__subcmd__verify__subcmd__help,approval)
                 cmd="sealkit__subcmd__verify__subcmd__help__subcmd__approval"
                 ;;
+            sealkit__subcmd__verify__subcmd__help,bundle)
+                cmd="sealkit__subcmd__verify__subcmd__help__subcmd__bundle"
+                ;;
+            sealkit__subcmd__verify__subcmd__help,chain)
+                cmd="sealkit__subcmd__verify__subcmd__help__subcmd__chain"
+                ;;
             sealkit__subcmd__verify__subcmd__help,help)
                 cmd="sealkit__subcmd__verify__subcmd__help__subcmd__help"
+                ;;
+            sealkit__subcmd__verify__subcmd__help,receipt)
+                cmd="sealkit__subcmd__verify__subcmd__help__subcmd__receipt"
                 ;;
             *)
                 ;;
@@ -68,7 +107,7 @@ _sealkit() {
 
     case "${cmd}" in
         sealkit)
-            opts="-h -V --format --deny-warnings --color --help --version target keygen approve verify help"
+            opts="-h -V --format --deny-warnings --color --help --version target envelope verify audit keygen approve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -159,8 +198,112 @@ _sealkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sealkit__subcmd__audit)
+            opts="-h -V --receipt-key --jobs --format --deny-warnings --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --receipt-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__envelope)
+            opts="-h -V --params --authority --key-id --nonce --issued-at --expires-at --adapter-type --adapter-version --session --policy-version --effect --verify --pubkey --format --deny-warnings --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --params)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --authority)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --nonce)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --issued-at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expires-at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --adapter-type)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --adapter-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --policy-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --effect)
+                    COMPREPLY=($(compgen -W "derive absent" -- "${cur}"))
+                    return 0
+                    ;;
+                --verify)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pubkey)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sealkit__subcmd__help)
-            opts="target keygen approve verify help"
+            opts="target envelope verify audit keygen approve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -174,6 +317,34 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__help__subcmd__approve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__help__subcmd__audit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__help__subcmd__envelope)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -230,7 +401,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__help__subcmd__verify)
-            opts="approval"
+            opts="receipt chain bundle approval"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -244,6 +415,48 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__help__subcmd__verify__subcmd__approval)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__help__subcmd__verify__subcmd__bundle)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__help__subcmd__verify__subcmd__chain)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__help__subcmd__verify__subcmd__receipt)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -288,7 +501,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__target)
-            opts="-h -V --server --era --profile --explain --format --deny-warnings --color --help --version"
+            opts="-h -V --server --era --profile --explain --tool-spec --format --deny-warnings --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -304,6 +517,10 @@ _sealkit() {
                     ;;
                 --profile)
                     COMPREPLY=($(compgen -W "committed host legacy all" -- "${cur}"))
+                    return 0
+                    ;;
+                --tool-spec)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -322,7 +539,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__verify)
-            opts="-h -V --format --deny-warnings --color --help --version approval help"
+            opts="-h -V --format --deny-warnings --color --help --version receipt chain bundle approval help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -389,8 +606,76 @@ _sealkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sealkit__subcmd__verify__subcmd__bundle)
+            opts="-h -V --issuer-pubkey --request-pubkey --approval-pubkey --format --deny-warnings --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --issuer-pubkey)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-pubkey)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --approval-pubkey)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__verify__subcmd__chain)
+            opts="-h -V --audit-lines --head --state --format --deny-warnings --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --audit-lines)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --head)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sealkit__subcmd__verify__subcmd__help)
-            opts="approval help"
+            opts="receipt chain bundle approval help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -417,6 +702,34 @@ _sealkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sealkit__subcmd__verify__subcmd__help__subcmd__bundle)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__verify__subcmd__help__subcmd__chain)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sealkit__subcmd__verify__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -424,6 +737,46 @@ _sealkit() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__verify__subcmd__help__subcmd__receipt)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__verify__subcmd__receipt)
+            opts="-h -V --receipt-key --format --deny-warnings --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --receipt-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -85,12 +85,28 @@ fn write_lean(value: &Value<'_>, out: &mut String) -> Result<(), RenderError> {
 /// Members in code-point (= UTF-8 byte) order of their keys.
 fn sorted_members<'m, 'a>(members: &'m [Member<'a>]) -> Vec<&'m Member<'a>> {
     let mut sorted: Vec<&Member<'a>> = members.iter().collect();
+    if members.is_sorted_by(|a, b| a.key.as_bytes() <= b.key.as_bytes()) {
+        return sorted;
+    }
     sorted.sort_by(|a, b| a.key.as_bytes().cmp(b.key.as_bytes()));
     sorted
 }
 
+/// True when a string has no byte that Lean or serde_json would escape (`"`, `\`,
+/// U+0000–U+001F): both then write it verbatim between quotes.
+fn needs_no_escape(text: &str) -> bool {
+    text.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\')
+}
+
 /// Lean core `Json.escape` inside quotes.
 pub fn write_lean_string(text: &str, out: &mut String) {
+    if needs_no_escape(text) {
+        out.reserve(text.len() + 2);
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+        return;
+    }
     out.push('"');
     let bytes = text.as_bytes();
     let mut plain_from = 0;
@@ -119,6 +135,14 @@ pub fn write_lean_string(text: &str, out: &mut String) {
 /// Lean's exact decimal rendering of a JSON number literal (`JsonNumber` parse, then
 /// `JsonNumber.toString`).
 pub fn lean_number(literal: &str) -> Result<String, RenderError> {
+    // A JSON integer literal (no leading zeros by grammar) is its own rendering, except -0.
+    if is_plain_integer(literal) {
+        return Ok(if literal == "-0" {
+            "0".to_owned()
+        } else {
+            literal.to_owned()
+        });
+    }
     let too_large = || RenderError::NumberTooLarge(literal.to_owned());
     let (negative, body) = match literal.strip_prefix('-') {
         Some(rest) => (true, rest),
@@ -262,13 +286,31 @@ pub fn serde_compact(
 /// serde_json's rendering of a number literal it reads (u64/i64 exact, otherwise binary64
 /// printed in its shortest round-trip form, `-0` as `-0.0`).
 pub fn serde_number(literal: &str) -> Result<String, RenderError> {
+    // serde_json reads an integer of at most 18 digits as u64/i64 and prints it back
+    // unchanged; -0 becomes the float -0.0, so it takes the general path.
+    if is_plain_integer(literal) && literal != "-0" && literal.trim_start_matches('-').len() <= 18 {
+        return Ok(literal.to_owned());
+    }
     serde_json::from_str::<serde_json::Number>(literal)
         .map(|n| n.to_string())
         .map_err(|_| RenderError::SerdeRejectsNumber(literal.to_owned()))
 }
 
+/// An optional minus sign followed by digits only (a JSON integer once the grammar holds).
+fn is_plain_integer(literal: &str) -> bool {
+    let digits = literal.strip_prefix('-').unwrap_or(literal);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// serde_json's escaped string, written by serde_json.
 pub fn serde_string(text: &str, out: &mut Vec<u8>) {
+    if needs_no_escape(text) {
+        out.reserve(text.len() + 2);
+        out.push(b'"');
+        out.extend_from_slice(text.as_bytes());
+        out.push(b'"');
+        return;
+    }
     // Writing a &str into a Vec cannot fail; serde_json only errors on I/O.
     let _ = serde_json::to_writer(&mut *out, text);
 }
@@ -310,6 +352,8 @@ mod tests {
             ("999999999999999999", "999999999999999999"),
             ("12.5e1", "125"),
             ("12.5e0", "12.5"),
+            ("-12", "-12"),
+            ("12345678901234567890123", "12345678901234567890123"),
             ("1e0", "1"),
         ] {
             assert_eq!(lean_number(literal).unwrap(), rendered, "{literal}");

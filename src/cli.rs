@@ -28,14 +28,23 @@ pub struct Cli {
 pub enum Command {
     /// Compute the identities Seal derives for captured JSON-RPC frames, under every profile.
     Target(TargetArgs),
+    /// Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an
+    /// Ed25519 signature over it.
+    Envelope(Box<EnvelopeArgs>),
 
-    // Approvals (issue 3): keygen, approve, verify.
+    // --- receipts, chains, bundles, audits (issue 4) ---
+    /// Verify evidence seal-host writes: receipts, audit chains, statement bundles.
+    Verify(VerifyArgs),
+    /// Audit whole receipt directories: every receipt, names, counters, chain state, files.
+    Audit(AuditArgs),
+    // --- end issue 4 ---
+
+    // --- approvals (issue 3) ---
     /// Create an Ed25519 approval key pair in seal-host's key file format.
     Keygen(KeygenArgs),
     /// Sign an ApprovalRecord v2 for a blocked call after showing exactly what it approves.
     Approve(ApproveArgs),
-    /// Verify approvals, receipts and audit chains.
-    Verify(VerifyArgs),
+    // --- end issue 3 ---
 }
 
 /// How results are printed.
@@ -79,6 +88,11 @@ pub struct TargetArgs {
     /// Show the exact parts framed and hashed for every identity, and where profiles differ.
     #[arg(long)]
     pub explain: bool,
+
+    /// JSON file mapping tool names to {"version", "manifest_digest"}: frames carrying
+    /// `params.action` also get Seal's V2 typed target (`identities.typed`).
+    #[arg(long, value_name = "FILE")]
+    pub tool_spec: Option<PathBuf>,
 }
 
 /// The protocol era a capture is read under (DESIGN.md §3).
@@ -102,7 +116,166 @@ pub enum ProfileChoice {
     All,
 }
 
-// Approvals (issue 3).
+/// `sealkit envelope` (issue 7): the signed bytes of a V2.3 effect envelope.
+#[derive(Debug, Args)]
+pub struct EnvelopeArgs {
+    /// File holding exactly one JSON-RPC frame: the judged line ("-" or nothing for stdin).
+    #[arg(value_name = "FRAME")]
+    pub frame: Option<PathBuf>,
+
+    /// JSON file of envelope parameters (authority_hex, key_id, nonce_hex, issued_at,
+    /// expires_at, adapter, session, policy_version, effect); flags override its values.
+    #[arg(long, value_name = "FILE")]
+    pub params: Option<PathBuf>,
+
+    /// The config trust root: 32 bytes as 64 hex digits.
+    #[arg(long, value_name = "HEX")]
+    pub authority: Option<String>,
+
+    /// The principal's registry key id.
+    #[arg(long, value_name = "ID")]
+    pub key_id: Option<String>,
+
+    /// The envelope nonce: 32 bytes as 64 hex digits.
+    #[arg(long, value_name = "HEX")]
+    pub nonce: Option<String>,
+
+    /// Issue time, Unix seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub issued_at: Option<u64>,
+
+    /// Signer-declared deadline, Unix seconds (Seal requires it nonzero).
+    #[arg(long, value_name = "SECONDS")]
+    pub expires_at: Option<u64>,
+
+    /// Adapter type [default: mcp].
+    #[arg(long, value_name = "TYPE")]
+    pub adapter_type: Option<String>,
+
+    /// Adapter version [default: 2025-06-18].
+    #[arg(long, value_name = "VERSION")]
+    pub adapter_version: Option<String>,
+
+    /// The session the host issued.
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
+
+    /// The policy version the signer pins.
+    #[arg(long, value_name = "VERSION")]
+    pub policy_version: Option<String>,
+
+    /// The effect claim: derived from the frame by Seal's kernel rule, or declared absent
+    /// [default: derive, unless the parameter file gives one].
+    #[arg(long, value_enum)]
+    pub effect: Option<EffectArg>,
+
+    /// Check this Ed25519 signature (128 hex digits) over the message.
+    #[arg(long, value_name = "SIG", requires = "pubkey")]
+    pub verify: Option<String>,
+
+    /// The signer's Ed25519 public key (64 hex digits), for --verify.
+    #[arg(long, value_name = "HEX", requires = "verify")]
+    pub pubkey: Option<String>,
+}
+
+/// How `sealkit envelope` fills the effect claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EffectArg {
+    /// Seal's kernel derivation from the frame (needs `params.action`).
+    Derive,
+    /// Declared absent (one signed 0x00 byte).
+    Absent,
+}
+// --- receipts, chains, bundles, audits (issue 4) ---
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    #[command(subcommand)]
+    pub what: VerifyCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum VerifyCommand {
+    /// Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned).
+    Receipt(VerifyReceiptArgs),
+    /// Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines.
+    Chain(VerifyChainArgs),
+    /// Verify a detached statement bundle (receipt-verifier/verify.mjs input).
+    Bundle(VerifyBundleArgs),
+    /// Check ApprovalRecord v2 token lines with seal-host's rules, then their binding.
+    Approval(VerifyApprovalArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyReceiptArgs {
+    /// Receipt files ("-" for stdin).
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+
+    /// The installation's receipt key: 64 hex digits, a raw 32-byte seed file
+    /// (.seal-receipt-ed25519.key) or a file holding the public key in hex. Without it no
+    /// receipt can be authenticated.
+    #[arg(long, value_name = "HEX|FILE")]
+    pub receipt_key: Option<String>,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("input").required(true).args(["sealed", "audit_lines"])))]
+pub struct VerifyChainArgs {
+    /// A sealed log written by `seal_log.mjs seal`.
+    #[arg(value_name = "SEALED.json")]
+    pub sealed: Option<PathBuf>,
+
+    /// Recompute the head from raw audit lines instead (trimmed, empty lines dropped).
+    #[arg(long, value_name = "FILE")]
+    pub audit_lines: Option<PathBuf>,
+
+    /// The head the chain must end at.
+    #[arg(long, value_name = "HEX")]
+    pub head: Option<String>,
+
+    /// A receipt directory's .seal-audit-head.state whose head must equal the recomputed one.
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyBundleArgs {
+    /// The bundle: {issuer_statement, request_statement, approval_statement}.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    /// Trusted issuer public key (64 hex).
+    #[arg(long, value_name = "HEX")]
+    pub issuer_pubkey: String,
+
+    /// Trusted request-signer public key (64 hex).
+    #[arg(long, value_name = "HEX")]
+    pub request_pubkey: String,
+
+    /// Trusted approval-signer public key (64 hex).
+    #[arg(long, value_name = "HEX")]
+    pub approval_pubkey: String,
+}
+
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    /// Directories (or files) to walk; symbolic links are never followed.
+    #[arg(value_name = "DIR", required = true)]
+    pub dirs: Vec<PathBuf>,
+
+    /// The installation's receipt key (64 hex, raw 32-byte seed file, or public key file).
+    #[arg(long, value_name = "HEX|FILE")]
+    pub receipt_key: Option<String>,
+
+    /// Worker threads (default: the number of cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+}
+
+// --- end issue 4 ---
+
+// --- approvals (issue 3) ---
 
 #[derive(Debug, Args)]
 pub struct KeygenArgs {
@@ -177,18 +350,6 @@ pub struct ApproveArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct VerifyArgs {
-    #[command(subcommand)]
-    pub what: VerifyCommand,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum VerifyCommand {
-    /// Check ApprovalRecord v2 token lines with seal-host's rules, then their binding.
-    Approval(VerifyApprovalArgs),
-}
-
-#[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("trusted_key").required(true).args(["pubkey", "pubkey_file"])))]
 pub struct VerifyApprovalArgs {
     /// Token file (NDJSON, one token per line); "-" or nothing for stdin.
@@ -219,3 +380,4 @@ pub struct VerifyApprovalArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 120)]
     pub ttl: u64,
 }
+// --- end issue 3 ---

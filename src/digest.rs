@@ -11,12 +11,13 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// Lowercase hex of arbitrary bytes.
 pub fn hex_lower(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
+    let mut out = Vec::with_capacity(bytes.len() * 2);
     for &b in bytes {
-        out.push(DIGITS[usize::from(b >> 4)] as char);
-        out.push(DIGITS[usize::from(b & 0x0f)] as char);
+        out.push(DIGITS[usize::from(b >> 4)]);
+        out.push(DIGITS[usize::from(b & 0x0f)]);
     }
-    out
+    // Only ASCII digits and a-f were written.
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// Decodes lowercase or uppercase hex into bytes; `None` on odd length or a non-hex digit.

@@ -155,17 +155,55 @@ impl<'a> Part<'a> {
     }
 }
 
-/// Computes every profile's identities.
+/// Computes every profile's identities. The committed and host layouts agree up to the
+/// arguments, so that shared prefix (usually most of the bytes) is hashed once.
 pub fn compute(inputs: &Inputs<'_>) -> Identities {
     let parts = CountedInputs::new(inputs);
-    let pair = |profile| Pair {
-        effect: hash_parts(&parts.layout(profile, Kind::Effect)),
-        target: hash_parts(&parts.layout(profile, Kind::Target)),
+    let pair = |kind| {
+        let committed = parts.layout(Profile::Committed, kind);
+        let host = parts.layout(Profile::Host, kind);
+        hash_sharing_prefix(&committed, &host)
     };
+    let (committed_effect, host_effect) = pair(Kind::Effect);
+    let (committed_target, host_target) = pair(Kind::Target);
     Identities {
-        committed: pair(Profile::Committed),
-        host: pair(Profile::Host),
-        legacy: pair(Profile::Legacy),
+        committed: Pair {
+            effect: committed_effect,
+            target: committed_target,
+        },
+        host: Pair {
+            effect: host_effect,
+            target: host_target,
+        },
+        legacy: Pair {
+            effect: hash_parts(&parts.layout(Profile::Legacy, Kind::Effect)),
+            target: hash_parts(&parts.layout(Profile::Legacy, Kind::Target)),
+        },
+    }
+}
+
+/// Hashes two part lists, feeding their common leading parts to SHA-256 only once.
+fn hash_sharing_prefix(a: &[Part<'_>], b: &[Part<'_>]) -> (String, String) {
+    // Shared parts are the same slices, so identity of the text is checked first.
+    let same = |x: &Part<'_>, y: &Part<'_>| std::ptr::eq(x.text, y.text) || x.text == y.text;
+    let common = a.iter().zip(b).take_while(|(x, y)| same(x, y)).count();
+    let mut prefix = Sha256::new();
+    feed(&mut prefix, &a[..common]);
+    let mut first = prefix.clone();
+    feed(&mut first, &a[common..]);
+    feed(&mut prefix, &b[common..]);
+    (
+        crate::digest::hex_lower(&first.finalize()),
+        crate::digest::hex_lower(&prefix.finalize()),
+    )
+}
+
+fn feed(hasher: &mut Sha256, parts: &[Part<'_>]) {
+    let mut count = itoa_buffer();
+    for part in parts {
+        hasher.update(format_count(&mut count, part.chars));
+        hasher.update(b":");
+        hasher.update(part.text.as_bytes());
     }
 }
 
@@ -177,13 +215,13 @@ pub fn parts<'a>(inputs: &Inputs<'a>, profile: Profile, kind: Kind) -> Vec<Part<
 /// SHA-256 (lowercase hex) of the framed parts.
 pub fn hash_parts(parts: &[Part<'_>]) -> String {
     let mut hasher = Sha256::new();
-    let mut count = itoa_buffer();
-    for part in parts {
-        hasher.update(format_count(&mut count, part.chars));
-        hasher.update(b":");
-        hasher.update(part.text.as_bytes());
-    }
+    feed(&mut hasher, parts);
     crate::digest::hex_lower(&hasher.finalize())
+}
+
+/// Seal's `encodeParts` of plain texts: `<scalar count>:<text>` each, concatenated.
+pub fn frame_texts(texts: &[&str]) -> String {
+    texts.iter().map(|t| Part::new(t).framed()).collect()
 }
 
 /// The framed encoding as text (what [`hash_parts`] hashes).

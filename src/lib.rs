@@ -6,11 +6,15 @@
 #![forbid(unsafe_code)]
 
 pub mod approval;
+pub mod audit;
+pub mod bundle;
 pub mod canonical;
+pub mod chain;
 pub mod challenge;
 pub mod cli;
 pub mod cmd;
 pub mod digest;
+pub mod finding;
 pub mod frame;
 pub mod fsutil;
 pub mod identity;
@@ -18,8 +22,15 @@ pub mod json;
 pub mod keys;
 pub mod meta;
 pub mod outcome;
+pub mod receipt;
 pub mod refusal;
 pub mod request;
 pub mod shown;
+pub mod sigcheck;
 pub mod tokenfile;
 pub mod wire;
+
+// Seal V2: canonical reader/serializer, typed targets, V2.3 effect envelopes (issue 7).
+pub mod envelope;
+pub mod typed;
+pub mod v2;

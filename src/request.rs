@@ -5,13 +5,14 @@
 //! (reference/seal-host-formats.md §2.5). A refused frame gets no identity.
 
 use crate::canonical::{self, KeyOrder};
-use crate::digest::sha256_hex;
+use crate::digest::{hex_lower, sha256_hex};
 use crate::frame::{self, Frame, MAX_FRAME_BYTES};
 use crate::identity::{self, Identities, Inputs};
 use crate::json::{self, Node, Span, Value};
 use crate::meta::{self, Warning};
 use crate::refusal::{Refusal, RefusalCode};
 use crate::wire::{self, WireCheck};
+use sha2::{Digest, Sha256};
 
 pub use crate::meta::Era;
 
@@ -464,6 +465,7 @@ fn validated_call(
         Some(args) => host_projection(&tool, args, params),
         None => (None, None),
     };
+    let (request_sha256, subject_sha256) = line_and_frame_sha256(line_bytes, frame_bytes);
     let identities = identity::compute(&Inputs {
         server,
         tool: &tool,
@@ -476,10 +478,10 @@ fn validated_call(
         era,
         tool,
         subject: Subject {
-            sha256: sha256_hex(frame_bytes),
+            sha256: subject_sha256,
             length: frame_bytes.len() as u64,
         },
-        request_sha256: sha256_hex(line_bytes),
+        request_sha256,
         canonical_request_sha256: canonical_request
             .as_deref()
             .map(|c| sha256_hex(c.as_bytes())),
@@ -492,6 +494,16 @@ fn validated_call(
         identities,
         warnings,
     })
+}
+
+/// SHA-256 of the request line and of the whole frame: the frame is the line followed by
+/// its terminator, so the line is hashed once and the terminator added to a copy.
+fn line_and_frame_sha256(line: &[u8], frame: &[u8]) -> (String, String) {
+    let mut hasher = Sha256::new();
+    hasher.update(line);
+    let line_digest = hasher.clone().finalize();
+    hasher.update(&frame[line.len()..]);
+    (hex_lower(&line_digest), hex_lower(&hasher.finalize()))
 }
 
 fn meta_state(

@@ -290,10 +290,15 @@ mod tests {
             done_tx.send(()).unwrap();
         });
         let waited = done_rx.recv_timeout(std::time::Duration::from_millis(300));
-        assert!(waited.is_err(), "append went ahead while another process held the lock");
+        assert!(
+            waited.is_err(),
+            "append went ahead while another process held the lock"
+        );
         assert_eq!(std::fs::read(&path).unwrap(), b"");
         holder.unlock().unwrap();
-        done_rx.recv_timeout(std::time::Duration::from_secs(10)).unwrap();
+        done_rx
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .unwrap();
         writer.join().unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"{}\n");
     }

@@ -98,8 +98,9 @@ struct Scanner<'a> {
     // Guard 1: inside an exponent, and the length of its digit run.
     exp_active: bool,
     exp_len: usize,
-    // Guards 2 and 3: the container stack with the keys seen in each object.
+    // Guards 2 and 3: the container stack, and the keys of the open objects.
     containers: Vec<Container<'a>>,
+    key_arena: Vec<&'a [u8]>,
     // Guard 4: inside an exponent, and the current mantissa digit run.
     digits_in_exp: bool,
     digit_run: usize,
@@ -118,7 +119,13 @@ enum Container<'a> {
 
 struct ObjectKeys<'a> {
     expect_key: bool,
-    raw: KeySet<'a>,
+    /// Where this object's keys begin in the scanner's key arena (objects nest strictly,
+    /// so the open object's keys are always the arena's tail).
+    start: usize,
+    /// Wide objects switch to a hash set so that 100,000 keys stay linear (boxed for the
+    /// same reason as `nfd`).
+    #[allow(clippy::box_collection)]
+    wide: Option<Box<HashSet<&'a [u8]>>>,
     /// NFD forms, built only once a non-ASCII key appears (ASCII text is its own NFD, and
     /// raw duplicates are guard 2's). Boxed so that the million open containers of a
     /// hostile 1 MiB frame cost one pointer each here, not a whole empty set.
@@ -126,37 +133,8 @@ struct ObjectKeys<'a> {
     nfd: Option<Box<HashSet<String>>>,
 }
 
-/// Raw keys of one object: a short list, switching to a hash set for wide objects so that
-/// 100,000 keys stay linear.
-enum KeySet<'a> {
-    Few(Vec<&'a [u8]>),
-    Many(HashSet<&'a [u8]>),
-}
-
-impl<'a> KeySet<'a> {
-    fn insert(&mut self, key: &'a [u8]) -> bool {
-        match self {
-            KeySet::Few(keys) => {
-                if keys.contains(&key) {
-                    return false;
-                }
-                keys.push(key);
-                if keys.len() > 16 {
-                    *self = KeySet::Many(keys.drain(..).collect());
-                }
-                true
-            }
-            KeySet::Many(keys) => keys.insert(key),
-        }
-    }
-
-    fn iter(&self) -> Box<dyn Iterator<Item = &&'a [u8]> + '_> {
-        match self {
-            KeySet::Few(keys) => Box::new(keys.iter()),
-            KeySet::Many(keys) => Box::new(keys.iter()),
-        }
-    }
-}
+/// Objects with more keys than this use a hash set for duplicate checks.
+const LINEAR_KEYS: usize = 16;
 
 fn is_numeric_token_char(b: u8) -> bool {
     b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E')
@@ -170,6 +148,7 @@ impl<'a> Scanner<'a> {
             exp_active: false,
             exp_len: 0,
             containers: Vec::new(),
+            key_arena: Vec::new(),
             digits_in_exp: false,
             digit_run: 0,
             number_start: None,
@@ -303,15 +282,17 @@ impl<'a> Scanner<'a> {
         match b {
             b'{' | b'[' => {
                 if self.alive(GUARD_KEYS) {
-                    self.containers.push(if b == b'{' {
+                    let container = if b == b'{' {
                         Container::Object(ObjectKeys {
                             expect_key: true,
-                            raw: KeySet::Few(Vec::new()),
+                            start: self.key_arena.len(),
+                            wide: None,
                             nfd: None,
                         })
                     } else {
                         Container::Array
-                    });
+                    };
+                    self.containers.push(container);
                 }
                 self.nesting += 1;
                 if self.nesting > MAX_WIRE_NESTING {
@@ -342,7 +323,9 @@ impl<'a> Scanner<'a> {
                         (Some(Container::Object(_)), b'}') | (Some(Container::Array), b']')
                     );
                     if matches {
-                        self.containers.pop();
+                        if let Some(Container::Object(keys)) = self.containers.pop() {
+                            self.key_arena.truncate(keys.start);
+                        }
                     } else {
                         let detail = format!("'{}' does not close the open container", b as char);
                         self.record(GUARD_KEYS, WireCheck::StrayCloser, span, detail);
@@ -489,16 +472,33 @@ impl<'a> Scanner<'a> {
 
     /// An object key (span including quotes): guard 2 raw duplicates, guard 3 NFD duplicates.
     fn key(&mut self, span: Span) {
-        let raw = &self.bytes[span.start + 1..span.end - 1];
+        let bytes = self.bytes;
+        let raw = &bytes[span.start + 1..span.end - 1];
         let nfd_alive = self.alive(GUARD_NFD);
         let Some(Container::Object(keys)) = self.containers.last_mut() else {
             return;
         };
         keys.expect_key = false;
-        if !keys.raw.insert(raw) {
+        let fresh = match keys.wide.as_mut() {
+            Some(set) => set.insert(raw),
+            None => {
+                let seen = &self.key_arena[keys.start..];
+                let fresh = !seen.contains(&raw);
+                if fresh && seen.len() >= LINEAR_KEYS {
+                    let mut set: HashSet<&[u8]> = seen.iter().copied().collect();
+                    set.insert(raw);
+                    keys.wide = Some(Box::new(set));
+                    self.key_arena.truncate(keys.start);
+                } else if fresh {
+                    self.key_arena.push(raw);
+                }
+                fresh
+            }
+        };
+        if !fresh {
             let detail = format!(
                 "object key {} appears more than once in one object",
-                String::from_utf8_lossy(&self.bytes[span.start..span.end])
+                String::from_utf8_lossy(&bytes[span.start..span.end])
             );
             self.record(GUARD_KEYS, WireCheck::DuplicateKey, span, detail);
             return;
@@ -506,21 +506,28 @@ impl<'a> Scanner<'a> {
         if !nfd_alive || (raw.is_ascii() && keys.nfd.is_none()) {
             return;
         }
-        let set = keys.nfd.get_or_insert_with(|| {
+        if keys.nfd.is_none() {
             // Every key before the first non-ASCII one is ASCII, its own NFD.
-            Box::new(
-                keys.raw
+            let earlier: Vec<&[u8]> = match &keys.wide {
+                Some(set) => set.iter().copied().filter(|k| *k != raw).collect(),
+                None => self.key_arena[keys.start..]
                     .iter()
-                    .filter(|k| **k != raw)
+                    .copied()
+                    .filter(|k| *k != raw)
+                    .collect(),
+            };
+            keys.nfd = Some(Box::new(
+                earlier
+                    .into_iter()
                     .map(|k| String::from_utf8_lossy(k).into_owned())
                     .collect(),
-            )
-        });
+            ));
+        }
         let normalized: String = String::from_utf8_lossy(raw).nfd().collect();
-        if !set.insert(normalized) {
+        if keys.nfd.as_mut().is_some_and(|set| !set.insert(normalized)) {
             let detail = format!(
                 "object key {} equals an earlier key of the same object under Unicode canonical equivalence (NFD)",
-                String::from_utf8_lossy(&self.bytes[span.start..span.end])
+                String::from_utf8_lossy(&bytes[span.start..span.end])
             );
             self.record(GUARD_NFD, WireCheck::CanonicalDuplicateKey, span, detail);
         }
@@ -556,6 +563,15 @@ fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
 /// Guard 5 for one numeric-looking run: `None` when the run is not a JSON number (left to
 /// the parser), otherwise whether Seal accepts it.
 pub fn number_agrees_with_binary64(literal: &[u8]) -> Option<bool> {
+    // Fast path: an integer of at most 15 digits is below 2^53 and exact in binary64.
+    let digits = literal.strip_prefix(b"-").unwrap_or(literal);
+    if !digits.is_empty()
+        && digits.len() <= 15
+        && digits.iter().all(u8::is_ascii_digit)
+        && (digits[0] != b'0' || digits.len() == 1)
+    {
+        return Some(true);
+    }
     let parsed = WireDecimal::parse(literal)?;
     if parsed.integer_syntax {
         if parsed.digit_count > 16 || parsed.coefficient > MAX_SAFE_INTEGER {

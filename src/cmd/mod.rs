@@ -2,15 +2,21 @@
 //! from parsed arguments, the settings every command reads ([`Global`]), stdout handling
 //! that stops quietly on a closed pipe, and how errors that stop a command are shown.
 
-use crate::cli::{Cli, ColorChoice, Command, Format, VerifyCommand};
+use crate::cli::{Cli, ColorChoice, Command, Format};
 use crate::outcome::Outcome;
 use serde::Serialize;
 use std::io::{self, IsTerminal, Write};
 
 pub mod approve;
+pub mod audit;
+pub mod envelope;
 pub mod keygen;
 pub mod target;
+pub mod verify;
 pub mod verify_approval;
+pub mod verify_bundle;
+pub mod verify_chain;
+pub mod verify_receipt;
 
 /// Settings shared by every subcommand.
 #[derive(Debug, Clone, Copy)]
@@ -45,11 +51,11 @@ pub fn run(cli: Cli) -> Outcome {
     let global = Global::from_cli(&cli);
     let result = match cli.command {
         Command::Target(args) => target::run(args, &global),
+        Command::Envelope(args) => envelope::run(*args, &global),
+        Command::Verify(args) => verify::run(args, &global),
+        Command::Audit(args) => audit::run(args, &global),
         Command::Keygen(args) => keygen::run(args, &global),
         Command::Approve(args) => approve::run(args, &global),
-        Command::Verify(verify) => match verify.what {
-            VerifyCommand::Approval(args) => verify_approval::run(args, &global),
-        },
     };
     match result {
         Ok(outcome) => outcome,
@@ -144,4 +150,9 @@ impl JsonArray {
     pub fn end(self, out: &mut Out) -> io::Result<()> {
         out.text(if self.first { "]\n" } else { "\n]\n" })
     }
+}
+
+/// Wraps an I/O error so [`run`] can still recognise a closed pipe.
+pub fn io_report(error: io::Error) -> miette::Report {
+    miette::Report::msg(error)
 }

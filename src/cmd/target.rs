@@ -5,13 +5,17 @@
 use super::{Global, JsonArray, Out};
 use crate::cli::{EraChoice, Format, ProfileChoice, TargetArgs};
 use crate::frame::{ForeignEncoding, Frame, FrameReader};
+use crate::identity::Pair;
 use crate::identity::{self, Kind, Part, Profile};
 use crate::json::Span;
+use crate::meta::Warning;
 use crate::outcome::Outcome;
 use crate::refusal::Refusal;
-use crate::request::{self, Call, EraMode, MetaState, Options, Session, Verdict};
+use crate::request::{self, Call, EraMode, MetaState, Options, Session, Subject, Verdict};
+use crate::typed::{typed_target_of_line, ToolSpecs, Typed};
 use comfy_table::{presets, Cell, ContentArrangement, Table};
 use miette::{IntoDiagnostic, LabeledSpan, NamedSource};
+use serde::Serialize;
 use serde_json::{json, Value};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
@@ -34,8 +38,9 @@ pub fn run(args: TargetArgs, global: &Global) -> miette::Result<Outcome> {
     } else {
         args.files.iter().map(|p| p.display().to_string()).collect()
     };
+    let tool_specs = args.tool_spec.as_deref().map(read_tool_specs).transpose()?;
     let mut out = Out::new();
-    let mut report = Report::new(global, &args, &mut out)?;
+    let mut report = Report::new(global, &args, tool_specs, &mut out)?;
     let mut outcome = Outcome::Good;
     for source in &sources {
         match open(source) {
@@ -53,6 +58,12 @@ pub fn run(args: TargetArgs, global: &Global) -> miette::Result<Outcome> {
     report.finish(&mut out).into_diagnostic()?;
     out.flush().into_diagnostic()?;
     Ok(outcome)
+}
+
+fn read_tool_specs(path: &Path) -> miette::Result<ToolSpecs> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| miette::miette!("cannot read the tool spec {}: {e}", path.display()))?;
+    ToolSpecs::parse(&text).map_err(|e| miette::miette!("{e} (in {})", path.display()))
 }
 
 fn source_error(source: &str, error: io::Error) -> miette::Report {
@@ -87,6 +98,8 @@ struct Report<'g> {
     explain: bool,
     profiles: Vec<Profile>,
     server: String,
+    /// Present with `--tool-spec`: frames carrying `params.action` get a typed target.
+    tool_specs: Option<ToolSpecs>,
     array: Option<JsonArray>,
     page: Vec<HumanRow>,
     diagnostics: Vec<String>,
@@ -107,7 +120,12 @@ struct HumanRow {
 }
 
 impl<'g> Report<'g> {
-    fn new(global: &'g Global, args: &TargetArgs, out: &mut Out) -> miette::Result<Self> {
+    fn new(
+        global: &'g Global,
+        args: &TargetArgs,
+        tool_specs: Option<ToolSpecs>,
+        out: &mut Out,
+    ) -> miette::Result<Self> {
         let array = match global.format {
             Format::Json => Some(JsonArray::begin(out).into_diagnostic()?),
             _ => None,
@@ -123,6 +141,7 @@ impl<'g> Report<'g> {
             explain: args.explain,
             profiles,
             server: args.server.clone(),
+            tool_specs,
             array,
             page: Vec::new(),
             diagnostics: Vec::new(),
@@ -150,12 +169,25 @@ impl<'g> Report<'g> {
         let mut outcome = Outcome::Good;
         while let Some(frame) = frames.next_frame()? {
             let verdict = request::analyze_frame(&frame, options, &mut session);
-            if matches!(verdict, Verdict::Refused(_)) {
+            let typed = self.typed(&frame, &verdict);
+            if matches!(verdict, Verdict::Refused(_))
+                || typed.as_ref().is_some_and(Typed::is_problem)
+            {
                 outcome = Outcome::Problems;
             }
-            self.record(source, &frame, &verdict, out)?;
+            self.record(source, &frame, &verdict, typed.as_ref(), out)?;
         }
         Ok(outcome)
+    }
+
+    /// The V2 typed target of a call that carries `params.action`, with `--tool-spec`.
+    fn typed(&self, frame: &Frame<'_>, verdict: &Verdict) -> Option<Typed> {
+        match (verdict, &self.tool_specs) {
+            (Verdict::Call(_), Some(specs)) => {
+                typed_target_of_line(crate::frame::request_line(frame.bytes), specs)
+            }
+            _ => None,
+        }
     }
 
     fn record(
@@ -163,6 +195,7 @@ impl<'g> Report<'g> {
         source: &str,
         frame: &Frame<'_>,
         verdict: &Verdict,
+        typed: Option<&Typed>,
         out: &mut Out,
     ) -> io::Result<()> {
         match verdict {
@@ -175,15 +208,15 @@ impl<'g> Report<'g> {
         }
         match self.global.format {
             Format::Human => {
-                self.human_row(source, frame, verdict);
+                self.human_row(source, frame, verdict, typed);
                 if self.page.len() >= PAGE {
                     self.flush_page(out)?;
                 }
                 Ok(())
             }
-            Format::Jsonl => out.json_line(&self.json_record(source, frame, verdict)),
+            Format::Jsonl => out.json_line(&self.json_record(source, frame, verdict, typed)),
             Format::Json => {
-                let record = self.json_record(source, frame, verdict);
+                let record = self.json_record(source, frame, verdict, typed);
                 match self.array.as_mut() {
                     Some(array) => array.item(out, &record),
                     None => Ok(()),
@@ -192,63 +225,80 @@ impl<'g> Report<'g> {
         }
     }
 
-    fn json_record(&self, source: &str, frame: &Frame<'_>, verdict: &Verdict) -> Value {
+    fn json_record<'r>(
+        &self,
+        source: &'r str,
+        frame: &Frame<'_>,
+        verdict: &'r Verdict,
+        typed: Option<&'r Typed>,
+    ) -> Record<'r> {
         match verdict {
-            Verdict::Call(call) => {
-                let mut record = json!({
-                    "source": source,
-                    "line": frame.line,
-                    "status": "ok",
-                    "era": call.era.as_str(),
-                    "tool": call.tool,
-                    "subject": call.subject,
-                    "request_sha256": call.request_sha256,
-                    "canonical_request_sha256": call.canonical_request_sha256,
-                    "args_hash": call.args_hash,
-                    "meta": meta_json(&call.meta),
-                    "identities": call.identities,
-                    "warnings": call.warnings,
-                });
-                if self.explain {
-                    record["explain"] = explain_json(call, &self.server);
-                }
-                record
-            }
-            Verdict::Refused(refusal) => {
-                let mut record = json!({
-                    "source": source,
-                    "line": frame.line,
-                    "status": "refused",
-                    "code": refusal.code.as_str(),
-                    "jsonrpc_code": refusal.jsonrpc_code(),
-                    "offset": refusal.span.start,
-                    "capture_offset": frame.offset + refusal.span.start as u64,
-                    "message": refusal.message,
-                });
-                if let Some(data) = &refusal.data {
-                    record["data"] = data.clone();
-                }
-                record
-            }
-            Verdict::Skipped(skipped) => json!({
-                "source": source,
-                "line": frame.line,
-                "status": "skipped",
-                "kind": skipped.kind.as_str(),
-                "method": skipped.method,
+            Verdict::Call(call) => Record::Ok(OkRecord {
+                source,
+                line: frame.line,
+                status: "ok",
+                era: call.era.as_str(),
+                tool: &call.tool,
+                subject: &call.subject,
+                request_sha256: &call.request_sha256,
+                canonical_request_sha256: call.canonical_request_sha256.as_deref(),
+                args_hash: call.args_hash.as_deref(),
+                meta: MetaRecord {
+                    state: if call.meta == MetaState::Absent {
+                        "absent"
+                    } else {
+                        "present"
+                    },
+                    keys: call.meta.keys(),
+                },
+                identities: IdentitiesRecord {
+                    committed: &call.identities.committed,
+                    host: &call.identities.host,
+                    legacy: &call.identities.legacy,
+                    typed,
+                },
+                warnings: &call.warnings,
+                explain: self.explain.then(|| explain_json(call, &self.server)),
+            }),
+            Verdict::Refused(refusal) => Record::Refused(RefusedRecord {
+                source,
+                line: frame.line,
+                status: "refused",
+                code: refusal.code.as_str(),
+                jsonrpc_code: refusal.jsonrpc_code(),
+                offset: refusal.span.start,
+                capture_offset: frame.offset + refusal.span.start as u64,
+                message: &refusal.message,
+                data: refusal.data.as_ref(),
+            }),
+            Verdict::Skipped(skipped) => Record::Skipped(SkippedRecord {
+                source,
+                line: frame.line,
+                status: "skipped",
+                kind: skipped.kind.as_str(),
+                method: skipped.method.as_deref(),
             }),
         }
     }
 
-    fn human_row(&mut self, source: &str, frame: &Frame<'_>, verdict: &Verdict) {
+    fn human_row(
+        &mut self,
+        source: &str,
+        frame: &Frame<'_>,
+        verdict: &Verdict,
+        typed: Option<&Typed>,
+    ) {
         let place = format!("{source}:{}", frame.line);
         let row = match verdict {
             Verdict::Call(call) => {
-                let targets: Vec<String> = self
+                let mut targets: Vec<String> = self
                     .profiles
                     .iter()
                     .map(|p| format!("{:<9} {}", p.name(), call.identities.get(*p).target))
                     .collect();
+                if let Some(typed) = typed {
+                    targets.extend(typed_lines(typed, &self.profiles));
+                }
                 let mut detail = meta_summary(&call.meta);
                 for warning in &call.warnings {
                     detail.push_str(&format!("\nwarning {}: {}", warning.code, warning.key));
@@ -363,10 +413,85 @@ impl<'g> Report<'g> {
     }
 }
 
-fn meta_json(meta: &MetaState) -> Value {
-    match meta {
-        MetaState::Absent => json!({"state": "absent", "keys": []}),
-        MetaState::Present { keys, .. } => json!({"state": "present", "keys": keys}),
+/// One frame's JSON record (the output contract of `--format json|jsonl`).
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Record<'r> {
+    Ok(OkRecord<'r>),
+    Refused(RefusedRecord<'r>),
+    Skipped(SkippedRecord<'r>),
+}
+
+#[derive(Serialize)]
+struct OkRecord<'r> {
+    source: &'r str,
+    line: u64,
+    status: &'static str,
+    era: &'static str,
+    tool: &'r str,
+    subject: &'r Subject,
+    request_sha256: &'r str,
+    canonical_request_sha256: Option<&'r str>,
+    args_hash: Option<&'r str>,
+    meta: MetaRecord<'r>,
+    identities: IdentitiesRecord<'r>,
+    warnings: &'r [Warning],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explain: Option<Value>,
+}
+
+#[derive(Serialize)]
+struct MetaRecord<'r> {
+    state: &'static str,
+    keys: &'r [String],
+}
+
+#[derive(Serialize)]
+struct RefusedRecord<'r> {
+    source: &'r str,
+    line: u64,
+    status: &'static str,
+    code: &'static str,
+    jsonrpc_code: i32,
+    offset: usize,
+    capture_offset: u64,
+    message: &'r str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    data: Option<&'r Value>,
+}
+
+#[derive(Serialize)]
+struct SkippedRecord<'r> {
+    source: &'r str,
+    line: u64,
+    status: &'static str,
+    kind: &'static str,
+    method: Option<&'r str>,
+}
+
+/// `identities` of an ok record: the three profiles, and the V2 typed targets with
+/// `--tool-spec`.
+#[derive(Serialize)]
+struct IdentitiesRecord<'r> {
+    committed: &'r Pair,
+    host: &'r Pair,
+    legacy: &'r Pair,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    typed: Option<&'r Typed>,
+}
+
+/// The human "guard targets" lines of a typed target, for the profiles shown.
+fn typed_lines(typed: &Typed, profiles: &[Profile]) -> Vec<String> {
+    match typed {
+        Typed::Computed(t) => profiles
+            .iter()
+            .filter_map(|p| match p {
+                Profile::Committed => Some(format!("typed/committed {}", t.committed.sha256)),
+                Profile::Host => Some(format!("typed/host {}", t.host.sha256)),
+                Profile::Legacy => None,
+            })
+            .collect(),
+        other => vec![format!("typed: {}", other.summary())],
     }
 }
 
