@@ -526,4 +526,16 @@ fn unreachable_reason_codes_are_the_documented_five() {
     for code in unreachable {
         assert!(readme.contains(code), "{code} is documented");
     }
+    for reason in sealkit::approval::Reason::ALL {
+        let code = reason.code();
+        let code = if code.starts_with("unknown_decision:") {
+            "unknown_decision:<value>".into()
+        } else {
+            code
+        };
+        assert!(
+            readme.contains(&format!("`{code}`")),
+            "{code} is in the reason table"
+        );
+    }
 }

@@ -49,6 +49,42 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// Every reason, in seal-host's order (`UnknownDecision` with an empty value).
+    pub const ALL: [Reason; 32] = [
+        Reason::TokenFileBytesExceeded,
+        Reason::TokenFileNotUtf8,
+        Reason::LineBytesExceeded,
+        Reason::LineJsonDepthExceeded,
+        Reason::LineJsonStringBytesExceeded,
+        Reason::LineJsonCollectionItemsExceeded,
+        Reason::ParseError,
+        Reason::PayloadBytesExceeded,
+        Reason::PayloadJsonDepthExceeded,
+        Reason::PayloadJsonStringBytesExceeded,
+        Reason::PayloadJsonCollectionItemsExceeded,
+        Reason::UnsupportedApprovalRecordVersion,
+        Reason::SurroundingWhitespace,
+        Reason::TokenParseError,
+        Reason::BadSignatureAlgorithm,
+        Reason::BadSignatureEncoding,
+        Reason::WrongSignerKeyId,
+        Reason::PayloadParseError,
+        Reason::PayloadValidationError,
+        Reason::SignerKeyIdMismatch,
+        Reason::SignatureAlgorithmMismatch,
+        Reason::CanonicalizationError,
+        Reason::PayloadNotCanonical,
+        Reason::NonCanonicalSignatureScalar,
+        Reason::BadSignature,
+        Reason::MissingRequiredField,
+        Reason::ApprovalRecordV1NotSupported,
+        Reason::UnknownDecision(String::new()),
+        Reason::TargetOrSubjectMismatch,
+        Reason::Expired,
+        Reason::FutureIssuedAt,
+        Reason::ReplayedNonce,
+    ];
+
     /// The code seal-host logs.
     pub fn code(&self) -> Cow<'static, str> {
         let fixed = match self {
