@@ -360,6 +360,15 @@ fn reason_replayed_nonce() {
     );
     assert_eq!(run.records[1]["reason"], "replayed_nonce");
     assert_eq!(run.records[1]["binding"]["nonce"], "repeated");
+    // A record dropped earlier (here: another target) reserves no nonce, as in seal-host.
+    let other = edited_v2_line(|p| p["target"] = json!("0".repeat(64)));
+    let run = run_verify(
+        format!("{other}\n{line}\n").as_bytes(),
+        &["--target", TARGET],
+    );
+    assert_eq!(run.records[0]["reason"], "target_or_subject_mismatch");
+    assert_eq!(run.records[0]["binding"]["nonce"], "not-applicable");
+    assert_eq!(run.records[1]["status"], "accepted");
 }
 
 #[test]

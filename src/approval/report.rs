@@ -96,13 +96,6 @@ pub struct Checker<'k> {
     seen_nonces: HashSet<String>,
 }
 
-/// The token verdict of one raw line before file-order checks.
-enum Raw {
-    Blank,
-    NotUtf8,
-    Verdict(Verdict),
-}
-
 impl<'k> Checker<'k> {
     pub fn new(key: &'k PublicKey, expected: Expectations) -> Self {
         Checker {
@@ -112,96 +105,118 @@ impl<'k> Checker<'k> {
         }
     }
 
-    /// Reports every non-blank line of the batch, in order. Token verification runs on the
-    /// current rayon pool.
+    /// Reports every non-blank line of the batch, in order. Everything that depends on one
+    /// line only runs on the current rayon pool; then nonce reuse is decided in file order.
     pub fn check_batch(&mut self, batch: &Batch) -> Vec<LineReport> {
-        let raws: Vec<Raw> = batch
+        let (key, expected) = (self.key, &self.expected);
+        let mut reports: Vec<LineReport> = batch
             .lines
             .par_iter()
-            .map(|line| match std::str::from_utf8(batch.line(line)) {
-                Err(_) => Raw::NotUtf8,
-                Ok(text) if is_blank(text) => Raw::Blank,
-                Ok(text) => Raw::Verdict(verify_line(text, self.key)),
+            .filter_map(|line| {
+                let bytes = batch.line(line);
+                match std::str::from_utf8(bytes) {
+                    Err(_) => Some(not_utf8(line.number, bytes)),
+                    Ok(text) if is_blank(text) => None,
+                    Ok(text) => Some(report(line.number, bytes, verify_line(text, key), expected)),
+                }
             })
             .collect();
-        let mut reports = Vec::with_capacity(raws.len());
-        for (line, raw) in batch.lines.iter().zip(raws) {
-            let report = match raw {
-                Raw::Blank => continue,
-                Raw::NotUtf8 => not_utf8(line.number, batch.line(line)),
-                Raw::Verdict(verdict) => self.report(line.number, batch.line(line), verdict),
-            };
-            reports.push(report);
+        for report in &mut reports {
+            self.check_nonce(report);
         }
         reports
     }
 
-    fn report(&mut self, number: u64, bytes: &[u8], verdict: Verdict) -> LineReport {
-        match verdict {
-            Verdict::Approval(approval) => {
-                let mut binding = bind_approval(&approval.payload, &self.expected);
-                if !self.seen_nonces.insert(approval.payload.nonce.clone()) {
-                    binding.nonce = NonceUse::Repeated;
-                }
-                let payload = approval.payload;
-                let failure = binding.first_failure().map(|reason| {
-                    let material = super::reason::record_material(
-                        &payload.target,
-                        Some(payload.authorized_at),
-                        Some(&payload.nonce),
-                    );
-                    (reason, material)
-                });
-                finish(
-                    number,
-                    "approval-record-v2",
-                    Some(Signed::Approval(signed_approval(payload))),
-                    binding,
-                    failure,
-                )
-            }
-            Verdict::Decline(decline) => {
-                let binding = bind_decline(&decline.target, &self.expected);
-                // seal-host logs nothing for a decline naming another target: it ignores it.
-                let mut report = finish(
-                    number,
-                    "signed-decline",
-                    Some(Signed::Decline(SignedDecline {
-                        decision: "deny",
-                        target: decline.target,
-                        issued_at: decline.issued_at,
-                        nonce: decline.nonce,
-                    })),
-                    binding,
-                    binding
-                        .first_failure()
-                        .map(|reason| (reason, String::new())),
-                );
-                if report.status == Status::Rejected {
-                    report.host_source = None;
-                    report.host_record_id = None;
-                    report.detail = Some(
-                        "the decline names another target; seal-host acts on a decline only for \
-                         the blocked target"
-                            .to_owned(),
-                    );
-                }
-                report
-            }
-            Verdict::Rejected(rejection) => LineReport {
-                record: "token",
-                line: number,
-                status: Status::Rejected,
-                kind: rejection.kind.as_str(),
-                reason: Some(rejection.reason.code().into_owned()),
-                host_source: Some(rejection.reason.host_source()),
-                host_record_id: Some(rejection.host_record_id),
-                detail: Some(rejection.detail),
-                signed: None,
-                binding: Binding::unchecked(),
-                reported: reported(bytes),
-            },
+    /// seal-host reserves a nonce when a record passes every earlier check, and refuses a
+    /// later record with the same nonce as `replayed_nonce`.
+    fn check_nonce(&mut self, report: &mut LineReport) {
+        let Some(Signed::Approval(signed)) = &report.signed else {
+            return;
+        };
+        if report.status != Status::Accepted {
+            report.binding.nonce = NonceUse::NotApplicable;
+            return;
         }
+        if self.seen_nonces.insert(signed.nonce.clone()) {
+            return;
+        }
+        let material = super::reason::record_material(
+            &signed.target,
+            Some(signed.authorized_at),
+            Some(&signed.nonce),
+        );
+        report.binding.nonce = NonceUse::Repeated;
+        report.status = Status::Rejected;
+        report.reason = Some(Reason::ReplayedNonce.code().into_owned());
+        report.host_source = Some(Reason::ReplayedNonce.host_source());
+        report.host_record_id = Some(host_record_id(material.as_bytes()));
+        report.detail = Some(binding_detail(&Reason::ReplayedNonce));
+    }
+}
+
+/// The report of one line from its verdict and the line-local binding checks.
+fn report(number: u64, bytes: &[u8], verdict: Verdict, expected: &Expectations) -> LineReport {
+    match verdict {
+        Verdict::Approval(approval) => {
+            let binding = bind_approval(&approval.payload, expected);
+            let payload = approval.payload;
+            let failure = binding.first_failure().map(|reason| {
+                let material = super::reason::record_material(
+                    &payload.target,
+                    Some(payload.authorized_at),
+                    Some(&payload.nonce),
+                );
+                (reason, material)
+            });
+            finish(
+                number,
+                "approval-record-v2",
+                Some(Signed::Approval(signed_approval(payload))),
+                binding,
+                failure,
+            )
+        }
+        Verdict::Decline(decline) => {
+            let binding = bind_decline(&decline.target, expected);
+            // seal-host logs nothing for a decline naming another target: it ignores it.
+            let mut report = finish(
+                number,
+                "signed-decline",
+                Some(Signed::Decline(SignedDecline {
+                    decision: "deny",
+                    target: decline.target,
+                    issued_at: decline.issued_at,
+                    nonce: decline.nonce,
+                })),
+                binding,
+                binding
+                    .first_failure()
+                    .map(|reason| (reason, String::new())),
+            );
+            if report.status == Status::Rejected {
+                report.host_source = None;
+                report.host_record_id = None;
+                report.detail = Some(
+                    "the decline names another target; seal-host acts on a decline only for \
+                     the blocked target"
+                        .to_owned(),
+                );
+            }
+            report
+        }
+        Verdict::Rejected(rejection) => LineReport {
+            record: "token",
+            line: number,
+            status: Status::Rejected,
+            kind: rejection.kind.as_str(),
+            reason: Some(rejection.reason.code().into_owned()),
+            host_source: Some(rejection.reason.host_source()),
+            host_record_id: Some(rejection.host_record_id),
+            detail: Some(rejection.detail),
+            signed: None,
+            binding: Binding::unchecked(),
+            reported: reported(bytes),
+        },
     }
 }
 

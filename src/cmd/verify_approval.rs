@@ -3,7 +3,7 @@
 //! reference/seal-host-formats.md §1.7). Exit 0 when every line is accepted, 1 when any is
 //! rejected, 2 when the input or the trusted key cannot be read.
 
-use super::{Global, JsonArray, Out};
+use super::{Global, Out};
 use crate::approval::binding::{Check, Expectations, Freshness, NonceUse, Subject};
 use crate::approval::limits::MAX_TOKEN_FILE_BYTES;
 use crate::approval::report::{Checker, LineReport, Signed, Status};
@@ -15,6 +15,7 @@ use crate::outcome::Outcome;
 use crate::tokenfile::{Batch, LineReader};
 use comfy_table::{presets, ContentArrangement, Table};
 use miette::{miette, IntoDiagnostic, WrapErr};
+use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, BufReader, Write};
@@ -54,10 +55,9 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
         if batch.lines.is_empty() {
             break;
         }
-        for report in checker.check_batch(&batch) {
-            tally.add(&report);
-            sink.line(&report).into_diagnostic()?;
-        }
+        let reports = checker.check_batch(&batch);
+        reports.iter().for_each(|report| tally.add(report));
+        sink.lines(&reports).into_diagnostic()?;
     }
     let summary = Summary::new(source, &key, &checked, tally, lines.total_bytes());
     let outcome = summary.outcome(global.deny_warnings);
@@ -248,10 +248,11 @@ impl Summary {
     }
 }
 
-/// Where reports go, per output format.
+/// Where reports go, per output format. JSON records are serialised in parallel and
+/// written in order.
 enum Sink {
     Jsonl(Out),
-    Json(Out, JsonArray),
+    Json { out: Out, first: bool },
     Human(Human),
 }
 
@@ -261,20 +262,32 @@ impl Sink {
             Format::Jsonl => Sink::Jsonl(Out::new()),
             Format::Json => {
                 let mut out = Out::new();
-                out.text("{\"tokens\":").into_diagnostic()?;
-                let array = JsonArray::begin(&mut out).into_diagnostic()?;
-                Sink::Json(out, array)
+                out.text("{\"tokens\":[").into_diagnostic()?;
+                Sink::Json { out, first: true }
             }
             Format::Human => Sink::Human(Human::new()),
         })
     }
 
-    fn line(&mut self, report: &LineReport) -> io::Result<()> {
+    fn lines(&mut self, reports: &[LineReport]) -> io::Result<()> {
         match self {
-            Sink::Jsonl(out) => out.json_line(report),
-            Sink::Json(out, array) => array.item(out, report),
             Sink::Human(human) => {
-                human.add(report);
+                reports.iter().for_each(|report| human.add(report));
+                Ok(())
+            }
+            Sink::Jsonl(out) => {
+                for record in serialise(reports)? {
+                    out.write_all(&record)?;
+                    out.write_all(b"\n")?;
+                }
+                Ok(())
+            }
+            Sink::Json { out, first } => {
+                for record in serialise(reports)? {
+                    out.write_all(if *first { b"\n" } else { b",\n" })?;
+                    *first = false;
+                    out.write_all(&record)?;
+                }
                 Ok(())
             }
         }
@@ -286,8 +299,8 @@ impl Sink {
                 out.json_line(summary)?;
                 out.flush()
             }
-            Sink::Json(mut out, array) => {
-                array.end(&mut out)?;
+            Sink::Json { mut out, first } => {
+                out.text(if first { "]" } else { "\n]" })?;
                 out.text(",\"summary\":")?;
                 serde_json::to_writer(&mut out, summary).map_err(io::Error::from)?;
                 out.text("}\n")?;
@@ -296,6 +309,13 @@ impl Sink {
             Sink::Human(human) => human.print(summary, global),
         }
     }
+}
+
+fn serialise(reports: &[LineReport]) -> io::Result<Vec<Vec<u8>>> {
+    reports
+        .par_iter()
+        .map(|report| serde_json::to_vec(report).map_err(io::Error::from))
+        .collect()
 }
 
 /// Human output: one table row per line, diagnostics for rejected lines, a summary.
