@@ -60,7 +60,7 @@ fn corpus() -> Corpus {
         file.push(b'\n');
         let canonical = signed.payload.canonical_bytes().expect("renders");
         let token: serde_json::Value = serde_json::from_str(&signed.line).expect("json");
-        let signature = sealkit::approval::signature::decode_base64url_nopad(
+        let signature = sealkit::signature::decode_base64url_nopad(
             token["signature"].as_str().expect("signature"),
         )
         .expect("base64url");

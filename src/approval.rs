@@ -16,7 +16,6 @@ pub mod payload;
 pub mod reason;
 pub mod report;
 pub mod sign;
-pub mod signature;
 pub mod verify;
 
 pub use payload::{Payload, Renderer};

@@ -26,7 +26,7 @@ pub mod receipt;
 pub mod refusal;
 pub mod request;
 pub mod shown;
-pub mod sigcheck;
+pub mod signature;
 pub mod tokenfile;
 pub mod wire;
 

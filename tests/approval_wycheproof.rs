@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use ed25519_dalek::VerifyingKey;
-use sealkit::approval::signature::{verify, Failure};
+use sealkit::signature::{verify, Failure};
 use sealkit::digest::{hex_decode, sha256_hex};
 
 const CORPUS: &str = concat!(

@@ -11,11 +11,11 @@
 use super::binding::Subject;
 use super::limits::MAX_APPROVAL_LINE_BYTES;
 use super::payload::{Payload, Renderer, ValidationError};
-use super::signature::encode_base64url_nopad;
 use super::verify::{verify_line, Verdict};
 use super::{preimage, ALGORITHM, DOMAIN, SIGNATURE_ENCODING, SUBJECT_SCOPE};
 use crate::digest::{hex_lower, is_sha256_hex};
 use crate::keys::SecretKey;
+use crate::signature::encode_base64url_nopad;
 use ed25519_dalek::Signer;
 use std::fmt;
 

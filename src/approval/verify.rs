@@ -13,10 +13,10 @@
 use super::limits::{first_exceeded_cap, Cap, MAX_APPROVAL_LINE_BYTES};
 use super::payload::Payload;
 use super::reason::{host_record_id, record_material, Reason};
-use super::signature::{self, Failure};
 use super::{ALGORITHM, DOMAIN, SIGNATURE_ENCODING};
 use crate::digest::{hex_decode, is_sha256_hex};
 use crate::keys::PublicKey;
+use crate::signature::{self, Failure};
 use serde::{Deserialize, Deserializer};
 use std::borrow::Cow;
 
@@ -375,7 +375,14 @@ fn signature_drop(drop: &OnPath, failure: Failure, material: &[u8]) -> Verdict {
             "signature scalar S is not below the group order",
             material,
         ),
-        Failure::Mismatch => drop.reject(
+        Failure::BadEncoding => drop.reject(
+            Reason::BadSignatureEncoding,
+            "signature is not canonical base64url-nopad",
+            material,
+        ),
+        // The trusted key was parsed before any token was read, so only the equation
+        // can fail here.
+        Failure::Mismatch | Failure::BadPublicKey => drop.reject(
             Reason::BadSignature,
             "signature does not verify under the trusted key",
             material,

@@ -1,8 +1,10 @@
-//! Ed25519 signature checks exactly as seal-host makes them (reference/seal-host-formats.md
-//! §1.4): the token's signature is base64url without padding and must re-encode to the very
-//! same text; the scalar S (bytes 32..64, little-endian) must be below the group order L
-//! (`non_canonical_signature_scalar`); then ed25519-dalek's `verify` — RFC 8032 cofactorless
-//! verification, deliberately not `verify_strict` — decides (`bad_signature`).
+//! Ed25519 checks exactly as seal-host makes them, for every signed artifact sealkit reads
+//! (reference/seal-host-formats.md §1.4 approval tokens, §3.4 receipts, §3.5 statement
+//! bundles; the V2.3 envelope rule is the same): base64url signatures without padding must
+//! re-encode to the very same text; the scalar S (bytes 32..64, little-endian) must be below
+//! the group order L (`non_canonical_signature_scalar`); then ed25519-dalek's `verify` —
+//! RFC 8032 cofactorless verification, deliberately not `verify_strict` — decides
+//! (`bad_signature`). Keys are 32 raw bytes shown as 64 lowercase hex.
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
@@ -10,7 +12,7 @@ use ed25519_dalek::ed25519::signature::MultipartVerifier;
 use ed25519_dalek::{Signature, Verifier, VerifyingKey};
 
 /// The Ed25519 group order L, little-endian.
-const GROUP_ORDER: [u8; 32] = [
+pub const GROUP_ORDER: [u8; 32] = [
     0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde, 0x14,
     0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10,
 ];
@@ -18,10 +20,73 @@ const GROUP_ORDER: [u8; 32] = [
 /// Why a signature did not verify.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Failure {
+    /// The text is not canonical base64url-nopad of exactly 64 bytes.
+    BadEncoding,
     /// S ≥ L.
     NonCanonicalScalar,
+    /// The public key bytes are not a valid curve point.
+    BadPublicKey,
     /// Not 64 bytes, or the verification equation does not hold.
     Mismatch,
+}
+
+impl Failure {
+    /// Stable kebab-case reason.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Failure::BadEncoding => "bad-signature-encoding",
+            Failure::NonCanonicalScalar => "non-canonical-signature-scalar",
+            Failure::BadPublicKey => "bad-public-key",
+            Failure::Mismatch => "bad-signature",
+        }
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Failure::BadEncoding => "signature is not canonical base64url-nopad of 64 bytes",
+            Failure::NonCanonicalScalar => "signature scalar S is not below the group order",
+            Failure::BadPublicKey => "public key is not a valid Ed25519 point",
+            Failure::Mismatch => "signature does not verify",
+        })
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// A base64url-nopad signature of exactly 64 bytes.
+pub fn decode_signature_64(text: &str) -> Result<[u8; 64], Failure> {
+    let bytes = decode_signature(text).ok_or(Failure::BadEncoding)?;
+    bytes
+        .as_slice()
+        .try_into()
+        .map_err(|_| Failure::BadEncoding)
+}
+
+/// [`verify`] with the public key given as raw bytes.
+pub fn verify_key_bytes(
+    public_key: &[u8; 32],
+    message: &[u8],
+    signature: &[u8],
+) -> Result<(), Failure> {
+    let key = VerifyingKey::from_bytes(public_key).map_err(|_| Failure::BadPublicKey)?;
+    verify(&key, message, signature)
+}
+
+/// The public key of a 32-byte seed.
+pub fn public_key_of_seed(seed: &[u8; 32]) -> [u8; 32] {
+    ed25519_dalek::SigningKey::from_bytes(seed)
+        .verifying_key()
+        .to_bytes()
+}
+
+/// Parses 64 lowercase hex digits into 32 key bytes.
+pub fn parse_key_hex(text: &str) -> Option<[u8; 32]> {
+    if !crate::digest::is_sha256_hex(text) {
+        return None;
+    }
+    crate::digest::hex_decode(text)?.try_into().ok()
 }
 
 /// Decodes a base64url-nopad signature; `None` unless re-encoding gives back the same text.
@@ -154,6 +219,52 @@ mod tests {
         assert!(key
             .verify_strict(b"any message", &Signature::from_bytes(&signature))
             .is_err());
+    }
+
+    #[test]
+    fn seed_17_gives_the_documented_public_key() {
+        let public = public_key_of_seed(&[0x17; 32]);
+        assert_eq!(
+            crate::digest::hex_lower(&public),
+            "31debe55d37c722768b137131caa6087080b2e0b60b94bd785d14575cfa498bc"
+        );
+        assert_eq!(
+            parse_key_hex("31debe55d37c722768b137131caa6087080b2e0b60b94bd785d14575cfa498bc"),
+            Some(public)
+        );
+        assert_eq!(
+            parse_key_hex("31DEBE55d37c722768b137131caa6087080b2e0b60b94bd785d14575cfa498bc"),
+            None
+        );
+    }
+
+    #[test]
+    fn byte_keys_and_64_byte_decoding() {
+        let key = SigningKey::from_bytes(&[7; 32]);
+        let signature = key.sign(b"message").to_bytes();
+        let text = encode_base64url_nopad(&signature);
+        let decoded = decode_signature_64(&text).unwrap();
+        let public = key.verifying_key().to_bytes();
+        assert_eq!(verify_key_bytes(&public, b"message", &decoded), Ok(()));
+        assert_eq!(
+            verify_key_bytes(&public, b"messagf", &decoded),
+            Err(Failure::Mismatch)
+        );
+        assert_eq!(
+            decode_signature_64(&format!("{text}==")),
+            Err(Failure::BadEncoding)
+        );
+        assert_eq!(
+            decode_signature_64(&encode_base64url_nopad(&[1u8; 63])),
+            Err(Failure::BadEncoding)
+        );
+        let mut off_curve = [0u8; 32];
+        off_curve[0] = 2;
+        off_curve[31] = 0x80;
+        assert!(matches!(
+            verify_key_bytes(&off_curve, b"m", &decoded),
+            Err(Failure::BadPublicKey) | Err(Failure::Mismatch)
+        ));
     }
 
     #[test]
