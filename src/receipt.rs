@@ -12,7 +12,6 @@
 pub mod lock;
 pub mod pin;
 pub mod recompute;
-mod statement;
 
 use crate::digest::{hex_lower, is_sha256_hex, sha256_hex};
 use crate::finding::{Code, Finding, Severity};
@@ -1332,7 +1331,7 @@ impl<'a> Ctx<'a> {
             };
         };
         let result = (|| {
-            let statement = statement::parse(&bytes).map_err(Miss::Mismatch)?;
+            let statement = approval_statement(&bytes).map_err(Miss::Mismatch)?;
             let mut wrong = Vec::new();
             if Some(statement.target.as_str()) != self.safety_reason() {
                 wrong.push("target is not the safety certificate's target");
@@ -1631,6 +1630,24 @@ fn cert_hash_problem(cert: &Value) -> Option<String> {
 /// Hex of a public key for messages.
 pub fn key_hex(key: &[u8; 32]) -> String {
     hex_lower(key)
+}
+
+/// The approval statement a record_version 3 receipt signs must be a valid, canonical
+/// ApprovalRecord v2 payload (reference/seal-host-formats.md §1.2, §1.3), checked with
+/// `crate::approval` exactly as seal-host checks a token's payload; its token signature
+/// is not in the receipt.
+fn approval_statement(bytes: &[u8]) -> Result<crate::approval::payload::Payload, String> {
+    use crate::approval::payload::Payload;
+    let text = std::str::from_utf8(bytes).map_err(|_| "statement is not UTF-8".to_owned())?;
+    let payload = Payload::parse(text)
+        .map_err(|e| format!("statement is not an ApprovalRecord v2 payload: {e}"))?;
+    payload
+        .validate()
+        .map_err(|e| format!("statement field {e}"))?;
+    match payload.is_canonical_text(bytes) {
+        Ok(true) => Ok(payload),
+        _ => Err("statement is not the canonical rendering of its own payload".to_owned()),
+    }
 }
 
 #[cfg(test)]

@@ -4,8 +4,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use ed25519_dalek::VerifyingKey;
-use sealkit::signature::{verify, Failure};
 use sealkit::digest::{hex_decode, sha256_hex};
+use sealkit::signature::{verify, Failure};
 
 const CORPUS: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
