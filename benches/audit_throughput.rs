@@ -61,7 +61,7 @@ fn main() {
     let (key, message, signature) = preimage_of(&contents[0], &seed);
     let verify = per_second(5_000, || {
         for _ in 0..5_000 {
-            sealkit::sigcheck::verify(&key, &message, &signature).unwrap();
+            sealkit::signature::verify_key_bytes(&key, &message, &signature).unwrap();
         }
     });
     let full = per_second(contents.len(), || {
@@ -139,9 +139,10 @@ fn preimage_of(bytes: &[u8], seed: &[u8; 32]) -> ([u8; 32], Vec<u8>, [u8; 64]) {
     let mut message = Vec::new();
     lock::preimage(&parts, &object_b, &mut message);
     let signature =
-        sealkit::sigcheck::decode_signature(map["signature"]["value"].as_str().unwrap()).unwrap();
+        sealkit::signature::decode_signature_64(map["signature"]["value"].as_str().unwrap())
+            .unwrap();
     (
-        sealkit::sigcheck::public_key_of_seed(seed),
+        sealkit::signature::public_key_of_seed(seed),
         message,
         signature,
     )

@@ -16,6 +16,9 @@ _sealkit() {
             ",$1")
                 cmd="sealkit"
                 ;;
+            sealkit,approve)
+                cmd="sealkit__subcmd__approve"
+                ;;
             sealkit,audit)
                 cmd="sealkit__subcmd__audit"
                 ;;
@@ -28,6 +31,9 @@ _sealkit() {
             sealkit,help)
                 cmd="sealkit__subcmd__help"
                 ;;
+            sealkit,keygen)
+                cmd="sealkit__subcmd__keygen"
+                ;;
             sealkit,migrate)
                 cmd="sealkit__subcmd__migrate"
                 ;;
@@ -36,6 +42,9 @@ _sealkit() {
                 ;;
             sealkit,verify)
                 cmd="sealkit__subcmd__verify"
+                ;;
+            sealkit__subcmd__help,approve)
+                cmd="sealkit__subcmd__help__subcmd__approve"
                 ;;
             sealkit__subcmd__help,audit)
                 cmd="sealkit__subcmd__help__subcmd__audit"
@@ -49,6 +58,9 @@ _sealkit() {
             sealkit__subcmd__help,help)
                 cmd="sealkit__subcmd__help__subcmd__help"
                 ;;
+            sealkit__subcmd__help,keygen)
+                cmd="sealkit__subcmd__help__subcmd__keygen"
+                ;;
             sealkit__subcmd__help,migrate)
                 cmd="sealkit__subcmd__help__subcmd__migrate"
                 ;;
@@ -58,6 +70,9 @@ _sealkit() {
             sealkit__subcmd__help,verify)
                 cmd="sealkit__subcmd__help__subcmd__verify"
                 ;;
+            sealkit__subcmd__help__subcmd__verify,approval)
+                cmd="sealkit__subcmd__help__subcmd__verify__subcmd__approval"
+                ;;
             sealkit__subcmd__help__subcmd__verify,bundle)
                 cmd="sealkit__subcmd__help__subcmd__verify__subcmd__bundle"
                 ;;
@@ -66,6 +81,9 @@ _sealkit() {
                 ;;
             sealkit__subcmd__help__subcmd__verify,receipt)
                 cmd="sealkit__subcmd__help__subcmd__verify__subcmd__receipt"
+                ;;
+            sealkit__subcmd__verify,approval)
+                cmd="sealkit__subcmd__verify__subcmd__approval"
                 ;;
             sealkit__subcmd__verify,bundle)
                 cmd="sealkit__subcmd__verify__subcmd__bundle"
@@ -78,6 +96,9 @@ _sealkit() {
                 ;;
             sealkit__subcmd__verify,receipt)
                 cmd="sealkit__subcmd__verify__subcmd__receipt"
+                ;;
+            sealkit__subcmd__verify__subcmd__help,approval)
+                cmd="sealkit__subcmd__verify__subcmd__help__subcmd__approval"
                 ;;
             sealkit__subcmd__verify__subcmd__help,bundle)
                 cmd="sealkit__subcmd__verify__subcmd__help__subcmd__bundle"
@@ -98,12 +119,82 @@ _sealkit() {
 
     case "${cmd}" in
         sealkit)
-            opts="-h -V --format --deny-warnings --color --help --version target envelope verify audit migrate diff help"
+            opts="-h -V --format --deny-warnings --color --help --version target envelope verify audit keygen approve migrate diff help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__approve)
+            opts="-h -V --token-file --refusal --frame --target --key-file --server --nonce --authorized-at --expiry --ttl --session --approver --yes --deny --format --deny-warnings --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --refusal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --frame)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --target)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --nonce)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --authorized-at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expiry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ttl)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --approver)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
                     return 0
@@ -254,8 +345,22 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__help)
-            opts="target envelope verify audit migrate diff help"
+            opts="target envelope verify audit keygen approve migrate diff help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__help__subcmd__approve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -323,6 +428,20 @@ _sealkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sealkit__subcmd__help__subcmd__keygen)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sealkit__subcmd__help__subcmd__migrate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -352,8 +471,22 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__help__subcmd__verify)
-            opts="receipt chain bundle"
+            opts="receipt chain bundle approval"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__help__subcmd__verify__subcmd__approval)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -400,6 +533,36 @@ _sealkit() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__keygen)
+            opts="-h -V --out-dir --name --format --deny-warnings --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --out-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -480,12 +643,58 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__verify)
-            opts="-h -V --format --deny-warnings --color --help --version receipt chain bundle help"
+            opts="-h -V --format --deny-warnings --color --help --version receipt chain bundle approval help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__verify__subcmd__approval)
+            opts="-h -V --pubkey --pubkey-file --frame --target --now --ttl --format --deny-warnings --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --pubkey)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pubkey-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --frame)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --target)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ttl)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
                     return 0
@@ -570,8 +779,22 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__verify__subcmd__help)
-            opts="receipt chain bundle help"
+            opts="receipt chain bundle approval help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__verify__subcmd__help__subcmd__approval)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

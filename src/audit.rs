@@ -467,7 +467,7 @@ fn signing_key_message(path: &Path) -> String {
     let public = std::fs::read(path)
         .ok()
         .and_then(|b| <[u8; 32]>::try_from(b.as_slice()).ok())
-        .map(|seed| receipt::key_hex(&crate::sigcheck::public_key_of_seed(&seed)));
+        .map(|seed| receipt::key_hex(&crate::signature::public_key_of_seed(&seed)));
     match public {
         Some(public) => format!("the receipt-signing seed (public key {public}) lies beside the receipts it signs: anyone who can read it can forge receipts; pin the installation key from a separate record with --receipt-key"),
         None => "a receipt-signing key file that is not a 32-byte seed lies beside the receipts".into(),

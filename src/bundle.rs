@@ -7,7 +7,7 @@
 //! `DECISION REPRODUCED`.
 
 use crate::json::{self, Node, Value};
-use crate::sigcheck;
+use crate::signature;
 use serde::Serialize;
 
 pub const CLOSED_PROFILE: &str = "seal.single-step-closed/v1";
@@ -129,10 +129,11 @@ fn verify_statement(node: Option<&Node<'_>>, role: &str, trusted: &str) -> Resul
     if public_key != trusted {
         return Err("public_key is not the trusted key for this role".into());
     }
-    let key = sigcheck::parse_key_hex(public_key).ok_or("public_key is not 64 lowercase hex")?;
+    let key = signature::parse_key_hex(public_key).ok_or("public_key is not 64 lowercase hex")?;
     let value = field("value").ok_or("value is not a string")?;
-    let signature = sigcheck::decode_signature(value).map_err(|e| e.to_string())?;
-    sigcheck::verify(&key, &preimage(role, payload), &signature).map_err(|e| e.to_string())
+    let signature = signature::decode_signature_64(value).map_err(|e| e.to_string())?;
+    signature::verify_key_bytes(&key, &preimage(role, payload), &signature)
+        .map_err(|e| e.to_string())
 }
 
 /// `"seal.<role>-statement/v1" 0x00 ‖ u64_be(len) ‖ payload`.

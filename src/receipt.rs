@@ -12,11 +12,10 @@
 pub mod lock;
 pub mod pin;
 pub mod recompute;
-mod statement;
 
 use crate::digest::{hex_lower, is_sha256_hex, sha256_hex};
 use crate::finding::{Code, Finding, Severity};
-use crate::sigcheck;
+use crate::signature;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use recompute::{FrameFacts, Projection};
@@ -685,7 +684,7 @@ impl<'a> Ctx<'a> {
         };
         report.reported_public_key = Some(block.public_key.clone());
         report.reported_key_id = Some(block.key_id.clone());
-        let Some(embedded) = sigcheck::parse_key_hex(&block.public_key) else {
+        let Some(embedded) = signature::parse_key_hex(&block.public_key) else {
             report.detail = "signature.public_key is not 64 lowercase hex digits".into();
             return report;
         };
@@ -731,7 +730,7 @@ impl<'a> Ctx<'a> {
 
     /// Rebuilds the preimage and verifies it under `key`.
     fn verify_lock(&mut self, key: &[u8; 32], value: &str) -> Result<(), String> {
-        let signature = sigcheck::decode_signature(value).map_err(|e| e.to_string())?;
+        let signature = signature::decode_signature_64(value).map_err(|e| e.to_string())?;
         let object_a = self
             .object_a
             .as_deref()
@@ -766,7 +765,7 @@ impl<'a> Ctx<'a> {
         scratch.object_b.clear();
         lock::write_object_b(self.receipt, &mut scratch.object_b)?;
         lock::preimage(&parts, &scratch.object_b, &mut scratch.preimage);
-        sigcheck::verify(key, &scratch.preimage, &signature).map_err(|e| e.to_string())
+        signature::verify_key_bytes(key, &scratch.preimage, &signature).map_err(|e| e.to_string())
     }
 
     fn check_object_a(&mut self) -> Check {
@@ -1332,7 +1331,7 @@ impl<'a> Ctx<'a> {
             };
         };
         let result = (|| {
-            let statement = statement::parse(&bytes).map_err(Miss::Mismatch)?;
+            let statement = approval_statement(&bytes).map_err(Miss::Mismatch)?;
             let mut wrong = Vec::new();
             if Some(statement.target.as_str()) != self.safety_reason() {
                 wrong.push("target is not the safety certificate's target");
@@ -1556,12 +1555,12 @@ fn cache_key(parts: &[&str]) -> [u8; 32] {
 /// The config envelope's Ed25519 signature (128 hex) over the exact payload bytes, under the
 /// key the envelope names.
 fn config_signature(payload: &str, signature: &str, pubkey: &str) -> Result<(), String> {
-    let key = sigcheck::parse_key_hex(pubkey)
+    let key = signature::parse_key_hex(pubkey)
         .ok_or("signed_config.pubkey is not 64 lowercase hex digits")?;
     let signature: [u8; 64] = crate::digest::hex_decode(signature)
         .and_then(|b| b.try_into().ok())
         .ok_or("signed_config.signature is not 128 hex digits")?;
-    sigcheck::verify(&key, payload.as_bytes(), &signature)
+    signature::verify_key_bytes(&key, payload.as_bytes(), &signature)
         .map_err(|e| format!("signed_config signature: {e}"))
 }
 
@@ -1631,6 +1630,24 @@ fn cert_hash_problem(cert: &Value) -> Option<String> {
 /// Hex of a public key for messages.
 pub fn key_hex(key: &[u8; 32]) -> String {
     hex_lower(key)
+}
+
+/// The approval statement a record_version 3 receipt signs must be a valid, canonical
+/// ApprovalRecord v2 payload (reference/seal-host-formats.md §1.2, §1.3), checked with
+/// `crate::approval` exactly as seal-host checks a token's payload; its token signature
+/// is not in the receipt.
+fn approval_statement(bytes: &[u8]) -> Result<crate::approval::payload::Payload, String> {
+    use crate::approval::payload::Payload;
+    let text = std::str::from_utf8(bytes).map_err(|_| "statement is not UTF-8".to_owned())?;
+    let payload = Payload::parse(text)
+        .map_err(|e| format!("statement is not an ApprovalRecord v2 payload: {e}"))?;
+    payload
+        .validate()
+        .map_err(|e| format!("statement field {e}"))?;
+    match payload.is_canonical_text(bytes) {
+        Ok(true) => Ok(payload),
+        _ => Err("statement is not the canonical rendering of its own payload".to_owned()),
+    }
 }
 
 #[cfg(test)]

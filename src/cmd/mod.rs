@@ -7,12 +7,15 @@ use crate::outcome::Outcome;
 use serde::Serialize;
 use std::io::{self, IsTerminal, Write};
 
+pub mod approve;
 pub mod audit;
 pub mod diff;
 pub mod envelope;
+pub mod keygen;
 pub mod migrate;
 pub mod target;
 pub mod verify;
+pub mod verify_approval;
 pub mod verify_bundle;
 pub mod verify_chain;
 pub mod verify_receipt;
@@ -55,6 +58,8 @@ pub fn run(cli: Cli) -> Outcome {
         Command::Audit(args) => audit::run(args, &global),
         Command::Migrate(args) => migrate::run(args, &global),
         Command::Diff(args) => diff::run(args, &global),
+        Command::Keygen(args) => keygen::run(args, &global),
+        Command::Approve(args) => approve::run(args, &global),
     };
     match result {
         Ok(outcome) => outcome,

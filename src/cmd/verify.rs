@@ -9,5 +9,6 @@ pub fn run(args: VerifyArgs, global: &Global) -> miette::Result<Outcome> {
         VerifyCommand::Receipt(args) => super::verify_receipt::run(args, global),
         VerifyCommand::Chain(args) => super::verify_chain::run(args, global),
         VerifyCommand::Bundle(args) => super::verify_bundle::run(args, global),
+        VerifyCommand::Approval(args) => super::verify_approval::run(args, global),
     }
 }

@@ -24,7 +24,7 @@ pub fn run(args: VerifyBundleArgs, global: &Global) -> miette::Result<Outcome> {
         ("--request-pubkey", &args.request_pubkey),
         ("--approval-pubkey", &args.approval_pubkey),
     ] {
-        if crate::sigcheck::parse_key_hex(key).is_none() {
+        if crate::signature::parse_key_hex(key).is_none() {
             return Err(miette::miette!(
                 code = "bad-public-key",
                 "{flag} must be 64 lowercase hex digits"

@@ -3,7 +3,7 @@
 //! (`.seal-receipt-ed25519.key`) or a public key file of 64 hex digits (optional LF).
 
 use crate::digest::hex_lower;
-use crate::sigcheck::{parse_key_hex, public_key_of_seed};
+use crate::signature::{parse_key_hex, public_key_of_seed};
 use std::path::{Path, PathBuf};
 
 /// Where the pinned public key came from; reported beside every signature result.
