@@ -119,7 +119,7 @@ _sealkit() {
 
     case "${cmd}" in
         sealkit)
-            opts="-h -V --format --deny-warnings --color --help --version target envelope verify audit keygen approve migrate diff help"
+            opts="-h -V --format --deny-warnings --color --help --version target keygen approve verify audit diff migrate envelope help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -345,7 +345,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__help)
-            opts="target envelope verify audit keygen approve migrate diff help"
+            opts="target keygen approve verify audit diff migrate envelope help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -471,7 +471,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__help__subcmd__verify)
-            opts="receipt chain bundle approval"
+            opts="approval receipt chain bundle"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -643,7 +643,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__verify)
-            opts="-h -V --format --deny-warnings --color --help --version receipt chain bundle approval help"
+            opts="-h -V --format --deny-warnings --color --help --version approval receipt chain bundle help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -779,7 +779,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__verify__subcmd__help)
-            opts="receipt chain bundle approval help"
+            opts="approval receipt chain bundle help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -28,31 +28,22 @@ pub struct Cli {
 pub enum Command {
     /// Compute the identities Seal derives for captured JSON-RPC frames, under every profile.
     Target(TargetArgs),
-    /// Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an
-    /// Ed25519 signature over it.
-    Envelope(Box<EnvelopeArgs>),
-
-    // --- receipts, chains, bundles, audits (issue 4) ---
-    /// Verify evidence seal-host writes: receipts, audit chains, statement bundles.
-    Verify(VerifyArgs),
-    /// Audit whole receipt directories: every receipt, names, counters, chain state, files.
-    Audit(AuditArgs),
-    // --- end issue 4 ---
-
-    // --- approvals (issue 3) ---
     /// Create an Ed25519 approval key pair in seal-host's key file format.
     Keygen(KeygenArgs),
     /// Sign an ApprovalRecord v2 for a blocked call after showing exactly what it approves.
     Approve(ApproveArgs),
-    // --- end issue 3 ---
-
-    // --- migration (issue 6) ---
+    /// Verify evidence: approval tokens, receipts, audit chains, statement bundles.
+    Verify(VerifyArgs),
+    /// Audit whole receipt directories: every receipt, names, counters, chain state, files.
+    Audit(AuditArgs),
+    /// Pair old receipts with new ones (or with a migration output) and show what changed.
+    Diff(DiffArgs),
     /// Migrate _meta-blind receipts: one record per receipt (label, changes, old and
     /// committed identity) written to NEW_DIR.
     Migrate(MigrateArgs),
-    /// Pair old receipts with new ones (or with a migration output) and show what changed.
-    Diff(DiffArgs),
-    // --- end issue 6 ---
+    /// Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an
+    /// Ed25519 signature over it.
+    Envelope(Box<EnvelopeArgs>),
 }
 
 /// How results are printed.
@@ -204,14 +195,14 @@ pub struct VerifyArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum VerifyCommand {
+    /// Check ApprovalRecord v2 token lines with seal-host's rules, then their binding.
+    Approval(VerifyApprovalArgs),
     /// Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned).
     Receipt(VerifyReceiptArgs),
     /// Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines.
     Chain(VerifyChainArgs),
     /// Verify a detached statement bundle (receipt-verifier/verify.mjs input).
     Bundle(VerifyBundleArgs),
-    /// Check ApprovalRecord v2 token lines with seal-host's rules, then their binding.
-    Approval(VerifyApprovalArgs),
 }
 
 #[derive(Debug, Args)]
