@@ -29,6 +29,12 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('target', 'target', [CompletionResultType]::ParameterValue, 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile')
+            [CompletionResult]::new('keygen', 'keygen', [CompletionResultType]::ParameterValue, 'Create an Ed25519 approval key pair in seal-host''s key file format')
+            [CompletionResult]::new('approve', 'approve', [CompletionResultType]::ParameterValue, 'Sign an ApprovalRecord v2 for a blocked call after showing exactly what it approves')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Verify evidence: approval tokens, receipts, audit chains, statement bundles')
+            [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Audit whole receipt directories: every receipt, names, counters, chain state, files')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Pair old receipts with new ones (or with a migration output) and show what changed')
+            [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR')
             [CompletionResult]::new('envelope', 'envelope', [CompletionResultType]::ParameterValue, 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -41,6 +47,170 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Show the exact parts framed and hashed for every identity, and where profiles differ')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sealkit;keygen' {
+            [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'Directory for the key files (created with mode 0700 when missing)')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Base name: writes NAME.key (secret seed) and NAME.pub')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sealkit;approve' {
+            [CompletionResult]::new('--token-file', '--token-file', [CompletionResultType]::ParameterName, 'NDJSON token file the host reads (seal-host''s --token-file); one line is appended')
+            [CompletionResult]::new('--refusal', '--refusal', [CompletionResultType]::ParameterName, 'The host''s refusal line (`approval required: <hex>` with result.framed_subject)')
+            [CompletionResult]::new('--frame', '--frame', [CompletionResultType]::ParameterName, 'The exact blocked frame, including its LF (or CRLF) delimiter')
+            [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'The challenged target (64 lowercase hex) from `approval required: <hex>`')
+            [CompletionResult]::new('--key-file', '--key-file', [CompletionResultType]::ParameterName, 'Secret key file (64 hex + LF, mode 0600); default: $SEALKIT_APPROVAL_KEY_FILE')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The host''s configured server identity (Seal''s `server`; never read from a frame)')
+            [CompletionResult]::new('--nonce', '--nonce', [CompletionResultType]::ParameterName, 'Nonce (default: 32 random hex digits)')
+            [CompletionResult]::new('--authorized-at', '--authorized-at', [CompletionResultType]::ParameterName, 'authorized_at in Unix milliseconds (default: now)')
+            [CompletionResult]::new('--expiry', '--expiry', [CompletionResultType]::ParameterName, 'expiry in Unix milliseconds (default: authorized_at + TTL)')
+            [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'Lifetime in seconds: expiry = authorized_at + TTL (default 120; the host caps its own TTL at 300)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Approval session label (default: sealkit-approve/<random hex>)')
+            [CompletionResult]::new('--approver', '--approver', [CompletionResultType]::ParameterName, 'Who approves, as recorded in the signed payload')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Sign without asking (for scripts; no terminal needed)')
+            [CompletionResult]::new('--deny', '--deny', [CompletionResultType]::ParameterName, 'Write seal-host''s signed decline for the target instead of an approval')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sealkit;verify' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('approval', 'approval', [CompletionResultType]::ParameterValue, 'Check ApprovalRecord v2 token lines with seal-host''s rules, then their binding')
+            [CompletionResult]::new('receipt', 'receipt', [CompletionResultType]::ParameterValue, 'Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned)')
+            [CompletionResult]::new('chain', 'chain', [CompletionResultType]::ParameterValue, 'Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines')
+            [CompletionResult]::new('bundle', 'bundle', [CompletionResultType]::ParameterValue, 'Verify a detached statement bundle (receipt-verifier/verify.mjs input)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'sealkit;verify;approval' {
+            [CompletionResult]::new('--pubkey', '--pubkey', [CompletionResultType]::ParameterName, 'The trusted approval public key (seal-host''s --approval-pubkey), 64 hex')
+            [CompletionResult]::new('--pubkey-file', '--pubkey-file', [CompletionResultType]::ParameterName, 'File holding the trusted approval public key (64 hex + LF)')
+            [CompletionResult]::new('--frame', '--frame', [CompletionResultType]::ParameterName, 'The exact frame (with delimiter) each approval must be bound to')
+            [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'The challenged target each record must name')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'Check freshness at this time (Unix milliseconds)')
+            [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'The host''s approval TTL in seconds (capped at 300, as the host caps it)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sealkit;verify;receipt' {
+            [CompletionResult]::new('--receipt-key', '--receipt-key', [CompletionResultType]::ParameterName, 'The installation''s receipt key: 64 hex digits, a raw 32-byte seed file (.seal-receipt-ed25519.key) or a file holding the public key in hex. Without it no receipt can be authenticated')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sealkit;verify;chain' {
+            [CompletionResult]::new('--audit-lines', '--audit-lines', [CompletionResultType]::ParameterName, 'Recompute the head from raw audit lines instead (trimmed, empty lines dropped)')
+            [CompletionResult]::new('--head', '--head', [CompletionResultType]::ParameterName, 'The head the chain must end at')
+            [CompletionResult]::new('--state', '--state', [CompletionResultType]::ParameterName, 'A receipt directory''s .seal-audit-head.state whose head must equal the recomputed one')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sealkit;verify;bundle' {
+            [CompletionResult]::new('--issuer-pubkey', '--issuer-pubkey', [CompletionResultType]::ParameterName, 'Trusted issuer public key (64 hex)')
+            [CompletionResult]::new('--request-pubkey', '--request-pubkey', [CompletionResultType]::ParameterName, 'Trusted request-signer public key (64 hex)')
+            [CompletionResult]::new('--approval-pubkey', '--approval-pubkey', [CompletionResultType]::ParameterName, 'Trusted approval-signer public key (64 hex)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sealkit;verify;help' {
+            [CompletionResult]::new('approval', 'approval', [CompletionResultType]::ParameterValue, 'Check ApprovalRecord v2 token lines with seal-host''s rules, then their binding')
+            [CompletionResult]::new('receipt', 'receipt', [CompletionResultType]::ParameterValue, 'Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned)')
+            [CompletionResult]::new('chain', 'chain', [CompletionResultType]::ParameterValue, 'Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines')
+            [CompletionResult]::new('bundle', 'bundle', [CompletionResultType]::ParameterValue, 'Verify a detached statement bundle (receipt-verifier/verify.mjs input)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'sealkit;verify;help;approval' {
+            break
+        }
+        'sealkit;verify;help;receipt' {
+            break
+        }
+        'sealkit;verify;help;chain' {
+            break
+        }
+        'sealkit;verify;help;bundle' {
+            break
+        }
+        'sealkit;verify;help;help' {
+            break
+        }
+        'sealkit;audit' {
+            [CompletionResult]::new('--receipt-key', '--receipt-key', [CompletionResultType]::ParameterName, 'The installation''s receipt key (64 hex, raw 32-byte seed file, or public key file)')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Worker threads (default: the number of cores)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sealkit;diff' {
+            [CompletionResult]::new('--frames', '--frames', [CompletionResultType]::ParameterName, 'Captures of the client''s frames (as for `sealkit migrate`)')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The server identity to compute identities under [default: each receipt''s own]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sealkit;migrate' {
+            [CompletionResult]::new('--frames', '--frames', [CompletionResultType]::ParameterName, 'Captures of the client''s frames: files of LF-terminated frames, single .frame files, or directories of them ("-" for stdin). Frames are matched by exact-frame subject')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The server identity to compute identities under [default: each receipt''s own kernel_config server, else empty]')
+            [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'Where to write migration.jsonl and summary.json (created if missing; never inside an OLD_DIR)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
             [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -73,11 +243,51 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
         }
         'sealkit;help' {
             [CompletionResult]::new('target', 'target', [CompletionResultType]::ParameterValue, 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile')
+            [CompletionResult]::new('keygen', 'keygen', [CompletionResultType]::ParameterValue, 'Create an Ed25519 approval key pair in seal-host''s key file format')
+            [CompletionResult]::new('approve', 'approve', [CompletionResultType]::ParameterValue, 'Sign an ApprovalRecord v2 for a blocked call after showing exactly what it approves')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Verify evidence: approval tokens, receipts, audit chains, statement bundles')
+            [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Audit whole receipt directories: every receipt, names, counters, chain state, files')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Pair old receipts with new ones (or with a migration output) and show what changed')
+            [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR')
             [CompletionResult]::new('envelope', 'envelope', [CompletionResultType]::ParameterValue, 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'sealkit;help;target' {
+            break
+        }
+        'sealkit;help;keygen' {
+            break
+        }
+        'sealkit;help;approve' {
+            break
+        }
+        'sealkit;help;verify' {
+            [CompletionResult]::new('approval', 'approval', [CompletionResultType]::ParameterValue, 'Check ApprovalRecord v2 token lines with seal-host''s rules, then their binding')
+            [CompletionResult]::new('receipt', 'receipt', [CompletionResultType]::ParameterValue, 'Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned)')
+            [CompletionResult]::new('chain', 'chain', [CompletionResultType]::ParameterValue, 'Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines')
+            [CompletionResult]::new('bundle', 'bundle', [CompletionResultType]::ParameterValue, 'Verify a detached statement bundle (receipt-verifier/verify.mjs input)')
+            break
+        }
+        'sealkit;help;verify;approval' {
+            break
+        }
+        'sealkit;help;verify;receipt' {
+            break
+        }
+        'sealkit;help;verify;chain' {
+            break
+        }
+        'sealkit;help;verify;bundle' {
+            break
+        }
+        'sealkit;help;audit' {
+            break
+        }
+        'sealkit;help;diff' {
+            break
+        }
+        'sealkit;help;migrate' {
             break
         }
         'sealkit;help;envelope' {

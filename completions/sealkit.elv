@@ -26,6 +26,12 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand target 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
+            cand keygen 'Create an Ed25519 approval key pair in seal-host''s key file format'
+            cand approve 'Sign an ApprovalRecord v2 for a blocked call after showing exactly what it approves'
+            cand verify 'Verify evidence: approval tokens, receipts, audit chains, statement bundles'
+            cand audit 'Audit whole receipt directories: every receipt, names, counters, chain state, files'
+            cand diff 'Pair old receipts with new ones (or with a migration output) and show what changed'
+            cand migrate 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR'
             cand envelope 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -37,6 +43,154 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
             cand --color 'When to use colour in human output'
             cand --explain 'Show the exact parts framed and hashed for every identity, and where profiles differ'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sealkit;keygen'= {
+            cand --out-dir 'Directory for the key files (created with mode 0700 when missing)'
+            cand --name 'Base name: writes NAME.key (secret seed) and NAME.pub'
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sealkit;approve'= {
+            cand --token-file 'NDJSON token file the host reads (seal-host''s --token-file); one line is appended'
+            cand --refusal 'The host''s refusal line (`approval required: <hex>` with result.framed_subject)'
+            cand --frame 'The exact blocked frame, including its LF (or CRLF) delimiter'
+            cand --target 'The challenged target (64 lowercase hex) from `approval required: <hex>`'
+            cand --key-file 'Secret key file (64 hex + LF, mode 0600); default: $SEALKIT_APPROVAL_KEY_FILE'
+            cand --server 'The host''s configured server identity (Seal''s `server`; never read from a frame)'
+            cand --nonce 'Nonce (default: 32 random hex digits)'
+            cand --authorized-at 'authorized_at in Unix milliseconds (default: now)'
+            cand --expiry 'expiry in Unix milliseconds (default: authorized_at + TTL)'
+            cand --ttl 'Lifetime in seconds: expiry = authorized_at + TTL (default 120; the host caps its own TTL at 300)'
+            cand --session 'Approval session label (default: sealkit-approve/<random hex>)'
+            cand --approver 'Who approves, as recorded in the signed payload'
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
+            cand --yes 'Sign without asking (for scripts; no terminal needed)'
+            cand --deny 'Write seal-host''s signed decline for the target instead of an approval'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sealkit;verify'= {
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand approval 'Check ApprovalRecord v2 token lines with seal-host''s rules, then their binding'
+            cand receipt 'Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned)'
+            cand chain 'Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines'
+            cand bundle 'Verify a detached statement bundle (receipt-verifier/verify.mjs input)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'sealkit;verify;approval'= {
+            cand --pubkey 'The trusted approval public key (seal-host''s --approval-pubkey), 64 hex'
+            cand --pubkey-file 'File holding the trusted approval public key (64 hex + LF)'
+            cand --frame 'The exact frame (with delimiter) each approval must be bound to'
+            cand --target 'The challenged target each record must name'
+            cand --now 'Check freshness at this time (Unix milliseconds)'
+            cand --ttl 'The host''s approval TTL in seconds (capped at 300, as the host caps it)'
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sealkit;verify;receipt'= {
+            cand --receipt-key 'The installation''s receipt key: 64 hex digits, a raw 32-byte seed file (.seal-receipt-ed25519.key) or a file holding the public key in hex. Without it no receipt can be authenticated'
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sealkit;verify;chain'= {
+            cand --audit-lines 'Recompute the head from raw audit lines instead (trimmed, empty lines dropped)'
+            cand --head 'The head the chain must end at'
+            cand --state 'A receipt directory''s .seal-audit-head.state whose head must equal the recomputed one'
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sealkit;verify;bundle'= {
+            cand --issuer-pubkey 'Trusted issuer public key (64 hex)'
+            cand --request-pubkey 'Trusted request-signer public key (64 hex)'
+            cand --approval-pubkey 'Trusted approval-signer public key (64 hex)'
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sealkit;verify;help'= {
+            cand approval 'Check ApprovalRecord v2 token lines with seal-host''s rules, then their binding'
+            cand receipt 'Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned)'
+            cand chain 'Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines'
+            cand bundle 'Verify a detached statement bundle (receipt-verifier/verify.mjs input)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'sealkit;verify;help;approval'= {
+        }
+        &'sealkit;verify;help;receipt'= {
+        }
+        &'sealkit;verify;help;chain'= {
+        }
+        &'sealkit;verify;help;bundle'= {
+        }
+        &'sealkit;verify;help;help'= {
+        }
+        &'sealkit;audit'= {
+            cand --receipt-key 'The installation''s receipt key (64 hex, raw 32-byte seed file, or public key file)'
+            cand --jobs 'Worker threads (default: the number of cores)'
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sealkit;diff'= {
+            cand --frames 'Captures of the client''s frames (as for `sealkit migrate`)'
+            cand --server 'The server identity to compute identities under [default: each receipt''s own]'
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sealkit;migrate'= {
+            cand --frames 'Captures of the client''s frames: files of LF-terminated frames, single .frame files, or directories of them ("-" for stdin). Frames are matched by exact-frame subject'
+            cand --server 'The server identity to compute identities under [default: each receipt''s own kernel_config server, else empty]'
+            cand --out 'Where to write migration.jsonl and summary.json (created if missing; never inside an OLD_DIR)'
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
             cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -67,10 +221,40 @@ set edit:completion:arg-completer[sealkit] = {|@words|
         }
         &'sealkit;help'= {
             cand target 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
+            cand keygen 'Create an Ed25519 approval key pair in seal-host''s key file format'
+            cand approve 'Sign an ApprovalRecord v2 for a blocked call after showing exactly what it approves'
+            cand verify 'Verify evidence: approval tokens, receipts, audit chains, statement bundles'
+            cand audit 'Audit whole receipt directories: every receipt, names, counters, chain state, files'
+            cand diff 'Pair old receipts with new ones (or with a migration output) and show what changed'
+            cand migrate 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR'
             cand envelope 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sealkit;help;target'= {
+        }
+        &'sealkit;help;keygen'= {
+        }
+        &'sealkit;help;approve'= {
+        }
+        &'sealkit;help;verify'= {
+            cand approval 'Check ApprovalRecord v2 token lines with seal-host''s rules, then their binding'
+            cand receipt 'Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned)'
+            cand chain 'Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines'
+            cand bundle 'Verify a detached statement bundle (receipt-verifier/verify.mjs input)'
+        }
+        &'sealkit;help;verify;approval'= {
+        }
+        &'sealkit;help;verify;receipt'= {
+        }
+        &'sealkit;help;verify;chain'= {
+        }
+        &'sealkit;help;verify;bundle'= {
+        }
+        &'sealkit;help;audit'= {
+        }
+        &'sealkit;help;diff'= {
+        }
+        &'sealkit;help;migrate'= {
         }
         &'sealkit;help;envelope'= {
         }

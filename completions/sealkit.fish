@@ -34,6 +34,12 @@ complete -c sealkit -n "__fish_sealkit_needs_command" -l deny-warnings -d 'Treat
 complete -c sealkit -n "__fish_sealkit_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_needs_command" -s V -l version -d 'Print version'
 complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "target" -d 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
+complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "keygen" -d 'Create an Ed25519 approval key pair in seal-host\'s key file format'
+complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "approve" -d 'Sign an ApprovalRecord v2 for a blocked call after showing exactly what it approves'
+complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "verify" -d 'Verify evidence: approval tokens, receipts, audit chains, statement bundles'
+complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "audit" -d 'Audit whole receipt directories: every receipt, names, counters, chain state, files'
+complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "diff" -d 'Pair old receipts with new ones (or with a migration output) and show what changed'
+complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "migrate" -d 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR'
 complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "envelope" -d 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
 complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand target" -l server -d 'The operator\'s server identity (Seal\'s `server` config; never read from a frame)' -r
@@ -55,6 +61,142 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand target" -l explain -d 'S
 complete -c sealkit -n "__fish_sealkit_using_subcommand target" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand target" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand target" -s V -l version -d 'Print version'
+complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -l out-dir -d 'Directory for the key files (created with mode 0700 when missing)' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -l name -d 'Base name: writes NAME.key (secret seed) and NAME.pub' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
+json\t'One JSON document (an array or an object) on stdout'
+jsonl\t'One JSON object per line on stdout'"
+complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t''
+never\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -s V -l version -d 'Print version'
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l token-file -d 'NDJSON token file the host reads (seal-host\'s --token-file); one line is appended' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l refusal -d 'The host\'s refusal line (`approval required: <hex>` with result.framed_subject)' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l frame -d 'The exact blocked frame, including its LF (or CRLF) delimiter' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l target -d 'The challenged target (64 lowercase hex) from `approval required: <hex>`' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l key-file -d 'Secret key file (64 hex + LF, mode 0600); default: $SEALKIT_APPROVAL_KEY_FILE' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l server -d 'The host\'s configured server identity (Seal\'s `server`; never read from a frame)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l nonce -d 'Nonce (default: 32 random hex digits)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l authorized-at -d 'authorized_at in Unix milliseconds (default: now)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l expiry -d 'expiry in Unix milliseconds (default: authorized_at + TTL)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l ttl -d 'Lifetime in seconds: expiry = authorized_at + TTL (default 120; the host caps its own TTL at 300)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l session -d 'Approval session label (default: sealkit-approve/<random hex>)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l approver -d 'Who approves, as recorded in the signed payload' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
+json\t'One JSON document (an array or an object) on stdout'
+jsonl\t'One JSON object per line on stdout'"
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t''
+never\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l yes -d 'Sign without asking (for scripts; no terminal needed)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l deny -d 'Write seal-host\'s signed decline for the target instead of an approval'
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -s V -l version -d 'Print version'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from approval receipt chain bundle help" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
+json\t'One JSON document (an array or an object) on stdout'
+jsonl\t'One JSON object per line on stdout'"
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from approval receipt chain bundle help" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t''
+never\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from approval receipt chain bundle help" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from approval receipt chain bundle help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from approval receipt chain bundle help" -s V -l version -d 'Print version'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from approval receipt chain bundle help" -f -a "approval" -d 'Check ApprovalRecord v2 token lines with seal-host\'s rules, then their binding'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from approval receipt chain bundle help" -f -a "receipt" -d 'Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from approval receipt chain bundle help" -f -a "chain" -d 'Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from approval receipt chain bundle help" -f -a "bundle" -d 'Verify a detached statement bundle (receipt-verifier/verify.mjs input)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from approval receipt chain bundle help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l pubkey -d 'The trusted approval public key (seal-host\'s --approval-pubkey), 64 hex' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l pubkey-file -d 'File holding the trusted approval public key (64 hex + LF)' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l frame -d 'The exact frame (with delimiter) each approval must be bound to' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l target -d 'The challenged target each record must name' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l now -d 'Check freshness at this time (Unix milliseconds)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l ttl -d 'The host\'s approval TTL in seconds (capped at 300, as the host caps it)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
+json\t'One JSON document (an array or an object) on stdout'
+jsonl\t'One JSON object per line on stdout'"
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t''
+never\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -s V -l version -d 'Print version'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from receipt" -l receipt-key -d 'The installation\'s receipt key: 64 hex digits, a raw 32-byte seed file (.seal-receipt-ed25519.key) or a file holding the public key in hex. Without it no receipt can be authenticated' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from receipt" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
+json\t'One JSON document (an array or an object) on stdout'
+jsonl\t'One JSON object per line on stdout'"
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from receipt" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t''
+never\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from receipt" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from receipt" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from receipt" -s V -l version -d 'Print version'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -l audit-lines -d 'Recompute the head from raw audit lines instead (trimmed, empty lines dropped)' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -l head -d 'The head the chain must end at' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -l state -d 'A receipt directory\'s .seal-audit-head.state whose head must equal the recomputed one' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
+json\t'One JSON document (an array or an object) on stdout'
+jsonl\t'One JSON object per line on stdout'"
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t''
+never\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -s V -l version -d 'Print version'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l issuer-pubkey -d 'Trusted issuer public key (64 hex)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l request-pubkey -d 'Trusted request-signer public key (64 hex)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l approval-pubkey -d 'Trusted approval-signer public key (64 hex)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
+json\t'One JSON document (an array or an object) on stdout'
+jsonl\t'One JSON object per line on stdout'"
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t''
+never\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -s V -l version -d 'Print version'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from help" -f -a "approval" -d 'Check ApprovalRecord v2 token lines with seal-host\'s rules, then their binding'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from help" -f -a "receipt" -d 'Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from help" -f -a "chain" -d 'Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from help" -f -a "bundle" -d 'Verify a detached statement bundle (receipt-verifier/verify.mjs input)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -l receipt-key -d 'The installation\'s receipt key (64 hex, raw 32-byte seed file, or public key file)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -l jobs -d 'Worker threads (default: the number of cores)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
+json\t'One JSON document (an array or an object) on stdout'
+jsonl\t'One JSON object per line on stdout'"
+complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t''
+never\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -s V -l version -d 'Print version'
+complete -c sealkit -n "__fish_sealkit_using_subcommand diff" -l frames -d 'Captures of the client\'s frames (as for `sealkit migrate`)' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand diff" -l server -d 'The server identity to compute identities under [default: each receipt\'s own]' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand diff" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
+json\t'One JSON document (an array or an object) on stdout'
+jsonl\t'One JSON object per line on stdout'"
+complete -c sealkit -n "__fish_sealkit_using_subcommand diff" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t''
+never\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand diff" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sealkit -n "__fish_sealkit_using_subcommand diff" -s V -l version -d 'Print version'
+complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -l frames -d 'Captures of the client\'s frames: files of LF-terminated frames, single .frame files, or directories of them ("-" for stdin). Frames are matched by exact-frame subject' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -l server -d 'The server identity to compute identities under [default: each receipt\'s own kernel_config server, else empty]' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -l out -d 'Where to write migration.jsonl and summary.json (created if missing; never inside an OLD_DIR)' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
+json\t'One JSON document (an array or an object) on stdout'
+jsonl\t'One JSON object per line on stdout'"
+complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t''
+never\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -s V -l version -d 'Print version'
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l params -d 'JSON file of envelope parameters (authority_hex, key_id, nonce_hex, issued_at, expires_at, adapter, session, policy_version, effect); flags override its values' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l authority -d 'The config trust root: 32 bytes as 64 hex digits' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l key-id -d 'The principal\'s registry key id' -r
@@ -78,6 +220,16 @@ never\t''"
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -s V -l version -d 'Print version'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope help" -f -a "target" -d 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope help" -f -a "envelope" -d 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target envelope help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen approve verify audit diff migrate envelope help" -f -a "target" -d 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen approve verify audit diff migrate envelope help" -f -a "keygen" -d 'Create an Ed25519 approval key pair in seal-host\'s key file format'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen approve verify audit diff migrate envelope help" -f -a "approve" -d 'Sign an ApprovalRecord v2 for a blocked call after showing exactly what it approves'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen approve verify audit diff migrate envelope help" -f -a "verify" -d 'Verify evidence: approval tokens, receipts, audit chains, statement bundles'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen approve verify audit diff migrate envelope help" -f -a "audit" -d 'Audit whole receipt directories: every receipt, names, counters, chain state, files'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen approve verify audit diff migrate envelope help" -f -a "diff" -d 'Pair old receipts with new ones (or with a migration output) and show what changed'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen approve verify audit diff migrate envelope help" -f -a "migrate" -d 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen approve verify audit diff migrate envelope help" -f -a "envelope" -d 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen approve verify audit diff migrate envelope help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and __fish_seen_subcommand_from verify" -f -a "approval" -d 'Check ApprovalRecord v2 token lines with seal-host\'s rules, then their binding'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and __fish_seen_subcommand_from verify" -f -a "receipt" -d 'Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and __fish_seen_subcommand_from verify" -f -a "chain" -d 'Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and __fish_seen_subcommand_from verify" -f -a "bundle" -d 'Verify a detached statement bundle (receipt-verifier/verify.mjs input)'

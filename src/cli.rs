@@ -28,6 +28,19 @@ pub struct Cli {
 pub enum Command {
     /// Compute the identities Seal derives for captured JSON-RPC frames, under every profile.
     Target(TargetArgs),
+    /// Create an Ed25519 approval key pair in seal-host's key file format.
+    Keygen(KeygenArgs),
+    /// Sign an ApprovalRecord v2 for a blocked call after showing exactly what it approves.
+    Approve(ApproveArgs),
+    /// Verify evidence: approval tokens, receipts, audit chains, statement bundles.
+    Verify(VerifyArgs),
+    /// Audit whole receipt directories: every receipt, names, counters, chain state, files.
+    Audit(AuditArgs),
+    /// Pair old receipts with new ones (or with a migration output) and show what changed.
+    Diff(DiffArgs),
+    /// Migrate _meta-blind receipts: one record per receipt (label, changes, old and
+    /// committed identity) written to NEW_DIR.
+    Migrate(MigrateArgs),
     /// Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an
     /// Ed25519 signature over it.
     Envelope(Box<EnvelopeArgs>),
@@ -172,3 +185,244 @@ pub enum EffectArg {
     /// Declared absent (one signed 0x00 byte).
     Absent,
 }
+// --- receipts, chains, bundles, audits (issue 4) ---
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    #[command(subcommand)]
+    pub what: VerifyCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum VerifyCommand {
+    /// Check ApprovalRecord v2 token lines with seal-host's rules, then their binding.
+    Approval(VerifyApprovalArgs),
+    /// Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned).
+    Receipt(VerifyReceiptArgs),
+    /// Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines.
+    Chain(VerifyChainArgs),
+    /// Verify a detached statement bundle (receipt-verifier/verify.mjs input).
+    Bundle(VerifyBundleArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyReceiptArgs {
+    /// Receipt files ("-" for stdin).
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+
+    /// The installation's receipt key: 64 hex digits, a raw 32-byte seed file
+    /// (.seal-receipt-ed25519.key) or a file holding the public key in hex. Without it no
+    /// receipt can be authenticated.
+    #[arg(long, value_name = "HEX|FILE")]
+    pub receipt_key: Option<String>,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("input").required(true).args(["sealed", "audit_lines"])))]
+pub struct VerifyChainArgs {
+    /// A sealed log written by `seal_log.mjs seal`.
+    #[arg(value_name = "SEALED.json")]
+    pub sealed: Option<PathBuf>,
+
+    /// Recompute the head from raw audit lines instead (trimmed, empty lines dropped).
+    #[arg(long, value_name = "FILE")]
+    pub audit_lines: Option<PathBuf>,
+
+    /// The head the chain must end at.
+    #[arg(long, value_name = "HEX")]
+    pub head: Option<String>,
+
+    /// A receipt directory's .seal-audit-head.state whose head must equal the recomputed one.
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyBundleArgs {
+    /// The bundle: {issuer_statement, request_statement, approval_statement}.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    /// Trusted issuer public key (64 hex).
+    #[arg(long, value_name = "HEX")]
+    pub issuer_pubkey: String,
+
+    /// Trusted request-signer public key (64 hex).
+    #[arg(long, value_name = "HEX")]
+    pub request_pubkey: String,
+
+    /// Trusted approval-signer public key (64 hex).
+    #[arg(long, value_name = "HEX")]
+    pub approval_pubkey: String,
+}
+
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    /// Directories (or files) to walk; symbolic links are never followed.
+    #[arg(value_name = "DIR", required = true)]
+    pub dirs: Vec<PathBuf>,
+
+    /// The installation's receipt key (64 hex, raw 32-byte seed file, or public key file).
+    #[arg(long, value_name = "HEX|FILE")]
+    pub receipt_key: Option<String>,
+
+    /// Worker threads (default: the number of cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+}
+
+// --- end issue 4 ---
+
+// --- approvals (issue 3) ---
+
+#[derive(Debug, Args)]
+pub struct KeygenArgs {
+    /// Directory for the key files (created with mode 0700 when missing).
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: PathBuf,
+
+    /// Base name: writes NAME.key (secret seed) and NAME.pub.
+    #[arg(long, value_name = "NAME", default_value = "approval")]
+    pub name: String,
+}
+
+#[derive(Debug, Args)]
+pub struct ApproveArgs {
+    /// NDJSON token file the host reads (seal-host's --token-file); one line is appended.
+    #[arg(long, value_name = "FILE")]
+    pub token_file: PathBuf,
+
+    /// The host's refusal line (`approval required: <hex>` with result.framed_subject).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["frame", "target"],
+          required_unless_present = "frame")]
+    pub refusal: Option<PathBuf>,
+
+    /// The exact blocked frame, including its LF (or CRLF) delimiter.
+    #[arg(long, value_name = "FILE", requires = "target")]
+    pub frame: Option<PathBuf>,
+
+    /// The challenged target (64 lowercase hex) from `approval required: <hex>`.
+    #[arg(long, value_name = "HEX", requires = "frame")]
+    pub target: Option<String>,
+
+    /// Secret key file (64 hex + LF, mode 0600); default: $SEALKIT_APPROVAL_KEY_FILE.
+    #[arg(long, value_name = "FILE")]
+    pub key_file: Option<PathBuf>,
+
+    /// The host's configured server identity (Seal's `server`; never read from a frame).
+    #[arg(long, value_name = "ID", default_value = "")]
+    pub server: String,
+
+    /// Nonce (default: 32 random hex digits).
+    #[arg(long, value_name = "S")]
+    pub nonce: Option<String>,
+
+    /// authorized_at in Unix milliseconds (default: now).
+    #[arg(long, value_name = "MS")]
+    pub authorized_at: Option<u64>,
+
+    /// expiry in Unix milliseconds (default: authorized_at + TTL).
+    #[arg(long, value_name = "MS", conflicts_with = "ttl")]
+    pub expiry: Option<u64>,
+
+    /// Lifetime in seconds: expiry = authorized_at + TTL (default 120; the host caps its
+    /// own TTL at 300).
+    #[arg(long, value_name = "SECONDS")]
+    pub ttl: Option<u64>,
+
+    /// Approval session label (default: sealkit-approve/<random hex>).
+    #[arg(long, value_name = "S")]
+    pub session: Option<String>,
+
+    /// Who approves, as recorded in the signed payload.
+    #[arg(long, value_name = "NAME", default_value = "local CLI operator")]
+    pub approver: String,
+
+    /// Sign without asking (for scripts; no terminal needed).
+    #[arg(long)]
+    pub yes: bool,
+
+    /// Write seal-host's signed decline for the target instead of an approval.
+    #[arg(long)]
+    pub deny: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("trusted_key").required(true).args(["pubkey", "pubkey_file"])))]
+pub struct VerifyApprovalArgs {
+    /// Token file (NDJSON, one token per line); "-" or nothing for stdin.
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+
+    /// The trusted approval public key (seal-host's --approval-pubkey), 64 hex.
+    #[arg(long, value_name = "HEX")]
+    pub pubkey: Option<String>,
+
+    /// File holding the trusted approval public key (64 hex + LF).
+    #[arg(long, value_name = "FILE")]
+    pub pubkey_file: Option<PathBuf>,
+
+    /// The exact frame (with delimiter) each approval must be bound to.
+    #[arg(long, value_name = "FILE")]
+    pub frame: Option<PathBuf>,
+
+    /// The challenged target each record must name.
+    #[arg(long, value_name = "HEX")]
+    pub target: Option<String>,
+
+    /// Check freshness at this time (Unix milliseconds).
+    #[arg(long, value_name = "MS")]
+    pub now: Option<u64>,
+
+    /// The host's approval TTL in seconds (capped at 300, as the host caps it).
+    #[arg(long, value_name = "SECONDS", default_value_t = 120)]
+    pub ttl: u64,
+}
+// --- end issue 3 ---
+
+// --- migration (issue 6) ---
+
+#[derive(Debug, Args)]
+pub struct MigrateArgs {
+    /// Directories (or files) of old receipts; only read, never modified.
+    #[arg(value_name = "OLD_DIR", required = true)]
+    pub old: Vec<PathBuf>,
+
+    /// Captures of the client's frames: files of LF-terminated frames, single .frame files,
+    /// or directories of them ("-" for stdin). Frames are matched by exact-frame subject.
+    #[arg(long, value_name = "CAPTURE", num_args = 1..)]
+    pub frames: Vec<PathBuf>,
+
+    /// The server identity to compute identities under [default: each receipt's own
+    /// kernel_config server, else empty].
+    #[arg(long, value_name = "ID")]
+    pub server: Option<String>,
+
+    /// Where to write migration.jsonl and summary.json (created if missing; never inside an
+    /// OLD_DIR).
+    #[arg(long, value_name = "NEW_DIR", required = true)]
+    pub out: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// Old evidence: a receipt file, a directory of receipts, or a migration output (a
+    /// `sealkit migrate` NEW_DIR or its migration.jsonl).
+    #[arg(value_name = "OLD")]
+    pub old: PathBuf,
+
+    /// New evidence, in the same forms.
+    #[arg(value_name = "NEW")]
+    pub new: PathBuf,
+
+    /// Captures of the client's frames (as for `sealkit migrate`).
+    #[arg(long, value_name = "CAPTURE", num_args = 1..)]
+    pub frames: Vec<PathBuf>,
+
+    /// The server identity to compute identities under [default: each receipt's own].
+    #[arg(long, value_name = "ID")]
+    pub server: Option<String>,
+}
+
+// --- end issue 6 ---

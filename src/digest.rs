@@ -8,13 +8,23 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex_lower(&Sha256::digest(bytes))
 }
 
+/// The two lowercase hex digits of every byte value.
+const HEX_PAIRS: [[u8; 2]; 256] = {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut pairs = [[0u8; 2]; 256];
+    let mut i = 0;
+    while i < 256 {
+        pairs[i] = [DIGITS[i >> 4], DIGITS[i & 0x0f]];
+        i += 1;
+    }
+    pairs
+};
+
 /// Lowercase hex of arbitrary bytes.
 pub fn hex_lower(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut out = Vec::with_capacity(bytes.len() * 2);
     for &b in bytes {
-        out.push(DIGITS[usize::from(b >> 4)]);
-        out.push(DIGITS[usize::from(b & 0x0f)]);
+        out.extend_from_slice(&HEX_PAIRS[usize::from(b)]);
     }
     // Only ASCII digits and a-f were written.
     String::from_utf8(out).unwrap_or_default()
@@ -23,7 +33,7 @@ pub fn hex_lower(bytes: &[u8]) -> String {
 /// Decodes lowercase or uppercase hex into bytes; `None` on odd length or a non-hex digit.
 pub fn hex_decode(text: &str) -> Option<Vec<u8>> {
     let bytes = text.as_bytes();
-    if bytes.len() % 2 != 0 {
+    if !bytes.len().is_multiple_of(2) {
         return None;
     }
     bytes

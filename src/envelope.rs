@@ -29,9 +29,9 @@
 
 use crate::canonical::{lean_compress, serde_compact, KeyOrder, RenderError};
 use crate::json::{self, Node, Value as JsonValue};
+use crate::signature::Failure;
 use crate::typed::{read_request, RequestRefusal, V2Request};
 use crate::v2;
-use ed25519_dalek::{Signature, Verifier, VerifyingKey};
 use serde::Serialize;
 
 /// Domain tag, NUL-terminated.
@@ -228,29 +228,18 @@ impl SignatureCheck {
     }
 }
 
-/// The Ed25519 group order L, little-endian.
-const GROUP_ORDER: [u8; 32] = [
-    0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde, 0x14,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10,
-];
-
-/// seal-host's signature rule: S < L checked explicitly, then ed25519-dalek `verify`.
+/// seal-host's signature rule (`crate::signature`): S < L checked explicitly, then
+/// ed25519-dalek `verify`.
 pub fn verify_signature(
     message: &[u8],
     signature: &[u8; 64],
     public_key: &[u8; 32],
 ) -> SignatureCheck {
-    let scalar = &signature[32..];
-    // Compare as little-endian integers: most significant byte last.
-    if scalar.iter().rev().cmp(GROUP_ORDER.iter().rev()).is_ge() {
-        return SignatureCheck::ScalarNotCanonical;
-    }
-    let Ok(key) = VerifyingKey::from_bytes(public_key) else {
-        return SignatureCheck::PublicKeyInvalid;
-    };
-    match key.verify(message, &Signature::from_bytes(signature)) {
+    match crate::signature::verify_key_bytes(public_key, message, signature) {
         Ok(()) => SignatureCheck::Verified,
-        Err(_) => SignatureCheck::Mismatch,
+        Err(Failure::NonCanonicalScalar) => SignatureCheck::ScalarNotCanonical,
+        Err(Failure::BadPublicKey) => SignatureCheck::PublicKeyInvalid,
+        Err(Failure::Mismatch | Failure::BadEncoding) => SignatureCheck::Mismatch,
     }
 }
 
@@ -756,7 +745,7 @@ mod tests {
     fn signature_rules() {
         let message = b"m";
         let mut sig = [0u8; 64];
-        sig[32..].copy_from_slice(&GROUP_ORDER);
+        sig[32..].copy_from_slice(&crate::signature::GROUP_ORDER);
         let key = [0u8; 32];
         assert_eq!(
             verify_signature(message, &sig, &key),

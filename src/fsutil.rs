@@ -26,6 +26,83 @@ pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
     result
 }
 
+/// A file written in pieces and published atomically: the bytes go to a temporary file
+/// beside `path` (same naming as [`write_atomic`]); [`AtomicFile::commit`] fsyncs it, renames
+/// it over `path` and fsyncs the directory. Dropped without commit, the temporary file is
+/// removed, so readers only ever see a complete file. For outputs too large to hold in memory.
+pub struct AtomicFile {
+    path: PathBuf,
+    temp: PathBuf,
+    writer: Option<io::BufWriter<File>>,
+}
+
+impl AtomicFile {
+    /// Starts writing `path` (Unix `mode` applied to the temporary file, kept by the rename).
+    pub fn create(path: &Path, mode: u32) -> io::Result<Self> {
+        let temp = temp_path(path);
+        let file = create_new_with_mode(&temp, mode)?;
+        Ok(AtomicFile {
+            path: path.to_path_buf(),
+            temp,
+            writer: Some(io::BufWriter::with_capacity(1 << 16, file)),
+        })
+    }
+
+    /// Flushes, fsyncs, renames into place and fsyncs the directory.
+    pub fn commit(mut self) -> io::Result<()> {
+        let result = (|| {
+            let writer = self
+                .writer
+                .take()
+                .ok_or_else(|| io::Error::other("already committed"))?;
+            let file = writer.into_inner().map_err(|e| e.into_error())?;
+            file.sync_all()?;
+            fs::rename(&self.temp, &self.path)?;
+            sync_dir(&parent_dir(&self.path))
+        })();
+        if result.is_err() {
+            let _ = fs::remove_file(&self.temp);
+        }
+        result
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.writer {
+            Some(writer) => writer.write(buf),
+            None => Err(io::Error::other("already committed")),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.writer {
+            Some(writer) => writer.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.writer.take().is_some() {
+            let _ = fs::remove_file(&self.temp);
+        }
+    }
+}
+
+/// True for the temporary names [`write_atomic`] and [`AtomicFile`] use for `target_name`
+/// (`.<name>.sealkit-<pid>.tmp`): leftovers of an interrupted writer, safe to remove before
+/// rewriting the same outputs.
+pub fn is_temp_for(file_name: &str, target_name: &str) -> bool {
+    file_name
+        .strip_prefix('.')
+        .and_then(|rest| rest.strip_prefix(target_name))
+        .and_then(|rest| rest.strip_prefix(".sealkit-"))
+        .and_then(|rest| rest.strip_suffix(".tmp"))
+        .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// Creates a file that must not exist yet, with the given Unix mode (ignored elsewhere).
 pub fn create_new_with_mode(path: &Path, mode: u32) -> io::Result<File> {
     let mut options = OpenOptions::new();
@@ -106,5 +183,29 @@ mod tests {
         assert_eq!(names.len(), 1, "only the target remains: {names:?}");
         #[cfg(unix)]
         assert_eq!(unix_mode(&fs::metadata(&path).unwrap()), Some(0o600));
+    }
+
+    #[test]
+    fn streamed_file_appears_only_on_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("records.jsonl");
+        let mut file = AtomicFile::create(&path, 0o644).unwrap();
+        file.write_all(b"one\n").unwrap();
+        assert!(!path.exists());
+        file.commit().unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"one\n");
+        let mut abandoned = AtomicFile::create(&path, 0o644).unwrap();
+        abandoned.write_all(b"partial").unwrap();
+        drop(abandoned);
+        assert_eq!(fs::read(&path).unwrap(), b"one\n");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn recognises_its_own_temporary_names() {
+        assert!(is_temp_for(".summary.json.sealkit-123.tmp", "summary.json"));
+        assert!(!is_temp_for(".summary.json.sealkit-.tmp", "summary.json"));
+        assert!(!is_temp_for(".other.json.sealkit-1.tmp", "summary.json"));
+        assert!(!is_temp_for("summary.json", "summary.json"));
     }
 }

@@ -135,7 +135,7 @@ impl Identities {
 }
 
 /// A part before framing, with its Unicode scalar count.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Part<'a> {
     pub text: &'a str,
     pub chars: usize,
@@ -209,7 +209,35 @@ fn feed(hasher: &mut Sha256, parts: &[Part<'_>]) {
 
 /// The exact parts of one identity, for `--explain`.
 pub fn parts<'a>(inputs: &Inputs<'a>, profile: Profile, kind: Kind) -> Vec<Part<'a>> {
-    CountedInputs::new(inputs).layout(profile, kind)
+    CountedInputs::new(inputs).layout(profile, kind).to_vec()
+}
+
+/// The parts of one identity, on the stack: no layout has more than ten.
+struct Layout<'a> {
+    parts: [Part<'a>; 10],
+    len: usize,
+}
+
+impl<'a> Layout<'a> {
+    fn new() -> Self {
+        Layout {
+            parts: [Part::default(); 10],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, part: Part<'a>) {
+        self.parts[self.len] = part;
+        self.len += 1;
+    }
+}
+
+impl<'a> std::ops::Deref for Layout<'a> {
+    type Target = [Part<'a>];
+
+    fn deref(&self) -> &[Part<'a>] {
+        &self.parts[..self.len]
+    }
 }
 
 /// SHA-256 (lowercase hex) of the framed parts.
@@ -252,13 +280,13 @@ impl<'a> CountedInputs<'a> {
         }
     }
 
-    fn layout(&self, profile: Profile, kind: Kind) -> Vec<Part<'a>> {
+    fn layout(&self, profile: Profile, kind: Kind) -> Layout<'a> {
         let spec = profile.spec();
-        let mut parts = Vec::with_capacity(10);
+        let mut parts = Layout::new();
         match kind {
             Kind::Effect => {
                 parts.push(Part::new(spec.effect_tag));
-                parts.push(self.server.clone());
+                parts.push(self.server);
             }
             Kind::Target => {
                 if let Some(tag) = spec.target_tag {
@@ -266,12 +294,12 @@ impl<'a> CountedInputs<'a> {
                 }
                 // Seal frames the server identity in a guard target only when configured.
                 if !self.server.text.is_empty() {
-                    parts.push(self.server.clone());
+                    parts.push(self.server);
                 }
             }
         }
-        parts.push(self.tool.clone());
-        parts.push(self.arguments.clone());
+        parts.push(self.tool);
+        parts.push(self.arguments);
         let context = [
             ("meta", &self.meta),
             ("requestState", &self.request_state),
@@ -282,7 +310,7 @@ impl<'a> CountedInputs<'a> {
                 (ContextRule::NotFramed, _) => {}
                 (ContextRule::FromFrame, Some(value)) => {
                     parts.push(Part::new(presence_label(name, true)));
-                    parts.push(value.clone());
+                    parts.push(*value);
                 }
                 (ContextRule::FromFrame, None) | (ContextRule::ForcedAbsent, _) => {
                     parts.push(Part::new(presence_label(name, false)));

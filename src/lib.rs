@@ -5,18 +5,31 @@
 //! a report (`cmd`). Pure modules never print; `cmd` wires them to output.
 #![forbid(unsafe_code)]
 
+pub mod approval;
+pub mod audit;
+pub mod bundle;
 pub mod canonical;
+pub mod chain;
+pub mod challenge;
 pub mod cli;
 pub mod cmd;
 pub mod digest;
+pub mod finding;
 pub mod frame;
 pub mod fsutil;
 pub mod identity;
 pub mod json;
+pub mod keys;
 pub mod meta;
+// Migration of _meta-blind receipts: sealkit migrate / diff (issue 6).
+pub mod migrate;
 pub mod outcome;
+pub mod receipt;
 pub mod refusal;
 pub mod request;
+pub mod shown;
+pub mod signature;
+pub mod tokenfile;
 pub mod wire;
 
 // Seal V2: canonical reader/serializer, typed targets, V2.3 effect envelopes (issue 7).

@@ -50,6 +50,12 @@ pub struct Session {
 }
 
 impl Session {
+    /// A session whose entry call was already read (`None`: no entry call seen), e.g. to
+    /// analyse one frame taken out of a capture in the era it had there.
+    pub fn begun(era: Option<Era>) -> Self {
+        Session { era }
+    }
+
     pub fn era(&self) -> Option<Era> {
         self.era
     }

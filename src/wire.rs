@@ -188,10 +188,24 @@ impl<'a> Scanner<'a> {
 
     /// One byte outside any string.
     fn outside(&mut self, b: u8, i: usize) {
-        self.exponent_guard(b, i);
-        self.digit_guard(b, i);
-        self.agreement_guard(b, i);
-        self.structure(b, i);
+        if is_numeric_token_char(b) {
+            self.exponent_guard(b, i);
+            self.digit_guard(b, i);
+            self.agreement_guard(b, i);
+            return;
+        }
+        // Any other byte ends an exponent run (guard 1), a digit run (guard 4) and a
+        // numeric token (guard 5), exactly as each guard's own step does for it.
+        self.exp_active = false;
+        self.exp_len = 0;
+        self.digits_in_exp = false;
+        self.digit_run = 0;
+        if let Some(start) = self.number_start.take() {
+            self.finish_number(start, i);
+        }
+        if matches!(b, b'{' | b'[' | b'}' | b']' | b',') {
+            self.structure(b, i);
+        }
     }
 
     fn exponent_guard(&mut self, b: u8, i: usize) {
@@ -715,7 +729,7 @@ impl Decimal {
         if coeff == 0 {
             return Some(Decimal { coeff: 0, exp10: 0 });
         }
-        while coeff % 10 == 0 {
+        while coeff.is_multiple_of(10) {
             coeff /= 10;
             exp10 += 1;
         }

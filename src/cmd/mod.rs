@@ -7,8 +7,18 @@ use crate::outcome::Outcome;
 use serde::Serialize;
 use std::io::{self, IsTerminal, Write};
 
+pub mod approve;
+pub mod audit;
+pub mod diff;
 pub mod envelope;
+pub mod keygen;
+pub mod migrate;
 pub mod target;
+pub mod verify;
+pub mod verify_approval;
+pub mod verify_bundle;
+pub mod verify_chain;
+pub mod verify_receipt;
 
 /// Settings shared by every subcommand.
 #[derive(Debug, Clone, Copy)]
@@ -44,6 +54,12 @@ pub fn run(cli: Cli) -> Outcome {
     let result = match cli.command {
         Command::Target(args) => target::run(args, &global),
         Command::Envelope(args) => envelope::run(*args, &global),
+        Command::Verify(args) => verify::run(args, &global),
+        Command::Audit(args) => audit::run(args, &global),
+        Command::Migrate(args) => migrate::run(args, &global),
+        Command::Diff(args) => diff::run(args, &global),
+        Command::Keygen(args) => keygen::run(args, &global),
+        Command::Approve(args) => approve::run(args, &global),
     };
     match result {
         Ok(outcome) => outcome,
@@ -138,4 +154,9 @@ impl JsonArray {
     pub fn end(self, out: &mut Out) -> io::Result<()> {
         out.text(if self.first { "]\n" } else { "\n]\n" })
     }
+}
+
+/// Wraps an I/O error so [`run`] can still recognise a closed pipe.
+pub fn io_report(error: io::Error) -> miette::Report {
+    miette::Report::msg(error)
 }

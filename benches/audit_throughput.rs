@@ -1,0 +1,193 @@
+//! Audit throughput benchmark (issue 4). Generates receipts shaped like the seal-host
+//! fixtures (~10 KB, signed with sealkit's own `receipt::lock::sign`), then measures in one
+//! run: the per-stage limits on one core (file read, JSON parse, one Ed25519 verification of a
+//! receipt preimage), and `sealkit audit --format jsonl` with 1 and 2 jobs (receipts/s, peak
+//! resident memory from /proc). Goal: ≥ 8,000 receipts/s on two cores, within 2× of the
+//! slowest stage's limit, under 256 MB.
+//!
+//! `SEALKIT_BENCH_RECEIPTS=N` changes the count (default 100,000).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use sealkit::receipt::{self, lock};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const TEMPLATE: &str = "testdata/receipts/legacy-vs-current/new/receipts/receipt-00000000000000000001-460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793.json";
+const SEED: &str = "testdata/receipts/legacy-vs-current/new/receipts/.seal-receipt-ed25519.key";
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let count: usize = std::env::var("SEALKIT_BENCH_RECEIPTS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(100_000);
+    let seed: [u8; 32] = std::fs::read(root.join(SEED)).unwrap().try_into().unwrap();
+    let template = receipt::parse(&std::fs::read(root.join(TEMPLATE)).unwrap()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let files = generate(dir.path(), &template, &seed, count);
+    let total_bytes: u64 = files
+        .iter()
+        .take(1000)
+        .map(|f| std::fs::metadata(f).unwrap().len())
+        .sum();
+    println!(
+        "generated {count} receipts (~{} bytes each) in {:.1} s",
+        total_bytes / 1000,
+        started.elapsed().as_secs_f64()
+    );
+
+    // Warm the page cache once so every measurement reads from memory.
+    for file in &files {
+        std::hint::black_box(std::fs::read(file).unwrap());
+    }
+    let sample = &files[..files.len().min(20_000)];
+    let read = per_second(sample.len(), || {
+        for file in sample {
+            std::hint::black_box(std::fs::read(file).unwrap());
+        }
+    });
+    let contents: Vec<Vec<u8>> = sample
+        .iter()
+        .take(5_000)
+        .map(|f| std::fs::read(f).unwrap())
+        .collect();
+    let parse = per_second(contents.len(), || {
+        for bytes in &contents {
+            std::hint::black_box(receipt::parse(bytes).unwrap());
+        }
+    });
+    let (key, message, signature) = preimage_of(&contents[0], &seed);
+    let verify = per_second(5_000, || {
+        for _ in 0..5_000 {
+            sealkit::signature::verify_key_bytes(&key, &message, &signature).unwrap();
+        }
+    });
+    let full = per_second(contents.len(), || {
+        let mut scratch = receipt::Scratch::default();
+        let pin = receipt::pin::load(&sealkit::digest::hex_lower(&key)).unwrap();
+        for bytes in &contents {
+            std::hint::black_box(receipt::verify_bytes(bytes, Some(&pin), &mut scratch).unwrap());
+        }
+    });
+    println!("per-stage limits on one core (receipts/s):");
+    println!("  file read               {read:>10.0}");
+    println!("  JSON parse              {parse:>10.0}");
+    println!("  Ed25519 verify ({} B)  {verify:>10.0}", message.len());
+    println!("  all receipt checks      {full:>10.0}  (library, in memory, one thread)");
+    let slowest = read.min(parse).min(verify);
+
+    let seed_path = root.join(SEED);
+    for jobs in [1, 2] {
+        let (elapsed, peak_kb, status) = run_audit(dir.path(), &seed_path, jobs);
+        let rate = count as f64 / elapsed.as_secs_f64();
+        println!(
+            "sealkit audit --jobs {jobs}: {count} receipts in {:.2} s = {rate:.0} receipts/s, peak RSS {:.1} MB, exit {status}; slowest stage limit / audit rate = {:.2} (per core: {:.2})",
+            elapsed.as_secs_f64(),
+            peak_kb as f64 / 1024.0,
+            slowest / rate,
+            slowest * jobs as f64 / rate
+        );
+    }
+}
+
+fn generate(
+    dir: &Path,
+    template: &serde_json::Map<String, serde_json::Value>,
+    seed: &[u8; 32],
+    count: usize,
+) -> Vec<PathBuf> {
+    use rayon::prelude::*;
+    let base = template["now"].as_u64().unwrap();
+    let hash = template["canonical_request_sha256"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    (0..count)
+        .into_par_iter()
+        .map(|i| {
+            let mut map = template.clone();
+            map.insert("now".into(), serde_json::Value::from(base + i as u64));
+            lock::sign(&mut map, seed).unwrap();
+            let path = dir.join(format!("receipt-{i:020}-{hash}.json"));
+            std::fs::write(&path, lock::to_file_bytes(&map)).unwrap();
+            path
+        })
+        .collect()
+}
+
+/// The preimage and signature of one receipt, as the verifier rebuilds them.
+fn preimage_of(bytes: &[u8], seed: &[u8; 32]) -> ([u8; 32], Vec<u8>, [u8; 64]) {
+    use base64::Engine as _;
+    let map = receipt::parse(bytes).unwrap();
+    let b64 = |name: &str| {
+        base64::engine::general_purpose::STANDARD
+            .decode(map["signed_artifacts"][name].as_str().unwrap_or(""))
+            .unwrap()
+    };
+    let object_a = b64("object_a");
+    let mut object_b = Vec::new();
+    lock::write_object_b(&map, &mut object_b).unwrap();
+    let parts = lock::LockParts {
+        object_a: &object_a,
+        approval_statement: None,
+        release_tag: lock::release_tag(map["release_status"].as_str().unwrap()).unwrap(),
+        operation_id: map["operation_id"].as_str().unwrap(),
+        durability_tag: lock::durability_tag(map["durability_class"].as_str().unwrap()).unwrap(),
+    };
+    let mut message = Vec::new();
+    lock::preimage(&parts, &object_b, &mut message);
+    let signature =
+        sealkit::signature::decode_signature_64(map["signature"]["value"].as_str().unwrap())
+            .unwrap();
+    (
+        sealkit::signature::public_key_of_seed(seed),
+        message,
+        signature,
+    )
+}
+
+fn per_second(items: usize, mut work: impl FnMut()) -> f64 {
+    let started = Instant::now();
+    work();
+    items as f64 / started.elapsed().as_secs_f64()
+}
+
+/// Runs the release binary, polling its peak resident set (VmHWM).
+fn run_audit(dir: &Path, seed: &Path, jobs: usize) -> (Duration, u64, i32) {
+    let started = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sealkit"))
+        .arg("audit")
+        .arg(dir)
+        .args([
+            "--format",
+            "jsonl",
+            "--jobs",
+            &jobs.to_string(),
+            "--receipt-key",
+        ])
+        .arg(seed)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    loop {
+        if let Ok(text) = std::fs::read_to_string(&status_file) {
+            if let Some(kb) = text
+                .lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|n| n.parse::<u64>().ok())
+            {
+                peak = peak.max(kb);
+            }
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            return (started.elapsed(), peak, status.code().unwrap_or(-1));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

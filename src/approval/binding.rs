@@ -1,0 +1,205 @@
+//! What a verified token is bound to, checked against what the caller gives
+//! (reference/seal-host-formats.md §1.7 steps 11–12): the exact frame (subject sha256 and
+//! length), the challenged target (together seal-host's `target_or_subject_mismatch`), then A3
+//! freshness at a given time in seal-host's order — `now > expiry` is `expired`,
+//! `authorized_at > now + 5 s` is `future_issued_at`, `now − authorized_at > TTL` is `expired`.
+//! Each check is made only when its input is given; a declined call is bound by target only.
+
+use super::payload::Payload;
+use super::reason::Reason;
+use super::FUTURE_SKEW_MS;
+use serde::Serialize;
+
+/// The exact-frame commitment: SHA-256 and length of the frame bytes with their delimiter.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Subject {
+    pub sha256: String,
+    pub length: u64,
+}
+
+impl Subject {
+    pub fn of(frame: &[u8]) -> Self {
+        Subject {
+            sha256: crate::digest::sha256_hex(frame),
+            length: frame.len() as u64,
+        }
+    }
+}
+
+/// What the caller asks a token to be bound to.
+#[derive(Debug, Clone, Default)]
+pub struct Expectations {
+    pub subject: Option<Subject>,
+    pub target: Option<String>,
+    pub now_ms: Option<u64>,
+    /// seal-host's policy TTL in milliseconds (already capped at 300 s).
+    pub ttl_ms: u64,
+}
+
+/// Result of one equality check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Check {
+    Match,
+    Mismatch,
+    /// The caller gave nothing to check against.
+    NotChecked,
+    /// The record carries nothing this could be checked on (a decline has no subject).
+    NotApplicable,
+}
+
+/// A3 freshness at the given time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Freshness {
+    Fresh,
+    /// `now > expiry`.
+    PastExpiry,
+    /// `authorized_at > now + 5 s`.
+    FutureIssuedAt,
+    /// `now − authorized_at > TTL`.
+    PastTtl,
+    NotChecked,
+    NotApplicable,
+}
+
+/// Whether the record's nonce was already used by an earlier verified line of the same file
+/// (seal-host burns a nonce once; a repeat is `replayed_nonce`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NonceUse {
+    FirstInFile,
+    Repeated,
+    NotApplicable,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Binding {
+    pub subject: Check,
+    pub target: Check,
+    pub freshness: Freshness,
+    pub nonce: NonceUse,
+}
+
+impl Binding {
+    /// Nothing was checked (the token itself was rejected).
+    pub fn unchecked() -> Self {
+        Binding {
+            subject: Check::NotChecked,
+            target: Check::NotChecked,
+            freshness: Freshness::NotChecked,
+            nonce: NonceUse::NotApplicable,
+        }
+    }
+
+    /// The reason seal-host would drop the record for, first failure in its order.
+    pub fn first_failure(&self) -> Option<Reason> {
+        if self.subject == Check::Mismatch || self.target == Check::Mismatch {
+            return Some(Reason::TargetOrSubjectMismatch);
+        }
+        match self.freshness {
+            Freshness::PastExpiry | Freshness::PastTtl => return Some(Reason::Expired),
+            Freshness::FutureIssuedAt => return Some(Reason::FutureIssuedAt),
+            _ => {}
+        }
+        (self.nonce == NonceUse::Repeated).then_some(Reason::ReplayedNonce)
+    }
+}
+
+fn equal_if_given<T: PartialEq + ?Sized>(expected: Option<&T>, actual: &T) -> Check {
+    match expected {
+        None => Check::NotChecked,
+        Some(expected) if expected == actual => Check::Match,
+        Some(_) => Check::Mismatch,
+    }
+}
+
+/// Binds a verified ApprovalRecord v2 payload (nonce use is filled in by the caller).
+pub fn bind_approval(payload: &Payload, expected: &Expectations) -> Binding {
+    let actual = Subject {
+        sha256: payload.subject_sha256.clone(),
+        length: payload.subject_length,
+    };
+    Binding {
+        subject: equal_if_given(expected.subject.as_ref(), &actual),
+        target: equal_if_given(expected.target.as_deref(), payload.target.as_str()),
+        freshness: match expected.now_ms {
+            None => Freshness::NotChecked,
+            Some(now) => freshness(payload.authorized_at, payload.expiry, now, expected.ttl_ms),
+        },
+        nonce: NonceUse::FirstInFile,
+    }
+}
+
+/// Binds a verified signed decline: seal-host matches it to the blocked target only.
+pub fn bind_decline(target: &str, expected: &Expectations) -> Binding {
+    Binding {
+        subject: Check::NotApplicable,
+        target: equal_if_given(expected.target.as_deref(), target),
+        freshness: Freshness::NotApplicable,
+        nonce: NonceUse::NotApplicable,
+    }
+}
+
+/// seal-host's A3 freshness, in its order.
+pub fn freshness(authorized_at: u64, expiry: u64, now: u64, ttl_ms: u64) -> Freshness {
+    if now > expiry {
+        Freshness::PastExpiry
+    } else if authorized_at > now.saturating_add(FUTURE_SKEW_MS) {
+        Freshness::FutureIssuedAt
+    } else if now.saturating_sub(authorized_at) > ttl_ms {
+        Freshness::PastTtl
+    } else {
+        Freshness::Fresh
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn freshness_boundaries_follow_the_host() {
+        let ttl = 120_000;
+        assert_eq!(freshness(1000, 121_000, 121_000, ttl), Freshness::Fresh);
+        assert_eq!(
+            freshness(1000, 121_000, 121_001, ttl),
+            Freshness::PastExpiry
+        );
+        assert_eq!(
+            freshness(6001, 200_000, 1000, ttl),
+            Freshness::FutureIssuedAt
+        );
+        assert_eq!(freshness(6000, 200_000, 1000, ttl), Freshness::Fresh);
+        assert_eq!(freshness(1000, 500_000, 121_001, ttl), Freshness::PastTtl);
+        assert_eq!(freshness(1000, 500_000, 121_000, ttl), Freshness::Fresh);
+        // Expiry is checked before the future skew.
+        assert_eq!(
+            freshness(10_000, 10_000, 10_001, ttl),
+            Freshness::PastExpiry
+        );
+    }
+
+    #[test]
+    fn first_failure_order_is_context_then_a3_then_replay() {
+        let mut binding = Binding {
+            subject: Check::Match,
+            target: Check::Mismatch,
+            freshness: Freshness::PastExpiry,
+            nonce: NonceUse::Repeated,
+        };
+        assert_eq!(
+            binding.first_failure(),
+            Some(Reason::TargetOrSubjectMismatch)
+        );
+        binding.target = Check::NotChecked;
+        assert_eq!(binding.first_failure(), Some(Reason::Expired));
+        binding.freshness = Freshness::FutureIssuedAt;
+        assert_eq!(binding.first_failure(), Some(Reason::FutureIssuedAt));
+        binding.freshness = Freshness::Fresh;
+        assert_eq!(binding.first_failure(), Some(Reason::ReplayedNonce));
+        binding.nonce = NonceUse::FirstInFile;
+        assert_eq!(binding.first_failure(), None);
+    }
+}

@@ -1,0 +1,331 @@
+//! Checks a token file batch by batch and reports every non-blank line: seal-host's token
+//! verdict (verified in parallel, one line per task, so each line's result is exactly what
+//! [`verify_line`] says for it alone), then — in file order — the binding to the given frame,
+//! target and time, and nonce reuse across the file. Facts are kept in three separate places:
+//! `signed` (fields authenticated by a valid signature of the trusted key), `binding` (this
+//! crate's comparisons of those fields with the caller's inputs) and `reported` (fields read
+//! from a line that failed verification, never authenticated).
+
+use super::binding::{bind_approval, bind_decline, Binding, Expectations, NonceUse, Subject};
+use super::payload::{Payload, Renderer};
+use super::reason::{host_record_id, Reason};
+use super::verify::{verify_line, TokenKind, Verdict};
+use crate::keys::PublicKey;
+use crate::tokenfile::{is_blank, Batch};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::HashSet;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    Accepted,
+    Rejected,
+}
+
+/// What a verified record says, authenticated by its signature.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Signed {
+    Approval(SignedApproval),
+    Decline(SignedDecline),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SignedApproval {
+    pub target: String,
+    pub subject: Subject,
+    pub authorized_at: u64,
+    pub expiry: u64,
+    pub nonce: String,
+    pub session: String,
+    pub approver: String,
+    pub shown: Subject,
+    pub renderer: Renderer,
+    pub signer_key_id: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SignedDecline {
+    pub decision: &'static str,
+    pub target: String,
+    pub issued_at: u64,
+    pub nonce: String,
+}
+
+/// Fields read from a rejected line, as written there (not authenticated).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Reported {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signer_key_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nonce: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub authorized_at: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub approver: Option<String>,
+}
+
+/// The report for one non-blank token line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LineReport {
+    pub record: &'static str,
+    /// 1-based physical line number in the file.
+    pub line: u64,
+    pub status: Status,
+    /// `approval-record-v2`, `signed-decline`, `signed-v1` or `undetermined`.
+    pub kind: &'static str,
+    /// seal-host's reason for the first failure, token checks before binding checks.
+    pub reason: Option<String>,
+    /// The `source` seal-host logs with that reason.
+    pub host_source: Option<&'static str>,
+    /// The `record_id` seal-host logs with that drop.
+    pub host_record_id: Option<String>,
+    pub detail: Option<String>,
+    pub signed: Option<Signed>,
+    pub binding: Binding,
+    pub reported: Option<Reported>,
+}
+
+/// Checks batches of one file in order, remembering nonces across batches.
+pub struct Checker<'k> {
+    key: &'k PublicKey,
+    expected: Expectations,
+    seen_nonces: HashSet<String>,
+}
+
+impl<'k> Checker<'k> {
+    pub fn new(key: &'k PublicKey, expected: Expectations) -> Self {
+        Checker {
+            key,
+            expected,
+            seen_nonces: HashSet::new(),
+        }
+    }
+
+    /// Reports every non-blank line of the batch, in order. Everything that depends on one
+    /// line only runs on the current rayon pool; then nonce reuse is decided in file order.
+    pub fn check_batch(&mut self, batch: &Batch) -> Vec<LineReport> {
+        let (key, expected) = (self.key, &self.expected);
+        let mut reports: Vec<LineReport> = batch
+            .lines
+            .par_iter()
+            .filter_map(|line| {
+                let bytes = batch.line(line);
+                match std::str::from_utf8(bytes) {
+                    Err(_) => Some(not_utf8(line.number, bytes)),
+                    Ok(text) if is_blank(text) => None,
+                    Ok(text) => Some(report(line.number, bytes, verify_line(text, key), expected)),
+                }
+            })
+            .collect();
+        for report in &mut reports {
+            self.check_nonce(report);
+        }
+        reports
+    }
+
+    /// seal-host reserves a nonce when a record passes every earlier check, and refuses a
+    /// later record with the same nonce as `replayed_nonce`.
+    fn check_nonce(&mut self, report: &mut LineReport) {
+        let Some(Signed::Approval(signed)) = &report.signed else {
+            return;
+        };
+        if report.status != Status::Accepted {
+            report.binding.nonce = NonceUse::NotApplicable;
+            return;
+        }
+        if self.seen_nonces.insert(signed.nonce.clone()) {
+            return;
+        }
+        let material = super::reason::record_material(
+            &signed.target,
+            Some(signed.authorized_at),
+            Some(&signed.nonce),
+        );
+        report.binding.nonce = NonceUse::Repeated;
+        report.status = Status::Rejected;
+        report.reason = Some(Reason::ReplayedNonce.code().into_owned());
+        report.host_source = Some(Reason::ReplayedNonce.host_source());
+        report.host_record_id = Some(host_record_id(material.as_bytes()));
+        report.detail = Some(binding_detail(&Reason::ReplayedNonce));
+    }
+}
+
+/// The report of one line from its verdict and the line-local binding checks.
+fn report(number: u64, bytes: &[u8], verdict: Verdict, expected: &Expectations) -> LineReport {
+    match verdict {
+        Verdict::Approval(approval) => {
+            let binding = bind_approval(&approval.payload, expected);
+            let payload = approval.payload;
+            let failure = binding.first_failure().map(|reason| {
+                let material = super::reason::record_material(
+                    &payload.target,
+                    Some(payload.authorized_at),
+                    Some(&payload.nonce),
+                );
+                (reason, material)
+            });
+            finish(
+                number,
+                "approval-record-v2",
+                Some(Signed::Approval(signed_approval(payload))),
+                binding,
+                failure,
+            )
+        }
+        Verdict::Decline(decline) => {
+            let binding = bind_decline(&decline.target, expected);
+            // seal-host logs nothing for a decline naming another target: it ignores it.
+            let mut report = finish(
+                number,
+                "signed-decline",
+                Some(Signed::Decline(SignedDecline {
+                    decision: "deny",
+                    target: decline.target,
+                    issued_at: decline.issued_at,
+                    nonce: decline.nonce,
+                })),
+                binding,
+                binding
+                    .first_failure()
+                    .map(|reason| (reason, String::new())),
+            );
+            if report.status == Status::Rejected {
+                report.host_source = None;
+                report.host_record_id = None;
+                report.detail = Some(
+                    "the decline names another target; seal-host acts on a decline only for \
+                     the blocked target"
+                        .to_owned(),
+                );
+            }
+            report
+        }
+        Verdict::Rejected(rejection) => LineReport {
+            record: "token",
+            line: number,
+            status: Status::Rejected,
+            kind: rejection.kind.as_str(),
+            reason: Some(rejection.reason.code().into_owned()),
+            host_source: Some(rejection.reason.host_source()),
+            host_record_id: Some(rejection.host_record_id),
+            detail: Some(rejection.detail),
+            signed: None,
+            binding: Binding::unchecked(),
+            reported: reported(bytes),
+        },
+    }
+}
+
+fn finish(
+    number: u64,
+    kind: &'static str,
+    signed: Option<Signed>,
+    binding: Binding,
+    failure: Option<(Reason, String)>,
+) -> LineReport {
+    let (status, reason, source, record_id, detail) = match failure {
+        None => (Status::Accepted, None, None, None, None),
+        Some((reason, material)) => (
+            Status::Rejected,
+            Some(reason.code().into_owned()),
+            Some(reason.host_source()),
+            Some(host_record_id(material.as_bytes())),
+            Some(binding_detail(&reason)),
+        ),
+    };
+    LineReport {
+        record: "token",
+        line: number,
+        status,
+        kind,
+        reason,
+        host_source: source,
+        host_record_id: record_id,
+        detail,
+        signed,
+        binding,
+        reported: None,
+    }
+}
+
+fn binding_detail(reason: &Reason) -> String {
+    match reason {
+        Reason::TargetOrSubjectMismatch => {
+            "the signed record names another frame or target than the one given".to_owned()
+        }
+        Reason::Expired => "the record is past its expiry or the policy TTL at --now".to_owned(),
+        Reason::FutureIssuedAt => "authorized_at is more than 5 s after --now".to_owned(),
+        Reason::ReplayedNonce => {
+            "an earlier verified line of this file carries the same nonce".to_owned()
+        }
+        other => other.code().into_owned(),
+    }
+}
+
+fn signed_approval(payload: Payload) -> SignedApproval {
+    SignedApproval {
+        target: payload.target,
+        subject: Subject {
+            sha256: payload.subject_sha256,
+            length: payload.subject_length,
+        },
+        authorized_at: payload.authorized_at,
+        expiry: payload.expiry,
+        nonce: payload.nonce,
+        session: payload.session,
+        approver: payload.approver,
+        shown: Subject {
+            sha256: payload.shown_sha256,
+            length: payload.shown_length,
+        },
+        renderer: payload.renderer,
+        signer_key_id: payload.authorization_signer_key_id,
+    }
+}
+
+fn not_utf8(number: u64, bytes: &[u8]) -> LineReport {
+    LineReport {
+        record: "token",
+        line: number,
+        status: Status::Rejected,
+        kind: TokenKind::Undetermined.as_str(),
+        reason: Some(Reason::TokenFileNotUtf8.code().into_owned()),
+        host_source: Some(Reason::TokenFileNotUtf8.host_source()),
+        host_record_id: Some(host_record_id(b"non-utf8-ed25519-token-file")),
+        detail: Some(format!(
+            "line is not UTF-8 ({} bytes); seal-host ignores the whole file",
+            bytes.len()
+        )),
+        signed: None,
+        binding: Binding::unchecked(),
+        reported: None,
+    }
+}
+
+/// Best-effort, unauthenticated fields of a rejected line.
+fn reported(bytes: &[u8]) -> Option<Reported> {
+    let outer: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    let text = |value: &serde_json::Value, key: &str| {
+        value.get(key).and_then(|v| v.as_str()).map(str::to_owned)
+    };
+    let payload: serde_json::Value = outer
+        .get("payload")
+        .and_then(|p| p.as_str())
+        .and_then(|p| serde_json::from_str(p).ok())
+        .unwrap_or(serde_json::Value::Null);
+    let reported = Reported {
+        signer_key_id: text(&outer, "signer_key_id"),
+        target: text(&payload, "target"),
+        nonce: text(&payload, "nonce"),
+        authorized_at: payload
+            .get("authorized_at")
+            .or_else(|| payload.get("issuedAt"))
+            .and_then(serde_json::Value::as_u64),
+        approver: text(&payload, "approver"),
+    };
+    (reported != Reported::default()).then_some(reported)
+}

@@ -1,0 +1,463 @@
+//! seal-host's acceptance pipeline for one token line (reference/seal-host-formats.md §1.7,
+//! §1.8), first failure wins: size and lexical caps of the line; an outer JSON object with a
+//! string `payload`; size and caps of the payload; payload JSON; version detection (an object
+//! with `approval_record_version` takes the v2 path, anything else the signed-v1 path); then
+//! the v2 checks in the host's order, or the v1 signature and decision checks. JSON is parsed
+//! with serde_json, as seal-host parses it, so every input lands on the host's reason.
+//!
+//! The common case costs two strict parses: the five-member envelope and the 19-field payload
+//! are tried first, and when either fails, the host's looser intermediate parses are run to
+//! find the exact step that fails. A strict parse that succeeds implies the looser one would
+//! have succeeded with the same values, so both routes give the same verdict.
+
+use super::limits::{first_exceeded_cap, Cap, MAX_APPROVAL_LINE_BYTES};
+use super::payload::Payload;
+use super::reason::{host_record_id, record_material, Reason};
+use super::{ALGORITHM, DOMAIN, SIGNATURE_ENCODING};
+use crate::digest::{hex_decode, is_sha256_hex};
+use crate::keys::PublicKey;
+use crate::signature::{self, Failure};
+use serde::{Deserialize, Deserializer};
+use std::borrow::Cow;
+
+/// Which of seal-host's paths a line took before it was accepted or dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenKind {
+    /// Dropped before the payload's version could be read.
+    Undetermined,
+    /// The payload is an object with `approval_record_version`.
+    ApprovalRecordV2,
+    /// A legacy `{"payload","signature":<hex>}` token (signed allow, decline, or other).
+    SignedV1,
+}
+
+impl TokenKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TokenKind::Undetermined => "undetermined",
+            TokenKind::ApprovalRecordV2 => "approval-record-v2",
+            TokenKind::SignedV1 => "signed-v1",
+        }
+    }
+}
+
+/// A token line seal-host would accept as an ApprovalRecord v2 (before binding).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifiedApproval {
+    pub payload: Payload,
+}
+
+/// A signed v1 decline seal-host would accept (`"decision":"deny"`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifiedDecline {
+    pub target: String,
+    pub issued_at: u64,
+    pub nonce: String,
+}
+
+/// A token line seal-host would drop.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rejection {
+    pub kind: TokenKind,
+    pub reason: Reason,
+    /// What exactly failed, for a person.
+    pub detail: String,
+    /// The `record_id` seal-host would log for this drop.
+    pub host_record_id: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Approval(Box<VerifiedApproval>),
+    Decline(VerifiedDecline),
+    Rejected(Box<Rejection>),
+}
+
+/// The v2 envelope: exactly five members.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Envelope<'a> {
+    #[serde(borrow)]
+    payload: Cow<'a, str>,
+    #[serde(borrow)]
+    signature_algorithm: Cow<'a, str>,
+    #[serde(borrow)]
+    signature_encoding: Cow<'a, str>,
+    #[serde(borrow)]
+    signer_key_id: Cow<'a, str>,
+    #[serde(borrow)]
+    signature: Cow<'a, str>,
+}
+
+/// The v1 envelope: `payload` and a hex `signature`; other members ignored.
+#[derive(Deserialize)]
+struct EnvelopeV1 {
+    payload: String,
+    signature: String,
+}
+
+/// The fields seal-host reads from a signed v1 payload.
+#[derive(Deserialize)]
+struct PayloadV1 {
+    #[serde(deserialize_with = "target_hex")]
+    target: String,
+    #[serde(rename = "issuedAt", default, deserialize_with = "u64_number_or_text")]
+    issued_at: Option<u64>,
+    #[serde(default)]
+    nonce: Option<String>,
+    #[serde(default)]
+    decision: Option<String>,
+}
+
+fn target_hex<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let text = String::deserialize(d)?;
+    if is_sha256_hex(&text) {
+        Ok(text)
+    } else {
+        Err(serde::de::Error::custom("target must be lowercase 64-hex"))
+    }
+}
+
+fn u64_number_or_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    use serde::de::Error;
+    match serde_json::Value::deserialize(d)? {
+        serde_json::Value::Null => Ok(None),
+        serde_json::Value::Number(n) => n
+            .as_u64()
+            .map(Some)
+            .ok_or_else(|| D::Error::custom("not u64")),
+        serde_json::Value::String(s) => s.parse().map(Some).map_err(D::Error::custom),
+        _ => Err(D::Error::custom("issuedAt must be a number or string")),
+    }
+}
+
+struct OnPath {
+    kind: TokenKind,
+}
+
+impl OnPath {
+    fn reject(&self, reason: Reason, detail: impl Into<String>, material: &[u8]) -> Verdict {
+        Verdict::Rejected(Box::new(Rejection {
+            kind: self.kind,
+            reason,
+            detail: detail.into(),
+            host_record_id: host_record_id(material),
+        }))
+    }
+}
+
+/// Runs seal-host's checks on one non-blank token line (without its line break) against the
+/// single trusted approval key.
+pub fn verify_line(line: &str, key: &PublicKey) -> Verdict {
+    let drop = OnPath {
+        kind: TokenKind::Undetermined,
+    };
+    if line.len() > MAX_APPROVAL_LINE_BYTES {
+        return drop.reject(
+            Reason::LineBytesExceeded,
+            format!("line is {} bytes, over seal-host's 16384", line.len()),
+            &line.as_bytes()[..MAX_APPROVAL_LINE_BYTES],
+        );
+    }
+    if let Some(cap) = first_exceeded_cap(line.as_bytes()) {
+        let reason = match cap {
+            Cap::Depth => Reason::LineJsonDepthExceeded,
+            Cap::StringBytes => Reason::LineJsonStringBytesExceeded,
+            Cap::CollectionItems => Reason::LineJsonCollectionItemsExceeded,
+        };
+        return drop.reject(reason, cap_detail("line", cap), line.as_bytes());
+    }
+    let envelope: Result<Envelope, _> = serde_json::from_str(line);
+    let payload_text: Cow<'_, str> = match &envelope {
+        Ok(envelope) => Cow::Borrowed(&envelope.payload),
+        Err(_) => match outer_payload(line) {
+            Ok(text) => Cow::Owned(text),
+            Err(detail) => return drop.reject(Reason::ParseError, detail, line.as_bytes()),
+        },
+    };
+    let payload_bytes = payload_text.as_bytes();
+    if payload_bytes.len() > MAX_APPROVAL_LINE_BYTES {
+        return drop.reject(
+            Reason::PayloadBytesExceeded,
+            format!(
+                "payload is {} bytes, over seal-host's 16384",
+                payload_bytes.len()
+            ),
+            &payload_bytes[..MAX_APPROVAL_LINE_BYTES],
+        );
+    }
+    if let Some(cap) = first_exceeded_cap(payload_bytes) {
+        let reason = match cap {
+            Cap::Depth => Reason::PayloadJsonDepthExceeded,
+            Cap::StringBytes => Reason::PayloadJsonStringBytesExceeded,
+            Cap::CollectionItems => Reason::PayloadJsonCollectionItemsExceeded,
+        };
+        return drop.reject(reason, cap_detail("payload", cap), payload_bytes);
+    }
+    let parsed = Payload::parse(&payload_text);
+    let version = match &parsed {
+        Ok(payload) => Some(Some(payload.approval_record_version)),
+        Err(_) => match payload_version(&payload_text) {
+            Ok(version) => version,
+            Err(error) => {
+                return drop.reject(
+                    Reason::ParseError,
+                    format!("payload is not JSON: {error}"),
+                    payload_bytes,
+                )
+            }
+        },
+    };
+    match version {
+        None => verify_v1(line, key),
+        Some(Some(2)) => verify_v2(line, envelope, parsed, key),
+        Some(_) => OnPath {
+            kind: TokenKind::ApprovalRecordV2,
+        }
+        .reject(
+            Reason::UnsupportedApprovalRecordVersion,
+            "approval_record_version is not the integer 2",
+            payload_bytes,
+        ),
+    }
+}
+
+fn cap_detail(what: &str, cap: Cap) -> String {
+    let limit = match cap {
+        Cap::Depth => "nesting deeper than 64",
+        Cap::StringBytes => "a quoted token over 262144 bytes",
+        Cap::CollectionItems => "a container with more than 4096 items",
+    };
+    format!("{what} has {limit} (seal-host's lexical cap)")
+}
+
+/// The host's outer parse: any JSON value, then a string member `payload`.
+fn outer_payload(line: &str) -> Result<String, String> {
+    let outer: serde_json::Value =
+        serde_json::from_str(line).map_err(|e| format!("line is not JSON: {e}"))?;
+    match outer.get("payload") {
+        Some(serde_json::Value::String(text)) => Ok(text.clone()),
+        Some(_) => Err("`payload` is not a string".to_owned()),
+        None => Err("line has no `payload` member".to_owned()),
+    }
+}
+
+/// The host's version probe: `None` when the payload is not an object holding
+/// `approval_record_version` (v1 path), else `Some(value as u64)`.
+fn payload_version(text: &str) -> Result<Option<Option<u64>>, serde_json::Error> {
+    let value: serde_json::Value = serde_json::from_str(text)?;
+    Ok(value
+        .as_object()
+        .and_then(|object| object.get("approval_record_version"))
+        .map(serde_json::Value::as_u64))
+}
+
+fn verify_v2(
+    line: &str,
+    envelope: Result<Envelope<'_>, serde_json::Error>,
+    parsed: Result<Payload, serde_json::Error>,
+    key: &PublicKey,
+) -> Verdict {
+    let drop = OnPath {
+        kind: TokenKind::ApprovalRecordV2,
+    };
+    let material = line.as_bytes();
+    if line.trim() != line {
+        return drop.reject(
+            Reason::SurroundingWhitespace,
+            "line has leading or trailing whitespace",
+            material,
+        );
+    }
+    let envelope = match envelope {
+        Ok(envelope) => envelope,
+        Err(error) => {
+            return drop.reject(
+                Reason::TokenParseError,
+                format!("token is not exactly the five v2 members: {error}"),
+                material,
+            )
+        }
+    };
+    if envelope.signature_algorithm != ALGORITHM {
+        return drop.reject(
+            Reason::BadSignatureAlgorithm,
+            format!(
+                "signature_algorithm is {:?}, not \"Ed25519\"",
+                envelope.signature_algorithm
+            ),
+            material,
+        );
+    }
+    if envelope.signature_encoding != SIGNATURE_ENCODING {
+        return drop.reject(
+            Reason::BadSignatureEncoding,
+            format!(
+                "signature_encoding is {:?}, not \"base64url-nopad\"",
+                envelope.signature_encoding
+            ),
+            material,
+        );
+    }
+    if *envelope.signer_key_id != *key.key_id {
+        return drop.reject(
+            Reason::WrongSignerKeyId,
+            format!(
+                "signer_key_id {} is not the trusted key's id {}",
+                envelope.signer_key_id, key.key_id
+            ),
+            material,
+        );
+    }
+    let payload = match parsed {
+        Ok(payload) => payload,
+        Err(error) => {
+            return drop.reject(
+                Reason::PayloadParseError,
+                format!("payload does not have the 19 v2 fields with their types: {error}"),
+                material,
+            )
+        }
+    };
+    if let Err(problem) = payload.validate() {
+        return drop.reject(
+            Reason::PayloadValidationError,
+            problem.to_string(),
+            material,
+        );
+    }
+    if *payload.authorization_signer_key_id != *envelope.signer_key_id {
+        return drop.reject(
+            Reason::SignerKeyIdMismatch,
+            "payload authorization_signer_key_id differs from the token's signer_key_id",
+            material,
+        );
+    }
+    if *payload.authorization_signature_algorithm != *envelope.signature_algorithm {
+        return drop.reject(
+            Reason::SignatureAlgorithmMismatch,
+            "payload authorization_signature_algorithm differs from the token's",
+            material,
+        );
+    }
+    match payload.is_canonical_text(envelope.payload.as_bytes()) {
+        Err(error) => {
+            return drop.reject(Reason::CanonicalizationError, error.to_string(), material)
+        }
+        Ok(false) => {
+            return drop.reject(
+                Reason::PayloadNotCanonical,
+                "payload text is not the canonical rendering of its own fields",
+                material,
+            )
+        }
+        Ok(true) => {}
+    }
+    let Some(signature_bytes) = signature::decode_signature(&envelope.signature) else {
+        return drop.reject(
+            Reason::BadSignatureEncoding,
+            "signature is not canonical unpadded base64url",
+            material,
+        );
+    };
+    // The payload text equals the canonical rendering, so the preimage is domain, 0x00, text.
+    let preimage: [&[u8]; 3] = [DOMAIN.as_bytes(), b"\0", envelope.payload.as_bytes()];
+    match signature::verify_parts(&key.verifying, &preimage, signature_bytes.as_slice()) {
+        Ok(()) => Verdict::Approval(Box::new(VerifiedApproval { payload })),
+        Err(failure) => signature_drop(&drop, failure, material),
+    }
+}
+
+fn signature_drop(drop: &OnPath, failure: Failure, material: &[u8]) -> Verdict {
+    match failure {
+        Failure::NonCanonicalScalar => drop.reject(
+            Reason::NonCanonicalSignatureScalar,
+            "signature scalar S is not below the group order",
+            material,
+        ),
+        Failure::BadEncoding => drop.reject(
+            Reason::BadSignatureEncoding,
+            "signature is not canonical base64url-nopad",
+            material,
+        ),
+        // The trusted key was parsed before any token was read, so only the equation
+        // can fail here.
+        Failure::Mismatch | Failure::BadPublicKey => drop.reject(
+            Reason::BadSignature,
+            "signature does not verify under the trusted key",
+            material,
+        ),
+    }
+}
+
+fn verify_v1(line: &str, key: &PublicKey) -> Verdict {
+    let drop = OnPath {
+        kind: TokenKind::SignedV1,
+    };
+    let envelope: EnvelopeV1 = match serde_json::from_str(line) {
+        Ok(envelope) => envelope,
+        Err(error) => {
+            return drop.reject(
+                Reason::ParseError,
+                format!("not a signed token {{payload, signature}}: {error}"),
+                line.as_bytes(),
+            )
+        }
+    };
+    let signature = hex_decode(&envelope.signature).unwrap_or_default();
+    if let Err(failure) = signature::verify(&key.verifying, envelope.payload.as_bytes(), &signature)
+    {
+        return signature_drop(&drop, failure, line.as_bytes());
+    }
+    let payload_bytes = envelope.payload.as_bytes();
+    if payload_bytes.len() > MAX_APPROVAL_LINE_BYTES {
+        return drop.reject(
+            Reason::PayloadBytesExceeded,
+            "payload is over seal-host's 16384 bytes",
+            &payload_bytes[..MAX_APPROVAL_LINE_BYTES],
+        );
+    }
+    if let Some(cap) = first_exceeded_cap(payload_bytes) {
+        let reason = match cap {
+            Cap::Depth => Reason::PayloadJsonDepthExceeded,
+            Cap::StringBytes => Reason::PayloadJsonStringBytesExceeded,
+            Cap::CollectionItems => Reason::PayloadJsonCollectionItemsExceeded,
+        };
+        return drop.reject(reason, cap_detail("payload", cap), payload_bytes);
+    }
+    let payload: PayloadV1 = match serde_json::from_str(&envelope.payload) {
+        Ok(payload) => payload,
+        Err(error) => {
+            return drop.reject(
+                Reason::ParseError,
+                format!("signed payload is not {{target, issuedAt, nonce, decision}}: {error}"),
+                payload_bytes,
+            )
+        }
+    };
+    let material = record_material(&payload.target, payload.issued_at, payload.nonce.as_deref());
+    let (Some(issued_at), Some(nonce)) = (payload.issued_at, payload.nonce) else {
+        return drop.reject(
+            Reason::MissingRequiredField,
+            "signed v1 payload lacks nonce or issuedAt",
+            material.as_bytes(),
+        );
+    };
+    match payload.decision.as_deref() {
+        None | Some("allow") => drop.reject(
+            Reason::ApprovalRecordV1NotSupported,
+            "signed v1 approvals are refused; only ApprovalRecord v2 approves",
+            material.as_bytes(),
+        ),
+        Some("deny") => Verdict::Decline(VerifiedDecline {
+            target: payload.target,
+            issued_at,
+            nonce,
+        }),
+        Some(other) => drop.reject(
+            Reason::UnknownDecision(other.to_owned()),
+            "decision is neither \"allow\" nor \"deny\"",
+            material.as_bytes(),
+        ),
+    }
+}

@@ -1,0 +1,660 @@
+//! Audits whole receipt directories (DESIGN.md §5, reference/seal-host-formats.md §3.3):
+//! walks each root in sorted order without following any symbolic link (a link loop cannot
+//! hang it), checks every receipt with [`crate::receipt`] plus its file name, and reports
+//! files seal-host does not leave behind, modes, files that change under the audit, and the
+//! directory-level checks of [`dir`]. Per-file problems become findings; only an unreadable
+//! root stops the audit.
+//!
+//! Results are streamed to a sink in walk order while receipts are checked in parallel
+//! batches, so memory stays bounded by the batch, not by the number of receipts.
+
+mod dir;
+pub mod names;
+
+use crate::chain;
+use crate::finding::{Code, Finding, Severity};
+use crate::fsutil::unix_mode;
+use crate::receipt::{self, pin::Pin, ReceiptReport, Scratch};
+use dir::{DirState, ReceiptFacts};
+use names::NameKind;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::fs::{File, Metadata};
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+/// Receipts larger than this are not read (seal-host's frames are at most 1 MiB).
+pub const MAX_RECEIPT_BYTES: u64 = 64 * 1024 * 1024;
+/// Receipts checked per parallel batch.
+const BATCH: usize = 512;
+
+/// How to audit.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub pin: Option<Pin>,
+    /// Worker threads (at least 1).
+    pub jobs: usize,
+}
+
+/// Hooks for progress display (and tests).
+pub trait Observer: Sync {
+    /// The walk is done: this many files will be checked.
+    fn walked(&self, _files: u64) {}
+    /// One file has been read (before its checks run).
+    fn read(&self, _path: &Path) {}
+    /// One file is done.
+    fn checked(&self) {}
+}
+
+/// An observer that does nothing.
+pub struct Quiet;
+impl Observer for Quiet {}
+
+/// One checked file that is or claims to be a receipt.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReceiptEntry {
+    pub file: PathBuf,
+    /// `authenticated`, `unpinned`, `unsigned`, `failed`, or `unreadable`.
+    pub status: &'static str,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub report: Option<ReceiptReport>,
+    /// Every finding about this file (receipt checks and file-level), with its path.
+    pub file_findings: Vec<Finding>,
+}
+
+/// What the audit streams out, in walk order.
+#[derive(Debug)]
+pub enum Event<'a> {
+    Receipt(&'a ReceiptEntry),
+    Finding(&'a Finding),
+}
+
+/// Totals for the summary table.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Summary {
+    pub files: u64,
+    pub receipts: u64,
+    /// Receipt statuses: authenticated, unpinned, unsigned, failed, unreadable.
+    pub statuses: BTreeMap<&'static str, u64>,
+    /// Decision verdicts as the receipts report them (ALLOW / BLOCK).
+    pub verdicts: BTreeMap<String, u64>,
+    pub findings: Vec<CodeCount>,
+    /// Receipt files whose bytes could not be verified at all (unreadable, not UTF-8, not
+    /// JSON, truncated).
+    pub unverifiable: u64,
+    #[serde(skip)]
+    counts: BTreeMap<Code, u64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CodeCount {
+    pub code: Code,
+    pub severity: Severity,
+    pub count: u64,
+}
+
+impl Summary {
+    fn count(&mut self, finding: &Finding) {
+        *self.counts.entry(finding.code).or_default() += 1;
+    }
+
+    fn finish(&mut self) {
+        self.findings = self
+            .counts
+            .iter()
+            .map(|(code, count)| CodeCount {
+                code: *code,
+                severity: code.severity(),
+                count: *count,
+            })
+            .collect();
+    }
+
+    /// The worst severity found.
+    pub fn worst(&self) -> Option<Severity> {
+        self.counts.keys().map(|c| c.severity()).max()
+    }
+}
+
+/// Why the audit could not run.
+#[derive(Debug)]
+pub enum AuditError {
+    /// A root given on the command line cannot be read.
+    Root(PathBuf, io::Error),
+    /// The sink failed (e.g. a closed stdout).
+    Sink(io::Error),
+}
+
+/// One walked entry.
+#[derive(Debug)]
+struct Item {
+    path: PathBuf,
+    dir: usize,
+    kind: ItemKind,
+    metadata: Option<Metadata>,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum ItemKind {
+    File(NameKind),
+    Symlink,
+    Special,
+    Unreadable(String),
+}
+
+#[derive(Debug, Default)]
+struct Dir {
+    path: PathBuf,
+    mode: Option<u32>,
+    is_receipt_dir: bool,
+    state: DirState,
+    receipts: Vec<ReceiptFacts>,
+}
+
+/// Audits `roots`, streaming every result to `sink`.
+pub fn audit(
+    roots: &[PathBuf],
+    options: &Options,
+    observer: &dyn Observer,
+    sink: &mut dyn FnMut(Event<'_>) -> io::Result<()>,
+) -> Result<Summary, AuditError> {
+    let (items, mut dirs) = walk(roots)?;
+    let mut summary = Summary::default();
+    let checked = items
+        .iter()
+        .filter(|i| matches!(i.kind, ItemKind::File(_)))
+        .count();
+    observer.walked(checked as u64);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.jobs.max(1))
+        .build()
+        .map_err(|e| AuditError::Sink(io::Error::other(e)))?;
+    let mut emit = |event: Event<'_>, summary: &mut Summary| -> Result<(), AuditError> {
+        match &event {
+            Event::Receipt(entry) => entry.file_findings.iter().for_each(|f| summary.count(f)),
+            Event::Finding(finding) => summary.count(finding),
+        }
+        sink(event).map_err(AuditError::Sink)
+    };
+    for finding in mode_findings(&items, &dirs) {
+        emit(Event::Finding(&finding), &mut summary)?;
+    }
+    // Batch n+1 is checked on the pool while batch n is written out on this thread.
+    let receipt_dirs: Vec<bool> = dirs.iter().map(|d| d.is_receipt_dir).collect();
+    let check_batch = |batch: &[Item]| -> Vec<Checked> {
+        batch
+            .par_iter()
+            .map(|item| {
+                let result = check_item(item, receipt_dirs[item.dir], options, observer);
+                observer.checked();
+                result
+            })
+            .collect()
+    };
+    let mut batches = items.chunks(BATCH);
+    let mut pending = batches
+        .next()
+        .map(|batch| (batch, pool.install(|| check_batch(batch))));
+    while let Some((batch, results)) = pending.take() {
+        let next = batches.next();
+        let mut next_results = None;
+        let emitted = pool.in_place_scope(|scope| {
+            if let Some(next) = next {
+                let slot = &mut next_results;
+                let check_batch = &check_batch;
+                scope.spawn(move |_| *slot = Some(check_batch(next)));
+            }
+            let mut emitted = Ok(());
+            for (item, result) in batch.iter().zip(results) {
+                emitted = record(item, result, &mut dirs, &mut summary, &mut emit);
+                if emitted.is_err() {
+                    break;
+                }
+            }
+            emitted
+        });
+        emitted?;
+        pending = next.zip(next_results);
+    }
+    for dir in &dirs {
+        if dir.is_receipt_dir {
+            for finding in dir::check(&dir.path, &dir.state, &dir.receipts) {
+                emit(Event::Finding(&finding), &mut summary)?;
+            }
+        }
+    }
+    summary.finish();
+    Ok(summary)
+}
+
+type Emit<'e> = dyn FnMut(Event<'_>, &mut Summary) -> Result<(), AuditError> + 'e;
+
+/// Counts one checked item, keeps its directory facts, and emits it.
+fn record(
+    item: &Item,
+    result: Checked,
+    dirs: &mut [Dir],
+    summary: &mut Summary,
+    emit: &mut Emit<'_>,
+) -> Result<(), AuditError> {
+    summary.files += u64::from(matches!(item.kind, ItemKind::File(_)));
+    match result {
+        Checked::Receipt(entry, facts) => {
+            summary.receipts += 1;
+            *summary.statuses.entry(entry.status).or_default() += 1;
+            if entry.report.is_none() {
+                summary.unverifiable += 1;
+            }
+            if let Some(verdict) = entry
+                .report
+                .as_ref()
+                .and_then(|r| r.reported.verdict.clone())
+            {
+                *summary.verdicts.entry(verdict).or_default() += 1;
+            }
+            if let Some(mut facts) = facts {
+                if dirs[item.dir].state.head_state.is_none() {
+                    facts.audit_line = None;
+                }
+                dirs[item.dir].receipts.push(facts);
+            }
+            emit(Event::Receipt(&entry), summary)
+        }
+        Checked::Findings(findings) => {
+            for finding in &findings {
+                emit(Event::Finding(finding), summary)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Walks every root, sorted by name, never following symbolic links. State files are read
+/// here so the receipt checks can rely on them.
+fn walk(roots: &[PathBuf]) -> Result<(Vec<Item>, Vec<Dir>), AuditError> {
+    let mut items = Vec::new();
+    let mut dirs: Vec<Dir> = Vec::new();
+    let mut dir_index: BTreeMap<PathBuf, usize> = BTreeMap::new();
+    for root in roots {
+        std::fs::metadata(root).map_err(|e| AuditError::Root(root.clone(), e))?;
+        let walker = walkdir::WalkDir::new(root)
+            .follow_links(false)
+            .sort_by_file_name();
+        for entry in walker {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(error) => {
+                    let path = error
+                        .path()
+                        .map(Path::to_path_buf)
+                        .unwrap_or_else(|| root.clone());
+                    if error.depth() == 0 {
+                        return Err(AuditError::Root(path, io::Error::other(error.to_string())));
+                    }
+                    let parent = path.parent().unwrap_or(root).to_path_buf();
+                    let dir = dir_for(&parent, &mut dirs, &mut dir_index);
+                    items.push(Item {
+                        path,
+                        dir,
+                        kind: ItemKind::Unreadable(error.to_string()),
+                        metadata: None,
+                    });
+                    continue;
+                }
+            };
+            let file_type = entry.file_type();
+            if file_type.is_dir() {
+                let dir = dir_for(entry.path(), &mut dirs, &mut dir_index);
+                dirs[dir].mode = entry.metadata().ok().as_ref().and_then(unix_mode);
+                continue;
+            }
+            let parent = entry.path().parent().unwrap_or(root).to_path_buf();
+            let dir = dir_for(&parent, &mut dirs, &mut dir_index);
+            let metadata = entry.metadata().ok();
+            let kind = if file_type.is_symlink() {
+                ItemKind::Symlink
+            } else if file_type.is_file() {
+                let name = entry.file_name().to_string_lossy();
+                let kind = names::classify(&name);
+                note_state_file(&kind, entry.path(), &mut dirs[dir]);
+                ItemKind::File(kind)
+            } else {
+                ItemKind::Special
+            };
+            items.push(Item {
+                path: entry.into_path(),
+                dir,
+                kind,
+                metadata,
+            });
+        }
+    }
+    Ok((items, dirs))
+}
+
+fn dir_for(path: &Path, dirs: &mut Vec<Dir>, index: &mut BTreeMap<PathBuf, usize>) -> usize {
+    if let Some(&i) = index.get(path) {
+        return i;
+    }
+    dirs.push(Dir {
+        path: path.to_path_buf(),
+        ..Dir::default()
+    });
+    index.insert(path.to_path_buf(), dirs.len() - 1);
+    dirs.len() - 1
+}
+
+/// Marks receipt directories and reads their state files.
+fn note_state_file(kind: &NameKind, path: &Path, dir: &mut Dir) {
+    let read = || std::fs::read(path).map_err(|e| format!("cannot read: {e}"));
+    match kind {
+        NameKind::Receipt { .. }
+        | NameKind::MisnamedReceipt
+        | NameKind::SigningKey
+        | NameKind::Temp => {
+            dir.is_receipt_dir = true;
+        }
+        NameKind::HeadState => {
+            dir.is_receipt_dir = true;
+            let parsed = read().and_then(|bytes| chain::parse_state(&bytes));
+            dir.state.head_state = Some((path.to_path_buf(), parsed));
+        }
+        NameKind::OperationState => {
+            dir.is_receipt_dir = true;
+            let parsed = read().and_then(|bytes| dir::parse_operation_state(&bytes));
+            dir.state.operation_state = Some((path.to_path_buf(), parsed));
+        }
+        NameKind::OtherJson | NameKind::Other => {}
+    }
+}
+
+/// seal-host's modes: receipt directories 0700, the files it writes there 0600.
+fn mode_findings(items: &[Item], dirs: &[Dir]) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    for dir in dirs.iter().filter(|d| d.is_receipt_dir) {
+        if let Some(mode) = dir.mode.filter(|m| m & 0o777 != 0o700) {
+            findings.push(Finding::new(
+                Code::ModeNotPrivate,
+                Some(dir.path.clone()),
+                format!(
+                    "receipt directory has mode {:04o}, seal-host requires 0700",
+                    mode & 0o777
+                ),
+            ));
+        }
+    }
+    for item in items {
+        let ItemKind::File(kind) = &item.kind else {
+            continue;
+        };
+        if matches!(kind, NameKind::Other | NameKind::OtherJson) || !dirs[item.dir].is_receipt_dir {
+            continue;
+        }
+        if let Some(mode) = item
+            .metadata
+            .as_ref()
+            .and_then(unix_mode)
+            .filter(|m| m & 0o777 != 0o600)
+        {
+            findings.push(Finding::new(
+                Code::ModeNotPrivate,
+                Some(item.path.clone()),
+                format!(
+                    "file has mode {:04o}, seal-host requires 0600",
+                    mode & 0o777
+                ),
+            ));
+        }
+    }
+    findings
+}
+
+enum Checked {
+    Receipt(Box<ReceiptEntry>, Option<ReceiptFacts>),
+    Findings(Vec<Finding>),
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+fn check_item(
+    item: &Item,
+    in_receipt_dir: bool,
+    options: &Options,
+    observer: &dyn Observer,
+) -> Checked {
+    let path = || Some(item.path.clone());
+    let one =
+        |code: Code, message: String| Checked::Findings(vec![Finding::new(code, path(), message)]);
+    match &item.kind {
+        ItemKind::Unreadable(why) => one(Code::UnreadableFile, why.clone()),
+        ItemKind::Symlink => one(Code::SymlinkSkipped, symlink_message(&item.path)),
+        ItemKind::Special => one(
+            Code::NotRegularFile,
+            "not a regular file; not opened".into(),
+        ),
+        ItemKind::File(kind) => match kind {
+            NameKind::Receipt { .. } | NameKind::MisnamedReceipt => {
+                check_receipt_file(item, kind, options, observer)
+            }
+            NameKind::OtherJson => check_other_json(item, options, observer),
+            NameKind::SigningKey => one(Code::SigningKeyExposed, signing_key_message(&item.path)),
+            NameKind::Temp => one(
+                Code::LeftoverTempFile,
+                "a seal-host temporary file left by an interrupted write".into(),
+            ),
+            NameKind::HeadState | NameKind::OperationState => Checked::Findings(Vec::new()),
+            NameKind::Other if in_receipt_dir => one(
+                Code::UnexpectedFile,
+                "seal-host does not write this file into receipt directories".into(),
+            ),
+            NameKind::Other => Checked::Findings(Vec::new()),
+        },
+    }
+}
+
+fn symlink_message(path: &Path) -> String {
+    match std::fs::read_link(path) {
+        Ok(target) => format!("symbolic link to {}: not followed", target.display()),
+        Err(_) => "symbolic link: not followed".into(),
+    }
+}
+
+fn signing_key_message(path: &Path) -> String {
+    let public = std::fs::read(path)
+        .ok()
+        .and_then(|b| <[u8; 32]>::try_from(b.as_slice()).ok())
+        .map(|seed| receipt::key_hex(&crate::signature::public_key_of_seed(&seed)));
+    match public {
+        Some(public) => format!("the receipt-signing seed (public key {public}) lies beside the receipts it signs: anyone who can read it can forge receipts; pin the installation key from a separate record with --receipt-key"),
+        None => "a receipt-signing key file that is not a 32-byte seed lies beside the receipts".into(),
+    }
+}
+
+/// Reads a file, noticing a replacement or modification since the walk saw it.
+fn read_stable(item: &Item) -> Result<(Vec<u8>, Option<Metadata>, bool), String> {
+    let mut file = File::open(&item.path).map_err(|e| e.to_string())?;
+    let opened = file.metadata().map_err(|e| e.to_string())?;
+    if opened.len() > MAX_RECEIPT_BYTES {
+        return Err(format!(
+            "{} bytes: larger than {MAX_RECEIPT_BYTES}, not read",
+            opened.len()
+        ));
+    }
+    let mut bytes = Vec::with_capacity(opened.len() as usize + 1);
+    file.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    let changed = item
+        .metadata
+        .as_ref()
+        .is_some_and(|walked| !same_file_state(walked, &opened))
+        || bytes.len() as u64 != opened.len();
+    Ok((bytes, Some(opened), changed))
+}
+
+fn same_file_state(a: &Metadata, b: &Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        a.ino() == b.ino()
+            && a.dev() == b.dev()
+            && a.len() == b.len()
+            && a.mtime() == b.mtime()
+            && a.mtime_nsec() == b.mtime_nsec()
+            && a.ctime() == b.ctime()
+            && a.ctime_nsec() == b.ctime_nsec()
+    }
+    #[cfg(not(unix))]
+    {
+        a.len() == b.len() && a.modified().ok() == b.modified().ok()
+    }
+}
+
+fn check_receipt_file(
+    item: &Item,
+    kind: &NameKind,
+    options: &Options,
+    observer: &dyn Observer,
+) -> Checked {
+    let path = Some(item.path.clone());
+    let (bytes, opened, mut changed) = match read_stable(item) {
+        Ok(read) => read,
+        Err(why) => {
+            return Checked::Receipt(
+                Box::new(ReceiptEntry {
+                    file: item.path.clone(),
+                    status: "unreadable",
+                    report: None,
+                    file_findings: vec![Finding::new(Code::UnreadableFile, path, why)],
+                }),
+                None,
+            )
+        }
+    };
+    observer.read(&item.path);
+    let verified = SCRATCH.with(|scratch| {
+        receipt::verify_bytes(&bytes, options.pin.as_ref(), &mut scratch.borrow_mut())
+    });
+    changed |= match (&opened, std::fs::symlink_metadata(&item.path)) {
+        (Some(opened), Ok(now)) => !same_file_state(opened, &now),
+        _ => true,
+    };
+    let mut findings = Vec::new();
+    if changed {
+        findings.push(Finding::new(
+            Code::ChangedDuringAudit,
+            path.clone(),
+            "the file was replaced or modified while it was audited; the result describes the bytes read, rerun the audit",
+        ));
+    }
+    let report = match verified {
+        Ok(report) => report,
+        Err(problem) => {
+            findings.insert(0, Finding::new(problem.code, path, problem.message));
+            return Checked::Receipt(
+                Box::new(ReceiptEntry {
+                    file: item.path.clone(),
+                    status: "unreadable",
+                    report: None,
+                    file_findings: findings,
+                }),
+                None,
+            );
+        }
+    };
+    let name_hash = report.facts.name_hash.as_deref().unwrap_or("(none)");
+    match kind {
+        NameKind::Receipt { hash, .. } if hash == name_hash => {}
+        NameKind::Receipt { hash, .. } => findings.push(Finding::new(
+            Code::MisnamedReceipt,
+            path.clone(),
+            format!("the name carries {hash}, the receipt's own request hash is {name_hash}"),
+        )),
+        _ => findings.push(Finding::new(
+            Code::MisnamedReceipt,
+            path.clone(),
+            format!("seal-host names it receipt-<20-digit counter>-{name_hash}.json"),
+        )),
+    }
+    let mut file_findings: Vec<Finding> = report
+        .findings
+        .iter()
+        .map(|f| Finding {
+            path: path.clone(),
+            ..f.clone()
+        })
+        .collect();
+    file_findings.extend(findings);
+    let facts = ReceiptFacts {
+        file: item.path.clone(),
+        counter: match kind {
+            NameKind::Receipt { counter, .. } => Some(*counter),
+            _ => None,
+        },
+        session: report.facts.session.clone(),
+        canonical_request_sha256: report.reported.canonical_request_sha256.clone(),
+        framed_subject_sha256: report.facts.framed_subject_sha256.clone(),
+        now: report.facts.now,
+        audit_line: report.facts.audit_line.clone().map(String::into_boxed_str),
+        released: released(&report),
+    };
+    let trust_only = |f: &Finding| matches!(f.code, Code::SignerUnpinned | Code::UnsignedReceipt);
+    let status = if file_findings
+        .iter()
+        .any(|f| f.severity == Severity::Error && !trust_only(f))
+    {
+        "failed"
+    } else {
+        report.status.as_str()
+    };
+    Checked::Receipt(
+        Box::new(ReceiptEntry {
+            file: item.path.clone(),
+            status,
+            report: Some(report),
+            file_findings,
+        }),
+        Some(facts),
+    )
+}
+
+fn released(report: &ReceiptReport) -> Option<(String, String)> {
+    let facts = &report.facts;
+    match (facts.verdict.as_deref(), facts.release_status.as_deref()) {
+        (Some("ALLOW"), Some("UNKNOWN" | "RELEASED")) => Some((
+            facts.operation_id.clone()?,
+            facts.release_frame_sha256.clone()?,
+        )),
+        _ => None,
+    }
+}
+
+/// A `.json` file that is not named as a receipt: a receipt under another name is misnamed.
+fn check_other_json(item: &Item, options: &Options, observer: &dyn Observer) -> Checked {
+    let looks_like_receipt = read_stable(item)
+        .ok()
+        .and_then(|(bytes, _, _)| receipt::parse(&bytes).ok())
+        .is_some_and(|map| {
+            map.get("record_type").and_then(|t| t.as_str()) == Some("seal.authorization-decision")
+        });
+    if looks_like_receipt {
+        check_receipt_file(item, &NameKind::MisnamedReceipt, options, observer)
+    } else {
+        Checked::Findings(Vec::new())
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transient_and_state_names_mark_a_receipt_directory() {
+        let mut dir = Dir::default();
+        note_state_file(&NameKind::Temp, Path::new("x"), &mut dir);
+        assert!(dir.is_receipt_dir);
+    }
+}

@@ -1,0 +1,493 @@
+//! `sealkit approve`: a person at a terminal signs an ApprovalRecord v2 (or seal-host's signed
+//! decline) for one blocked call, after reading exactly what it approves (issue 3; DESIGN.md
+//! §4). The frame comes from the host's refusal line or is given with its target; its
+//! identities are recomputed and the challenged target must match one of its profiles. The
+//! text shown is sealkit's renderer output and is what `shown_sha256` commits to. Without a
+//! terminal nothing is signed unless `--yes`. One token line is appended to the token file
+//! under an exclusive lock.
+//!
+//! Exit: 0 signed and appended; 1 checked and refused (frame refused by validation, target
+//! matching no profile, or the person said no); 2 could not run (unreadable input or key, no
+//! terminal without `--yes`, I/O).
+
+use super::{Global, Out};
+use crate::approval::binding::Subject;
+use crate::approval::sign::{sign_approval, sign_decline, ApprovalInputs};
+use crate::approval::{Renderer, DEFAULT_TTL_SECONDS, MAX_TTL_SECONDS};
+use crate::challenge;
+use crate::cli::{ApproveArgs, Format};
+use crate::digest::{hex_lower, is_sha256_hex};
+use crate::identity::Profile;
+use crate::keys::{self, SecretKey};
+use crate::outcome::Outcome;
+use crate::request::{self, Call, EraMode, Options, Session, Verdict};
+use crate::shown::{self, Decision};
+use crate::tokenfile::{self, Appended};
+use miette::{miette, IntoDiagnostic, WrapErr};
+use serde::Serialize;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, IsTerminal, Read, Write};
+use std::path::Path;
+
+/// Longest answer read at the prompt (seal-host's interactive limit).
+const MAX_ANSWER_BYTES: u64 = 16 * 1024;
+
+pub fn run(args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
+    let key_path = keys::secret_key_path(args.key_file.as_deref())
+        .map_err(|e| miette!(code = e.code(), "{e}"))?;
+    let key = keys::read_secret_key_file(&key_path).map_err(|e| miette!(code = e.code(), "{e}"))?;
+    let (target, frame) = challenged(&args)?;
+    let call = match identify(&frame, &args.server) {
+        Ok(call) => call,
+        Err(refused) => return refuse(global, &refused),
+    };
+    let profiles = call.identities.profiles_with_target(&target);
+    if profiles.is_empty() {
+        return refuse(global, &no_profile(&call, &target, &args.server));
+    }
+    let decision = if args.deny {
+        Decision::Deny
+    } else {
+        Decision::Allow
+    };
+    let shown_text = shown::render(&shown::Request {
+        decision,
+        target: &target,
+        profiles: &profiles,
+        server: &args.server,
+        call: &call,
+        frame: &frame,
+    });
+    if !args.yes && !ask(&shown_text, decision)? {
+        return refuse(
+            global,
+            &Refused::new("not-approved", "no token written: the answer was not yes"),
+        );
+    }
+    let signed = sign(&args, &key, &target, &frame, &shown_text, decision)?;
+    let appended = tokenfile::append_line(&args.token_file, &signed.line).map_err(|e| {
+        miette!(
+            code = "token-file-append",
+            "{}: {e}",
+            args.token_file.display()
+        )
+    })?;
+    report(global, &args, &signed, &profiles, &shown_text, &appended)?;
+    Ok(Outcome::Good)
+}
+
+/// The challenged target and the exact frame, from the refusal line or from the flags.
+fn challenged(args: &ApproveArgs) -> miette::Result<(String, Vec<u8>)> {
+    if let Some(path) = &args.refusal {
+        let text = std::fs::read_to_string(path)
+            .into_diagnostic()
+            .wrap_err_with(|| format!("cannot read refusal {}", path.display()))?;
+        let challenge = challenge::parse(&text)
+            .map_err(|e| miette!(code = e.code(), "{}: {e}", path.display()))?;
+        return Ok((challenge.target, challenge.frame));
+    }
+    let (Some(frame_path), Some(target)) = (&args.frame, &args.target) else {
+        return Err(miette!(
+            "give --refusal FILE, or --frame FILE with --target HEX"
+        ));
+    };
+    if !is_sha256_hex(target) {
+        return Err(miette!(
+            code = "bad-target",
+            "--target must be 64 lowercase hex digits, as in `approval required: <hex>`"
+        ));
+    }
+    let frame = std::fs::read(frame_path)
+        .into_diagnostic()
+        .wrap_err_with(|| format!("cannot read frame {}", frame_path.display()))?;
+    check_one_frame(&frame, frame_path)?;
+    Ok((target.clone(), frame))
+}
+
+/// A frame file must hold exactly one frame with its delimiter: the subject is those bytes.
+fn check_one_frame(frame: &[u8], path: &Path) -> miette::Result<()> {
+    let Some(body) = frame.strip_suffix(b"\n") else {
+        return Err(miette!(
+            code = "frame-unterminated",
+            help = "the host's subject includes the frame's LF (or CRLF); use the host's \
+                    refusal line (--refusal) for a frame the client ended without one",
+            "{}: the frame does not end with its delimiter",
+            path.display()
+        ));
+    };
+    if body.contains(&b'\n') {
+        return Err(miette!(
+            code = "frame-not-one-line",
+            "{}: the file holds more than one line; give exactly the blocked frame",
+            path.display()
+        ));
+    }
+    Ok(())
+}
+
+/// A refusal to sign that is the result of checking (exit 1).
+struct Refused {
+    code: String,
+    message: String,
+    help: Option<String>,
+}
+
+impl Refused {
+    fn new(code: &str, message: impl Into<String>) -> Self {
+        Refused {
+            code: code.to_owned(),
+            message: message.into(),
+            help: None,
+        }
+    }
+}
+
+fn identify(frame: &[u8], server: &str) -> Result<Call, Refused> {
+    let options = Options {
+        server: server.to_owned(),
+        era: EraMode::Auto,
+    };
+    match request::analyze(frame, &options, &mut Session::default()) {
+        Verdict::Call(call) => Ok(*call),
+        Verdict::Refused(refusal) => Err(Refused {
+            code: refusal.code.as_str().to_owned(),
+            message: format!(
+                "sealkit refuses this frame ({}): {}; it will not approve a frame it cannot \
+                 identify",
+                refusal.code.as_str(),
+                refusal.message
+            ),
+            help: None,
+        }),
+        Verdict::Skipped(skipped) => Err(Refused::new(
+            "not-a-tools-call",
+            format!(
+                "the frame is a {} ({}), not a tools/call request",
+                skipped.kind.as_str(),
+                skipped.method.as_deref().unwrap_or("no method")
+            ),
+        )),
+    }
+}
+
+fn no_profile(call: &Call, target: &str, server: &str) -> Refused {
+    let ids = &call.identities;
+    Refused {
+        code: "target-matches-no-profile".to_owned(),
+        message: format!(
+            "target {target} is none of this frame's targets (committed {}, host {}, legacy {}) \
+             under server identity {server:?}",
+            ids.committed.target, ids.host.target, ids.legacy.target
+        ),
+        help: Some(
+            "check that the refusal belongs to this frame, and pass --server with the host's \
+             configured server identity if it has one"
+                .to_owned(),
+        ),
+    }
+}
+
+fn refuse(global: &Global, refused: &Refused) -> miette::Result<Outcome> {
+    match global.format {
+        Format::Human => {
+            let mut diagnostic = miette::MietteDiagnostic::new(refused.message.clone())
+                .with_code(refused.code.clone());
+            if let Some(help) = &refused.help {
+                diagnostic = diagnostic.with_help(help.clone());
+            }
+            eprintln!("{:?}", miette::Report::new(diagnostic));
+        }
+        Format::Json | Format::Jsonl => {
+            let mut out = Out::new();
+            out.json_line(&serde_json::json!({
+                "status": "refused",
+                "code": refused.code,
+                "message": refused.message,
+            }))
+            .into_diagnostic()?;
+            out.flush().into_diagnostic()?;
+        }
+    }
+    Ok(Outcome::Problems)
+}
+
+/// Shows the text on the controlling terminal and reads an explicit yes from it.
+fn ask(shown_text: &[u8], decision: Decision) -> miette::Result<bool> {
+    let tty = OpenOptions::new().read(true).write(true).open("/dev/tty");
+    let mut tty = match tty {
+        Ok(tty) if tty.is_terminal() => tty,
+        _ => {
+            return Err(miette!(
+                code = "no-terminal",
+                help = "run it at a terminal, or pass --yes to sign without asking",
+                "no terminal to show the request on and ask for approval"
+            ))
+        }
+    };
+    let question = match decision {
+        Decision::Allow => "Sign an approval for exactly this request? [y/N] ",
+        Decision::Deny => "Sign a decline for this request? [y/N] ",
+    };
+    tty.write_all(shown_text).into_diagnostic()?;
+    tty.write_all(question.as_bytes()).into_diagnostic()?;
+    tty.flush().into_diagnostic()?;
+    let answer = read_answer(&tty).into_diagnostic()?;
+    Ok(matches!(
+        answer.trim().to_ascii_lowercase().as_str(),
+        "y" | "yes"
+    ))
+}
+
+fn read_answer(tty: &File) -> std::io::Result<String> {
+    let mut line = Vec::new();
+    BufReader::new(tty.take(MAX_ANSWER_BYTES)).read_until(b'\n', &mut line)?;
+    Ok(String::from_utf8_lossy(&line).into_owned())
+}
+
+/// The signed line and what it says.
+struct Signed {
+    decision: Decision,
+    line: String,
+    target: String,
+    nonce: String,
+    authorized_at: u64,
+    expiry: Option<u64>,
+    session: Option<String>,
+    signer_key_id: String,
+    subject: Subject,
+    renderer: Renderer,
+}
+
+fn sign(
+    args: &ApproveArgs,
+    key: &SecretKey,
+    target: &str,
+    frame: &[u8],
+    shown_text: &[u8],
+    decision: Decision,
+) -> miette::Result<Signed> {
+    let authorized_at = match args.authorized_at {
+        Some(ms) => ms,
+        None => now_ms()?,
+    };
+    let nonce = match &args.nonce {
+        Some(nonce) => nonce.clone(),
+        None => random_hex()?,
+    };
+    let renderer = Renderer {
+        name: shown::RENDERER_NAME.to_owned(),
+        version: shown::RENDERER_VERSION.to_owned(),
+        manifest_sha256: shown::manifest_sha256(),
+    };
+    let sign_error = |e: crate::approval::sign::SignError| miette!(code = e.code(), "{e}");
+    if decision == Decision::Deny {
+        let line = sign_decline(key, target, authorized_at, &nonce).map_err(sign_error)?;
+        return Ok(Signed {
+            decision,
+            line,
+            target: target.to_owned(),
+            nonce,
+            authorized_at,
+            expiry: None,
+            session: None,
+            signer_key_id: key.public.key_id.clone(),
+            subject: Subject::of(frame),
+            renderer,
+        });
+    }
+    let expiry = match (args.expiry, args.ttl) {
+        (Some(expiry), _) => expiry,
+        (None, ttl) => {
+            let seconds = ttl.unwrap_or(DEFAULT_TTL_SECONDS);
+            authorized_at.saturating_add(seconds.saturating_mul(1000))
+        }
+    };
+    let session = match &args.session {
+        Some(session) => session.clone(),
+        None => format!("sealkit-approve/{}", random_hex()?),
+    };
+    let inputs = ApprovalInputs {
+        target: target.to_owned(),
+        authorized_at,
+        expiry,
+        nonce: nonce.clone(),
+        session: session.clone(),
+        subject: Subject::of(frame),
+        shown: Subject::of(shown_text),
+        renderer: renderer.clone(),
+        approver: args.approver.clone(),
+    };
+    let signed = sign_approval(key, &inputs).map_err(sign_error)?;
+    Ok(Signed {
+        decision,
+        line: signed.line,
+        target: target.to_owned(),
+        nonce,
+        authorized_at,
+        expiry: Some(expiry),
+        session: Some(session),
+        signer_key_id: key.public.key_id.clone(),
+        subject: inputs.subject,
+        renderer,
+    })
+}
+
+fn now_ms() -> miette::Result<u64> {
+    let since_epoch = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_err(|_| miette!("the system clock is before 1970; pass --authorized-at"))?;
+    u64::try_from(since_epoch.as_millis()).into_diagnostic()
+}
+
+fn random_hex() -> miette::Result<String> {
+    let mut bytes = [0u8; 16];
+    keys::random_bytes(&mut bytes).map_err(|e| miette!(code = e.code(), "{e}"))?;
+    Ok(hex_lower(&bytes))
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    status: &'static str,
+    decision: &'static str,
+    target: &'a str,
+    profiles: Vec<&'static str>,
+    token_file: String,
+    offset: u64,
+    token_line: &'a str,
+    nonce: &'a str,
+    authorized_at: u64,
+    expiry: Option<u64>,
+    session: Option<&'a str>,
+    approver: Option<&'a str>,
+    signer_key_id: &'a str,
+    subject: &'a Subject,
+    shown: ShownReport,
+    /// The renderer the record names (`null` for a decline, which commits to no shown text).
+    renderer: Option<&'a Renderer>,
+}
+
+#[derive(Serialize)]
+struct ShownReport {
+    sha256: String,
+    length: u64,
+    /// Whether the signed record commits to this text (`shown_sha256`/`shown_length`).
+    committed: bool,
+    text: String,
+}
+
+fn report(
+    global: &Global,
+    args: &ApproveArgs,
+    signed: &Signed,
+    profiles: &[Profile],
+    shown_text: &[u8],
+    appended: &Appended,
+) -> miette::Result<()> {
+    let decision = match signed.decision {
+        Decision::Allow => "allow",
+        Decision::Deny => "deny",
+    };
+    let shown = Subject::of(shown_text);
+    let mut out = Out::new();
+    match global.format {
+        Format::Json | Format::Jsonl => {
+            let report = Report {
+                status: "signed",
+                decision,
+                target: &signed.target,
+                profiles: profiles.iter().map(|p| p.name()).collect(),
+                token_file: args.token_file.display().to_string(),
+                offset: appended.offset,
+                token_line: &signed.line,
+                nonce: &signed.nonce,
+                authorized_at: signed.authorized_at,
+                expiry: signed.expiry,
+                session: signed.session.as_deref(),
+                approver: (signed.decision == Decision::Allow).then_some(args.approver.as_str()),
+                signer_key_id: &signed.signer_key_id,
+                subject: &signed.subject,
+                shown: ShownReport {
+                    sha256: shown.sha256,
+                    length: shown.length,
+                    committed: signed.decision == Decision::Allow,
+                    text: String::from_utf8_lossy(shown_text).into_owned(),
+                },
+                renderer: (signed.decision == Decision::Allow).then_some(&signed.renderer),
+            };
+            out.json_line(&report).into_diagnostic()?;
+        }
+        Format::Human => {
+            if args.yes {
+                out.write_all(shown_text).into_diagnostic()?;
+            }
+            write_human(&mut out, args, signed, decision, profiles, &shown, appended)
+                .into_diagnostic()?;
+        }
+    }
+    out.flush().into_diagnostic()
+}
+
+fn write_human(
+    out: &mut Out,
+    args: &ApproveArgs,
+    signed: &Signed,
+    decision: &str,
+    profiles: &[Profile],
+    shown: &Subject,
+    appended: &Appended,
+) -> std::io::Result<()> {
+    writeln!(out, "signed {decision} for target={}", signed.target)?;
+    let names: Vec<&str> = profiles.iter().map(|p| p.name()).collect();
+    writeln!(out, "  target profile  {}", names.join(", "))?;
+    writeln!(
+        out,
+        "  appended to     {} (one line at byte {})",
+        args.token_file.display(),
+        appended.offset
+    )?;
+    writeln!(out, "  nonce           {}", signed.nonce)?;
+    match signed.expiry {
+        Some(expiry) => {
+            writeln!(
+                out,
+                "  authorized_at   {} ms, expiry {expiry} ms",
+                signed.authorized_at
+            )?;
+            if expiry.saturating_sub(signed.authorized_at) > MAX_TTL_SECONDS * 1000 {
+                writeln!(
+                    out,
+                    "  note            the host caps its approval TTL at {MAX_TTL_SECONDS} s, \
+                     whatever the expiry says"
+                )?;
+            }
+        }
+        None => writeln!(out, "  issuedAt        {} ms", signed.authorized_at)?,
+    }
+    if let Some(session) = &signed.session {
+        writeln!(out, "  session         {session}")?;
+    }
+    writeln!(out, "  signer key id   {}", signed.signer_key_id)?;
+    writeln!(
+        out,
+        "  frame           {} bytes, sha256 {}",
+        signed.subject.length, signed.subject.sha256
+    )?;
+    if signed.decision == Decision::Allow {
+        writeln!(
+            out,
+            "  shown text      {} bytes, sha256 {} ({} {}, manifest {})",
+            shown.length,
+            shown.sha256,
+            signed.renderer.name,
+            signed.renderer.version,
+            signed.renderer.manifest_sha256
+        )?;
+    }
+    if appended.added_line_break {
+        writeln!(
+            out,
+            "  note            the token file did not end with a line break; one was added first"
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,270 @@
+//! `sealkit audit DIR… [--receipt-key HEX|FILE] [--jobs N]`: streams every receipt and
+//! finding of [`crate::audit`], then a summary table (human) or a summary object (JSON), with
+//! a progress bar when stderr is a terminal (DESIGN.md §5, §7).
+
+use super::{Global, Out};
+use crate::audit::{self, AuditError, Event, Observer, Options, Summary};
+use crate::cli::{AuditArgs, Format};
+use crate::finding::{Code, Finding, Severity};
+use crate::outcome::Outcome;
+use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
+use std::collections::BTreeMap;
+use std::io::{self, IsTerminal};
+
+/// Human output lists at most this many findings per code.
+const HUMAN_ROWS_PER_CODE: usize = 20;
+
+pub fn run(args: AuditArgs, global: &Global) -> miette::Result<Outcome> {
+    let pin = args
+        .receipt_key
+        .as_deref()
+        .map(crate::receipt::pin::load)
+        .transpose()
+        .map_err(|e| miette::miette!(code = "bad-receipt-key", "{e}"))?;
+    let jobs = args
+        .jobs
+        .map(usize::from)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let options = Options { pin, jobs };
+    let progress = Progress::new();
+    let mut out = Out::new();
+    let mut writer = Writer::new(global.format);
+    writer.begin(&mut out).map_err(super::io_report)?;
+    let result = audit::audit(&args.dirs, &options, &progress, &mut |event| {
+        writer.event(&mut out, event)
+    });
+    progress.finish();
+    let summary = match result {
+        Ok(summary) => summary,
+        Err(AuditError::Root(path, error)) => {
+            return Err(miette::miette!(
+                code = "unreadable-root",
+                "cannot audit {}: {error}",
+                path.display()
+            ))
+        }
+        Err(AuditError::Sink(error)) => return Err(super::io_report(error)),
+    };
+    writer
+        .end(&mut out, &summary, options.pin.as_ref())
+        .map_err(super::io_report)?;
+    out.flush().map_err(super::io_report)?;
+    Ok(match summary.worst() {
+        Some(Severity::Error) => Outcome::Problems,
+        Some(Severity::Warning) if global.deny_warnings => Outcome::Problems,
+        _ => Outcome::Good,
+    })
+}
+
+/// A progress bar on a terminal, nothing elsewhere.
+struct Progress {
+    bar: indicatif::ProgressBar,
+}
+
+impl Progress {
+    fn new() -> Self {
+        let bar = if io::stderr().is_terminal() {
+            let bar = indicatif::ProgressBar::new(0);
+            if let Ok(style) = indicatif::ProgressStyle::with_template(
+                "{spinner} auditing {pos}/{len} files [{bar:40}] {per_sec} eta {eta}",
+            ) {
+                bar.set_style(style.progress_chars("=> "));
+            }
+            bar
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
+        Progress { bar }
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+impl Observer for Progress {
+    fn walked(&self, files: u64) {
+        self.bar.set_length(files);
+    }
+
+    fn checked(&self) {
+        self.bar.inc(1);
+    }
+}
+
+/// Writes events as they come, in the chosen format.
+struct Writer {
+    format: Format,
+    first_receipt: bool,
+    /// `--format json` keeps findings for the second array; human output keeps a capped list.
+    findings: Vec<Finding>,
+    per_code: BTreeMap<Code, usize>,
+}
+
+impl Writer {
+    fn new(format: Format) -> Self {
+        Writer {
+            format,
+            first_receipt: true,
+            findings: Vec::new(),
+            per_code: BTreeMap::new(),
+        }
+    }
+
+    fn begin(&mut self, out: &mut Out) -> io::Result<()> {
+        match self.format {
+            Format::Json => out.text("{\"receipts\":["),
+            _ => Ok(()),
+        }
+    }
+
+    fn event(&mut self, out: &mut Out, event: Event<'_>) -> io::Result<()> {
+        match (self.format, event) {
+            (Format::Jsonl, Event::Receipt(entry)) => {
+                out.json_line(&serde_json::json!({"type": "receipt", "receipt": entry}))
+            }
+            (Format::Jsonl, Event::Finding(finding)) => {
+                out.json_line(&serde_json::json!({"type": "finding", "finding": finding}))
+            }
+            (Format::Json, Event::Receipt(entry)) => {
+                out.text(if self.first_receipt { "\n" } else { ",\n" })?;
+                self.first_receipt = false;
+                serde_json::to_writer(&mut *out, entry).map_err(io::Error::from)
+            }
+            (Format::Json, Event::Finding(finding)) => {
+                self.findings.push(finding.clone());
+                Ok(())
+            }
+            (Format::Human, Event::Receipt(entry)) => {
+                for finding in &entry.file_findings {
+                    self.keep(finding);
+                }
+                Ok(())
+            }
+            (Format::Human, Event::Finding(finding)) => {
+                self.keep(finding);
+                Ok(())
+            }
+        }
+    }
+
+    fn keep(&mut self, finding: &Finding) {
+        let seen = self.per_code.entry(finding.code).or_default();
+        *seen += 1;
+        if *seen <= HUMAN_ROWS_PER_CODE {
+            self.findings.push(finding.clone());
+        }
+    }
+
+    fn end(
+        &mut self,
+        out: &mut Out,
+        summary: &Summary,
+        pin: Option<&crate::receipt::pin::Pin>,
+    ) -> io::Result<()> {
+        match self.format {
+            Format::Jsonl => {
+                out.json_line(&serde_json::json!({"type": "summary", "summary": summary}))
+            }
+            Format::Json => {
+                out.text("\n],\"findings\":")?;
+                serde_json::to_writer(&mut *out, &self.findings).map_err(io::Error::from)?;
+                out.text(",\"summary\":")?;
+                serde_json::to_writer(&mut *out, summary).map_err(io::Error::from)?;
+                out.text("}\n")
+            }
+            Format::Human => out.text(&self.human(summary, pin)),
+        }
+    }
+
+    fn human(&self, summary: &Summary, pin: Option<&crate::receipt::pin::Pin>) -> String {
+        let mut text = String::new();
+        match pin {
+            Some(pin) => text.push_str(&format!(
+                "receipt key pinned: {} ({})\n",
+                pin.public_key_hex(),
+                pin.source.describe()
+            )),
+            None => text.push_str(
+                "no receipt key pinned (--receipt-key): no receipt can be authenticated\n",
+            ),
+        }
+        if !self.findings.is_empty() {
+            let mut table = Table::new();
+            table
+                .load_preset(UTF8_FULL_CONDENSED)
+                .set_content_arrangement(ContentArrangement::Dynamic)
+                .set_width(140)
+                .set_header(vec!["severity", "code", "path", "finding"]);
+            let mut rows: Vec<&Finding> = self.findings.iter().collect();
+            rows.sort_by(|a, b| (b.severity, a.code).cmp(&(a.severity, b.code)));
+            for finding in rows {
+                table.add_row(vec![
+                    finding.severity.as_str().to_owned(),
+                    finding.code.to_string(),
+                    finding
+                        .path
+                        .as_ref()
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_default(),
+                    finding.message.clone(),
+                ]);
+            }
+            text.push_str(&format!("{table}\n"));
+            for (code, count) in &self.per_code {
+                if *count > HUMAN_ROWS_PER_CODE {
+                    text.push_str(&format!(
+                        "… and {} more {code} findings (--format jsonl lists every one)\n",
+                        count - HUMAN_ROWS_PER_CODE
+                    ));
+                }
+            }
+        }
+        text.push_str(&summary_tables(summary));
+        text
+    }
+}
+
+fn summary_tables(summary: &Summary) -> String {
+    let mut table = Table::new();
+    table
+        .load_preset(UTF8_FULL_CONDENSED)
+        .set_header(vec!["summary", "count"]);
+    table.add_row(vec!["files checked".to_owned(), summary.files.to_string()]);
+    table.add_row(vec!["receipts".to_owned(), summary.receipts.to_string()]);
+    for status in [
+        "authenticated",
+        "unpinned",
+        "unsigned",
+        "failed",
+        "unreadable",
+    ] {
+        let count = summary.statuses.get(status).copied().unwrap_or(0);
+        table.add_row(vec![format!("  {status}"), count.to_string()]);
+    }
+    for (verdict, count) in &summary.verdicts {
+        table.add_row(vec![
+            format!("  verdict {verdict} (reported)"),
+            count.to_string(),
+        ]);
+    }
+    table.add_row(vec![
+        "unverifiable receipt files".to_owned(),
+        summary.unverifiable.to_string(),
+    ]);
+    let mut codes = Table::new();
+    codes
+        .load_preset(UTF8_FULL_CONDENSED)
+        .set_header(vec!["finding", "severity", "count"]);
+    for count in &summary.findings {
+        codes.add_row(vec![
+            count.code.to_string(),
+            count.severity.as_str().to_owned(),
+            count.count.to_string(),
+        ]);
+    }
+    if summary.findings.is_empty() {
+        codes.add_row(vec!["(none)".to_owned(), String::new(), "0".to_owned()]);
+    }
+    format!("{table}\n{codes}\n")
+}

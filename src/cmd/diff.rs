@@ -1,0 +1,230 @@
+//! `sealkit diff OLD NEW [--frames CAPTURE…] [--server ID]`: pairs old and new evidence with
+//! [`crate::migrate::diff`] and prints, per pair, the old receipt's migration label and what
+//! changed (target and profile, canonical request hash, verdict, `_meta` keys), the receipts
+//! found on one side only, and the migration facts the evidence shows (DESIGN.md §6;
+//! docs-migrate.md). Exit: 0 every receipt on both sides `identity-unchanged` and all
+//! paired, 1 otherwise, 2 could not run.
+
+use super::migrate::{changes_text, load_captures, receipt_name};
+use super::{Global, Out};
+use crate::cli::{DiffArgs, Format};
+use crate::migrate::diff::{self, short, DiffReport, Pair, View};
+use crate::migrate::{Label, Options, Presence};
+use crate::outcome::Outcome;
+use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+pub fn run(args: DiffArgs, global: &Global) -> miette::Result<Outcome> {
+    let (index, _) = load_captures(&args.frames)?;
+    let options = Options {
+        server: args.server.clone(),
+    };
+    let report = diff::diff_paths(&args.old, &args.new, index, &options)
+        .map_err(|e| miette::miette!(code = "unreadable-input", "{e}"))?;
+    let mut out = Out::new();
+    match global.format {
+        Format::Json => out.json_line(&report).map_err(super::io_report)?,
+        Format::Jsonl => jsonl(&mut out, &report).map_err(super::io_report)?,
+        Format::Human => out.text(&human(&report, &args)).map_err(super::io_report)?,
+    }
+    out.flush().map_err(super::io_report)?;
+    Ok(if report.summary.needs_attention {
+        Outcome::Problems
+    } else {
+        Outcome::Good
+    })
+}
+
+/// `{"type": …}` first, then the object's own members.
+fn tagged<T: Serialize>(kind: &str, value: &T) -> Value {
+    let mut map = Map::new();
+    map.insert("type".into(), Value::from(kind));
+    if let Ok(Value::Object(members)) = serde_json::to_value(value) {
+        map.extend(members);
+    }
+    Value::Object(map)
+}
+
+fn jsonl(out: &mut Out, report: &DiffReport) -> std::io::Result<()> {
+    for pair in &report.pairs {
+        out.json_line(&tagged("pair", pair))?;
+    }
+    for view in &report.old_only {
+        out.json_line(&tagged("old-only", view))?;
+    }
+    for view in &report.new_only {
+        out.json_line(&tagged("new-only", view))?;
+    }
+    for note in &report.notes {
+        out.json_line(&tagged("note", note))?;
+    }
+    out.json_line(&tagged("summary", &report.summary))
+}
+
+fn arrow(old: &str, new: &str) -> String {
+    if old == new {
+        format!("{old} (same)")
+    } else {
+        format!("{old}\n→ {new}")
+    }
+}
+
+fn target_text(view: &View) -> String {
+    match &view.target {
+        None => "—".into(),
+        Some(t) => format!(
+            "{} {}",
+            short(t),
+            view.target_profile.map_or("(no profile)", |p| p.as_str())
+        ),
+    }
+}
+
+fn meta_text(view: &View) -> String {
+    match (view.meta, &view.meta_keys) {
+        (Presence::Present, Some(keys)) if keys.is_empty() => "present: {} (no keys)".into(),
+        (Presence::Present, Some(keys)) => format!("present: {}", keys.join("\n  ")),
+        (word, _) => word.as_str().into(),
+    }
+}
+
+fn pair_row(index: usize, pair: &Pair) -> Vec<String> {
+    let frame = match pair.key.length {
+        Some(length) => format!("{}\n{length} bytes", short(&pair.key.sha256)),
+        None => format!("request\n{}", short(&pair.key.sha256)),
+    };
+    let frame = if pair.of > 1 {
+        format!("{frame}\n({} of {})", pair.position, pair.of)
+    } else {
+        frame
+    };
+    let counter = |v: &View| v.counter.map_or("—".into(), |c| format!("#{c}"));
+    let receipts = format!("{} → {}", counter(&pair.old), counter(&pair.new));
+    let verdict = arrow(
+        pair.old.verdict.as_deref().unwrap_or("—"),
+        pair.new.verdict.as_deref().unwrap_or("—"),
+    );
+    let mut target = arrow(&target_text(&pair.old), &target_text(&pair.new));
+    if let Some(committed) = &pair.committed_target {
+        if pair.new.target.as_ref() != Some(committed) {
+            target.push_str(&format!("\ncommitted {}", short(committed)));
+        }
+    }
+    let canonical = arrow(
+        &pair
+            .old
+            .canonical_request_sha256
+            .as_deref()
+            .map_or("—".into(), short),
+        &pair
+            .new
+            .canonical_request_sha256
+            .as_deref()
+            .map_or("—".into(), short),
+    );
+    let (old_meta, new_meta) = (meta_text(&pair.old), meta_text(&pair.new));
+    let meta = if old_meta == new_meta {
+        format!("{old_meta}\n(both)")
+    } else {
+        format!("old {old_meta}\nnew {new_meta}")
+    };
+    let mut label = format!("{}\n[{}]", pair.label, changes_text(&pair.changes));
+    if let Some(refusal) = &pair.old.refusal {
+        label.push_str(&format!("\n{refusal}"));
+    }
+    if pair.new.label != pair.label {
+        label.push_str(&format!("\nnew: {}", pair.new.label));
+    }
+    vec![
+        (index + 1).to_string(),
+        frame,
+        receipts,
+        verdict,
+        target,
+        canonical,
+        meta,
+        label,
+    ]
+}
+
+fn human(report: &DiffReport, args: &DiffArgs) -> String {
+    let mut text = format!(
+        "old: {} ({} receipts)   new: {} ({} receipts)\n",
+        args.old.display(),
+        report.summary.old_receipts,
+        args.new.display(),
+        report.summary.new_receipts
+    );
+    if !report.pairs.is_empty() {
+        let mut table = Table::new();
+        table
+            .load_preset(UTF8_FULL_CONDENSED)
+            .set_content_arrangement(ContentArrangement::Dynamic)
+            .set_width(180)
+            .set_header(vec![
+                "#",
+                "frame",
+                "counter",
+                "verdict",
+                "target (profile)",
+                "canonical_request_sha256",
+                "_meta keys",
+                "label (old receipt)",
+            ]);
+        for (i, pair) in report.pairs.iter().enumerate() {
+            table.add_row(pair_row(i, pair));
+        }
+        text.push_str(&format!("{table}\n"));
+    }
+    for (side, views) in [("old", &report.old_only), ("new", &report.new_only)] {
+        if views.is_empty() {
+            continue;
+        }
+        let mut table = Table::new();
+        table
+            .load_preset(UTF8_FULL_CONDENSED)
+            .set_content_arrangement(ContentArrangement::Dynamic)
+            .set_width(180)
+            .set_header(vec![
+                format!("only in {side}"),
+                "verdict".into(),
+                "label".into(),
+                "detail".into(),
+            ]);
+        for v in views.iter() {
+            table.add_row(vec![
+                receipt_name(&v.receipt),
+                v.verdict.clone().unwrap_or_else(|| "—".into()),
+                v.label.to_string(),
+                v.detail.clone().unwrap_or_default(),
+            ]);
+        }
+        text.push_str(&format!("{table}\n"));
+    }
+    if !report.notes.is_empty() {
+        text.push_str("migration facts:\n");
+        for note in &report.notes {
+            text.push_str(&format!("  - {}\n", note.message));
+        }
+    }
+    let s = &report.summary;
+    let labels = |counts: &std::collections::BTreeMap<Label, usize>| {
+        counts
+            .iter()
+            .filter(|(_, n)| **n > 0)
+            .map(|(label, n)| format!("{label} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    text.push_str(&format!(
+        "{} pair{}, {} only in old, {} only in new\nold labels: {}\nnew labels: {}\n",
+        s.pairs,
+        if s.pairs == 1 { "" } else { "s" },
+        s.old_only,
+        s.new_only,
+        labels(&s.labels),
+        labels(&s.new_labels)
+    ));
+    text
+}

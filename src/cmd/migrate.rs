@@ -1,0 +1,314 @@
+//! `sealkit migrate OLD_DIR… [--frames CAPTURE…] [--server ID] --out NEW_DIR`: runs
+//! [`crate::migrate::run::migrate`] and prints its records (a table for people, one JSON
+//! object per receipt for scripts) and summary (DESIGN.md §6, §7; docs-migrate.md).
+//! Exit: 0 every receipt `identity-unchanged`, 1 any other label, 2 could not run.
+
+use super::{Global, Out};
+use crate::cli::{Format, MigrateArgs};
+use crate::frame::ForeignEncoding;
+use crate::migrate::frames::FrameIndex;
+use crate::migrate::run::{self, CaptureInfo, Plan, RunError, Summary};
+use crate::migrate::{diff::short, Change, Label, Options, Presence, Record};
+use crate::outcome::Outcome;
+use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
+use std::io::{self, BufRead, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// Human output shows at most this many receipts (every one is in NEW_DIR/migration.jsonl).
+const HUMAN_ROWS: usize = 100;
+
+pub fn run(args: MigrateArgs, global: &Global) -> miette::Result<Outcome> {
+    let (index, captures) = load_captures(&args.frames)?;
+    let plan = Plan {
+        old: &args.old,
+        out: &args.out,
+        captures,
+        options: Options {
+            server: args.server.clone(),
+        },
+    };
+    let mut out = Out::new();
+    let mut shown: Vec<Record> = Vec::new();
+    let mut more = 0usize;
+    let mut first = true;
+    if global.format == Format::Json {
+        out.text("{\"records\":[").map_err(super::io_report)?;
+    }
+    let result = run::migrate(&plan, &index, &mut |line| match global.format {
+        Format::Jsonl => {
+            out.write_all(line)?;
+            out.write_all(b"\n")
+        }
+        Format::Json => {
+            out.write_all(if first { b"\n" } else { b",\n" })?;
+            first = false;
+            out.write_all(line)
+        }
+        Format::Human => {
+            if shown.len() < HUMAN_ROWS {
+                shown.push(serde_json::from_slice(line).map_err(io::Error::other)?);
+            } else {
+                more += 1;
+            }
+            Ok(())
+        }
+    });
+    let summary = result.map_err(run_error)?;
+    match global.format {
+        Format::Jsonl => out
+            .json_line(&serde_json::json!({"type": "summary", "summary": summary}))
+            .map_err(super::io_report)?,
+        Format::Json => {
+            out.text(if first {
+                "],\"summary\":"
+            } else {
+                "\n],\"summary\":"
+            })
+            .map_err(super::io_report)?;
+            serde_json::to_writer(&mut out, &summary).map_err(|e| super::io_report(e.into()))?;
+            out.text("}\n").map_err(super::io_report)?;
+        }
+        Format::Human => out
+            .text(&human(&shown, more, &summary, &args.out))
+            .map_err(super::io_report)?,
+    }
+    out.flush().map_err(super::io_report)?;
+    Ok(if summary.needs_attention > 0 {
+        Outcome::Problems
+    } else {
+        Outcome::Good
+    })
+}
+
+fn run_error(error: RunError) -> miette::Report {
+    match error {
+        RunError::Sink(error) => super::io_report(error),
+        RunError::Input(_) => miette::miette!(code = "unreadable-input", "{error}"),
+        RunError::OutInsideOld { .. } => miette::miette!(code = "output-inside-input", "{error}"),
+        RunError::Output(..) => miette::miette!(code = "cannot-write-output", "{error}"),
+    }
+}
+
+/// Reads every capture into one frame index. Directories give their regular files in
+/// sorted order (symbolic links are not followed); "-" is stdin.
+pub(super) fn load_captures(paths: &[PathBuf]) -> miette::Result<(FrameIndex, Vec<CaptureInfo>)> {
+    let mut index = FrameIndex::new();
+    let mut infos = Vec::new();
+    for path in paths {
+        for file in capture_files(path)? {
+            let name = file.display().to_string();
+            let fail = |e: io::Error| {
+                miette::miette!(
+                    code = "unreadable-capture",
+                    "cannot read capture {name}: {e}"
+                )
+            };
+            let stats = if file == Path::new("-") {
+                read_capture(&mut index, &name, io::stdin().lock())
+            } else {
+                let opened = std::fs::File::open(&file).map_err(fail)?;
+                read_capture(&mut index, &name, opened)
+            }
+            .map_err(fail)?;
+            infos.push(CaptureInfo {
+                path: name,
+                sha256: stats.sha256,
+                frames: stats.frames,
+            });
+        }
+    }
+    Ok((index, infos))
+}
+
+fn read_capture(
+    index: &mut FrameIndex,
+    name: &str,
+    reader: impl Read,
+) -> io::Result<crate::migrate::frames::CaptureStats> {
+    let mut reader = io::BufReader::with_capacity(1 << 16, reader);
+    if let Some(encoding) = ForeignEncoding::sniff(reader.fill_buf()?) {
+        return Err(io::Error::other(format!(
+            "the capture is {}; frames are UTF-8 JSON lines",
+            encoding.describe()
+        )));
+    }
+    index.add_capture(name, reader)
+}
+
+fn capture_files(path: &Path) -> miette::Result<Vec<PathBuf>> {
+    if path == Path::new("-") || !path.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(path)
+        .follow_links(false)
+        .sort_by_file_name()
+    {
+        let entry = entry.map_err(|e| {
+            miette::miette!(
+                code = "unreadable-capture",
+                "cannot read {}: {e}",
+                path.display()
+            )
+        })?;
+        if entry.file_type().is_file() {
+            files.push(entry.into_path());
+        }
+    }
+    Ok(files)
+}
+
+/// The `_meta` cell: the allowed words only.
+pub(super) fn meta_words(meta: Presence, keys: Option<&Vec<String>>) -> String {
+    match (meta, keys) {
+        (Presence::Present, Some(keys)) if keys.len() == 1 => "present: 1 key".into(),
+        (Presence::Present, Some(keys)) => format!("present: {} keys", keys.len()),
+        (word, _) => word.as_str().into(),
+    }
+}
+
+pub(super) fn changes_text(changes: &[Change]) -> String {
+    if changes.is_empty() {
+        "—".into()
+    } else {
+        changes
+            .iter()
+            .map(|c| c.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// A receipt's file name, `<counter>-<short hash>` for seal-host's naming.
+pub(super) fn receipt_name(path: &str) -> String {
+    let name = Path::new(path)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.to_owned());
+    match name
+        .strip_prefix("receipt-")
+        .and_then(|rest| rest.strip_suffix(".json"))
+        .and_then(|stem| stem.rsplit_once('-'))
+    {
+        Some((counter, hash)) if crate::digest::is_sha256_hex(hash) => {
+            format!("{counter}-{}", short(hash))
+        }
+        _ => name,
+    }
+}
+
+fn target_cell(target: Option<&String>, profile: Option<&str>) -> String {
+    match (target, profile) {
+        (None, _) => "— (not guarded)".into(),
+        (Some(t), Some(p)) => format!("{} {p}", short(t)),
+        (Some(t), None) => format!("{} (no profile)", short(t)),
+    }
+}
+
+fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> String {
+    let mut text = String::new();
+    if !records.is_empty() {
+        let mut table = Table::new();
+        table
+            .load_preset(UTF8_FULL_CONDENSED)
+            .set_content_arrangement(ContentArrangement::Dynamic)
+            .set_width(160)
+            .set_header(vec![
+                "receipt (counter-hash)",
+                "verdict",
+                "label",
+                "changes",
+                "_meta",
+                "old target",
+                "committed target",
+            ]);
+        for r in records {
+            let label = match &r.refusal {
+                Some(refusal) => format!("{} ({})", r.label, refusal.code),
+                None => r.label.to_string(),
+            };
+            let committed = match (&r.old_target, &r.committed_target) {
+                (None, _) => "— (not guarded)".into(),
+                (Some(_), Some(t)) => short(t),
+                (Some(_), None) => "unknown".into(),
+            };
+            table.add_row(vec![
+                receipt_name(&r.receipt),
+                r.reported.verdict.clone().unwrap_or_else(|| "—".into()),
+                label,
+                changes_text(&r.changes),
+                meta_words(r.meta, r.meta_keys.as_ref()),
+                target_cell(r.old_target.as_ref(), r.old_profile.map(|p| p.as_str())),
+                committed,
+            ]);
+        }
+        text.push_str(&format!("{table}\n"));
+    }
+    if more > 0 {
+        text.push_str(&format!(
+            "… and {more} more receipts (every record is in {})\n",
+            out_dir.join(run::RECORDS_FILE).display()
+        ));
+    }
+    let mut counts = Table::new();
+    counts
+        .load_preset(UTF8_FULL_CONDENSED)
+        .set_header(vec!["label", "receipts", "meaning"])
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(160);
+    for label in Label::ALL {
+        counts.add_row(vec![
+            label.to_string(),
+            summary.labels.get(&label).copied().unwrap_or(0).to_string(),
+            label.meaning().to_owned(),
+        ]);
+    }
+    text.push_str(&format!("{counts}\n"));
+    let changes: Vec<String> = Change::ALL
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {}",
+                c.as_str(),
+                summary.changes.get(c).copied().unwrap_or(0)
+            )
+        })
+        .collect();
+    let meta: Vec<String> = summary
+        .meta
+        .iter()
+        .map(|(word, n)| format!("{} {n}", word.as_str()))
+        .collect();
+    let profiles: Vec<String> = summary
+        .old_profiles
+        .iter()
+        .filter(|(_, n)| **n > 0)
+        .map(|(name, n)| format!("{name} {n}"))
+        .collect();
+    text.push_str(&format!(
+        "{} receipts, {} need attention; changes: {}; _meta: {}; old targets: {}\n",
+        summary.receipts,
+        summary.needs_attention,
+        changes.join(", "),
+        meta.join(", "),
+        profiles.join(", ")
+    ));
+    if summary.receipts == 0 {
+        text.push_str("no receipts found under the old directories\n");
+    }
+    match summary.other_files {
+        0 => {}
+        1 => text.push_str("1 other file under the old directories is not a receipt (not read)\n"),
+        n => text.push_str(&format!(
+            "{n} other files under the old directories are not receipts (not read)\n"
+        )),
+    }
+    text.push_str(&format!(
+        "wrote {} ({} records, sha256 {}) and {}\n",
+        out_dir.join(run::RECORDS_FILE).display(),
+        summary.records.count,
+        summary.records.sha256,
+        out_dir.join(run::SUMMARY_FILE).display()
+    ));
+    text
+}

@@ -1,0 +1,502 @@
+//! `sealkit verify approval`: every token line checked with seal-host's rules in its order,
+//! then bound to the given frame, target and time (issue 3; DESIGN.md §4,
+//! reference/seal-host-formats.md §1.7). Exit 0 when every line is accepted, 1 when any is
+//! rejected, 2 when the input or the trusted key cannot be read.
+
+use super::{Global, Out};
+use crate::approval::binding::{Check, Expectations, Freshness, NonceUse, Subject};
+use crate::approval::limits::MAX_TOKEN_FILE_BYTES;
+use crate::approval::report::{Checker, LineReport, Signed, Status};
+use crate::approval::{effective_ttl_ms, Reason};
+use crate::cli::{Format, VerifyApprovalArgs};
+use crate::digest::is_sha256_hex;
+use crate::keys::{read_public_key_file, PublicKey};
+use crate::outcome::Outcome;
+use crate::tokenfile::{Batch, LineReader};
+use comfy_table::{presets, ContentArrangement, Table};
+use miette::{miette, IntoDiagnostic, WrapErr};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::PathBuf;
+
+/// Lines verified per parallel batch.
+const BATCH_LINES: usize = 4096;
+/// Per-line diagnostics shown in human output before summarising the rest.
+const MAX_DIAGNOSTICS: usize = 50;
+
+pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome> {
+    let key = trusted_key(&args)?;
+    let checked = Checked::from_args(&args)?;
+    let source = match &args.file {
+        Some(path) if path.as_os_str() != "-" => path.display().to_string(),
+        _ => "-".to_owned(),
+    };
+    let reader: Box<dyn BufRead> = match &args.file {
+        Some(path) if path.as_os_str() != "-" => Box::new(BufReader::with_capacity(
+            1 << 20,
+            std::fs::File::open(path)
+                .into_diagnostic()
+                .wrap_err_with(|| format!("cannot read token file {}", path.display()))?,
+        )),
+        _ => Box::new(BufReader::with_capacity(1 << 20, io::stdin().lock())),
+    };
+    let mut lines = LineReader::new(reader);
+    let mut checker = Checker::new(&key, checked.expectations());
+    let mut sink = Sink::new(global)?;
+    let mut tally = Tally::default();
+    let mut batch = Batch::default();
+    loop {
+        lines
+            .next_batch(&mut batch, BATCH_LINES)
+            .into_diagnostic()
+            .wrap_err_with(|| format!("cannot read token file {source}"))?;
+        if batch.lines.is_empty() {
+            break;
+        }
+        let reports = checker.check_batch(&batch);
+        reports.iter().for_each(|report| tally.add(report));
+        sink.lines(&reports).into_diagnostic()?;
+    }
+    let summary = Summary::new(source, &key, &checked, tally, lines.total_bytes());
+    let outcome = summary.outcome(global.deny_warnings);
+    sink.finish(&summary, global).into_diagnostic()?;
+    Ok(outcome)
+}
+
+fn trusted_key(args: &VerifyApprovalArgs) -> miette::Result<PublicKey> {
+    match (&args.pubkey, &args.pubkey_file) {
+        (Some(hex), _) => {
+            PublicKey::from_hex(hex).map_err(|e| miette!(code = e.code(), "--pubkey: {e}"))
+        }
+        (None, Some(path)) => {
+            read_public_key_file(path).map_err(|e| miette!(code = e.code(), "--pubkey-file: {e}"))
+        }
+        (None, None) => Err(miette!(
+            "give the trusted key with --pubkey or --pubkey-file"
+        )),
+    }
+}
+
+/// What the caller asked each token to be bound to.
+#[derive(Debug, Clone, Serialize)]
+struct Checked {
+    frame: Option<FrameInput>,
+    target: Option<String>,
+    now_ms: Option<u64>,
+    ttl_seconds: u64,
+    ttl_ms: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct FrameInput {
+    file: PathBuf,
+    sha256: String,
+    length: u64,
+}
+
+impl Checked {
+    fn from_args(args: &VerifyApprovalArgs) -> miette::Result<Self> {
+        let frame = match &args.frame {
+            None => None,
+            Some(path) => {
+                let bytes = std::fs::read(path)
+                    .into_diagnostic()
+                    .wrap_err_with(|| format!("cannot read frame {}", path.display()))?;
+                let subject = Subject::of(&bytes);
+                Some(FrameInput {
+                    file: path.clone(),
+                    sha256: subject.sha256,
+                    length: subject.length,
+                })
+            }
+        };
+        if let Some(target) = &args.target {
+            if !is_sha256_hex(target) {
+                return Err(miette!(
+                    code = "bad-target",
+                    "--target must be 64 lowercase hex digits, as in `approval required: <hex>`"
+                ));
+            }
+        }
+        Ok(Checked {
+            frame,
+            target: args.target.clone(),
+            now_ms: args.now,
+            ttl_seconds: args.ttl,
+            ttl_ms: effective_ttl_ms(args.ttl),
+        })
+    }
+
+    fn expectations(&self) -> Expectations {
+        Expectations {
+            subject: self.frame.as_ref().map(|f| Subject {
+                sha256: f.sha256.clone(),
+                length: f.length,
+            }),
+            target: self.target.clone(),
+            now_ms: self.now_ms,
+            ttl_ms: self.ttl_ms,
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct Tally {
+    lines: u64,
+    accepted: u64,
+    rejected: u64,
+    declines: u64,
+    not_utf8: bool,
+    reasons: BTreeMap<String, u64>,
+}
+
+impl Tally {
+    fn add(&mut self, report: &LineReport) {
+        self.lines += 1;
+        match report.status {
+            Status::Accepted => self.accepted += 1,
+            Status::Rejected => self.rejected += 1,
+        }
+        if report.kind == "signed-decline" {
+            self.declines += 1;
+        }
+        if let Some(reason) = &report.reason {
+            *self.reasons.entry(reason.clone()).or_default() += 1;
+            if *reason == Reason::TokenFileNotUtf8.code() {
+                self.not_utf8 = true;
+            }
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct FileFinding {
+    code: String,
+    severity: &'static str,
+    message: String,
+}
+
+#[derive(Debug, Serialize)]
+struct TrustedKey {
+    public_key: String,
+    key_id: String,
+}
+
+#[derive(Debug, Serialize)]
+struct Summary {
+    record: &'static str,
+    source: String,
+    trusted_key: TrustedKey,
+    checked: Checked,
+    bytes: u64,
+    lines: u64,
+    accepted: u64,
+    rejected: u64,
+    declines: u64,
+    reasons: BTreeMap<String, u64>,
+    file_findings: Vec<FileFinding>,
+}
+
+impl Summary {
+    fn new(source: String, key: &PublicKey, checked: &Checked, tally: Tally, bytes: u64) -> Self {
+        let mut file_findings = Vec::new();
+        if bytes > MAX_TOKEN_FILE_BYTES {
+            file_findings.push(FileFinding {
+                code: Reason::TokenFileBytesExceeded.code().into_owned(),
+                severity: "warning",
+                message: format!(
+                    "the file is {bytes} bytes; seal-host reads at most {MAX_TOKEN_FILE_BYTES} \
+                     and would ignore every line of it"
+                ),
+            });
+        }
+        if tally.not_utf8 {
+            file_findings.push(FileFinding {
+                code: Reason::TokenFileNotUtf8.code().into_owned(),
+                severity: "error",
+                message: "the file is not UTF-8; seal-host would ignore every line of it"
+                    .to_owned(),
+            });
+        }
+        Summary {
+            record: "summary",
+            source,
+            trusted_key: TrustedKey {
+                public_key: key.hex.clone(),
+                key_id: key.key_id.clone(),
+            },
+            checked: checked.clone(),
+            bytes,
+            lines: tally.lines,
+            accepted: tally.accepted,
+            rejected: tally.rejected,
+            declines: tally.declines,
+            reasons: tally.reasons,
+            file_findings,
+        }
+    }
+
+    fn outcome(&self, deny_warnings: bool) -> Outcome {
+        let warned = self.file_findings.iter().any(|f| f.severity == "warning");
+        if self.rejected > 0 || (deny_warnings && warned) {
+            Outcome::Problems
+        } else {
+            Outcome::Good
+        }
+    }
+}
+
+/// Where reports go, per output format. JSON records are serialised in parallel and
+/// written in order.
+enum Sink {
+    Jsonl(Out),
+    Json { out: Out, first: bool },
+    Human(Human),
+}
+
+impl Sink {
+    fn new(global: &Global) -> miette::Result<Self> {
+        Ok(match global.format {
+            Format::Jsonl => Sink::Jsonl(Out::new()),
+            Format::Json => {
+                let mut out = Out::new();
+                out.text("{\"tokens\":[").into_diagnostic()?;
+                Sink::Json { out, first: true }
+            }
+            Format::Human => Sink::Human(Human::new()),
+        })
+    }
+
+    fn lines(&mut self, reports: &[LineReport]) -> io::Result<()> {
+        match self {
+            Sink::Human(human) => {
+                reports.iter().for_each(|report| human.add(report));
+                Ok(())
+            }
+            Sink::Jsonl(out) => {
+                for record in serialise(reports)? {
+                    out.write_all(&record)?;
+                    out.write_all(b"\n")?;
+                }
+                Ok(())
+            }
+            Sink::Json { out, first } => {
+                for record in serialise(reports)? {
+                    out.write_all(if *first { b"\n" } else { b",\n" })?;
+                    *first = false;
+                    out.write_all(&record)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn finish(self, summary: &Summary, global: &Global) -> io::Result<()> {
+        match self {
+            Sink::Jsonl(mut out) => {
+                out.json_line(summary)?;
+                out.flush()
+            }
+            Sink::Json { mut out, first } => {
+                out.text(if first { "]" } else { "\n]" })?;
+                out.text(",\"summary\":")?;
+                serde_json::to_writer(&mut out, summary).map_err(io::Error::from)?;
+                out.text("}\n")?;
+                out.flush()
+            }
+            Sink::Human(human) => human.print(summary, global),
+        }
+    }
+}
+
+fn serialise(reports: &[LineReport]) -> io::Result<Vec<Vec<u8>>> {
+    reports
+        .par_iter()
+        .map(|report| serde_json::to_vec(report).map_err(io::Error::from))
+        .collect()
+}
+
+/// Human output: one table row per line, diagnostics for rejected lines, a summary.
+struct Human {
+    table: Table,
+    diagnostics: Vec<miette::MietteDiagnostic>,
+    more_diagnostics: u64,
+}
+
+impl Human {
+    fn new() -> Self {
+        let mut table = Table::new();
+        table
+            .load_preset(presets::UTF8_FULL_CONDENSED)
+            .set_content_arrangement(ContentArrangement::Disabled)
+            .set_header(["line", "status", "kind", "target", "binding", "reason"]);
+        Human {
+            table,
+            diagnostics: Vec::new(),
+            more_diagnostics: 0,
+        }
+    }
+
+    fn add(&mut self, report: &LineReport) {
+        let target = match &report.signed {
+            Some(Signed::Approval(a)) => short(&a.target),
+            Some(Signed::Decline(d)) => short(&d.target),
+            None => report
+                .reported
+                .as_ref()
+                .and_then(|r| r.target.as_deref())
+                .map(|t| format!("{} (unverified)", short(t)))
+                .unwrap_or_else(|| "-".to_owned()),
+        };
+        let status = match report.status {
+            Status::Accepted => "accepted",
+            Status::Rejected => "REJECTED",
+        };
+        self.table.add_row([
+            report.line.to_string(),
+            status.to_owned(),
+            report.kind.to_owned(),
+            target,
+            binding_text(report),
+            report.reason.clone().unwrap_or_else(|| "-".to_owned()),
+        ]);
+        if report.status == Status::Rejected {
+            if self.diagnostics.len() < MAX_DIAGNOSTICS {
+                self.diagnostics.push(diagnostic(report));
+            } else {
+                self.more_diagnostics += 1;
+            }
+        }
+    }
+
+    fn print(self, summary: &Summary, global: &Global) -> io::Result<()> {
+        let mut out = Out::new();
+        if summary.lines > 0 {
+            writeln!(out, "{}", self.table)?;
+        }
+        let theme = if global.color {
+            miette::GraphicalTheme::unicode()
+        } else {
+            miette::GraphicalTheme::unicode_nocolor()
+        };
+        let handler = miette::GraphicalReportHandler::new_themed(theme);
+        for diagnostic in &self.diagnostics {
+            let mut text = String::new();
+            if handler.render_report(&mut text, diagnostic).is_ok() {
+                write!(out, "{text}")?;
+            }
+        }
+        if self.more_diagnostics > 0 {
+            writeln!(
+                out,
+                "… and {} more rejected lines (see the table)",
+                self.more_diagnostics
+            )?;
+        }
+        for finding in &summary.file_findings {
+            writeln!(
+                out,
+                "{} [{}]: {}",
+                finding.severity, finding.code, finding.message
+            )?;
+        }
+        write_summary(&mut out, summary)?;
+        out.flush()
+    }
+}
+
+fn diagnostic(report: &LineReport) -> miette::MietteDiagnostic {
+    let reason = report.reason.clone().unwrap_or_default();
+    let mut message = format!("line {}: {reason}", report.line);
+    if let (Some(source), Some(id)) = (report.host_source, &report.host_record_id) {
+        message.push_str(&format!(
+            " (seal-host logs source {source}, record_id {id})"
+        ));
+    }
+    let mut diagnostic = miette::MietteDiagnostic::new(message).with_code(reason);
+    if let Some(detail) = &report.detail {
+        diagnostic = diagnostic.with_help(detail.clone());
+    }
+    diagnostic
+}
+
+fn short(hex: &str) -> String {
+    if hex.len() > 16 {
+        format!("{}…{}", &hex[..8], &hex[hex.len() - 4..])
+    } else {
+        hex.to_owned()
+    }
+}
+
+fn binding_text(report: &LineReport) -> String {
+    if report.signed.is_none() {
+        return "-".to_owned();
+    }
+    let b = &report.binding;
+    let mut parts = Vec::new();
+    let check = |name: &str, check: Check, parts: &mut Vec<String>| match check {
+        Check::Match => parts.push(format!("{name} ok")),
+        Check::Mismatch => parts.push(format!("{name} MISMATCH")),
+        Check::NotChecked | Check::NotApplicable => {}
+    };
+    check("frame", b.subject, &mut parts);
+    check("target", b.target, &mut parts);
+    match b.freshness {
+        Freshness::Fresh => parts.push("fresh".to_owned()),
+        Freshness::PastExpiry => parts.push("PAST EXPIRY".to_owned()),
+        Freshness::PastTtl => parts.push("PAST TTL".to_owned()),
+        Freshness::FutureIssuedAt => parts.push("FUTURE".to_owned()),
+        Freshness::NotChecked | Freshness::NotApplicable => {}
+    }
+    if b.nonce == NonceUse::Repeated {
+        parts.push("NONCE REPEATED".to_owned());
+    }
+    if parts.is_empty() {
+        "signature only".to_owned()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn write_summary(out: &mut Out, summary: &Summary) -> io::Result<()> {
+    let declines = match summary.declines {
+        0 => String::new(),
+        1 => " (1 signed decline)".to_owned(),
+        n => format!(" ({n} signed declines)"),
+    };
+    let lines = if summary.lines == 1 { "line" } else { "lines" };
+    writeln!(
+        out,
+        "{}: {} token {lines}, {} accepted, {} rejected{declines}",
+        summary.source, summary.lines, summary.accepted, summary.rejected
+    )?;
+    writeln!(
+        out,
+        "trusted key {} (key id {})",
+        summary.trusted_key.public_key, summary.trusted_key.key_id
+    )?;
+    let checked = &summary.checked;
+    let frame = match &checked.frame {
+        Some(f) => format!(
+            "frame {} ({} bytes, sha256 {})",
+            f.file.display(),
+            f.length,
+            f.sha256
+        ),
+        None => "frame not checked (no --frame)".to_owned(),
+    };
+    let target = match &checked.target {
+        Some(t) => format!("target {t}"),
+        None => "target not checked (no --target)".to_owned(),
+    };
+    let freshness = match checked.now_ms {
+        Some(now) => format!("freshness at {now} ms with TTL {} s", checked.ttl_ms / 1000),
+        None => "freshness not checked (no --now)".to_owned(),
+    };
+    writeln!(
+        out,
+        "verified: signatures and seal-host's token rules; {frame}; {target}; {freshness}"
+    )
+}

@@ -1,0 +1,83 @@
+//! `sealkit verify bundle FILE --issuer-pubkey HEX --request-pubkey HEX --approval-pubkey HEX`:
+//! verify.mjs's six lines for people, [`crate::bundle::BundleReport`] for scripts. Exit 1 when
+//! a statement does not verify or the decision is not reproduced; otherwise 2, because sealkit
+//! cannot reproduce a decision (the kernel wasm is absent), so the bundle is never fully
+//! checked.
+
+use super::{Global, Out};
+use crate::bundle::{self, BundleReport, Trust};
+use crate::cli::{Format, VerifyBundleArgs};
+use crate::outcome::Outcome;
+use serde::Serialize;
+use std::path::PathBuf;
+
+#[derive(Debug, Serialize)]
+struct BundleResult<'a> {
+    file: PathBuf,
+    #[serde(flatten)]
+    report: &'a BundleReport,
+}
+
+pub fn run(args: VerifyBundleArgs, global: &Global) -> miette::Result<Outcome> {
+    for (flag, key) in [
+        ("--issuer-pubkey", &args.issuer_pubkey),
+        ("--request-pubkey", &args.request_pubkey),
+        ("--approval-pubkey", &args.approval_pubkey),
+    ] {
+        if crate::signature::parse_key_hex(key).is_none() {
+            return Err(miette::miette!(
+                code = "bad-public-key",
+                "{flag} must be 64 lowercase hex digits"
+            ));
+        }
+    }
+    let bytes = std::fs::read(&args.file)
+        .map_err(|e| miette::miette!(code = "unreadable-file", "{}: {e}", args.file.display()))?;
+    if bytes.is_empty() {
+        return Err(miette::miette!(
+            code = "unreadable-file",
+            "{}: RECEIPT FILE EMPTY",
+            args.file.display()
+        ));
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let trust = Trust {
+        issuer: &args.issuer_pubkey,
+        request: &args.request_pubkey,
+        approval: &args.approval_pubkey,
+    };
+    let report = bundle::evaluate(&text, &trust)
+        .map_err(|e| miette::miette!(code = "unreadable-file", "{}: {e}", args.file.display()))?;
+    let mut out = Out::new();
+    match global.format {
+        Format::Json | Format::Jsonl => out.json_line(&BundleResult {
+            file: args.file.clone(),
+            report: &report,
+        }),
+        Format::Human => out.text(&human(&report)),
+    }
+    .and_then(|()| out.flush())
+    .map_err(super::io_report)?;
+    Ok(
+        if !report.all_statements_verified() || report.decision.state == "not-reproduced" {
+            Outcome::Problems
+        } else {
+            Outcome::Unchecked
+        },
+    )
+}
+
+fn human(report: &BundleReport) -> String {
+    let mut text = String::new();
+    for statement in &report.statements {
+        text.push_str(&statement.line);
+        if !statement.reason.is_empty() {
+            text.push_str(&format!("  ({})", statement.reason));
+        }
+        text.push('\n');
+    }
+    text.push_str(&format!("{}\n", report.decision.line));
+    text.push_str(&format!("{}\n{}\n", report.history, report.execution));
+    text.push_str(&format!("note: {}\n", report.decision.detail));
+    text
+}

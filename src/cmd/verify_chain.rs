@@ -1,0 +1,232 @@
+//! `sealkit verify chain (SEALED.json | --audit-lines FILE) [--head HEX] [--state FILE]`:
+//! the audit hash chain of [`crate::chain`], with seal_log.mjs's wording for people.
+
+use super::{Global, Out};
+use crate::chain::{self, HeadState, SealedReport};
+use crate::cli::{Format, VerifyChainArgs};
+use crate::outcome::Outcome;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// `--format json|jsonl` output (one object).
+#[derive(Debug, Serialize)]
+struct ChainResult {
+    /// `sealed` or `audit-lines`.
+    kind: &'static str,
+    file: PathBuf,
+    /// `ok` or `fail`.
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sealed: Option<SealedReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    audit_lines: Option<LinesSummary>,
+    /// The recomputed head (from the verifier's genesis).
+    head: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected_head: Option<HeadCheck>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    state: Option<StateCheck>,
+}
+
+#[derive(Debug, Serialize)]
+struct LinesSummary {
+    payloads: usize,
+    dropped_empty_lines: usize,
+    not_utf8: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct HeadCheck {
+    expected: String,
+    ok: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct StateCheck {
+    file: PathBuf,
+    #[serde(flatten)]
+    state: HeadState,
+    ok: bool,
+}
+
+pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
+    let (kind, file) = match (&args.sealed, &args.audit_lines) {
+        (Some(sealed), _) => ("sealed", sealed.clone()),
+        (None, Some(lines)) => ("audit-lines", lines.clone()),
+        (None, None) => return Err(miette::miette!("give SEALED.json or --audit-lines FILE")),
+    };
+    let bytes = read(&file)?;
+    let mut result = ChainResult {
+        kind,
+        file: file.clone(),
+        status: "ok",
+        sealed: None,
+        audit_lines: None,
+        head: String::new(),
+        expected_head: None,
+        state: None,
+    };
+    let mut intact = true;
+    if kind == "sealed" {
+        let text = String::from_utf8_lossy(&bytes);
+        let report = chain::verify_sealed(&text)
+            .map_err(|e| miette::miette!(code = "not-a-sealed-log", "{}: {e}", file.display()))?;
+        intact = report.intact();
+        result.head = report.head.clone();
+        result.sealed = Some(report);
+    } else {
+        let lines = chain::audit_lines(&bytes);
+        result.head =
+            chain::head_from(&chain::genesis(), lines.payloads.iter().map(String::as_str));
+        result.audit_lines = Some(LinesSummary {
+            payloads: lines.payloads.len(),
+            dropped_empty_lines: lines.dropped,
+            not_utf8: lines.lossy,
+        });
+    }
+    if let Some(expected) = &args.head {
+        let ok = expected.to_ascii_lowercase() == result.head;
+        intact &= ok;
+        result.expected_head = Some(HeadCheck {
+            expected: expected.clone(),
+            ok,
+        });
+    }
+    if let Some(state_file) = &args.state {
+        let state = chain::parse_state(&read(state_file)?).map_err(|e| {
+            miette::miette!(
+                code = "chain-state-invalid",
+                "{}: {e}",
+                state_file.display()
+            )
+        })?;
+        let ok = state.head == result.head;
+        intact &= ok;
+        result.state = Some(StateCheck {
+            file: state_file.clone(),
+            state,
+            ok,
+        });
+    }
+    if !intact {
+        result.status = "fail";
+    }
+    let mut out = Out::new();
+    match global.format {
+        Format::Json | Format::Jsonl => out.json_line(&result),
+        Format::Human => out.text(&human(&result)),
+    }
+    .and_then(|()| out.flush())
+    .map_err(super::io_report)?;
+    Ok(if intact {
+        Outcome::Good
+    } else {
+        Outcome::Problems
+    })
+}
+
+fn read(path: &Path) -> miette::Result<Vec<u8>> {
+    std::fs::read(path)
+        .map_err(|e| miette::miette!(code = "unreadable-file", "{}: {e}", path.display()))
+}
+
+fn human(result: &ChainResult) -> String {
+    let mut text = String::new();
+    if let Some(report) = &result.sealed {
+        text.push_str(&sealed_text(report));
+    }
+    if let Some(lines) = &result.audit_lines {
+        text.push_str(&format!(
+            "{} audit lines chained ({} empty lines dropped){}\n",
+            lines.payloads,
+            lines.dropped_empty_lines,
+            if lines.not_utf8 {
+                "; the file is not UTF-8, invalid bytes were read as U+FFFD"
+            } else {
+                ""
+            }
+        ));
+    }
+    text.push_str(&format!("chain head: {}\n", result.head));
+    if let Some(check) = &result.expected_head {
+        text.push_str(&if check.ok {
+            "HEAD OK: equals --head\n".to_owned()
+        } else {
+            format!(
+                "HEAD MISMATCH: --head is {}, recomputed {}\n",
+                check.expected, result.head
+            )
+        });
+    }
+    if let Some(state) = &result.state {
+        text.push_str(&if state.ok {
+            format!(
+                "STATE OK: {} (session {}) holds this head\n",
+                state.file.display(),
+                state.state.session
+            )
+        } else {
+            format!(
+                "STATE MISMATCH: {} (session {}) holds {}, recomputed {}\n",
+                state.file.display(),
+                state.state.session,
+                state.state.head,
+                result.head
+            )
+        });
+    }
+    text
+}
+
+/// seal_log.mjs's verify wording, plus what it leaves out (every bad entry is counted, the
+/// entries are still checked after a genesis mismatch).
+fn sealed_text(report: &SealedReport) -> String {
+    let mut text = String::new();
+    if !report.genesis.ok {
+        text.push_str(
+            "VERIFY FAIL: genesis mismatch (log is not rooted at this verifier's fresh genesis)\n",
+        );
+        text.push_str(&format!("  recorded:   {}\n", report.genesis.recorded));
+        text.push_str(&format!("  expected:   {}\n", report.genesis.expected));
+        if report.first_bad_entry.is_none() {
+            text.push_str(&format!(
+                "  (every one of the {} entries recomputes from the expected genesis)\n",
+                report.entries
+            ));
+        }
+    }
+    match &report.first_bad_entry {
+        Some(bad) => {
+            let i = bad.index;
+            text.push_str(&format!(
+                "VERIFY FAIL: entry {i} — recorded head does not match recomputed chain.\n"
+            ));
+            text.push_str(&format!("  recorded:   {}\n", bad.recorded));
+            text.push_str(&format!("  recomputed: {}\n", bad.recomputed));
+            text.push_str(&format!(
+                "  → the log was inserted into, reordered, or mutated at or before entry {i}.\n"
+            ));
+            if report.bad_entries > 1 {
+                text.push_str(&format!(
+                    "  ({} of {} entries do not recompute)\n",
+                    report.bad_entries, report.entries
+                ));
+            }
+        }
+        None if report.genesis.ok => {
+            text.push_str(&format!(
+                "VERIFY OK: {} entries, chain intact.\n",
+                report.entries
+            ));
+        }
+        None => {}
+    }
+    if report.format.as_deref() != Some(chain::FORMAT) {
+        text.push_str(&format!(
+            "note: format is {:?}, not {:?} (seal_log.mjs does not check it)\n",
+            report.format.as_deref().unwrap_or("(absent)"),
+            chain::FORMAT
+        ));
+    }
+    text
+}

@@ -1,0 +1,227 @@
+//! `sealkit verify receipt FILE… [--receipt-key HEX|FILE]`: every check of
+//! [`crate::receipt`] per file, verified facts apart from reported fields (DESIGN.md §5, §7).
+
+use super::{Global, JsonArray, Out};
+use crate::cli::{Format, VerifyReceiptArgs};
+use crate::finding::{Code, Finding, Severity};
+use crate::outcome::Outcome;
+use crate::receipt::{self, pin::Pin, CheckStatus, ReceiptReport, Scratch, Status};
+use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
+use serde::Serialize;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// One file's result as `--format json|jsonl` prints it.
+#[derive(Debug, Serialize)]
+pub struct FileResult<'a> {
+    pub file: &'a Path,
+    /// `authenticated`, `unpinned`, `unsigned`, `failed`, or `unreadable` (not a receipt).
+    pub status: &'static str,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub report: Option<&'a ReceiptReport>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<Finding>,
+}
+
+pub fn run(args: VerifyReceiptArgs, global: &Global) -> miette::Result<Outcome> {
+    let pin = args
+        .receipt_key
+        .as_deref()
+        .map(receipt::pin::load)
+        .transpose()
+        .map_err(|e| miette::miette!(code = "bad-receipt-key", "{e}"))?;
+    let mut out = Out::new();
+    let mut array = match global.format {
+        Format::Json => Some(JsonArray::begin(&mut out).map_err(super::io_report)?),
+        _ => None,
+    };
+    let mut scratch = Scratch::default();
+    let mut outcome = Outcome::Good;
+    let mut statuses: Vec<(PathBuf, &'static str)> = Vec::new();
+    for file in &args.files {
+        let bytes = match read_input(file) {
+            Ok(bytes) => bytes,
+            Err(error) => {
+                super::report_error(
+                    &miette::miette!(code = "unreadable-file", "{}: {error}", file.display()),
+                    global,
+                );
+                outcome = outcome.worst(Outcome::Unchecked);
+                continue;
+            }
+        };
+        let verified = receipt::verify_bytes(&bytes, pin.as_ref(), &mut scratch);
+        let result = match &verified {
+            Ok(report) => FileResult {
+                file,
+                status: report.status.as_str(),
+                report: Some(report),
+                findings: Vec::new(),
+            },
+            Err(problem) => FileResult {
+                file,
+                status: "unreadable",
+                report: None,
+                findings: vec![Finding::new(problem.code, None, problem.message.clone())],
+            },
+        };
+        outcome = outcome.worst(file_outcome(&result, global.deny_warnings));
+        statuses.push((file.clone(), result.status));
+        match (global.format, &mut array) {
+            (Format::Json, Some(array)) => array.item(&mut out, &result),
+            (Format::Jsonl, _) => out.json_line(&result),
+            _ => out.text(&human(&result, pin.as_ref())),
+        }
+        .map_err(super::io_report)?;
+    }
+    if let Some(array) = array {
+        array.end(&mut out).map_err(super::io_report)?;
+    }
+    if global.format == Format::Human && statuses.len() > 1 {
+        out.text(&summary(&statuses)).map_err(super::io_report)?;
+    }
+    out.flush().map_err(super::io_report)?;
+    Ok(outcome)
+}
+
+fn read_input(file: &Path) -> std::io::Result<Vec<u8>> {
+    if file.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin().lock().read_to_end(&mut bytes)?;
+        Ok(bytes)
+    } else {
+        std::fs::read(file)
+    }
+}
+
+/// Exit contribution of one file: errors (including "cannot be authenticated") are problems;
+/// warnings only with `--deny-warnings`.
+fn file_outcome(result: &FileResult<'_>, deny_warnings: bool) -> Outcome {
+    let findings = result
+        .report
+        .map(|r| r.findings.as_slice())
+        .unwrap_or(&result.findings);
+    findings
+        .iter()
+        .map(|f| match f.severity {
+            Severity::Error => Outcome::Problems,
+            Severity::Warning if deny_warnings => Outcome::Problems,
+            _ => Outcome::Good,
+        })
+        .fold(Outcome::Good, Outcome::worst)
+}
+
+/// Human rendering of one file.
+pub fn human(result: &FileResult<'_>, pin: Option<&Pin>) -> String {
+    let mut text = format!("{}\n", result.file.display());
+    let Some(report) = result.report else {
+        for finding in &result.findings {
+            text.push_str(&format!(
+                "  NOT A RECEIPT  {} ({}): {}\n\n",
+                finding.code,
+                finding.severity.as_str(),
+                finding.message
+            ));
+        }
+        return text;
+    };
+    text.push_str(&format!("  status     {}\n", headline(report)));
+    text.push_str(&format!("  signature  {}\n", report.signature.detail));
+    if let (Some(key), None) = (&report.signature.reported_public_key, pin) {
+        text.push_str(&format!(
+            "  receipt names key {key} (reported, not trusted)\n"
+        ));
+    }
+    let mut table = Table::new();
+    table
+        .load_preset(UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(110)
+        .set_header(vec!["check", "result", "detail"]);
+    for check in &report.checks {
+        let result = match check.status {
+            CheckStatus::Pass => "pass".to_owned(),
+            CheckStatus::Fail => match check.code {
+                Some(code) if code.severity() == Severity::Warning => format!("WARN {code}"),
+                Some(code) => format!("FAIL {code}"),
+                None => "FAIL".to_owned(),
+            },
+            CheckStatus::NotApplicable => "n/a".to_owned(),
+            CheckStatus::NotEvaluated => "not evaluated".to_owned(),
+        };
+        table.add_row(vec![check.check.to_owned(), result, check.detail.clone()]);
+    }
+    text.push_str(&format!("{table}\n"));
+    let reported = &report.reported;
+    let mut fields: Vec<String> = Vec::new();
+    let mut add = |name: &str, value: &Option<String>| {
+        if let Some(value) = value {
+            fields.push(format!("{name}={value}"));
+        }
+    };
+    add("verdict", &reported.verdict);
+    add("authorization", &reported.authorization);
+    add("reason", &reported.reason);
+    add("tool", &reported.tool);
+    add("session", &reported.session);
+    add("release_status", &reported.release_status);
+    add("now", &reported.now.map(|n| n.to_string()));
+    text.push_str(&format!(
+        "  reported (read from the receipt, not established by sealkit): {}\n\n",
+        fields.join(", ")
+    ));
+    text
+}
+
+fn headline(report: &ReceiptReport) -> String {
+    let status = match report.status {
+        Status::Authenticated => "AUTHENTICATED",
+        Status::Unpinned => "NOT AUTHENTICATED (signer unpinned)",
+        Status::Unsigned => "NOT AUTHENTICATED (unsigned record_version 2)",
+        Status::Failed => "FAILED",
+    };
+    let reported = &report.reported;
+    let mut parts = vec![format!(
+        "record_version {}",
+        report.record_version.map_or("?".into(), |v| v.to_string())
+    )];
+    if let Some(verdict) = &reported.verdict {
+        parts.push(match &reported.authorization {
+            Some(how) => format!("{verdict} ({how})"),
+            None => verdict.clone(),
+        });
+    }
+    if let Some(release) = &reported.release_status {
+        parts.push(release.clone());
+    }
+    let errors: Vec<&str> = report
+        .findings
+        .iter()
+        .filter(|f| !matches!(f.code, Code::SignerUnpinned | Code::UnsignedReceipt))
+        .map(|f| f.code.as_str())
+        .collect();
+    if !errors.is_empty() {
+        parts.push(format!("findings: {}", errors.join(", ")));
+    }
+    format!("{status} — {}", parts.join(", "))
+}
+
+fn summary(statuses: &[(PathBuf, &'static str)]) -> String {
+    let mut table = Table::new();
+    table
+        .load_preset(UTF8_FULL_CONDENSED)
+        .set_header(vec!["status", "receipts"]);
+    for status in [
+        "authenticated",
+        "unpinned",
+        "unsigned",
+        "failed",
+        "unreadable",
+    ] {
+        let count = statuses.iter().filter(|(_, s)| *s == status).count();
+        if count > 0 {
+            table.add_row(vec![status.to_owned(), count.to_string()]);
+        }
+    }
+    format!("{table}\n")
+}

@@ -1,0 +1,145 @@
+//! Stable finding codes and their severities for receipt verification and directory audits
+//! (DESIGN.md §5, §7). Codes are kebab-case and never renamed; `error` findings make the
+//! exit status 1, `warning` findings only with `--deny-warnings`, `info` never.
+
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// How much a finding matters for the exit status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+macro_rules! codes {
+    ($($variant:ident => ($text:literal, $severity:ident, $what:literal),)*) => {
+        /// Every finding sealkit reports. The text form is the stable interface.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code { $($variant,)* }
+
+        impl Code {
+            /// Every code, in documentation order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            pub fn as_str(self) -> &'static str {
+                match self { $(Code::$variant => $text,)* }
+            }
+
+            pub fn severity(self) -> Severity {
+                match self { $(Code::$variant => Severity::$severity,)* }
+            }
+
+            /// One line saying what the code means, for documentation and help.
+            pub fn meaning(self) -> &'static str {
+                match self { $(Code::$variant => $what,)* }
+            }
+        }
+    };
+}
+
+codes! {
+    // Receipt trust.
+    SignatureInvalid => ("signature-invalid", Error, "the seal.object-b/v2 signature block is malformed or does not verify"),
+    SignerMismatch => ("signer-mismatch", Error, "the receipt is signed by a key other than the pinned receipt key"),
+    SignerUnpinned => ("signer-unpinned", Error, "no --receipt-key was given, so the receipt cannot be authenticated"),
+    UnsignedReceipt => ("unsigned-receipt", Error, "record_version 2 receipt: it carries no signature and cannot be authenticated"),
+    // Receipt content, recomputed.
+    MalformedReceipt => ("malformed-receipt", Error, "not a seal-host authorization-decision receipt: a required member is missing or mistyped"),
+    ObjectAMismatch => ("object-a-mismatch", Error, "the signed frame (object A) does not hash to framed_subject_sha256 / framed_subject_length"),
+    RequestHashMismatch => ("request-hash-mismatch", Error, "request_sha256 is not the SHA-256 of the frame's request line"),
+    CanonicalRequestMismatch => ("canonical-request-mismatch", Error, "canonical_request or canonical_request_sha256 does not recompute from the request"),
+    ArgsHashMismatch => ("args-hash-mismatch", Error, "args_hash does not recompute from the arguments"),
+    RequestFieldsMismatch => ("request-fields-mismatch", Error, "tool / arguments / _meta / requestState / inputResponses / effect_view differ from the request"),
+    TargetMismatch => ("target-mismatch", Error, "the safety certificate's target is not the host (v3) or legacy (v2) profile target of the request"),
+    AuditMismatch => ("audit-mismatch", Error, "the kernel audit line inside emitted_bytes disagrees with the receipt (request hash, certificates, tool, route)"),
+    DecisionMismatch => ("decision-mismatch", Error, "verdict, reason, deny_kernel, authorization or approval do not follow from the kernel's certificates"),
+    PolicyHashMismatch => ("policy-hash-mismatch", Error, "a policy_hash is not the SHA-256 of the compact kernel_config"),
+    ConfigMismatch => ("config-mismatch", Error, "kernel_config is not the signed_config payload, or the config signature does not verify under its own key"),
+    ApprovalStatementInvalid => ("approval-statement-invalid", Error, "the signed approval statement is not a canonical ApprovalRecord v2 payload bound to this decision"),
+    ReleaseMismatch => ("release-mismatch", Error, "release_status, release_frame, operation_id or post_state_hash are inconsistent"),
+    ReleaseUnconfirmed => ("release-unconfirmed", Warning, "an ALLOW receipt stopped at PENDING or UNKNOWN: the release was never confirmed"),
+    NotHostLayout => ("not-host-layout", Warning, "the file's bytes are not seal-host's pretty rendering of its content (reformatted, duplicate keys or extra bytes)"),
+    // Files.
+    UnreadableFile => ("unreadable-file", Error, "the file could not be read"),
+    NotUtf8 => ("not-utf8", Error, "the file is not UTF-8"),
+    TruncatedJson => ("truncated-json", Error, "the JSON ends early (a partial write)"),
+    InvalidJson => ("invalid-json", Error, "the file is not JSON"),
+    MisnamedReceipt => ("misnamed-receipt", Error, "the file name is not receipt-<20-digit counter>-<the receipt's own request hash>.json"),
+    ChangedDuringAudit => ("changed-during-audit", Warning, "the file was replaced or modified while it was being audited; rerun the audit"),
+    ModeNotPrivate => ("mode-not-private", Warning, "seal-host writes receipt directories 0700 and their files 0600 (and refuses anything else)"),
+    SymlinkSkipped => ("symlink-skipped", Warning, "a symbolic link: never followed"),
+    NotRegularFile => ("not-regular-file", Warning, "a FIFO, socket or device: not opened"),
+    LeftoverTempFile => ("leftover-temp-file", Warning, "a seal-host temporary file left by an interrupted write"),
+    SigningKeyExposed => ("signing-key-exposed", Warning, "the receipt-signing seed lies beside the receipts it signs (as seal-host writes it)"),
+    UnexpectedFile => ("unexpected-file", Info, "a file seal-host does not write into receipt directories"),
+    // Directories.
+    CounterReused => ("counter-reused", Info, "one file counter used by several host sessions (seal-host restarts counters at 0)"),
+    CounterDuplicate => ("counter-duplicate", Error, "one file counter used twice by the same host session"),
+    SharedCanonicalHash => ("shared-canonical-hash", Warning, "distinct frames share one canonical_request_sha256, so the file name does not identify the request"),
+    ChainStateInvalid => ("chain-state-invalid", Error, ".seal-audit-head.state is not a seal_audit_state v1 record"),
+    ChainStateMismatch => ("chain-state-mismatch", Warning, "the chain head recomputed from the receipts' audit lines is not the head in .seal-audit-head.state"),
+    OperationStateMismatch => ("operation-state-mismatch", Error, "a released ALLOW receipt's operation is missing from, or differs in, .seal-operation-state.json"),
+}
+
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One finding: a code, where, and a message that says what was seen.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub code: Code,
+    pub severity: Severity,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<PathBuf>,
+    pub message: String,
+}
+
+impl Finding {
+    pub fn new(code: Code, path: Option<PathBuf>, message: impl Into<String>) -> Self {
+        Finding {
+            code,
+            severity: code.severity(),
+            path,
+            message: message.into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_kebab_case() {
+        let mut seen = std::collections::HashSet::new();
+        for code in Code::ALL {
+            let text = code.as_str();
+            assert!(seen.insert(text), "duplicate {text}");
+            assert!(text
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'));
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! The receipt key a user pins with `--receipt-key HEX|FILE` (DESIGN.md §5: the key inside a
+//! receipt is reported, never trusted). FILE is either seal-host's raw 32-byte seed
+//! (`.seal-receipt-ed25519.key`) or a public key file of 64 hex digits (optional LF).
+
+use crate::digest::hex_lower;
+use crate::signature::{parse_key_hex, public_key_of_seed};
+use std::path::{Path, PathBuf};
+
+/// Where the pinned public key came from; reported beside every signature result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PinSource {
+    /// 64 hex digits on the command line.
+    Hex,
+    /// Derived from a raw 32-byte seed file.
+    SeedFile(PathBuf),
+    /// Read from a file holding the public key as 64 hex digits.
+    PublicKeyFile(PathBuf),
+}
+
+impl PinSource {
+    /// Stable name for JSON output.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            PinSource::Hex => "hex-argument",
+            PinSource::SeedFile(_) => "seed-file",
+            PinSource::PublicKeyFile(_) => "public-key-file",
+        }
+    }
+
+    /// Words for people.
+    pub fn describe(&self) -> String {
+        match self {
+            PinSource::Hex => "given as hex".to_owned(),
+            PinSource::SeedFile(p) => format!("derived from the 32-byte seed in {}", p.display()),
+            PinSource::PublicKeyFile(p) => format!("public key read from {}", p.display()),
+        }
+    }
+}
+
+/// A pinned receipt public key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pin {
+    pub public_key: [u8; 32],
+    pub source: PinSource,
+}
+
+impl Pin {
+    pub fn public_key_hex(&self) -> String {
+        hex_lower(&self.public_key)
+    }
+}
+
+/// Reads `--receipt-key`: 64 hex digits, else a file path.
+pub fn load(arg: &str) -> Result<Pin, String> {
+    if let Some(public_key) = parse_key_hex(arg) {
+        return Ok(Pin {
+            public_key,
+            source: PinSource::Hex,
+        });
+    }
+    let path = Path::new(arg);
+    let bytes = std::fs::read(path).map_err(|e| {
+        format!(
+            "--receipt-key {arg}: not 64 lowercase hex digits, and the file cannot be read: {e}"
+        )
+    })?;
+    if let Ok(seed) = <[u8; 32]>::try_from(bytes.as_slice()) {
+        return Ok(Pin {
+            public_key: public_key_of_seed(&seed),
+            source: PinSource::SeedFile(path.to_path_buf()),
+        });
+    }
+    let text = std::str::from_utf8(&bytes).unwrap_or("");
+    let text = text.strip_suffix('\n').unwrap_or(text);
+    match parse_key_hex(text) {
+        Some(public_key) => Ok(Pin {
+            public_key,
+            source: PinSource::PublicKeyFile(path.to_path_buf()),
+        }),
+        None => Err(format!(
+            "--receipt-key {arg}: the file is neither a raw 32-byte seed nor a 64-hex public key"
+        )),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_seed_file_and_public_key_file_are_told_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let seed = dir.path().join("seed");
+        std::fs::write(&seed, [0x17; 32]).unwrap();
+        let pub_file = dir.path().join("key.pub");
+        std::fs::write(
+            &pub_file,
+            "31debe55d37c722768b137131caa6087080b2e0b60b94bd785d14575cfa498bc\n",
+        )
+        .unwrap();
+        let from_seed = load(seed.to_str().unwrap()).unwrap();
+        let from_pub = load(pub_file.to_str().unwrap()).unwrap();
+        let from_hex =
+            load("31debe55d37c722768b137131caa6087080b2e0b60b94bd785d14575cfa498bc").unwrap();
+        assert_eq!(from_seed.public_key, from_pub.public_key);
+        assert_eq!(from_seed.public_key, from_hex.public_key);
+        assert_eq!(from_seed.source.kind(), "seed-file");
+        assert_eq!(from_pub.source.kind(), "public-key-file");
+        assert_eq!(from_hex.source.kind(), "hex-argument");
+        let junk = dir.path().join("junk");
+        std::fs::write(&junk, "nope").unwrap();
+        assert!(load(junk.to_str().unwrap()).is_err());
+    }
+}

@@ -1,0 +1,273 @@
+//! What a receipt's request fields must be, recomputed from bytes (reference/seal-host-formats.md
+//! §2.1, §2.5, §3.3; DESIGN.md §6): from the exact frame for record_version 3 (object A), from
+//! the receipt's own `tool` / `arguments` for record_version 2 (which carries no frame).
+//!
+//! For a frame today's validation accepts, the identity engine ([`crate::request::analyze`])
+//! supplies `canonical_request`, `args_hash` and the `host` target. seal-host accepted and
+//! recorded frames that today's validation refuses (e.g. an upper-case `traceparent`); their
+//! receipts must still verify, so for those the same values come from seal-host's own rule,
+//! applied here directly: `canonical_request` is the serde_json compact text of
+//! `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name","arguments"[,"_meta"
+//! recursively key-sorted][,"requestState"][,"inputResponses"]}}` (v3), or the same without
+//! `_meta` / `requestState` / `inputResponses` (v2), and the target comes from
+//! [`crate::identity::compute`] over the Lean-compressed arguments.
+
+use crate::canonical::{lean_compress, serde_compact, serde_string, KeyOrder};
+use crate::digest::sha256_hex;
+use crate::identity::{self, Inputs};
+use crate::json::{self, Node, Value};
+use crate::request::{self, EraMode, Options, Session, Verdict};
+
+pub use crate::frame::request_line;
+
+/// serde_json's default nesting limit: deeper lines are parse errors for seal-host too.
+const MAX_DEPTH: usize = 128;
+
+/// Everything recomputed from one exact frame (object A).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrameFacts {
+    pub subject_sha256: String,
+    pub subject_length: u64,
+    /// SHA-256 of the frame minus one trailing LF, then minus one trailing CR.
+    pub request_sha256: String,
+    /// seal-host's structured view, or why seal-host could not parse the line (it then
+    /// records `request_parse_error` and names the file by `request_sha256`).
+    pub projection: Result<Projection, String>,
+    /// The host-profile guard target of the call, when the frame parses far enough.
+    pub host_target: Option<String>,
+    /// Today's refusal code when the identity engine refuses the frame (seal-host did not).
+    pub refused_now: Option<String>,
+}
+
+/// seal-host's serde view of a `tools/call` line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Projection {
+    pub tool: String,
+    pub canonical_request: String,
+    pub canonical_request_sha256: String,
+    pub args_hash: String,
+    /// serde compact text (wire order) of each request member the receipt copies.
+    pub arguments: String,
+    pub meta: Option<String>,
+    pub request_state: Option<String>,
+    pub input_responses: Option<String>,
+}
+
+/// Recomputes a frame's identities as seal-host recorded them. `server` is the operator's
+/// server identity (from the receipt's `kernel_config`).
+pub fn frame_facts(frame: &[u8], server: &str) -> FrameFacts {
+    let line = request_line(frame);
+    let mut facts = FrameFacts {
+        subject_sha256: sha256_hex(frame),
+        subject_length: frame.len() as u64,
+        request_sha256: sha256_hex(line),
+        projection: Err(String::new()),
+        host_target: None,
+        refused_now: None,
+    };
+    let Ok(text) = std::str::from_utf8(line) else {
+        facts.projection = Err("the request line is not UTF-8".into());
+        return facts;
+    };
+    // seal-host parses `line.trim()` (Rust's Unicode trim).
+    let node = match json::parse(text.trim(), MAX_DEPTH) {
+        Ok(node) => node,
+        Err(error) => {
+            facts.projection = Err(format!(
+                "the request line is not JSON ({} at byte {})",
+                error.message, error.offset
+            ));
+            return facts;
+        }
+    };
+    let params = node.value.get("params");
+    facts.projection = project(params, V3);
+    let options = Options {
+        server: server.to_owned(),
+        era: EraMode::Auto,
+    };
+    match request::analyze(frame, &options, &mut Session::default()) {
+        Verdict::Call(call) => {
+            facts.host_target = Some(call.identities.host.target.clone());
+            if let (Ok(projection), Some(canonical), Some(sha), Some(args)) = (
+                facts.projection.as_mut(),
+                call.canonical_request,
+                call.canonical_request_sha256,
+                call.args_hash,
+            ) {
+                projection.canonical_request = canonical;
+                projection.canonical_request_sha256 = sha;
+                projection.args_hash = args;
+            }
+        }
+        Verdict::Refused(refusal) => {
+            facts.refused_now = Some(refusal.code.as_str().to_owned());
+            let tool = params.and_then(|p| p.value.get("name"));
+            let arguments = params.and_then(|p| p.value.get("arguments"));
+            if let Some(tool) = tool.and_then(|t| t.value.as_str()) {
+                facts.host_target = host_target(server, tool, arguments).ok();
+            }
+        }
+        Verdict::Skipped(_) => {}
+    }
+    facts
+}
+
+/// Which `canonical_request` rule a record version uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rule {
+    /// Whether `_meta`, `requestState` and `inputResponses` enter the canonical request.
+    pub context: bool,
+}
+
+/// record_version 3: `_meta` (key-sorted) and the two context members are included.
+pub const V3: Rule = Rule { context: true };
+/// record_version 2: `_meta`-blind.
+pub const V2: Rule = Rule { context: false };
+
+/// seal-host's projection of `params`, with the shape errors seal-host records.
+pub fn project(params: Option<&Node<'_>>, rule: Rule) -> Result<Projection, String> {
+    let params = params
+        .filter(|p| matches!(p.value, Value::Object(_)))
+        .ok_or("mediated request lacks object params")?;
+    let tool = params
+        .value
+        .get("name")
+        .and_then(|n| n.value.as_str())
+        .ok_or("mediated request lacks params.name")?;
+    let arguments = params
+        .value
+        .get("arguments")
+        .filter(|a| matches!(a.value, Value::Object(_)))
+        .ok_or("mediated request lacks object params.arguments")?;
+    let compact = |node: &Node<'_>, order: KeyOrder| -> Result<String, String> {
+        let mut out = Vec::new();
+        serde_compact(node, order, &mut out).map_err(|e| e.to_string())?;
+        String::from_utf8(out).map_err(|e| e.to_string())
+    };
+    let member = |name: &str| params.value.get(name);
+    let arguments_text = compact(arguments, KeyOrder::Wire)?;
+    let meta = member("_meta")
+        .map(|m| compact(m, KeyOrder::Wire))
+        .transpose()?;
+    let request_state = member("requestState")
+        .map(|m| compact(m, KeyOrder::Wire))
+        .transpose()?;
+    let input_responses = member("inputResponses")
+        .map(|m| compact(m, KeyOrder::Wire))
+        .transpose()?;
+
+    let mut canonical = Vec::with_capacity(128 + arguments_text.len());
+    canonical
+        .extend_from_slice(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"#);
+    serde_string(tool, &mut canonical);
+    canonical.extend_from_slice(br#","arguments":"#);
+    canonical.extend_from_slice(arguments_text.as_bytes());
+    if rule.context {
+        if let Some(meta) = member("_meta") {
+            canonical.extend_from_slice(br#","_meta":"#);
+            canonical.extend_from_slice(compact(meta, KeyOrder::Sorted)?.as_bytes());
+        }
+        if let Some(state) = &request_state {
+            canonical.extend_from_slice(br#","requestState":"#);
+            canonical.extend_from_slice(state.as_bytes());
+        }
+        if let Some(responses) = &input_responses {
+            canonical.extend_from_slice(br#","inputResponses":"#);
+            canonical.extend_from_slice(responses.as_bytes());
+        }
+    }
+    canonical.extend_from_slice(b"}}");
+    let canonical_request = String::from_utf8(canonical).map_err(|e| e.to_string())?;
+    Ok(Projection {
+        tool: tool.to_owned(),
+        canonical_request_sha256: sha256_hex(canonical_request.as_bytes()),
+        canonical_request,
+        args_hash: sha256_hex(arguments_text.as_bytes()),
+        arguments: arguments_text,
+        meta,
+        request_state,
+        input_responses,
+    })
+}
+
+fn inputs_target(
+    server: &str,
+    tool: &str,
+    arguments: Option<&Node<'_>>,
+) -> Result<identity::Identities, String> {
+    let args = match arguments {
+        Some(node) => lean_compress(node).map_err(|e| e.to_string())?,
+        None => "null".to_owned(),
+    };
+    Ok(identity::compute(&Inputs {
+        server,
+        tool,
+        arguments: &args,
+        meta: None,
+        request_state: None,
+        input_responses: None,
+    }))
+}
+
+/// The `host`-profile guard target (context pairs forced absent) of a call.
+pub fn host_target(
+    server: &str,
+    tool: &str,
+    arguments: Option<&Node<'_>>,
+) -> Result<String, String> {
+    inputs_target(server, tool, arguments).map(|ids| ids.host.target)
+}
+
+/// The `legacy`-profile guard target (untagged `[server?, tool, args]`) of a call.
+pub fn legacy_target(
+    server: &str,
+    tool: &str,
+    arguments: Option<&Node<'_>>,
+) -> Result<String, String> {
+    inputs_target(server, tool, arguments).map(|ids| ids.legacy.target)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    const GETTING_STARTED: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"db.execute\",\"arguments\":{\"database\":\"prod\",\"sql\":\"drop table customers\"}}}\n";
+
+    #[test]
+    fn getting_started_frame_matches_the_documented_identities() {
+        let facts = frame_facts(GETTING_STARTED, "");
+        assert_eq!(
+            facts.subject_sha256,
+            "ee5b38595d6f9524149c102174d8cbed1913a8f965d30e63cf67fc57e8fc7cd4"
+        );
+        assert_eq!(facts.subject_length, 139);
+        assert_eq!(
+            facts.request_sha256,
+            "1c7466714fbd5479930c58948593dff45fc25e8ca2b025a4ae8b5148e55515b5"
+        );
+        let projection = facts.projection.unwrap();
+        assert_eq!(
+            projection.canonical_request_sha256,
+            "1c7466714fbd5479930c58948593dff45fc25e8ca2b025a4ae8b5148e55515b5"
+        );
+        assert_eq!(
+            projection.args_hash,
+            "074b5f8768da03e1c5b01ded447418b3d18c7abed44dee31216b38ee11bc546b"
+        );
+        assert_eq!(
+            facts.host_target.as_deref(),
+            Some("2a01d25406f0fc82751a66ddaeb8e79d2104efc4b67699400003704e67c0c565")
+        );
+    }
+
+    #[test]
+    fn unparseable_lines_give_the_seal_host_error_kind() {
+        let facts = frame_facts(b"{\"params\":{\"name\":\"t\",\"arguments\":[1]}}\n", "");
+        assert_eq!(
+            facts.projection.unwrap_err(),
+            "mediated request lacks object params.arguments"
+        );
+    }
+}

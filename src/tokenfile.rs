@@ -1,0 +1,320 @@
+//! The NDJSON token file seal-host polls (reference/seal-host-formats.md §1.1): lines are
+//! split as Rust's `str::lines` splits them (at LF; one CR before a LF is dropped; a last
+//! line without LF is still a line), blank lines are skipped, and seal-host reads at most
+//! 4 MiB of UTF-8. Reading streams in batches so files of any size can be checked.
+//!
+//! Appending follows the approver's side of the contract (DESIGN.md §4): exactly one line per
+//! call, under an exclusive lock on the file, written in a single `write` at the end and
+//! fsync'd; earlier bytes are never rewritten; a new file is created mode 0600. If the file
+//! does not end with LF, one LF is written first so the new token stays its own line.
+
+use crate::approval::limits::MAX_TOKEN_FILE_BYTES;
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufRead, Read, Seek, SeekFrom, Write};
+use std::ops::Range;
+use std::path::Path;
+
+/// One physical line of a batch: its 1-based line number and its byte range in the batch
+/// buffer, without LF (and without the CR of a CRLF ending).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawLine {
+    pub number: u64,
+    pub range: Range<usize>,
+}
+
+/// A batch of consecutive lines sharing one buffer.
+#[derive(Debug, Default)]
+pub struct Batch {
+    pub bytes: Vec<u8>,
+    pub lines: Vec<RawLine>,
+}
+
+impl Batch {
+    pub fn line(&self, line: &RawLine) -> &[u8] {
+        &self.bytes[line.range.clone()]
+    }
+}
+
+/// Reads a token file in batches of lines.
+pub struct LineReader<R: BufRead> {
+    reader: R,
+    next_number: u64,
+    total_bytes: u64,
+}
+
+impl<R: BufRead> LineReader<R> {
+    pub fn new(reader: R) -> Self {
+        LineReader {
+            reader,
+            next_number: 1,
+            total_bytes: 0,
+        }
+    }
+
+    /// Bytes read so far.
+    pub fn total_bytes(&self) -> u64 {
+        self.total_bytes
+    }
+
+    /// Replaces the batch's contents (reusing its buffers) with up to `max_lines` lines; an
+    /// empty batch means end of input.
+    pub fn next_batch(&mut self, batch: &mut Batch, max_lines: usize) -> io::Result<()> {
+        batch.bytes.clear();
+        batch.lines.clear();
+        while batch.lines.len() < max_lines {
+            let start = batch.bytes.len();
+            let read = self.reader.read_until(b'\n', &mut batch.bytes)?;
+            if read == 0 {
+                break;
+            }
+            self.total_bytes += read as u64;
+            let mut end = batch.bytes.len();
+            if batch.bytes[end - 1] == b'\n' {
+                end -= 1;
+                if end > start && batch.bytes[end - 1] == b'\r' {
+                    end -= 1;
+                }
+            }
+            batch.lines.push(RawLine {
+                number: self.next_number,
+                range: start..end,
+            });
+            self.next_number += 1;
+        }
+        Ok(())
+    }
+}
+
+/// True for a line seal-host skips: empty or only whitespace.
+pub fn is_blank(line: &str) -> bool {
+    line.trim().is_empty()
+}
+
+/// What an append did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Appended {
+    /// Byte offset at which the token line starts.
+    pub offset: u64,
+    /// The file did not end with LF, so one was written before the line.
+    pub added_line_break: bool,
+    /// The file was created by this append.
+    pub created: bool,
+    /// Permission bits of the file after the append.
+    pub mode: Option<u32>,
+}
+
+#[derive(Debug)]
+pub enum AppendError {
+    Io(io::Error),
+    /// The line contains a line break (never a single token line).
+    NotOneLine,
+    /// Appending would push the file over the 4 MiB seal-host reads; it would then ignore
+    /// every token in it.
+    TooLarge {
+        current: u64,
+        after: u64,
+    },
+}
+
+impl std::fmt::Display for AppendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AppendError::Io(error) => write!(f, "{error}"),
+            AppendError::NotOneLine => write!(f, "a token must be exactly one line"),
+            AppendError::TooLarge { current, after } => write!(
+                f,
+                "the token file is {current} bytes; appending would make it {after}, over the \
+                 {MAX_TOKEN_FILE_BYTES} bytes seal-host reads (it would then ignore every token \
+                 in it); start a new token file"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AppendError {}
+
+impl From<io::Error> for AppendError {
+    fn from(error: io::Error) -> Self {
+        AppendError::Io(error)
+    }
+}
+
+/// Appends `line` and one LF to the token file at `path` (see the module docs).
+pub fn append_line(path: &Path, line: &str) -> Result<Appended, AppendError> {
+    if line.contains(['\n', '\r']) {
+        return Err(AppendError::NotOneLine);
+    }
+    let (mut file, created) = open_for_append(path)?;
+    file.lock()?;
+    let result = append_locked(&mut file, line, created);
+    let unlock = file.unlock();
+    let appended = result?;
+    unlock?;
+    if created {
+        let dir = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        crate::fsutil::sync_dir(dir)?;
+    }
+    Ok(appended)
+}
+
+fn open_for_append(path: &Path) -> io::Result<(File, bool)> {
+    let mut options = OpenOptions::new();
+    options.read(true).append(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    match options.clone().create_new(true).open(path) {
+        Ok(file) => Ok((file, true)),
+        Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {
+            Ok((options.open(path)?, false))
+        }
+        Err(error) => Err(error),
+    }
+}
+
+fn append_locked(file: &mut File, line: &str, created: bool) -> Result<Appended, AppendError> {
+    let current = file.metadata()?.len();
+    let added_line_break = current > 0 && last_byte(file, current)? != b'\n';
+    let mut bytes = Vec::with_capacity(line.len() + 2);
+    if added_line_break {
+        bytes.push(b'\n');
+    }
+    bytes.extend_from_slice(line.as_bytes());
+    bytes.push(b'\n');
+    let after = current + bytes.len() as u64;
+    if after > MAX_TOKEN_FILE_BYTES {
+        return Err(AppendError::TooLarge { current, after });
+    }
+    file.write_all(&bytes)?;
+    file.sync_all()?;
+    Ok(Appended {
+        offset: current + u64::from(added_line_break),
+        added_line_break,
+        created,
+        mode: crate::fsutil::unix_mode(&file.metadata()?),
+    })
+}
+
+fn last_byte(file: &mut File, len: u64) -> io::Result<u8> {
+    file.seek(SeekFrom::Start(len - 1))?;
+    let mut byte = [0u8; 1];
+    file.read_exact(&mut byte)?;
+    Ok(byte[0])
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn split(text: &[u8]) -> Vec<Vec<u8>> {
+        let mut reader = LineReader::new(io::Cursor::new(text.to_vec()));
+        let mut out = Vec::new();
+        let mut batch = Batch::default();
+        loop {
+            reader.next_batch(&mut batch, 3).unwrap();
+            if batch.lines.is_empty() {
+                return out;
+            }
+            for line in &batch.lines {
+                out.push(batch.line(line).to_vec());
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn splitting_matches_str_lines(text in "[ab\r\n ]{0,40}") {
+            let ours = split(text.as_bytes());
+            let std: Vec<Vec<u8>> = text.lines().map(|l| l.as_bytes().to_vec()).collect();
+            prop_assert_eq!(ours, std);
+        }
+    }
+
+    #[test]
+    fn line_numbers_count_every_physical_line() {
+        let mut reader = LineReader::new(io::Cursor::new(b"a\n\nb\r\nc".to_vec()));
+        let mut batch = Batch::default();
+        reader.next_batch(&mut batch, 10).unwrap();
+        let numbers: Vec<u64> = batch.lines.iter().map(|l| l.number).collect();
+        assert_eq!(numbers, [1, 2, 3, 4]);
+        assert_eq!(batch.line(&batch.lines[2]), b"b");
+        assert_eq!(reader.total_bytes(), 7);
+    }
+
+    #[test]
+    fn append_creates_private_file_and_never_rewrites() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tokens.ndjson");
+        let first = append_line(&path, "{\"a\":1}").unwrap();
+        assert!(first.created);
+        #[cfg(unix)]
+        assert_eq!(first.mode, Some(0o600));
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(b"partial")
+            .unwrap();
+        let second = append_line(&path, "{\"b\":2}").unwrap();
+        assert!(second.added_line_break);
+        assert!(!second.created);
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "{\"a\":1}\npartial\n{\"b\":2}\n"
+        );
+        assert_eq!(second.offset, 16);
+        assert!(matches!(
+            append_line(&path, "a\nb"),
+            Err(AppendError::NotOneLine)
+        ));
+    }
+
+    #[test]
+    fn append_waits_for_the_exclusive_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tokens.ndjson");
+        std::fs::write(&path, "").unwrap();
+        let holder = File::open(&path).unwrap();
+        holder.lock().unwrap();
+        let (done_tx, done_rx) = std::sync::mpsc::channel();
+        let writer_path = path.clone();
+        let writer = std::thread::spawn(move || {
+            append_line(&writer_path, "{}").unwrap();
+            done_tx.send(()).unwrap();
+        });
+        let waited = done_rx.recv_timeout(std::time::Duration::from_millis(300));
+        assert!(
+            waited.is_err(),
+            "append went ahead while another process held the lock"
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), b"");
+        holder.unlock().unwrap();
+        done_rx
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .unwrap();
+        writer.join().unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"{}\n");
+    }
+
+    #[test]
+    fn append_refuses_to_grow_past_what_the_host_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tokens.ndjson");
+        let filler = vec![b'x'; MAX_TOKEN_FILE_BYTES as usize - 4];
+        std::fs::write(&path, [filler.as_slice(), b"\n"].concat()).unwrap();
+        let before = std::fs::read(&path).unwrap();
+        assert!(matches!(
+            append_line(&path, "{}x"),
+            Err(AppendError::TooLarge { .. })
+        ));
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        append_line(&path, "{}").unwrap();
+    }
+}

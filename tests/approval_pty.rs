@@ -1,0 +1,97 @@
+//! `sealkit approve` at a terminal, driven in a pseudo-terminal as a person would: the prompt
+//! shows every `_meta` key of the frame, "no" writes nothing, "yes" appends exactly one line.
+#![cfg(unix)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use expectrl::session::OsSession as Session;
+use expectrl::{Eof, Expect};
+use sealkit::request::{analyze, Options, Session as EraSession, Verdict};
+use std::path::Path;
+use std::time::Duration;
+use support::*;
+
+const META_KEYS: [&str; 5] = [
+    "\"com.example/run\": \"r-1\"",
+    "\"io.modelcontextprotocol/clientCapabilities\": {}",
+    "\"io.modelcontextprotocol/clientInfo\": ",
+    "\"io.modelcontextprotocol/protocolVersion\": \"2026-07-28\"",
+    "\"traceparent\": \"00-",
+];
+
+fn f05() -> (std::path::PathBuf, String) {
+    let path = data("legacy-vs-current/frames/F05.frame");
+    let frame = std::fs::read(&path).unwrap();
+    let call = match analyze(&frame, &Options::default(), &mut EraSession::default()) {
+        Verdict::Call(call) => call,
+        other => panic!("{other:?}"),
+    };
+    (path, call.identities.host.target.clone())
+}
+
+fn spawn_approve(dir: &Path) -> Session {
+    let (frame, target) = f05();
+    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("sealkit"));
+    command
+        .args(["approve", "--color", "never", "--token-file"])
+        .arg(dir.join("tokens.ndjson"))
+        .arg("--key-file")
+        .arg(key_file(dir))
+        .arg("--frame")
+        .arg(frame)
+        .args(["--target", &target]);
+    let mut session = Session::spawn(command).unwrap();
+    session.set_expect_timeout(Some(Duration::from_secs(30)));
+    session
+}
+
+fn read_prompt(session: &mut Session) {
+    session.expect("matches profile host").unwrap();
+    session.expect("_meta: present, 5 keys").unwrap();
+    for key in META_KEYS {
+        session.expect(key).unwrap();
+    }
+    session
+        .expect("Sign an approval for exactly this request? [y/N] ")
+        .unwrap();
+}
+
+fn exit_status(session: &Session) -> String {
+    format!("{:?}", session.get_process().wait().unwrap())
+}
+
+#[test]
+fn answering_no_at_the_terminal_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut session = spawn_approve(dir.path());
+    read_prompt(&mut session);
+    session.send_line("no").unwrap();
+    session.expect(Eof).unwrap();
+    assert!(exit_status(&session).ends_with(", 1)"), "exit status 1");
+    assert!(!dir.path().join("tokens.ndjson").exists());
+}
+
+#[test]
+fn answering_yes_at_the_terminal_appends_one_verified_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let (frame, target) = f05();
+    let mut session = spawn_approve(dir.path());
+    read_prompt(&mut session);
+    session.send_line("yes").unwrap();
+    session
+        .expect(format!("signed allow for target={target}").as_str())
+        .unwrap();
+    session.expect(Eof).unwrap();
+    assert!(exit_status(&session).ends_with(", 0)"), "exit status 0");
+    let tokens = dir.path().join("tokens.ndjson");
+    assert_eq!(std::fs::read_to_string(&tokens).unwrap().lines().count(), 1);
+    assert_cmd::Command::cargo_bin("sealkit")
+        .unwrap()
+        .args(["verify", "approval"])
+        .arg(&tokens)
+        .args(["--pubkey", PUBKEY, "--target", &target, "--frame"])
+        .arg(frame)
+        .assert()
+        .code(0);
+}

@@ -1,0 +1,541 @@
+//! `sealkit audit` through the real binary: every finding code has a test on a directory
+//! crafted at test time from testdata/receipts (modes are set here, git does not keep them).
+//! Each test asserts the code, its severity and the exit status.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use assert_cmd::Command;
+use sealkit::finding::Code;
+use sealkit::receipt::{self, lock};
+use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+const NEW: &str = "testdata/receipts/legacy-vs-current/new/receipts";
+const OLD: &str = "testdata/receipts/legacy-vs-current/old/receipts";
+/// New-era receipts by step (file names in `NEW`).
+const L1_ALLOW: &str = "receipt-00000000000000000000-103292357cac56d748afc89bae05e15775bdba7922f761d60ed349c7ebfb9f29.json";
+const L2_BLOCK: &str = "receipt-00000000000000000001-460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793.json";
+const L3_APPROVED: &str = "receipt-00000000000000000002-460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793.json";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn seed() -> [u8; 32] {
+    std::fs::read(root().join(NEW).join(".seal-receipt-ed25519.key"))
+        .unwrap()
+        .try_into()
+        .unwrap()
+}
+
+fn seed_file() -> String {
+    root()
+        .join(NEW)
+        .join(".seal-receipt-ed25519.key")
+        .display()
+        .to_string()
+}
+
+/// A private receipt directory (0700, files 0600) holding copies of `files` from `from`.
+fn receipt_dir(from: &str, files: &[&str]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    for name in files {
+        write_private(
+            &dir.path().join(name),
+            &std::fs::read(root().join(from).join(name)).unwrap(),
+        );
+    }
+    dir
+}
+
+/// Every receipt of the new directory plus its state files, without the signing seed.
+fn full_new_dir() -> tempfile::TempDir {
+    let names: Vec<String> = std::fs::read_dir(root().join(NEW))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != ".seal-receipt-ed25519.key")
+        .collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    receipt_dir(NEW, &refs)
+}
+
+fn write_private(path: &Path, bytes: &[u8]) {
+    std::fs::write(path, bytes).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).unwrap();
+}
+
+fn load(name: &str) -> Map<String, Value> {
+    receipt::parse(&std::fs::read(root().join(NEW).join(name)).unwrap()).unwrap()
+}
+
+/// Writes a receipt re-signed with the directory's own seed, named as seal-host would.
+fn write_signed(dir: &Path, counter: u64, mut map: Map<String, Value>) -> PathBuf {
+    lock::sign(&mut map, &seed()).unwrap();
+    let hash = map
+        .get("canonical_request_sha256")
+        .or_else(|| map.get("request_sha256"))
+        .and_then(Value::as_str)
+        .unwrap()
+        .to_owned();
+    let path = dir.join(format!("receipt-{counter:020}-{hash}.json"));
+    write_private(&path, &lock::to_file_bytes(&map));
+    path
+}
+
+struct Run {
+    codes: BTreeSet<String>,
+    findings: Vec<Value>,
+    status: i32,
+}
+
+fn audit(dir: &Path, extra: &[&str]) -> Run {
+    let output = Command::cargo_bin("sealkit")
+        .unwrap()
+        .arg("audit")
+        .arg(dir)
+        .args(["--format", "jsonl", "--jobs", "2"])
+        .args(extra)
+        .output()
+        .unwrap();
+    let mut findings = Vec::new();
+    for line in String::from_utf8(output.stdout).unwrap().lines() {
+        let event: Value = serde_json::from_str(line).unwrap();
+        match event["type"].as_str().unwrap() {
+            "receipt" => findings.extend(
+                event["receipt"]["file_findings"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .cloned(),
+            ),
+            "finding" => findings.push(event["finding"].clone()),
+            _ => {}
+        }
+    }
+    Run {
+        codes: findings
+            .iter()
+            .map(|f| f["code"].as_str().unwrap().to_owned())
+            .collect(),
+        findings,
+        status: output.status.code().unwrap(),
+    }
+}
+
+fn pinned(dir: &Path) -> Run {
+    let key = seed_file();
+    audit(dir, &["--receipt-key", &key])
+}
+
+/// Asserts `code` is reported with its severity, and the exit status.
+fn expect(run: &Run, code: Code, status: i32) {
+    assert!(
+        run.codes.contains(code.as_str()),
+        "{code} not in {:?}",
+        run.codes
+    );
+    let finding = run
+        .findings
+        .iter()
+        .find(|f| f["code"] == code.as_str())
+        .unwrap();
+    assert_eq!(finding["severity"], code.severity().as_str());
+    assert_eq!(run.status, status, "exit status with {:?}", run.codes);
+}
+
+#[test]
+fn intact_pinned_directory_has_only_the_expected_notes_and_exits_0() {
+    let dir = full_new_dir();
+    let run = pinned(dir.path());
+    assert_eq!(run.codes, BTreeSet::from(["counter-reused".to_owned()]));
+    expect(&run, Code::CounterReused, 0);
+}
+
+/// Content damage, re-signed with the real seed so only sealkit's own checks can see it.
+#[test]
+fn every_content_check_reports_its_code() {
+    type Mutation = fn(&mut Map<String, Value>);
+    let cases: [(Code, &str, Mutation); 15] = [
+        (Code::ObjectAMismatch, L2_BLOCK, |m| {
+            m.insert("framed_subject_length".into(), Value::from(1));
+        }),
+        (Code::RequestHashMismatch, L2_BLOCK, |m| {
+            m.insert("request_sha256".into(), Value::from("0".repeat(64)));
+        }),
+        (Code::CanonicalRequestMismatch, L2_BLOCK, |m| {
+            m.insert("canonical_request".into(), Value::from("{}"));
+        }),
+        (Code::ArgsHashMismatch, L2_BLOCK, |m| {
+            m.insert("args_hash".into(), Value::from("1".repeat(64)));
+        }),
+        (Code::RequestFieldsMismatch, L2_BLOCK, |m| {
+            m["effect_view"]["effect"]["arguments"] = serde_json::json!({"sql": "select 1"});
+        }),
+        (Code::TargetMismatch, L2_BLOCK, |m| {
+            m.insert(
+                "kernel_config".into(),
+                serde_json::json!({"server": "other"}),
+            );
+        }),
+        (Code::AuditMismatch, L2_BLOCK, |m| {
+            m["certs"][1]["certHash"] = Value::from("1");
+        }),
+        (Code::DecisionMismatch, L2_BLOCK, |m| {
+            m.insert("reason".into(), Value::from("no kernel gated this call"));
+        }),
+        (Code::PolicyHashMismatch, L2_BLOCK, |m| {
+            m["effect_view"]["policy_hash"] = Value::from("2".repeat(64));
+        }),
+        (Code::ConfigMismatch, L2_BLOCK, |m| {
+            m["kernel_config"]["epoch"] = Value::from(2);
+        }),
+        (Code::ApprovalStatementInvalid, L3_APPROVED, |m| {
+            m["approval"]["nonce"] = Value::from("another-nonce");
+        }),
+        (Code::ReleaseMismatch, L1_ALLOW, |m| {
+            m.insert("post_state_hash".into(), Value::from("3".repeat(64)));
+        }),
+        (Code::ReleaseUnconfirmed, L1_ALLOW, |m| {
+            m.insert("release_status".into(), Value::from("PENDING"));
+        }),
+        (Code::MalformedReceipt, L2_BLOCK, |m| {
+            m.shift_remove("now");
+        }),
+        (Code::SignatureInvalid, L2_BLOCK, |_| {}),
+    ];
+    for (code, name, mutate) in cases {
+        let dir = receipt_dir(NEW, &[]);
+        let mut map = load(name);
+        mutate(&mut map);
+        if code == Code::SignatureInvalid {
+            // Edit after signing: the signature no longer covers the content.
+            lock::sign(&mut map, &seed()).unwrap();
+            map.insert("now".into(), Value::from(1));
+            let path = dir.path().join(name);
+            write_private(&path, &lock::to_file_bytes(&map));
+        } else {
+            write_signed(dir.path(), 0, map);
+        }
+        let run = pinned(dir.path());
+        let status = if code.severity() == sealkit::finding::Severity::Error {
+            1
+        } else {
+            0
+        };
+        expect(&run, code, status);
+    }
+}
+
+#[test]
+fn warnings_exit_0_unless_deny_warnings() {
+    let dir = receipt_dir(NEW, &[]);
+    let mut map = load(L1_ALLOW);
+    map.insert("release_status".into(), Value::from("PENDING"));
+    write_signed(dir.path(), 0, map);
+    expect(&pinned(dir.path()), Code::ReleaseUnconfirmed, 0);
+    let key = seed_file();
+    let run = audit(dir.path(), &["--receipt-key", &key, "--deny-warnings"]);
+    expect(&run, Code::ReleaseUnconfirmed, 1);
+}
+
+#[test]
+fn trust_codes() {
+    let dir = receipt_dir(NEW, &[L2_BLOCK]);
+    expect(&audit(dir.path(), &[]), Code::SignerUnpinned, 1);
+    let foreign = dir.path().join("foreign.pub");
+    std::fs::write(
+        &foreign,
+        "31debe55d37c722768b137131caa6087080b2e0b60b94bd785d14575cfa498bc\n",
+    )
+    .unwrap();
+    let run = audit(dir.path(), &["--receipt-key", foreign.to_str().unwrap()]);
+    expect(&run, Code::SignerMismatch, 1);
+    let old = receipt_dir(OLD, &["receipt-00000000000000000000-103292357cac56d748afc89bae05e15775bdba7922f761d60ed349c7ebfb9f29.json"]);
+    expect(&pinned(old.path()), Code::UnsignedReceipt, 1);
+}
+
+#[test]
+fn layout_and_naming_codes() {
+    let dir = receipt_dir(NEW, &[]);
+    let map = load(L2_BLOCK);
+    write_private(
+        &dir.path().join(L2_BLOCK),
+        &serde_json::to_vec(&map).unwrap(),
+    );
+    expect(&pinned(dir.path()), Code::NotHostLayout, 0);
+
+    let dir = receipt_dir(NEW, &[]);
+    let wrong = L2_BLOCK.replace("460d746b", "460d746c");
+    write_private(
+        &dir.path().join(&wrong),
+        &std::fs::read(root().join(NEW).join(L2_BLOCK)).unwrap(),
+    );
+    expect(&pinned(dir.path()), Code::MisnamedReceipt, 1);
+
+    let dir = receipt_dir(NEW, &[]);
+    write_private(
+        &dir.path().join("decision.json"),
+        &std::fs::read(root().join(NEW).join(L2_BLOCK)).unwrap(),
+    );
+    expect(&pinned(dir.path()), Code::MisnamedReceipt, 1);
+}
+
+#[test]
+fn unreadable_bytes_codes() {
+    let bytes = std::fs::read(root().join(NEW).join(L2_BLOCK)).unwrap();
+    let cases: [(Code, Vec<u8>); 3] = [
+        (
+            Code::NotUtf8,
+            [&bytes[..100], b"\xff", &bytes[101..]].concat(),
+        ),
+        (Code::TruncatedJson, bytes[..bytes.len() / 2].to_vec()),
+        (Code::InvalidJson, b"{]".to_vec()),
+    ];
+    for (code, content) in cases {
+        let dir = receipt_dir(NEW, &[]);
+        write_private(&dir.path().join(L2_BLOCK), &content);
+        let run = pinned(dir.path());
+        expect(&run, code, 1);
+    }
+}
+
+#[test]
+fn unreadable_file_is_a_finding_and_the_walk_goes_on() {
+    let dir = receipt_dir(NEW, &[L1_ALLOW, L2_BLOCK]);
+    let locked = dir.path().join(L1_ALLOW);
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let parent = dir.path().parent().unwrap().to_path_buf();
+    let running_as_root = std::fs::metadata("/proc/self").map(|m| {
+        use std::os::unix::fs::MetadataExt;
+        m.uid() == 0
+    });
+    let key_copy = dir.path().join("pin.pub");
+    std::fs::write(
+        &key_copy,
+        "3e249cf1656c5e8c9e4e863766145dbfbef6ebe55f62490b63fe6898ac0d6fa4\n",
+    )
+    .unwrap();
+    let output = if running_as_root.unwrap_or(false) {
+        // Root reads anything: run the binary as nobody so the 0000 file is unreadable.
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::set_permissions(
+            dir.path().join(L2_BLOCK),
+            std::fs::Permissions::from_mode(0o644),
+        )
+        .unwrap();
+        std::fs::set_permissions(&key_copy, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let _ = parent;
+        std::process::Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(assert_cmd::cargo::cargo_bin("sealkit"))
+            .arg("audit")
+            .arg(dir.path())
+            .args(["--format", "jsonl", "--receipt-key"])
+            .arg(&key_copy)
+            .output()
+            .unwrap()
+    } else {
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("sealkit"))
+            .arg("audit")
+            .arg(dir.path())
+            .args(["--format", "jsonl", "--receipt-key"])
+            .arg(&key_copy)
+            .output()
+            .unwrap()
+    };
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.contains(&format!("\"code\":\"{}\"", Code::UnreadableFile)),
+        "{text}"
+    );
+    assert!(
+        text.contains("\"status\":\"authenticated\""),
+        "the other receipt is still checked: {text}"
+    );
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
+fn file_kind_codes() {
+    let dir = receipt_dir(NEW, &[L2_BLOCK]);
+    let path = dir.path();
+    std::os::unix::fs::symlink(".", path.join("loop")).unwrap();
+    std::os::unix::fs::symlink("/etc", path.join("outside")).unwrap();
+    let fifo = path.join("pipe");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    write_private(&path.join(".receipt-4242-00000000000000000003.tmp"), b"{");
+    write_private(&path.join(".seal-receipt-ed25519.key"), &seed());
+    write_private(&path.join("notes.txt"), b"hello");
+    let run = pinned(path);
+    expect(&run, Code::SymlinkSkipped, 0);
+    expect(&run, Code::NotRegularFile, 0);
+    expect(&run, Code::LeftoverTempFile, 0);
+    expect(&run, Code::SigningKeyExposed, 0);
+    expect(&run, Code::UnexpectedFile, 0);
+    let key_finding = run
+        .findings
+        .iter()
+        .find(|f| f["code"] == "signing-key-exposed")
+        .unwrap();
+    assert!(key_finding["message"]
+        .as_str()
+        .unwrap()
+        .contains("3e249cf1656c5e8c9e4e863766145dbfbef6ebe55f62490b63fe6898ac0d6fa4"));
+}
+
+#[test]
+fn mode_not_private() {
+    let dir = receipt_dir(NEW, &[L2_BLOCK]);
+    std::fs::set_permissions(
+        dir.path().join(L2_BLOCK),
+        std::fs::Permissions::from_mode(0o644),
+    )
+    .unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let run = pinned(dir.path());
+    expect(&run, Code::ModeNotPrivate, 0);
+    assert_eq!(
+        run.findings
+            .iter()
+            .filter(|f| f["code"] == "mode-not-private")
+            .count(),
+        2
+    );
+}
+
+#[test]
+fn directory_codes() {
+    // Counters: the new directory reuses 0..=4 across its two sessions.
+    let dir = full_new_dir();
+    expect(&pinned(dir.path()), Code::CounterReused, 0);
+
+    // One session using counter 0 twice (L2 renamed to counter 0, L1 keeps it).
+    let dir = receipt_dir(NEW, &[L1_ALLOW]);
+    write_private(
+        &dir.path().join(L2_BLOCK.replacen("0001-", "0000-", 1)),
+        &std::fs::read(root().join(NEW).join(L2_BLOCK)).unwrap(),
+    );
+    expect(&pinned(dir.path()), Code::CounterDuplicate, 1);
+
+    // Old receipts: F02, F05 and F06 share canonical_request_sha256 460d746b….
+    let names: Vec<String> = std::fs::read_dir(root().join(OLD))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let old = receipt_dir(OLD, &refs);
+    let run = audit(old.path(), &[]);
+    expect(&run, Code::SharedCanonicalHash, 1);
+    let shared = run
+        .findings
+        .iter()
+        .find(|f| f["code"] == "shared-canonical-hash")
+        .unwrap();
+    assert_eq!(
+        shared["message"],
+        "canonical_request_sha256 460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793 names 5 receipts of 3 distinct frames (framed_subject_sha256 0518be301fbb48d7b31eaf504e08f0797591e04b419c67b8dddd08971b24541c, 89e602a7026aaa649fceb45f70baf7f94ea407a7250c316d1b0a7ce39d960161, ff9360cd7515f087013eaea4c2dc612d19159cfb0f07a963b838df81c60bf7c9)"
+    );
+    assert!(
+        !run.codes.contains("chain-state-mismatch"),
+        "old head state matches: {:?}",
+        run.codes
+    );
+
+    // Head state: garbage, then a receipt missing from the chain.
+    let dir = full_new_dir();
+    write_private(
+        &dir.path().join(".seal-audit-head.state"),
+        b"{\"seal_audit_state\":\"v2\"}",
+    );
+    expect(&pinned(dir.path()), Code::ChainStateInvalid, 1);
+    let dir = full_new_dir();
+    std::fs::remove_file(dir.path().join(L2_BLOCK)).unwrap();
+    expect(&pinned(dir.path()), Code::ChainStateMismatch, 0);
+
+    // Operation state: released ALLOW receipts without their burned operations.
+    let dir = full_new_dir();
+    std::fs::remove_file(dir.path().join(".seal-operation-state.json")).unwrap();
+    expect(&pinned(dir.path()), Code::OperationStateMismatch, 1);
+}
+
+#[test]
+fn unreadable_root_exits_2() {
+    let output = Command::cargo_bin("sealkit")
+        .unwrap()
+        .args(["audit", "/nonexistent/receipts"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot audit /nonexistent/receipts"));
+}
+
+/// A receipt replaced (atomic rename, as seal-host's release transitions do) while the audit
+/// runs. The audit streams JSON lines batch by batch; the last file is replaced once the
+/// first line arrives, long before its batch is read.
+#[test]
+fn changed_during_audit() {
+    use std::io::{BufRead, BufReader};
+    let dir = receipt_dir(NEW, &[]);
+    let bytes = std::fs::read(root().join(NEW).join(L2_BLOCK)).unwrap();
+    let hash = "460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793";
+    let count = 1100;
+    for counter in 0..count {
+        write_private(
+            &dir.path()
+                .join(format!("receipt-{counter:020}-{hash}.json")),
+            &bytes,
+        );
+    }
+    let last = dir
+        .path()
+        .join(format!("receipt-{:020}-{hash}.json", count - 1));
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sealkit"))
+        .arg("audit")
+        .arg(dir.path())
+        .args([
+            "--format",
+            "jsonl",
+            "--jobs",
+            "1",
+            "--receipt-key",
+            &seed_file(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    assert!(first.contains("\"type\":\"receipt\""));
+    let replacement = dir.path().join("replacement");
+    write_private(&replacement, &bytes);
+    std::fs::rename(&replacement, &last).unwrap();
+    let rest: Vec<String> = lines.map(Result::unwrap).collect();
+    let status = child.wait().unwrap();
+    let changed: Vec<&String> = rest
+        .iter()
+        .filter(|l| {
+            l.contains("\"type\":\"receipt\"") && l.contains(Code::ChangedDuringAudit.as_str())
+        })
+        .collect();
+    assert_eq!(changed.len(), 1, "exactly the replaced file");
+    assert!(changed[0].contains(&format!("{:020}", count - 1)));
+    assert!(changed[0].contains("\"severity\":\"warning\""));
+    assert_eq!(status.code(), Some(0));
+}
+
+#[test]
+fn every_finding_code_has_a_test_in_this_file() {
+    let text = include_str!("cli_audit.rs");
+    for code in Code::ALL {
+        assert!(
+            text.contains(&format!("Code::{code:?}")),
+            "{code} has no CLI test"
+        );
+    }
+}

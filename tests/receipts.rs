@@ -1,0 +1,242 @@
+//! Receipt verification against the seal-host fixtures (testdata/receipts, see PROVENANCE.md):
+//! every record_version 3 receipt authenticates under its pinned key, every record_version 2
+//! receipt is unsigned with every unsigned check passing, recomputed values equal the
+//! manifest's, and damage seal-host's own verifier accepts is caught.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use sealkit::finding::Code;
+use sealkit::receipt::{self, lock, pin, CheckStatus, Scratch, Status};
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+
+const DIR: &str = "testdata/receipts";
+
+fn path(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(DIR).join(rel)
+}
+
+fn receipts_in(rel: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(path(rel))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("receipt-")
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+fn seed(rel: &str) -> [u8; 32] {
+    std::fs::read(path(rel)).unwrap().try_into().unwrap()
+}
+
+fn pin_of(rel: &str) -> pin::Pin {
+    pin::load(path(rel).to_str().unwrap()).unwrap()
+}
+
+fn verify(file: &Path, pin: Option<&pin::Pin>) -> receipt::ReceiptReport {
+    receipt::verify_bytes(&std::fs::read(file).unwrap(), pin, &mut Scratch::default()).unwrap()
+}
+
+fn manifest() -> Value {
+    serde_json::from_slice(&std::fs::read(path("legacy-vs-current/manifest.json")).unwrap())
+        .unwrap()
+}
+
+#[test]
+fn both_fixture_receipts_authenticate_with_the_directory_key() {
+    let pin = pin_of("fixture-dir/.seal-receipt-ed25519.key");
+    assert_eq!(
+        pin.public_key_hex(),
+        "bb336a2b50b912e2e0f054f8932eae5ea333f076735fa33655e906ef3302af6d"
+    );
+    let files = receipts_in("fixture-dir");
+    assert_eq!(files.len(), 2);
+    for file in files {
+        let report = verify(&file, Some(&pin));
+        assert_eq!(
+            report.status,
+            Status::Authenticated,
+            "{file:?}: {:#?}",
+            report.checks
+        );
+        assert!(report.findings.is_empty());
+        assert!(report.checks.iter().all(|c| c.status != CheckStatus::Fail));
+    }
+}
+
+#[test]
+fn thirteen_v3_receipts_authenticate_and_recompute_the_manifest_values() {
+    let manifest = manifest();
+    let pin = pin_of("legacy-vs-current/new/receipts/.seal-receipt-ed25519.key");
+    assert_eq!(
+        pin.public_key_hex(),
+        manifest["receipt_key_new"]["public_key"].as_str().unwrap()
+    );
+    let mut seen = 0;
+    for entry in manifest["receipts"].as_array().unwrap() {
+        if entry["era"] != "new" {
+            continue;
+        }
+        seen += 1;
+        let file = path(&format!(
+            "legacy-vs-current/{}",
+            entry["file"].as_str().unwrap()
+        ));
+        let report = verify(&file, Some(&pin));
+        assert_eq!(
+            report.status,
+            Status::Authenticated,
+            "{file:?}: {:#?}",
+            report.checks
+        );
+        let verified = &report.verified;
+        for key in [
+            "framed_subject_sha256",
+            "framed_subject_length",
+            "request_sha256",
+            "canonical_request_sha256",
+        ] {
+            assert_eq!(verified[key], entry[key], "{key} of {file:?}");
+        }
+        match entry["target_host"].as_str() {
+            Some(target) => assert_eq!(verified["host_target"], target, "{file:?}"),
+            None => assert!(!verified.contains_key("host_target")),
+        }
+        assert_eq!(
+            verified["policy_hash"],
+            "4b6f57abfdb1e62da854c1eff6a89fecff7f3c27cf79094bef43ea731a9da068"
+        );
+        assert_eq!(
+            report.reported.verdict.as_deref(),
+            entry["verdict"].as_str()
+        );
+    }
+    assert_eq!(seen, 13);
+}
+
+#[test]
+fn thirteen_v2_receipts_are_unsigned_with_every_unsigned_check_passing() {
+    let manifest = manifest();
+    let mut seen = 0;
+    for entry in manifest["receipts"].as_array().unwrap() {
+        if entry["era"] != "old" {
+            continue;
+        }
+        seen += 1;
+        let file = path(&format!(
+            "legacy-vs-current/{}",
+            entry["file"].as_str().unwrap()
+        ));
+        let report = verify(&file, None);
+        assert_eq!(report.status, Status::Unsigned, "{file:?}");
+        assert_eq!(report.record_version, Some(2));
+        let codes: Vec<Code> = report.findings.iter().map(|f| f.code).collect();
+        assert_eq!(codes, vec![Code::UnsignedReceipt], "{file:?}");
+        for check in &report.checks {
+            let expected = match check.check {
+                // No frame and no signed artifacts in record_version 2.
+                "object-a" | "request-hash" => CheckStatus::NotEvaluated,
+                "approval-statement" | "release" => CheckStatus::NotApplicable,
+                "target" if entry["target_legacy"].is_null() => CheckStatus::NotApplicable,
+                _ => CheckStatus::Pass,
+            };
+            assert_eq!(
+                check.status, expected,
+                "{} of {file:?}: {}",
+                check.check, check.detail
+            );
+        }
+        assert_eq!(
+            report.verified["canonical_request_sha256"],
+            entry["canonical_request_sha256"]
+        );
+        if let Some(target) = entry["target_legacy"].as_str() {
+            assert_eq!(report.verified["legacy_target"], target, "{file:?}");
+        }
+    }
+    assert_eq!(seen, 13);
+}
+
+#[test]
+fn without_a_pin_v3_receipts_are_unpinned_and_a_foreign_pin_is_a_mismatch() {
+    let file = &receipts_in("fixture-dir")[0];
+    let report = verify(file, None);
+    assert_eq!(report.status, Status::Unpinned);
+    assert_eq!(report.findings[0].code, Code::SignerUnpinned);
+    assert_eq!(
+        report.signature.reported_public_key.as_deref(),
+        Some("bb336a2b50b912e2e0f054f8932eae5ea333f076735fa33655e906ef3302af6d")
+    );
+    let other = pin_of("legacy-vs-current/new/receipts/.seal-receipt-ed25519.key");
+    let report = verify(file, Some(&other));
+    assert_eq!(report.status, Status::Failed);
+    assert_eq!(report.findings[0].code, Code::SignerMismatch);
+}
+
+fn load(file: &Path) -> Map<String, Value> {
+    receipt::parse(&std::fs::read(file).unwrap()).unwrap()
+}
+
+#[test]
+fn resigning_a_fixture_with_its_seed_reproduces_its_bytes_exactly() {
+    let seed = seed("fixture-dir/.seal-receipt-ed25519.key");
+    for file in receipts_in("fixture-dir") {
+        let mut map = load(&file);
+        lock::sign(&mut map, &seed).unwrap();
+        assert_eq!(
+            lock::to_file_bytes(&map),
+            std::fs::read(&file).unwrap(),
+            "{file:?}"
+        );
+    }
+}
+
+/// Damage seal-host's own verifier accepts (its signature and release checks pass) but
+/// sealkit catches: a correctly signed receipt whose object A is not its framed subject.
+#[test]
+fn object_a_mismatch_under_a_valid_signature_is_caught() {
+    let seed = seed("fixture-dir/.seal-receipt-ed25519.key");
+    let pin = pin_of("fixture-dir/.seal-receipt-ed25519.key");
+    let file = &receipts_in("fixture-dir")[0];
+    let mut map = load(file);
+    let length = map["framed_subject_length"].as_u64().unwrap();
+    map.insert("framed_subject_length".into(), Value::from(length + 1));
+    lock::sign(&mut map, &seed).unwrap();
+    let report = receipt::verify_bytes(
+        &lock::to_file_bytes(&map),
+        Some(&pin),
+        &mut Scratch::default(),
+    )
+    .unwrap();
+    assert_eq!(report.signature.status, receipt::SignatureStatus::Verified);
+    let codes: Vec<Code> = report.findings.iter().map(|f| f.code).collect();
+    assert_eq!(codes, vec![Code::ObjectAMismatch]);
+    assert_eq!(report.status, Status::Failed);
+}
+
+#[test]
+fn the_engine_and_the_seal_host_rule_agree_on_every_fixture_frame() {
+    for name in ["F01", "F02", "F03", "F04", "F05", "F06", "F07", "F08"] {
+        let frame = std::fs::read(path(&format!("legacy-vs-current/frames/{name}.frame"))).unwrap();
+        let facts = receipt::recompute::frame_facts(&frame, "");
+        assert!(facts.refused_now.is_none(), "{name}");
+        let text = std::str::from_utf8(receipt::recompute::request_line(&frame)).unwrap();
+        let node = sealkit::json::parse(text, 128).unwrap();
+        let own =
+            receipt::recompute::project(node.value.get("params"), receipt::recompute::V3).unwrap();
+        assert_eq!(facts.projection.unwrap(), own, "{name}");
+    }
+    // F09 carries an upper-case traceparent: refused today, still projected by seal-host's rule.
+    let frame = std::fs::read(path("legacy-vs-current/frames/F09.frame")).unwrap();
+    let facts = receipt::recompute::frame_facts(&frame, "");
+    assert!(facts.refused_now.is_some());
+    assert_eq!(
+        facts.projection.unwrap().canonical_request_sha256,
+        "a6e43f544e76d609185c1aafc6734ed363b7d146cc64abe8b86b99f5562ead31"
+    );
+}

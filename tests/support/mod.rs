@@ -1,0 +1,138 @@
+//! Helpers for the approval CLI tests: the seed-0x17 test key, fixture paths, and token lines
+//! built by hand (well-formed or deliberately broken) to reach each seal-host reason.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+use ed25519_dalek::{Signer, SigningKey};
+use sealkit::digest::hex_lower;
+use std::path::{Path, PathBuf};
+
+pub const PUBKEY: &str = "31debe55d37c722768b137131caa6087080b2e0b60b94bd785d14575cfa498bc";
+pub const KEY_ID: &str = "e37abcd79efd08db94518a903952ffe9f8af7e8b4684b63591631cef8e8871c8";
+pub const TARGET: &str = "2a01d25406f0fc82751a66ddaeb8e79d2104efc4b67699400003704e67c0c565";
+pub const SEED_HEX: &str = "1717171717171717171717171717171717171717171717171717171717171717";
+
+pub fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/approvals")
+        .join(name)
+}
+
+pub fn frame_path() -> PathBuf {
+    data("getting-started-call.frame")
+}
+
+pub fn fixture_line() -> String {
+    std::fs::read_to_string(data("approve-cli-getting-started.token.ndjson"))
+        .unwrap()
+        .trim_end()
+        .to_owned()
+}
+
+pub fn signing_key() -> SigningKey {
+    SigningKey::from_bytes(&[0x17; 32])
+}
+
+/// A private key file (mode 0600) holding the seed-0x17 key.
+pub fn key_file(dir: &Path) -> PathBuf {
+    let path = dir.join("approval.key");
+    std::fs::write(&path, format!("{SEED_HEX}\n")).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    path
+}
+
+/// The fixture's payload as a JSON object (to edit and re-render).
+pub fn fixture_payload() -> serde_json::Value {
+    let line: serde_json::Value = serde_json::from_str(&fixture_line()).unwrap();
+    serde_json::from_str(line["payload"].as_str().unwrap()).unwrap()
+}
+
+/// ApprovalRecord canonical rendering of a JSON object of strings, integers and objects.
+pub fn canonical(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::Object(members) => {
+            let mut keys: Vec<&String> = members.keys().collect();
+            keys.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+            let body: Vec<String> = keys
+                .into_iter()
+                .map(|k| format!("{}:{}", canonical_string(k), canonical(&members[k])))
+                .collect();
+            format!("{{{}}}", body.join(","))
+        }
+        serde_json::Value::String(text) => canonical_string(text),
+        other => other.to_string(),
+    }
+}
+
+fn canonical_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for ch in text.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The base64url-nopad signature of the v2 preimage of `payload_text`.
+pub fn sign_v2(payload_text: &str) -> String {
+    let mut preimage = b"seal.approval-record/v2\0".to_vec();
+    preimage.extend_from_slice(payload_text.as_bytes());
+    URL_SAFE_NO_PAD.encode(signing_key().sign(&preimage).to_bytes())
+}
+
+/// A five-member v2 token line with the given payload text and signature.
+pub fn v2_line_with(payload_text: &str, signature: &str) -> String {
+    serde_json::json!({
+        "payload": payload_text,
+        "signature_algorithm": "Ed25519",
+        "signature_encoding": "base64url-nopad",
+        "signer_key_id": KEY_ID,
+        "signature": signature,
+    })
+    .to_string()
+}
+
+/// A correctly signed v2 token line for `payload_text` (canonical or not).
+pub fn v2_line(payload_text: &str) -> String {
+    v2_line_with(payload_text, &sign_v2(payload_text))
+}
+
+/// A v2 token line for the fixture payload edited by `edit`, rendered canonically.
+pub fn edited_v2_line(edit: impl FnOnce(&mut serde_json::Value)) -> String {
+    let mut payload = fixture_payload();
+    edit(&mut payload);
+    v2_line(&canonical(&payload))
+}
+
+/// A signed v1 token: `{"payload":…,"signature":<hex>}` over the payload bytes.
+pub fn v1_line(payload_text: &str) -> String {
+    let signature = hex_lower(&signing_key().sign(payload_text.as_bytes()).to_bytes());
+    serde_json::json!({"payload": payload_text, "signature": signature}).to_string()
+}
+
+/// The signature with the group order L added to its scalar S.
+pub fn with_scalar_plus_order(signature_b64: &str) -> String {
+    const L: [u8; 32] = [
+        0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde,
+        0x14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10,
+    ];
+    let mut bytes = URL_SAFE_NO_PAD.decode(signature_b64).unwrap();
+    let mut carry = 0u16;
+    for (s, l) in bytes[32..].iter_mut().zip(L) {
+        let sum = u16::from(*s) + u16::from(l) + carry;
+        *s = sum as u8;
+        carry = sum >> 8;
+    }
+    assert_eq!(carry, 0, "S + L fits in 32 bytes");
+    URL_SAFE_NO_PAD.encode(bytes)
+}
