@@ -229,6 +229,8 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
         #[test]
         fn splitting_matches_str_lines(text in "[ab\r\n ]{0,40}") {
             let ours = split(text.as_bytes());
