@@ -24,9 +24,14 @@ fn main() {
         .unwrap_or(100_000);
     let seed: [u8; 32] = std::fs::read(root.join(SEED)).unwrap().try_into().unwrap();
     let template = receipt::parse(&std::fs::read(root.join(TEMPLATE)).unwrap()).unwrap();
-    let dir = tempfile::tempdir().unwrap();
+    // SEALKIT_BENCH_DIR keeps the generated receipts (for profiling); default a temporary dir.
+    let temp = tempfile::tempdir().unwrap();
+    let dir = std::env::var_os("SEALKIT_BENCH_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| temp.path().to_path_buf());
+    std::fs::create_dir_all(&dir).unwrap();
     let started = Instant::now();
-    let files = generate(dir.path(), &template, &seed, count);
+    let files = generate(&dir, &template, &seed, count);
     let total_bytes: u64 = files
         .iter()
         .take(1000)
@@ -80,7 +85,7 @@ fn main() {
 
     let seed_path = root.join(SEED);
     for jobs in [1, 2] {
-        let (elapsed, peak_kb, status) = run_audit(dir.path(), &seed_path, jobs);
+        let (elapsed, peak_kb, status) = run_audit(&dir, &seed_path, jobs);
         let rate = count as f64 / elapsed.as_secs_f64();
         println!(
             "sealkit audit --jobs {jobs}: {count} receipts in {:.2} s = {rate:.0} receipts/s, peak RSS {:.1} MB, exit {status}; slowest stage limit / audit rate = {:.2} (per core: {:.2})",

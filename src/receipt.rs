@@ -178,8 +178,9 @@ pub struct ReadProblem {
 /// Reusable buffers and per-config results, one per worker thread.
 #[derive(Debug, Default)]
 pub struct Scratch {
+    /// Object B, when it has to be re-serialized (a file not in seal-host's layout).
     object_b: Vec<u8>,
-    preimage: Vec<u8>,
+    keys: signature::KeyCache,
     configs: HashMap<[u8; 32], ConfigFacts>,
 }
 
@@ -234,8 +235,11 @@ pub fn verify_parsed(
     let mut ctx = Ctx::new(receipt, scratch);
     let version = ctx.version;
     let mut checks = vec![ctx.check_shape()];
+    // Object B comes straight from the file's bytes when they are seal-host's layout.
+    let layout = check_layout(receipt, bytes);
+    let host_layout = (layout.status == CheckStatus::Pass).then_some(bytes);
     let signature = if version == Some(3) {
-        ctx.check_signature(pin)
+        ctx.check_signature(pin, host_layout)
     } else {
         SignatureReport {
             status: SignatureStatus::Absent,
@@ -246,7 +250,7 @@ pub fn verify_parsed(
             detail: "record_version 2 receipts carry no signature".into(),
         }
     };
-    checks.push(check_layout(receipt, bytes));
+    checks.push(layout);
     if matches!(version, Some(2 | 3)) {
         checks.extend([
             ctx.check_object_a(),
@@ -666,7 +670,12 @@ impl<'a> Ctx<'a> {
         problems
     }
 
-    fn check_signature(&mut self, pin: Option<&pin::Pin>) -> SignatureReport {
+    /// `host_layout`: the file's bytes when they passed the layout check.
+    fn check_signature(
+        &mut self,
+        pin: Option<&pin::Pin>,
+        host_layout: Option<&[u8]>,
+    ) -> SignatureReport {
         let mut report = SignatureReport {
             status: SignatureStatus::Invalid,
             reported_public_key: None,
@@ -697,7 +706,7 @@ impl<'a> Ctx<'a> {
                 "signature is not the last member (seal-host always writes it last)".into();
             return report;
         }
-        let result = self.verify_lock(&embedded, &block.value);
+        let result = self.verify_lock(&embedded, &block.value, host_layout);
         match (result, pin) {
             (Err(detail), _) => {
                 report.detail = detail;
@@ -728,8 +737,14 @@ impl<'a> Ctx<'a> {
         report
     }
 
-    /// Rebuilds the preimage and verifies it under `key`.
-    fn verify_lock(&mut self, key: &[u8; 32], value: &str) -> Result<(), String> {
+    /// Verifies the preimage under `key`, hashing it as it is produced. Object B is read off
+    /// `host_layout` (the file's bytes, when in seal-host's layout), else re-serialized.
+    fn verify_lock(
+        &mut self,
+        key: &[u8; 32],
+        value: &str,
+        host_layout: Option<&[u8]>,
+    ) -> Result<(), String> {
         let signature = signature::decode_signature_64(value).map_err(|e| e.to_string())?;
         let object_a = self
             .object_a
@@ -762,10 +777,19 @@ impl<'a> Ctx<'a> {
                 .ok_or("bad durability_class")?,
         };
         let scratch = &mut *self.scratch;
-        scratch.object_b.clear();
-        lock::write_object_b(self.receipt, &mut scratch.object_b)?;
-        lock::preimage(&parts, &scratch.object_b, &mut scratch.preimage);
-        signature::verify_key_bytes(key, &scratch.preimage, &signature).map_err(|e| e.to_string())
+        let object_b = match host_layout.and_then(lock::host_layout_members) {
+            Some(members) => lock::ObjectB::HostLayout(members),
+            None => {
+                scratch.object_b.clear();
+                lock::write_object_b(self.receipt, &mut scratch.object_b)?;
+                lock::ObjectB::Compact(&scratch.object_b)
+            }
+        };
+        let key = scratch.keys.get(key).map_err(|e| e.to_string())?;
+        signature::verify_streamed(key, &signature, |message| {
+            lock::stream_preimage(&parts, object_b, &mut |piece| message.update(piece))
+        })
+        .map_err(|e| e.to_string())
     }
 
     fn check_object_a(&mut self) -> Check {
