@@ -22,7 +22,7 @@ use serde::Serialize;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fs::{File, Metadata};
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// Receipts larger than this are not read (seal-host's frames are at most 1 MiB).
@@ -494,9 +494,8 @@ fn read_stable(item: &Item, bytes: &mut Vec<u8>) -> Result<(Option<Metadata>, bo
             opened.len()
         ));
     }
-    bytes.clear();
-    bytes.reserve(opened.len() as usize + 1);
-    file.read_to_end(bytes).map_err(|e| e.to_string())?;
+    crate::fsutil::read_into(&mut file, opened.len() as usize, usize::MAX, bytes)
+        .map_err(|e| e.to_string())?;
     let changed = item
         .metadata
         .as_ref()
