@@ -233,6 +233,25 @@ pub fn verify_parsed(
     pin: Option<&pin::Pin>,
     scratch: &mut Scratch,
 ) -> ReceiptReport {
+    verify_parsed_with_frame(receipt, bytes, pin, scratch).0
+}
+
+/// The identity engine's call for a record_version 3 receipt's object A, as the receipt
+/// checks obtained it: analysed with no session entry call under `server`, the receipt's
+/// own server identity. Lets a caller that analyses the same frame skip doing it again.
+#[derive(Debug, Clone)]
+pub struct FrameCall {
+    pub server: String,
+    pub call: Box<crate::request::Call>,
+}
+
+/// [`verify_parsed`], also handing back the analysis of object A when the engine accepted it.
+pub fn verify_parsed_with_frame(
+    receipt: &Map<String, Value>,
+    bytes: &[u8],
+    pin: Option<&pin::Pin>,
+    scratch: &mut Scratch,
+) -> (ReceiptReport, Option<FrameCall>) {
     let mut ctx = Ctx::new(receipt, scratch);
     let version = ctx.version;
     let mut checks = vec![ctx.check_shape()];
@@ -271,7 +290,7 @@ pub fn verify_parsed(
     let findings = findings_of(&checks, &signature);
     let status = status_of(&findings, &signature);
     let facts = ctx.facts();
-    ReceiptReport {
+    let report = ReceiptReport {
         record_version: version,
         status,
         signature,
@@ -280,7 +299,16 @@ pub fn verify_parsed(
         checks,
         findings,
         facts,
-    }
+    };
+    let frame_call = ctx
+        .frame
+        .take()
+        .and_then(|frame| frame.call)
+        .map(|call| FrameCall {
+            server: ctx.server_identity(),
+            call,
+        });
+    (report, frame_call)
 }
 
 fn findings_of(checks: &[Check], signature: &SignatureReport) -> Vec<Finding> {
