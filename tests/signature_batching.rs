@@ -5,7 +5,8 @@
 //!   rejected (a batch equation would accept it for every even coefficient);
 //! - every Wycheproof vector gets the same result streamed, in any split, as from `verify`;
 //! - in an audit of more receipts than one parallel batch holds, a bad signature, an S ≥ L
-//!   signature and the crafted one are each reported for that receipt and only that receipt.
+//!   signature and the crafted one are each reported for that receipt and only that receipt;
+//! - object B is read off the file only when it is in seal-host's layout, else re-serialized.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use assert_cmd::Command;
@@ -286,4 +287,54 @@ fn each_bad_signature_among_many_is_reported_for_its_own_receipt_only() {
         summary["findings"],
         serde_json::json!([{"code": "signature-invalid", "severity": "error", "count": 4}])
     );
+}
+
+/// A receipt whose bytes are not seal-host's layout (re-indented, compact, an escaped
+/// character) still verifies: its object B is then re-serialized from the parsed receipt,
+/// as seal-host's verifier does, and only the layout check reports it.
+#[test]
+fn object_b_of_a_receipt_not_in_host_layout_is_reserialized() {
+    let bytes = std::fs::read(root().join(NEW).join(BLOCK)).unwrap();
+    let text = String::from_utf8(bytes.clone()).unwrap();
+    let map = receipt::parse(&bytes).unwrap();
+    let pin = receipt::pin::load(
+        &root()
+            .join(NEW)
+            .join(".seal-receipt-ed25519.key")
+            .display()
+            .to_string(),
+    )
+    .unwrap();
+    let variants = [
+        text.replace("\": ", "\":  "),
+        text.replace("\n  \"signature\": ", "\n    \"signature\": "),
+        serde_json::to_string(&map).unwrap(),
+        text.replacen(
+            "\"record_type\": \"seal",
+            "\"record_type\": \"\\u0073eal",
+            1,
+        ),
+    ];
+    let mut scratch = receipt::Scratch::default();
+    let layout = |report: &receipt::ReceiptReport| {
+        report
+            .checks
+            .iter()
+            .find(|c| c.check == "layout")
+            .map(|c| c.status)
+    };
+    let host = receipt::verify_bytes(&bytes, Some(&pin), &mut scratch).unwrap();
+    assert_eq!(host.signature.status, receipt::SignatureStatus::Verified);
+    assert_eq!(layout(&host), Some(receipt::CheckStatus::Pass));
+    for variant in variants {
+        assert_ne!(variant.as_bytes(), bytes.as_slice());
+        let report = receipt::verify_bytes(variant.as_bytes(), Some(&pin), &mut scratch).unwrap();
+        assert_eq!(
+            report.signature.status,
+            receipt::SignatureStatus::Verified,
+            "{}",
+            &variant[..80]
+        );
+        assert_eq!(layout(&report), Some(receipt::CheckStatus::Fail));
+    }
 }
