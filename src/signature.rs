@@ -14,8 +14,8 @@
 //! Why every signature is verified on its own, never in a batch: cofactorless `verify`
 //! accepts exactly when `[S]B − [k]A` re-encodes to the signature's R bytes. A batch check
 //! (dalek's `verify_batch`) tests one random combination `Σ zᵢ([Sᵢ]B − [kᵢ]Aᵢ − Rᵢ) = 0`.
-//! The curve group is `Z/8 × Z/L`; the combination catches a wrong prime-order part except
-//! with probability 2⁻¹²⁸, but not a wrong small-order part: whoever holds the signing key
+//! The curve group is `Z/8 × Z/L`; the 128-bit coefficients catch a wrong prime-order part
+//! except with negligible probability, but not a wrong small-order part: whoever holds the key
 //! can sign with `R = [r]B + T`, T a point of order 2, and `S = r + k·a`. Then
 //! `[S]B − [k]A − R = −T`, so `verify` (and seal-host) reject it, while the batch equation
 //! holds whenever `zᵢ` is even — half the time, and the coefficients are derived from the
@@ -23,8 +23,8 @@
 //! exact for signatures whose R has no small-order component, and establishing that
 //! (`[L]R = 0`) costs a scalar multiplication per signature, about what batching saves.
 //! Re-verifying singly after a passing batch would cost more than not batching. So the
-//! receipt checks verify singly, and the test
-//! `tests/signature_batching.rs` keeps such a signature rejected.
+//! receipt checks verify singly, and `tests/signature_batching.rs` keeps such a signature
+//! rejected.
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
