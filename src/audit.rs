@@ -22,7 +22,7 @@ use serde::Serialize;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fs::{File, Metadata};
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// Receipts larger than this are not read (seal-host's frames are at most 1 MiB).
@@ -474,8 +474,18 @@ fn signing_key_message(path: &Path) -> String {
     }
 }
 
-/// Reads a file, noticing a replacement or modification since the walk saw it.
-fn read_stable(item: &Item) -> Result<(Vec<u8>, Option<Metadata>, bool), String> {
+thread_local! {
+    /// Each worker's read buffer, reused for every receipt it reads (a fresh 10 KB buffer per
+    /// file costs more in the allocator than the read itself).
+    static READ_BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A read buffer that grew beyond this for an unusually large file is not kept.
+const KEPT_BUFFER_BYTES: usize = 1 << 20;
+
+/// Reads a file into `bytes` (cleared first), noticing a replacement or modification since
+/// the walk saw it. Returns the metadata of the opened file and whether it changed.
+fn read_stable(item: &Item, bytes: &mut Vec<u8>) -> Result<(Option<Metadata>, bool), String> {
     let mut file = File::open(&item.path).map_err(|e| e.to_string())?;
     let opened = file.metadata().map_err(|e| e.to_string())?;
     if opened.len() > MAX_RECEIPT_BYTES {
@@ -484,14 +494,14 @@ fn read_stable(item: &Item) -> Result<(Vec<u8>, Option<Metadata>, bool), String>
             opened.len()
         ));
     }
-    let mut bytes = Vec::with_capacity(opened.len() as usize + 1);
-    file.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    crate::fsutil::read_into(&mut file, opened.len() as usize, usize::MAX, bytes)
+        .map_err(|e| e.to_string())?;
     let changed = item
         .metadata
         .as_ref()
         .is_some_and(|walked| !same_file_state(walked, &opened))
         || bytes.len() as u64 != opened.len();
-    Ok((bytes, Some(opened), changed))
+    Ok((Some(opened), changed))
 }
 
 fn same_file_state(a: &Metadata, b: &Metadata) -> bool {
@@ -519,7 +529,21 @@ fn check_receipt_file(
     observer: &dyn Observer,
 ) -> Checked {
     let path = Some(item.path.clone());
-    let (bytes, opened, mut changed) = match read_stable(item) {
+    let read = READ_BUFFER.with(|buffer| {
+        let mut buffer = buffer.borrow_mut();
+        let read = read_stable(item, &mut buffer).map(|(opened, changed)| {
+            observer.read(&item.path);
+            let verified = SCRATCH.with(|scratch| {
+                receipt::verify_bytes(&buffer, options.pin.as_ref(), &mut scratch.borrow_mut())
+            });
+            (opened, changed, verified)
+        });
+        if buffer.capacity() > KEPT_BUFFER_BYTES {
+            *buffer = Vec::new();
+        }
+        read
+    });
+    let (opened, mut changed, verified) = match read {
         Ok(read) => read,
         Err(why) => {
             return Checked::Receipt(
@@ -533,10 +557,6 @@ fn check_receipt_file(
             )
         }
     };
-    observer.read(&item.path);
-    let verified = SCRATCH.with(|scratch| {
-        receipt::verify_bytes(&bytes, options.pin.as_ref(), &mut scratch.borrow_mut())
-    });
     changed |= match (&opened, std::fs::symlink_metadata(&item.path)) {
         (Some(opened), Ok(now)) => !same_file_state(opened, &now),
         _ => true,
@@ -633,9 +653,10 @@ fn released(report: &ReceiptReport) -> Option<(String, String)> {
 
 /// A `.json` file that is not named as a receipt: a receipt under another name is misnamed.
 fn check_other_json(item: &Item, options: &Options, observer: &dyn Observer) -> Checked {
-    let looks_like_receipt = read_stable(item)
+    let mut bytes = Vec::new();
+    let looks_like_receipt = read_stable(item, &mut bytes)
         .ok()
-        .and_then(|(bytes, _, _)| receipt::parse(&bytes).ok())
+        .and_then(|_| receipt::parse(&bytes).ok())
         .is_some_and(|map| {
             map.get("record_type").and_then(|t| t.as_str()) == Some("seal.authorization-decision")
         });

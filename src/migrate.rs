@@ -368,6 +368,8 @@ pub struct Prepared {
     receipt: Option<Map<String, Value>>,
     report: Option<ReceiptReport>,
     object_a: Option<Vec<u8>>,
+    /// The receipt checks' analysis of object A, reused when it applies unchanged.
+    frame_call: Option<receipt::FrameCall>,
 }
 
 impl Prepared {
@@ -407,7 +409,7 @@ pub fn prepare(
             return Prepared::stopped(record);
         }
     };
-    let report = receipt::verify_parsed(&map, bytes, None, scratch);
+    let (report, frame_call) = receipt::verify_parsed_with_frame(&map, bytes, None, scratch);
     record.record_version = report.record_version;
     record.receipt_check = report.status.as_str().to_owned();
     record.fill_reported(&map, &report);
@@ -429,6 +431,7 @@ pub fn prepare(
         receipt: Some(map),
         report: Some(report),
         object_a,
+        frame_call,
     }
 }
 
@@ -439,6 +442,7 @@ pub fn finish(prepared: Prepared, index: &FrameIndex, options: &Options) -> Reco
         receipt,
         report,
         object_a,
+        frame_call,
     } = prepared;
     let (Some(map), Some(report)) = (receipt, report) else {
         return record;
@@ -447,6 +451,8 @@ pub fn finish(prepared: Prepared, index: &FrameIndex, options: &Options) -> Reco
         .server
         .clone()
         .unwrap_or_else(|| server_identity(&map));
+    // Object A was analysed by the receipt checks; that call is this frame's call too.
+    let mut known_call = frame_call.filter(|known| known.server == server);
     let recovered = match object_a {
         Some(bytes) => {
             let sha256 = sha256_hex(&bytes);
@@ -466,7 +472,10 @@ pub fn finish(prepared: Prepared, index: &FrameIndex, options: &Options) -> Reco
                 era,
             }
         }
-        None => recover(&record.reported, record.record_version, index),
+        None => {
+            known_call = None;
+            recover(&record.reported, record.record_version, index)
+        }
     };
     match recovered {
         Recovery::None(detail) => {
@@ -486,7 +495,8 @@ pub fn finish(prepared: Prepared, index: &FrameIndex, options: &Options) -> Reco
             era,
         } => {
             record.frame = Some(reference);
-            analyse(&mut record, &report, &bytes, era, &server);
+            let known = known_call.and_then(|known| reusable(known.call, era));
+            analyse(&mut record, &report, &bytes, era, &server, known);
         }
     }
     record
@@ -508,19 +518,34 @@ pub fn migrate_receipt(
     )
 }
 
+/// A call analysed with no session entry call, when analysing the same frame in a session of
+/// `era` gives the same call: the session's era only matters through the era decided for the
+/// call, which is the same when no era is known, or when the known era is the one the frame's
+/// own markers gave (a legacy session never turns a marker-less frame modern, a modern session
+/// makes every frame modern).
+fn reusable(call: Box<request::Call>, era: Option<request::Era>) -> Option<Box<request::Call>> {
+    era.is_none_or(|era| era == call.era).then_some(call)
+}
+
 /// Validates the recovered frame under today's rules and fills identities and the label.
+/// `known` is this frame's call already analysed in the same session era and server.
 fn analyse(
     record: &mut Record,
     report: &ReceiptReport,
     frame: &[u8],
     era: Option<request::Era>,
     server: &str,
+    known: Option<Box<request::Call>>,
 ) {
     let options = request::Options {
         server: server.to_owned(),
         era: EraMode::Auto,
     };
-    match request::analyze(frame, &options, &mut Session::begun(era)) {
+    let verdict = match known {
+        Some(call) => Verdict::Call(call),
+        None => request::analyze(frame, &options, &mut Session::begun(era)),
+    };
+    match verdict {
         Verdict::Call(call) => {
             record.meta = Presence::of(matches!(call.meta, request::MetaState::Present { .. }));
             if record.meta == Presence::Present {
@@ -888,6 +913,7 @@ impl Prepared {
             receipt: None,
             report: None,
             object_a: None,
+            frame_call: None,
         }
     }
 }
@@ -985,6 +1011,42 @@ mod tests {
             ..base()
         };
         assert_eq!(assess(&unknown), (Label::FrameUnrecoverable, vec![]));
+    }
+
+    /// Reusing the receipt checks' call is the same as analysing again, in every era, for
+    /// every fixture frame (compared through their full debug rendering).
+    #[test]
+    fn a_reused_call_is_the_call_a_fresh_analysis_gives() {
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/testdata/legacy-vs-current/frames"
+        );
+        let (mut reused, mut refused) = (0, 0);
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let frame = std::fs::read(entry.unwrap().path()).unwrap();
+            for server in ["", "srv"] {
+                let options = request::Options {
+                    server: server.to_owned(),
+                    era: EraMode::Auto,
+                };
+                for era in [None, Some(request::Era::Legacy), Some(request::Era::Modern)] {
+                    let Verdict::Call(call) =
+                        request::analyze(&frame, &options, &mut Session::default())
+                    else {
+                        continue;
+                    };
+                    let fresh = request::analyze(&frame, &options, &mut Session::begun(era));
+                    match reusable(call, era) {
+                        Some(call) => {
+                            assert_eq!(format!("{:?}", Verdict::Call(call)), format!("{fresh:?}"));
+                            reused += 1;
+                        }
+                        None => refused += 1,
+                    }
+                }
+            }
+        }
+        assert!(reused >= 20 && refused >= 2, "{reused} {refused}");
     }
 
     #[test]

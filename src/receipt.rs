@@ -178,15 +178,17 @@ pub struct ReadProblem {
 /// Reusable buffers and per-config results, one per worker thread.
 #[derive(Debug, Default)]
 pub struct Scratch {
+    /// Object B, when it has to be re-serialized (a file not in seal-host's layout).
     object_b: Vec<u8>,
-    preimage: Vec<u8>,
+    keys: signature::KeyCache,
     configs: HashMap<[u8; 32], ConfigFacts>,
 }
 
 #[derive(Debug, Clone)]
 struct ConfigFacts {
-    /// serde compact of the parsed payload, or why it does not parse.
-    compact: Result<Vec<u8>, String>,
+    /// The parsed payload, or why it does not parse.
+    payload: Result<Value, String>,
+    /// sha256 of the payload's serde compact rendering.
     policy_hash: Option<String>,
     signature: Result<(), String>,
 }
@@ -231,11 +233,33 @@ pub fn verify_parsed(
     pin: Option<&pin::Pin>,
     scratch: &mut Scratch,
 ) -> ReceiptReport {
+    verify_parsed_with_frame(receipt, bytes, pin, scratch).0
+}
+
+/// The identity engine's call for a record_version 3 receipt's object A, as the receipt
+/// checks obtained it: analysed with no session entry call under `server`, the receipt's
+/// own server identity. Lets a caller that analyses the same frame skip doing it again.
+#[derive(Debug, Clone)]
+pub struct FrameCall {
+    pub server: String,
+    pub call: Box<crate::request::Call>,
+}
+
+/// [`verify_parsed`], also handing back the analysis of object A when the engine accepted it.
+pub fn verify_parsed_with_frame(
+    receipt: &Map<String, Value>,
+    bytes: &[u8],
+    pin: Option<&pin::Pin>,
+    scratch: &mut Scratch,
+) -> (ReceiptReport, Option<FrameCall>) {
     let mut ctx = Ctx::new(receipt, scratch);
     let version = ctx.version;
     let mut checks = vec![ctx.check_shape()];
+    // Object B comes straight from the file's bytes when they are seal-host's layout.
+    let layout = check_layout(receipt, bytes);
+    let host_layout = (layout.status == CheckStatus::Pass).then_some(bytes);
     let signature = if version == Some(3) {
-        ctx.check_signature(pin)
+        ctx.check_signature(pin, host_layout)
     } else {
         SignatureReport {
             status: SignatureStatus::Absent,
@@ -246,7 +270,7 @@ pub fn verify_parsed(
             detail: "record_version 2 receipts carry no signature".into(),
         }
     };
-    checks.push(check_layout(receipt, bytes));
+    checks.push(layout);
     if matches!(version, Some(2 | 3)) {
         checks.extend([
             ctx.check_object_a(),
@@ -266,7 +290,7 @@ pub fn verify_parsed(
     let findings = findings_of(&checks, &signature);
     let status = status_of(&findings, &signature);
     let facts = ctx.facts();
-    ReceiptReport {
+    let report = ReceiptReport {
         record_version: version,
         status,
         signature,
@@ -275,7 +299,16 @@ pub fn verify_parsed(
         checks,
         findings,
         facts,
-    }
+    };
+    let frame_call = ctx
+        .frame
+        .take()
+        .and_then(|frame| frame.call)
+        .map(|call| FrameCall {
+            server: ctx.server_identity(),
+            call,
+        });
+    (report, frame_call)
 }
 
 fn findings_of(checks: &[Check], signature: &SignatureReport) -> Vec<Finding> {
@@ -404,6 +437,33 @@ fn type_name(value: &Value) -> &'static str {
 /// serde_json compact bytes of a value (writing into a Vec cannot fail).
 fn compact(value: &Value) -> Vec<u8> {
     serde_json::to_vec(value).unwrap_or_default()
+}
+
+/// Whether `compact(a) == compact(b)`, decided without rendering either: the same kinds,
+/// strings and integers equal, floats with the same bits (serde_json renders each finite f64
+/// in its own shortest form, `-0.0` apart from `0.0`), arrays element by element, objects
+/// member by member in stored order.
+fn same_compact(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Null, Value::Null) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::String(x), Value::String(y)) => x == y,
+        (Value::Number(x), Value::Number(y)) => match (x.is_f64(), y.is_f64()) {
+            (true, true) => x.as_f64().map(f64::to_bits) == y.as_f64().map(f64::to_bits),
+            (false, false) => x.as_u64() == y.as_u64() && x.as_i64() == y.as_i64(),
+            _ => false,
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_compact(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((kx, vx), (ky, vy))| kx == ky && same_compact(vx, vy))
+        }
+        _ => false,
+    }
 }
 
 /// A check outcome while evaluating: either a mismatch (the check's code) or a missing input
@@ -666,7 +726,12 @@ impl<'a> Ctx<'a> {
         problems
     }
 
-    fn check_signature(&mut self, pin: Option<&pin::Pin>) -> SignatureReport {
+    /// `host_layout`: the file's bytes when they passed the layout check.
+    fn check_signature(
+        &mut self,
+        pin: Option<&pin::Pin>,
+        host_layout: Option<&[u8]>,
+    ) -> SignatureReport {
         let mut report = SignatureReport {
             status: SignatureStatus::Invalid,
             reported_public_key: None,
@@ -697,7 +762,7 @@ impl<'a> Ctx<'a> {
                 "signature is not the last member (seal-host always writes it last)".into();
             return report;
         }
-        let result = self.verify_lock(&embedded, &block.value);
+        let result = self.verify_lock(&embedded, &block.value, host_layout);
         match (result, pin) {
             (Err(detail), _) => {
                 report.detail = detail;
@@ -728,8 +793,14 @@ impl<'a> Ctx<'a> {
         report
     }
 
-    /// Rebuilds the preimage and verifies it under `key`.
-    fn verify_lock(&mut self, key: &[u8; 32], value: &str) -> Result<(), String> {
+    /// Verifies the preimage under `key`, hashing it as it is produced. Object B is read off
+    /// `host_layout` (the file's bytes, when in seal-host's layout), else re-serialized.
+    fn verify_lock(
+        &mut self,
+        key: &[u8; 32],
+        value: &str,
+        host_layout: Option<&[u8]>,
+    ) -> Result<(), String> {
         let signature = signature::decode_signature_64(value).map_err(|e| e.to_string())?;
         let object_a = self
             .object_a
@@ -762,10 +833,19 @@ impl<'a> Ctx<'a> {
                 .ok_or("bad durability_class")?,
         };
         let scratch = &mut *self.scratch;
-        scratch.object_b.clear();
-        lock::write_object_b(self.receipt, &mut scratch.object_b)?;
-        lock::preimage(&parts, &scratch.object_b, &mut scratch.preimage);
-        signature::verify_key_bytes(key, &scratch.preimage, &signature).map_err(|e| e.to_string())
+        let object_b = match host_layout.and_then(lock::host_layout_members) {
+            Some(members) => lock::ObjectB::HostLayout(members),
+            None => {
+                scratch.object_b.clear();
+                lock::write_object_b(self.receipt, &mut scratch.object_b)?;
+                lock::ObjectB::Compact(&scratch.object_b)
+            }
+        };
+        let key = scratch.keys.get(key).map_err(|e| e.to_string())?;
+        signature::verify_streamed(key, &signature, |message| {
+            lock::stream_preimage(&parts, object_b, &mut |piece| message.update(piece))
+        })
+        .map_err(|e| e.to_string())
     }
 
     fn check_object_a(&mut self) -> Check {
@@ -1089,7 +1169,13 @@ impl<'a> Ctx<'a> {
             if audit.get("request_sha256").and_then(Value::as_str) != Some(request_sha256) {
                 wrong.push("the audit's request_sha256 is not the receipt's".to_owned());
             }
-            if audit.get("certs").map(compact) != Some(compact(&Value::Array(certs.clone()))) {
+            let same_certs = audit
+                .get("certs")
+                .and_then(Value::as_array)
+                .is_some_and(|a| {
+                    a.len() == certs.len() && a.iter().zip(certs).all(|(x, y)| same_compact(x, y))
+                });
+            if !same_certs {
                 wrong.push("the audit's certs are not the receipt's".into());
             }
             if let (Some(tool), Some(audit_tool)) = (self.str_of("tool"), audit.get("tool")) {
@@ -1216,7 +1302,8 @@ impl<'a> Ctx<'a> {
         seconds.min(300) * 1000
     }
 
-    fn config_facts(&mut self) -> Step<ConfigFacts> {
+    /// The facts of the receipt's signed config, worked out once per distinct config.
+    fn config_facts(&mut self) -> Step<&ConfigFacts> {
         let signed = self
             .get("signed_config")
             .and_then(Value::as_object)
@@ -1224,37 +1311,43 @@ impl<'a> Ctx<'a> {
         let field = |name: &str| signed.get(name).and_then(Value::as_str).unwrap_or("");
         let (payload, signature, pubkey) = (field("payload"), field("signature"), field("pubkey"));
         let key = cache_key(&[payload, signature, pubkey]);
-        if let Some(facts) = self.scratch.configs.get(&key) {
-            return Ok(facts.clone());
+        let configs = &mut self.scratch.configs;
+        if !configs.contains_key(&key) {
+            let parsed = serde_json::from_str::<Value>(payload)
+                .map_err(|e| format!("signed_config.payload is not JSON: {e}"));
+            let facts = ConfigFacts {
+                policy_hash: parsed.as_ref().ok().map(|v| sha256_hex(&compact(v))),
+                payload: parsed,
+                signature: config_signature(payload, signature, pubkey),
+            };
+            if configs.len() > 64 {
+                configs.clear();
+            }
+            configs.insert(key, facts);
         }
-        let compact_payload = serde_json::from_str::<Value>(payload)
-            .map(|v| compact(&v))
-            .map_err(|e| format!("signed_config.payload is not JSON: {e}"));
-        let facts = ConfigFacts {
-            policy_hash: compact_payload.as_ref().ok().map(|b| sha256_hex(b)),
-            compact: compact_payload,
-            signature: config_signature(payload, signature, pubkey),
-        };
-        if self.scratch.configs.len() > 64 {
-            self.scratch.configs.clear();
-        }
-        self.scratch.configs.insert(key, facts.clone());
-        Ok(facts)
+        configs
+            .get(&key)
+            .ok_or_else(|| Miss::Missing("signed_config facts".into()))
     }
 
     fn check_config(&mut self) -> Check {
+        let receipt = self.receipt;
         let result = (|| {
             let facts = self.config_facts()?;
-            let kernel_config = self
+            let kernel_config = receipt
                 .get("kernel_config")
                 .ok_or_else(|| Miss::Missing("kernel_config is missing".into()))?;
-            let payload = facts.compact.map_err(Miss::Mismatch)?;
-            if compact(kernel_config) != payload {
+            let payload = facts
+                .payload
+                .as_ref()
+                .map_err(|e| Miss::Mismatch(e.clone()))?;
+            if !same_compact(kernel_config, payload) {
                 return mismatch("kernel_config is not the parsed signed_config.payload");
             }
-            self.policy_hash = facts.policy_hash.clone();
-            facts.signature.map_err(Miss::Mismatch)?;
-            let pubkey = self
+            let (policy_hash, signature) = (facts.policy_hash.clone(), facts.signature.clone());
+            self.policy_hash = policy_hash;
+            signature.map_err(Miss::Mismatch)?;
+            let pubkey = receipt
                 .get("signed_config")
                 .and_then(|s| s.get("pubkey"))
                 .and_then(Value::as_str)
@@ -1675,6 +1768,52 @@ mod tests {
         );
         assert!(splice_operation_id(b"[1]\n", "x").is_none());
         assert!(splice_operation_id(b"{\"operation_id\":1}\n", "x").is_none());
+    }
+
+    fn any_json() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            (-3i64..3).prop_map(Value::from),
+            (0u64..3).prop_map(Value::from),
+            prop_oneof![Just(0.0f64), Just(-0.0), Just(1.0), Just(0.1), Just(1e300)]
+                .prop_map(Value::from),
+            "[ab]{0,2}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(3, 24, 3, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
+                proptest::collection::vec(("[ab]{0,1}", inner), 0..3)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        /// Small alphabets make equal and nearly equal pairs common.
+        #[test]
+        fn same_compact_is_equality_of_compact_renderings(a in any_json(), b in any_json()) {
+            proptest::prop_assert_eq!(same_compact(&a, &b), compact(&a) == compact(&b));
+            proptest::prop_assert!(same_compact(&a, &a.clone()));
+        }
+    }
+
+    #[test]
+    fn same_compact_tells_apart_what_renders_apart() {
+        let v = |text: &str| serde_json::from_str::<Value>(text).unwrap();
+        assert!(same_compact(
+            &v(r#"{"a":1,"b":[1.5,"x",null]}"#),
+            &v(r#"{"a":1,"b":[1.5,"x",null]}"#)
+        ));
+        assert!(!same_compact(
+            &v(r#"{"a":1,"b":2}"#),
+            &v(r#"{"b":2,"a":1}"#)
+        ));
+        assert!(!same_compact(&v("1"), &v("1.0")));
+        assert!(!same_compact(&v("0.0"), &v("-0.0")));
+        assert!(!same_compact(&v("-1"), &v("18446744073709551615")));
+        assert!(same_compact(&v("1e2"), &v("100.0")));
     }
 
     #[test]

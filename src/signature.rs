@@ -5,11 +5,31 @@
 //! the group order L (`non_canonical_signature_scalar`); then ed25519-dalek's `verify` —
 //! RFC 8032 cofactorless verification, deliberately not `verify_strict` — decides
 //! (`bad_signature`). Keys are 32 raw bytes shown as 64 lowercase hex.
+//!
+//! [`verify_streamed`] is the same check over a message fed in pieces (dalek's
+//! `verify_stream` hashes `R ‖ A ‖ M` incrementally and compares the recomputed R exactly as
+//! `verify` does), so long preimages need not be assembled; [`KeyCache`] keeps decompressed
+//! keys, which every receipt of one installation shares.
+//!
+//! Why every signature is verified on its own, never in a batch: cofactorless `verify`
+//! accepts exactly when `[S]B − [k]A` re-encodes to the signature's R bytes. A batch check
+//! (dalek's `verify_batch`) tests one random combination `Σ zᵢ([Sᵢ]B − [kᵢ]Aᵢ − Rᵢ) = 0`.
+//! The curve group is `Z/8 × Z/L`; the 128-bit coefficients catch a wrong prime-order part
+//! except with negligible probability, but not a wrong small-order part: whoever holds the key
+//! can sign with `R = [r]B + T`, T a point of order 2, and `S = r + k·a`. Then
+//! `[S]B − [k]A − R = −T`, so `verify` (and seal-host) reject it, while the batch equation
+//! holds whenever `zᵢ` is even — half the time, and the coefficients are derived from the
+//! inputs, so the signer can search for a message that passes. Batching is therefore only
+//! exact for signatures whose R has no small-order component, and establishing that
+//! (`[L]R = 0`) costs a scalar multiplication per signature, about what batching saves.
+//! Re-verifying singly after a passing batch would cost more than not batching. So the
+//! receipt checks verify singly, and `tests/signature_batching.rs` keeps such a signature
+//! rejected.
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use ed25519_dalek::ed25519::signature::MultipartVerifier;
-use ed25519_dalek::{Signature, Verifier, VerifyingKey};
+use ed25519_dalek::{Signature, StreamVerifier, Verifier, VerifyingKey};
 
 /// The Ed25519 group order L, little-endian.
 pub const GROUP_ORDER: [u8; 32] = [
@@ -162,6 +182,71 @@ pub fn verify_parts(
     result.map_err(|_| Failure::Mismatch)
 }
 
+/// The message of a [`verify_streamed`] check, fed in consecutive pieces.
+pub struct MessageStream {
+    verifier: StreamVerifier,
+}
+
+impl MessageStream {
+    /// Appends the next piece of the message.
+    pub fn update(&mut self, piece: &[u8]) {
+        self.verifier.update(piece);
+    }
+}
+
+/// [`verify`] over a message that `feed` writes piece by piece: the same scalar rule first,
+/// then the same cofactorless check (`R` recomputed from `H(R ‖ A ‖ M)` and compared byte
+/// for byte).
+pub fn verify_streamed(
+    key: &VerifyingKey,
+    signature: &[u8],
+    feed: impl FnOnce(&mut MessageStream),
+) -> Result<(), Failure> {
+    let bytes: &[u8; 64] = signature.try_into().map_err(|_| Failure::Mismatch)?;
+    let mut scalar = [0u8; 32];
+    scalar.copy_from_slice(&bytes[32..]);
+    if !scalar_is_canonical(&scalar) {
+        return Err(Failure::NonCanonicalScalar);
+    }
+    let verifier = key
+        .verify_stream(&Signature::from_bytes(bytes))
+        .map_err(|_| Failure::Mismatch)?;
+    let mut stream = MessageStream { verifier };
+    feed(&mut stream);
+    stream
+        .verifier
+        .finalize_and_verify()
+        .map_err(|_| Failure::Mismatch)
+}
+
+/// Public keys already decompressed, by their bytes. Decompression costs about a tenth of a
+/// verification, and the receipts of one installation all carry the same key.
+#[derive(Debug, Default)]
+pub struct KeyCache {
+    keys: Vec<([u8; 32], Result<VerifyingKey, Failure>)>,
+}
+
+impl KeyCache {
+    /// Keys remembered at once (a directory rarely holds more than a couple).
+    const CAPACITY: usize = 8;
+
+    /// The key for these bytes, or [`Failure::BadPublicKey`].
+    pub fn get(&mut self, public_key: &[u8; 32]) -> Result<&VerifyingKey, Failure> {
+        let position = match self.keys.iter().position(|(bytes, _)| bytes == public_key) {
+            Some(position) => position,
+            None => {
+                if self.keys.len() == Self::CAPACITY {
+                    let _evicted = self.keys.remove(0);
+                }
+                let key = VerifyingKey::from_bytes(public_key).map_err(|_| Failure::BadPublicKey);
+                self.keys.push((*public_key, key));
+                self.keys.len() - 1
+            }
+        };
+        self.keys[position].1.as_ref().map_err(|failure| *failure)
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
@@ -304,5 +389,59 @@ mod tests {
         let index = alphabet.find(last).unwrap();
         tweaked.push(alphabet.as_bytes()[index ^ 1] as char);
         assert!(decode_base64url_nopad(&tweaked).is_none());
+    }
+
+    #[test]
+    fn streamed_verification_agrees_with_verify_for_any_split() {
+        let key = SigningKey::from_bytes(&[9u8; 32]);
+        let message: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
+        let signature = key.sign(&message).to_bytes();
+        let public = key.verifying_key();
+        for split in [0usize, 1, 127, 128, 500, 999, 1000] {
+            let feed = |stream: &mut MessageStream| {
+                stream.update(&message[..split]);
+                stream.update(&message[split..]);
+            };
+            assert_eq!(verify_streamed(&public, &signature, feed), Ok(()));
+        }
+        let mut tampered = message.clone();
+        tampered[10] ^= 1;
+        assert_eq!(
+            verify_streamed(&public, &signature, |s| s.update(&tampered)),
+            Err(Failure::Mismatch)
+        );
+        let mut bumped = signature;
+        bumped[63] |= 0xf0;
+        assert_eq!(
+            verify_streamed(&public, &bumped, |s| s.update(&message)),
+            Err(Failure::NonCanonicalScalar)
+        );
+        assert_eq!(
+            verify_streamed(&public, &signature[..63], |s| s.update(&message)),
+            Err(Failure::Mismatch)
+        );
+    }
+
+    #[test]
+    fn key_cache_remembers_good_and_bad_keys() {
+        let mut cache = KeyCache::default();
+        let good = SigningKey::from_bytes(&[3u8; 32]).verifying_key();
+        let mut off_curve = [0u8; 32];
+        off_curve[0] = 2;
+        for _ in 0..2 {
+            assert_eq!(cache.get(&good.to_bytes()).unwrap(), &good);
+        }
+        let bad = cache.get(&off_curve).map(|_| ());
+        assert_eq!(
+            bad,
+            VerifyingKey::from_bytes(&off_curve)
+                .map(|_| ())
+                .map_err(|_| Failure::BadPublicKey)
+        );
+        for seed in 0..20u8 {
+            let key = SigningKey::from_bytes(&[seed; 32]).verifying_key();
+            assert_eq!(cache.get(&key.to_bytes()).unwrap(), &key);
+        }
+        assert!(cache.keys.len() <= KeyCache::CAPACITY);
     }
 }

@@ -8,6 +8,7 @@ use crate::cli::{AuditArgs, Format};
 use crate::finding::{Code, Finding, Severity};
 use crate::outcome::Outcome;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
+use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal};
 
@@ -92,6 +93,22 @@ impl Observer for Progress {
     }
 }
 
+/// `{"type": "receipt", "receipt": {…}}`, serialized straight from the entry.
+#[derive(Serialize)]
+struct ReceiptLine<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    receipt: &'a audit::ReceiptEntry,
+}
+
+/// `{"type": "finding", "finding": {…}}`.
+#[derive(Serialize)]
+struct FindingLine<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    finding: &'a Finding,
+}
+
 /// Writes events as they come, in the chosen format.
 struct Writer {
     format: Format,
@@ -120,12 +137,14 @@ impl Writer {
 
     fn event(&mut self, out: &mut Out, event: Event<'_>) -> io::Result<()> {
         match (self.format, event) {
-            (Format::Jsonl, Event::Receipt(entry)) => {
-                out.json_line(&serde_json::json!({"type": "receipt", "receipt": entry}))
-            }
-            (Format::Jsonl, Event::Finding(finding)) => {
-                out.json_line(&serde_json::json!({"type": "finding", "finding": finding}))
-            }
+            (Format::Jsonl, Event::Receipt(entry)) => out.json_line(&ReceiptLine {
+                kind: "receipt",
+                receipt: entry,
+            }),
+            (Format::Jsonl, Event::Finding(finding)) => out.json_line(&FindingLine {
+                kind: "finding",
+                finding,
+            }),
             (Format::Json, Event::Receipt(entry)) => {
                 out.text(if self.first_receipt { "\n" } else { ",\n" })?;
                 self.first_receipt = false;

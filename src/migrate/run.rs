@@ -325,14 +325,11 @@ pub fn read_receipt(path: &Path) -> Result<Vec<u8>, String> {
 /// Reads a receipt file into `buffer` (cleared first) with no more system calls than
 /// open, read and close, refusing files over the audit's limit.
 fn read_into(path: &Path, buffer: &mut Vec<u8>) -> Result<(), String> {
-    use std::io::Read;
-    buffer.clear();
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let limit = crate::audit::MAX_RECEIPT_BYTES;
-    file.take(limit + 1)
-        .read_to_end(buffer)
-        .map_err(|e| e.to_string())?;
-    if buffer.len() as u64 > limit {
+    let mut file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let limit = crate::audit::MAX_RECEIPT_BYTES as usize;
+    // Receipts are about 10 KB: one read takes all of it, the next sees the end.
+    fsutil::read_into(&mut file, 16 * 1024, limit, buffer).map_err(|e| e.to_string())?;
+    if buffer.len() > limit {
         buffer.clear();
         return Err(format!("larger than {limit} bytes, not read"));
     }

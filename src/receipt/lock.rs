@@ -4,6 +4,13 @@
 //! seal-host's verifier does), and the preimage
 //! `"seal.object-b/v2" 0x00 ‖ blob(A) ‖ (0x02 | 0x03 ‖ blob(statement)) ‖ blob(B) ‖ release
 //! tag ‖ blob(operation_id) ‖ durability tag`, `blob(b)` = `0x00 x` per byte then `0x01`.
+//!
+//! Object B is re-serialized from the parsed receipt ([`write_object_b`]), except when the
+//! file is exactly seal-host's pretty rendering of that parsed receipt with `signature` last
+//! (the receipt layout check): serde_json's pretty printer only adds line feeds, indentation
+//! and one space after each `:` to its compact output, so the compact bytes are then the
+//! file's bytes without that whitespace ([`host_layout_members`], [`ObjectB::HostLayout`]).
+//! [`stream_preimage`] feeds the preimage to a hash in pieces without assembling it.
 
 use serde_json::{Map, Value};
 
@@ -142,6 +149,156 @@ pub fn preimage(parts: &LockParts<'_>, object_b: &[u8], out: &mut Vec<u8>) {
     out.push(parts.durability_tag);
 }
 
+/// Where the compact bytes of object B come from.
+#[derive(Debug, Clone, Copy)]
+pub enum ObjectB<'a> {
+    /// Serialized by [`write_object_b`].
+    Compact(&'a [u8]),
+    /// The members before `signature` in seal-host's pretty layout, as
+    /// [`host_layout_members`] returns them.
+    HostLayout(&'a [u8]),
+}
+
+/// In a receipt file whose bytes are seal-host's pretty rendering of its parsed content (the
+/// layout check passed) and whose last member is `signature`: the text of the members before
+/// `signature`, from after the opening `{` through the `,` that ends the member before it
+/// (empty when `signature` is the only member). `None` when the bytes do not have that shape.
+///
+/// Every line of that rendering that starts with two spaces and a quote is a top-level key
+/// (deeper lines are indented further, and strings never hold a raw line feed), so the last
+/// such line is the `signature` member.
+pub fn host_layout_members(file: &[u8]) -> Option<&[u8]> {
+    const SIGNATURE: &[u8] = b"\n  \"signature\": ";
+    if file.first() != Some(&b'{') {
+        return None;
+    }
+    let start = memchr::memmem::rfind(file, SIGNATURE)?;
+    let members = file.get(1..start)?;
+    (members.is_empty() || members.ends_with(b",")).then_some(members)
+}
+
+/// Calls `emit` with the bytes of `pretty` (text from serde_json's pretty printer) without
+/// the whitespace the printer puts between tokens: each line's indentation, the line feeds,
+/// and the space after a key's `:`. Each line holds at most one key and one value token, and
+/// no raw line feed occurs inside a string, so this is serde_json's compact rendering.
+fn strip_layout(pretty: &[u8], emit: &mut impl FnMut(&[u8])) {
+    let mut start = 0;
+    let ends = memchr::memchr_iter(b'\n', pretty).chain(std::iter::once(pretty.len()));
+    for end in ends {
+        let line = &pretty[start..end];
+        start = end + 1;
+        let indent = line.iter().take_while(|&&b| b == b' ').count();
+        let content = &line[indent..];
+        match key_end(content) {
+            Some(key) if content[key..].starts_with(b": ") => {
+                emit(&content[..=key]);
+                emit(&content[key + 2..]);
+            }
+            _ => emit(content),
+        }
+    }
+}
+
+/// When `line` starts with a string: the index just after its closing quote.
+fn key_end(line: &[u8]) -> Option<usize> {
+    if line.first() != Some(&b'"') {
+        return None;
+    }
+    let mut at = 1;
+    loop {
+        let found = at + memchr::memchr2(b'"', b'\\', line.get(at..)?)?;
+        if line[found] == b'"' {
+            return Some(found + 1);
+        }
+        at = found + 2;
+    }
+}
+
+/// Pieces of a preimage gathered in a small buffer before they reach the sink.
+struct Chunks<'s, F: FnMut(&[u8])> {
+    buffer: [u8; 4096],
+    length: usize,
+    sink: &'s mut F,
+}
+
+impl<F: FnMut(&[u8])> Chunks<'_, F> {
+    fn flush(&mut self) {
+        if self.length > 0 {
+            (self.sink)(&self.buffer[..self.length]);
+            self.length = 0;
+        }
+    }
+
+    fn raw(&mut self, mut bytes: &[u8]) {
+        while !bytes.is_empty() {
+            if self.length == self.buffer.len() {
+                self.flush();
+            }
+            let take = bytes.len().min(self.buffer.len() - self.length);
+            self.buffer[self.length..self.length + take].copy_from_slice(&bytes[..take]);
+            self.length += take;
+            bytes = &bytes[take..];
+        }
+    }
+
+    /// The body of `blob(bytes)`: `0x00 x` per byte (the closing `0x01` is separate, so a
+    /// blob can be written in several calls).
+    fn blob_body(&mut self, mut bytes: &[u8]) {
+        while !bytes.is_empty() {
+            if self.buffer.len() - self.length < 2 {
+                self.flush();
+            }
+            let take = bytes.len().min((self.buffer.len() - self.length) / 2);
+            let out = &mut self.buffer[self.length..self.length + 2 * take];
+            for (pair, &b) in out.chunks_exact_mut(2).zip(&bytes[..take]) {
+                pair[0] = 0;
+                pair[1] = b;
+            }
+            self.length += 2 * take;
+            bytes = &bytes[take..];
+        }
+    }
+
+    fn blob(&mut self, bytes: &[u8]) {
+        self.blob_body(bytes);
+        self.raw(&[1]);
+    }
+}
+
+/// Feeds the bytes [`preimage`] builds to `sink`, in order and in pieces, without
+/// assembling them.
+pub fn stream_preimage(parts: &LockParts<'_>, object_b: ObjectB<'_>, sink: &mut impl FnMut(&[u8])) {
+    let mut out = Chunks {
+        buffer: [0; 4096],
+        length: 0,
+        sink,
+    };
+    out.raw(DOMAIN.as_bytes());
+    out.raw(&[0]);
+    out.blob(parts.object_a);
+    match parts.approval_statement {
+        None => out.raw(&[2]),
+        Some(statement) => {
+            out.raw(&[3]);
+            out.blob(statement);
+        }
+    }
+    match object_b {
+        ObjectB::Compact(bytes) => out.blob(bytes),
+        ObjectB::HostLayout(members) => {
+            out.blob_body(b"{");
+            if let Some(body) = members.strip_suffix(b",") {
+                strip_layout(body, &mut |piece| out.blob_body(piece));
+            }
+            out.blob(b"}");
+        }
+    }
+    out.raw(&[parts.release_tag]);
+    out.blob(parts.operation_id.as_bytes());
+    out.raw(&[parts.durability_tag]);
+    out.flush();
+}
+
 /// Signs a record_version 3 receipt the way seal-host's writer does: drop any old
 /// `signature`, sign the preimage with `seed`, append the six-member signature block last.
 /// seal-host is the producer of real receipts; sealkit uses this to build test and benchmark
@@ -252,5 +409,147 @@ mod tests {
             out,
             b"seal.object-b/v2\x00\x00A\x01\x02\x00B\x01\x07\x00o\x01\x08".to_vec()
         );
+    }
+
+    fn streamed(parts: &LockParts<'_>, object_b: ObjectB<'_>) -> Vec<u8> {
+        let mut out = Vec::new();
+        stream_preimage(parts, object_b, &mut |piece| out.extend_from_slice(piece));
+        out
+    }
+
+    #[test]
+    fn streamed_preimage_is_the_assembled_one() {
+        let long: Vec<u8> = (0..=255u8).cycle().take(10_000).collect();
+        for statement in [None, Some(&long[..3000])] {
+            let parts = LockParts {
+                object_a: &long[..5000],
+                approval_statement: statement,
+                release_tag: 6,
+                operation_id: "op",
+                durability_tag: 9,
+            };
+            let mut assembled = Vec::new();
+            preimage(&parts, &long, &mut assembled);
+            assert_eq!(streamed(&parts, ObjectB::Compact(&long)), assembled);
+        }
+    }
+
+    /// Every receipt file in testdata that is in seal-host's layout gives the same preimage
+    /// whether object B is read off the file or re-serialized.
+    #[test]
+    fn object_b_read_off_host_layout_files_is_the_reserialized_one() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/receipts");
+        let mut checked = 0;
+        for entry in walkdir::WalkDir::new(root) {
+            let path = entry.unwrap().into_path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if !(name.starts_with("receipt-") && name.ends_with(".json")) {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            let map: Map<String, Value> = serde_json::from_slice(&bytes).unwrap();
+            if map.get("record_version") != Some(&Value::from(3)) {
+                continue;
+            }
+            assert_eq!(to_file_bytes(&map), bytes, "{name} is in host layout");
+            let members = host_layout_members(&bytes).unwrap();
+            let mut object_b = Vec::new();
+            write_object_b(&map, &mut object_b).unwrap();
+            let parts = LockParts {
+                object_a: b"A",
+                approval_statement: Some(b"S"),
+                release_tag: 4,
+                operation_id: "o",
+                durability_tag: 8,
+            };
+            assert_eq!(
+                streamed(&parts, ObjectB::HostLayout(members)),
+                streamed(&parts, ObjectB::Compact(&object_b)),
+                "{name}"
+            );
+            checked += 1;
+        }
+        assert_eq!(checked, 15);
+    }
+
+    #[test]
+    fn host_layout_members_need_signature_as_the_last_top_level_member() {
+        let file = |text: &str| {
+            let map: Map<String, Value> = serde_json::from_str(text).unwrap();
+            to_file_bytes(&map)
+        };
+        let only = file(r#"{"signature":{"a":1}}"#);
+        assert_eq!(host_layout_members(&only), Some(&b""[..]));
+        let parts = LockParts {
+            object_a: b"",
+            approval_statement: None,
+            release_tag: 4,
+            operation_id: "",
+            durability_tag: 8,
+        };
+        assert_eq!(
+            streamed(&parts, ObjectB::HostLayout(b"")),
+            streamed(&parts, ObjectB::Compact(b"{}"))
+        );
+        let nested = file(r#"{"a":{"signature":1},"b":["x"],"signature":{}}"#);
+        let members = host_layout_members(&nested).unwrap();
+        assert_eq!(
+            members,
+            &b"\n  \"a\": {\n    \"signature\": 1\n  },\n  \"b\": [\n    \"x\"\n  ],"[..]
+        );
+        assert_eq!(host_layout_members(b"[1]"), None);
+        assert_eq!(host_layout_members(b"{\"a\":1}"), None);
+    }
+
+    fn json_value() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let text = || {
+            proptest::string::string_regex(
+                "[ a\"\\\\:\n\t,{}\\[\\]é\u{1F600}\u{7f}\u{0}-\u{1f}]{0,8}",
+            )
+            .unwrap()
+        };
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
+            any::<f64>().prop_map(Value::from),
+            text().prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 48, 6, move |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                proptest::collection::vec((text(), inner), 0..6)
+                    .prop_map(|members| Value::Object(members.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        /// serde_json's pretty text without its layout whitespace is its compact text.
+        #[test]
+        fn stripping_the_pretty_layout_gives_the_compact_rendering(
+            members in proptest::collection::vec(("[a-z \"\\\\:]{0,6}", json_value()), 0..6)
+        ) {
+            let mut map: Map<String, Value> = members.into_iter().collect();
+            map.shift_remove("signature");
+            map.insert("signature".into(), serde_json::json!({"value": "x y"}));
+            let bytes = to_file_bytes(&map);
+            let members = host_layout_members(&bytes).unwrap();
+            let mut object_b = Vec::new();
+            write_object_b(&map, &mut object_b).unwrap();
+            let parts = LockParts {
+                object_a: b"a",
+                approval_statement: None,
+                release_tag: 5,
+                operation_id: "id",
+                durability_tag: 10,
+            };
+            proptest::prop_assert_eq!(
+                streamed(&parts, ObjectB::HostLayout(members)),
+                streamed(&parts, ObjectB::Compact(&object_b))
+            );
+        }
     }
 }

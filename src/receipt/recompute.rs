@@ -24,7 +24,7 @@ pub use crate::frame::request_line;
 const MAX_DEPTH: usize = 128;
 
 /// Everything recomputed from one exact frame (object A).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct FrameFacts {
     pub subject_sha256: String,
     pub subject_length: u64,
@@ -37,6 +37,9 @@ pub struct FrameFacts {
     pub host_target: Option<String>,
     /// Today's refusal code when the identity engine refuses the frame (seal-host did not).
     pub refused_now: Option<String>,
+    /// The identity engine's call when it accepts the frame (analysed with no session entry
+    /// call, under the `server` given), kept for callers that need the same analysis.
+    pub call: Option<Box<request::Call>>,
 }
 
 /// seal-host's serde view of a `tools/call` line.
@@ -64,6 +67,7 @@ pub fn frame_facts(frame: &[u8], server: &str) -> FrameFacts {
         projection: Err(String::new()),
         host_target: None,
         refused_now: None,
+        call: None,
     };
     let Ok(text) = std::str::from_utf8(line) else {
         facts.projection = Err("the request line is not UTF-8".into());
@@ -91,14 +95,15 @@ pub fn frame_facts(frame: &[u8], server: &str) -> FrameFacts {
             facts.host_target = Some(call.identities.host.target.clone());
             if let (Ok(projection), Some(canonical), Some(sha), Some(args)) = (
                 facts.projection.as_mut(),
-                call.canonical_request,
-                call.canonical_request_sha256,
-                call.args_hash,
+                &call.canonical_request,
+                &call.canonical_request_sha256,
+                &call.args_hash,
             ) {
-                projection.canonical_request = canonical;
-                projection.canonical_request_sha256 = sha;
-                projection.args_hash = args;
+                projection.canonical_request = canonical.clone();
+                projection.canonical_request_sha256 = sha.clone();
+                projection.args_hash = args.clone();
             }
+            facts.call = Some(call);
         }
         Verdict::Refused(refusal) => {
             facts.refused_now = Some(refusal.code.as_str().to_owned());
