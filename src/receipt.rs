@@ -1791,6 +1791,7 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
         /// Small alphabets make equal and nearly equal pairs common.
         #[test]
         fn same_compact_is_equality_of_compact_renderings(a in any_json(), b in any_json()) {

@@ -527,6 +527,7 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
         /// serde_json's pretty text without its layout whitespace is its compact text.
         #[test]
         fn stripping_the_pretty_layout_gives_the_compact_rendering(
