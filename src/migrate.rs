@@ -251,7 +251,7 @@ pub enum RecordType {
     Record,
 }
 
-/// One receipt's migration (a line of `migration.jsonl`, docs-migrate.md).
+/// One receipt's migration (a line of `migration.jsonl`, README.md).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
     #[serde(rename = "type")]

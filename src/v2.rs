@@ -75,7 +75,7 @@ impl Value {
     }
 }
 
-/// Why a line is not in canonical V2 form. Codes are stable (documented in docs-typed.md).
+/// Why a line is not in canonical V2 form. Codes are stable (documented in README.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RefusalCode {
     /// Whitespace outside a string.

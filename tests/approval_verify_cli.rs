@@ -531,7 +531,7 @@ fn unreachable_reason_codes_are_the_documented_five() {
         "approval_v2_canonicalization_error",
     ];
     let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs-approvals.md")).unwrap();
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     for code in unreachable {
         assert!(readme.contains(code), "{code} is documented");
     }

@@ -1,5 +1,6 @@
 //! The README documents every stable code a script can see: each refusal code of
-//! `sealkit target` appears in its refusal table with its JSON-RPC code.
+//! `sealkit target` with its JSON-RPC code, each audit finding code, each V2 reader code,
+//! each migration label and change.
 
 use sealkit::refusal::RefusalCode;
 
@@ -10,5 +11,35 @@ fn readme_lists_every_refusal_code_with_its_jsonrpc_code() {
     for code in RefusalCode::ALL {
         let row = format!("| `{}` | {} |", code.as_str(), code.jsonrpc_code());
         assert!(readme.contains(&row), "README.md lacks the row {row}");
+    }
+}
+
+fn readme() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap_or_default()
+}
+
+#[test]
+fn readme_lists_every_audit_finding_code() {
+    let readme = readme();
+    for code in sealkit::finding::Code::ALL {
+        let row = format!("| `{}` |", code.as_str());
+        assert!(readme.contains(&row), "README.md lacks the finding row {row}");
+    }
+}
+
+#[test]
+fn readme_lists_every_v2_refusal_code_and_migration_label() {
+    let readme = readme();
+    for code in sealkit::v2::RefusalCode::ALL {
+        let row = format!("| `{}` |", code.as_str());
+        assert!(readme.contains(&row), "README.md lacks the V2 row {row}");
+    }
+    for label in sealkit::migrate::Label::ALL {
+        let row = format!("| `{}` |", label.as_str());
+        assert!(readme.contains(&row), "README.md lacks the label row {row}");
+    }
+    for change in sealkit::migrate::Change::ALL {
+        let row = format!("| `{}` |", change.as_str());
+        assert!(readme.contains(&row), "README.md lacks the change row {row}");
     }
 }

@@ -2,7 +2,7 @@
 //! [`crate::migrate::diff`] and prints, per pair, the old receipt's migration label and what
 //! changed (target and profile, canonical request hash, verdict, `_meta` keys), the receipts
 //! found on one side only, and the migration facts the evidence shows (DESIGN.md §6;
-//! docs-migrate.md). Exit: 0 every receipt on both sides `identity-unchanged` and all
+//! README.md). Exit: 0 every receipt on both sides `identity-unchanged` and all
 //! paired, 1 otherwise, 2 could not run.
 
 use super::migrate::{changes_text, load_captures, receipt_name};

@@ -58,7 +58,7 @@ pub struct RecordsFile {
     pub sha256: String,
 }
 
-/// `summary.json` (docs-migrate.md).
+/// `summary.json` (README.md).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {
     pub format: String,
