@@ -22,6 +22,8 @@ pub enum RenderError {
     /// serde_json refuses the literal (out of binary64 range); seal-host then records a
     /// parse error instead of a `canonical_request`.
     SerdeRejectsNumber(String),
+    /// The text to render is not one JSON value.
+    NotJson(String),
 }
 
 impl std::fmt::Display for RenderError {
@@ -33,6 +35,7 @@ impl std::fmt::Display for RenderError {
             RenderError::SerdeRejectsNumber(n) => {
                 write!(f, "serde_json cannot read the number {n}")
             }
+            RenderError::NotJson(why) => write!(f, "not one JSON value: {why}"),
         }
     }
 }

@@ -26,7 +26,7 @@
 //! Nesting is capped at [`MAX_DEPTH`] (Seal's raw-wire guard bound) so no input recurses
 //! without limit.
 
-use crate::canonical::{lean_number, write_lean_string, RenderError};
+use crate::canonical::RenderError;
 use std::fmt::Write as _;
 
 /// Deepest container nesting the reader accepts (Seal's wire guard refuses deeper lines).
@@ -200,49 +200,15 @@ pub fn serialize(value: &Value) -> String {
 }
 
 /// Lean `Json.compress` of a value as Seal computes it for `_meta`, `requestState` and
-/// `inputResponses` (`Lean.Json.parse (serializeAstValue v) |>.compress`): members sorted
-/// by key in code-point order at every level, Lean's string escapes, Lean's rendering of
-/// the number literal. Reading the canonical text back through Lean's reader yields the
-/// same strings and literals this value holds, so the value is rendered directly.
+/// `inputResponses` (`Lean.Json.parse (serializeAstValue v) |>.compress`): exactly that —
+/// the value's canonical V2 text read back by the one JSON reader and rendered by the one
+/// Lean renderer (`crate::canonical`), so V2 and frame identities share their value bytes.
 pub fn compress(value: &Value) -> Result<String, RenderError> {
-    let mut out = String::new();
-    write_compressed(value, &mut out)?;
-    Ok(out)
-}
-
-fn write_compressed(value: &Value, out: &mut String) -> Result<(), RenderError> {
-    match value {
-        Value::Null => out.push_str("null"),
-        Value::Bool(true) => out.push_str("true"),
-        Value::Bool(false) => out.push_str("false"),
-        Value::Number(literal) => out.push_str(&lean_number(literal)?),
-        Value::String(text) => write_lean_string(text, out),
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_compressed(item, out)?;
-            }
-            out.push(']');
-        }
-        Value::Object(members) => {
-            let mut sorted: Vec<&(String, Value)> = members.iter().collect();
-            sorted.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-            out.push('{');
-            for (i, (key, item)) in sorted.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_lean_string(key, out);
-                out.push(':');
-                write_compressed(item, out)?;
-            }
-            out.push('}');
-        }
-    }
-    Ok(())
+    let text = serialize(value);
+    // A serialization is canonical JSON, nested no deeper than the reader's own bound.
+    let node =
+        crate::json::parse(&text, MAX_DEPTH + 1).map_err(|e| RenderError::NotJson(e.message))?;
+    crate::canonical::lean_compress(&node)
 }
 
 fn write_value(value: &Value, out: &mut String) {

@@ -23,7 +23,10 @@ fn readme_lists_every_audit_finding_code() {
     let readme = readme();
     for code in sealkit::finding::Code::ALL {
         let row = format!("| `{}` |", code.as_str());
-        assert!(readme.contains(&row), "README.md lacks the finding row {row}");
+        assert!(
+            readme.contains(&row),
+            "README.md lacks the finding row {row}"
+        );
     }
 }
 
@@ -40,6 +43,9 @@ fn readme_lists_every_v2_refusal_code_and_migration_label() {
     }
     for change in sealkit::migrate::Change::ALL {
         let row = format!("| `{}` |", change.as_str());
-        assert!(readme.contains(&row), "README.md lacks the change row {row}");
+        assert!(
+            readme.contains(&row),
+            "README.md lacks the change row {row}"
+        );
     }
 }
