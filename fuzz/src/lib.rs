@@ -1669,8 +1669,8 @@ fn with_warm_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
 }
 
 /// The input as a receipt file, unpinned and under each fixture key, with a fresh and a
-/// warm scratch; then as a value replacing one member of a fixture receipt; then, when it
-/// is a record_version 3 receipt, re-signed with the fixture seed so that the content checks
+/// warm scratch; then as a value replacing one member of a fixture receipt, as is and
+/// re-signed; then, when it is a record_version 3 receipt, re-signed with the fixture seed so that the content checks
 /// run behind a valid signature.
 pub fn receipt(data: &[u8]) {
     let pins = receipt_pins();
@@ -1683,6 +1683,7 @@ pub fn receipt(data: &[u8]) {
         }
     }
     member_replaced(data);
+    resigned_member_replaced(data);
     resigned(data);
 }
 
@@ -1796,6 +1797,93 @@ fn member_replaced(data: &[u8]) {
             "receipt {index} with {name} replaced still verifies"
         );
     }
+}
+
+/// Members whose whole value sealkit recomputes from object A, the audit line, the
+/// certificates or the signed config: no other value is ever authenticated. The others
+/// (the producer's claims about its binaries and provenance, the pending approvals it held,
+/// its clock) are reported: any value of seal-host's type may be authenticated there.
+const RECOMPUTED: [&str; 18] = [
+    "record_type",
+    "record_version",
+    "tool",
+    "arguments",
+    "args_hash",
+    "canonical_request",
+    "canonical_request_sha256",
+    "request_sha256",
+    "framed_subject_sha256",
+    "framed_subject_length",
+    "bypass",
+    "verdict",
+    "authorization",
+    "reason",
+    "deny_kernel",
+    "certs",
+    "kernel_config",
+    "release_status",
+];
+
+fn json_type(value: &serde_json::Value) -> u8 {
+    use serde_json::Value as S;
+    match value {
+        S::Null => 0,
+        S::Bool(_) => 1,
+        S::Number(_) => 2,
+        S::String(_) => 3,
+        S::Array(_) => 4,
+        S::Object(_) => 5,
+    }
+}
+
+/// One member of a signed fixture receipt replaced by the input's JSON value (or removed),
+/// then the receipt re-signed by its own key, so that only the content checks stand
+/// between it and "authenticated": a recomputed member never authenticates with another
+/// value, and no member authenticates with a value of another JSON type or when it is
+/// removed (seal-host writes every member it writes with one type).
+fn resigned_member_replaced(data: &[u8]) {
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) else {
+        return;
+    };
+    let index = pick(data, 13, SIGNED_RECEIPTS.len());
+    let mut map = fixture_receipt_maps()[index].clone();
+    let Some(name) = map
+        .keys()
+        .filter(|k| *k != "signature")
+        .nth(pick(data, 14, map.len() - 1))
+        .cloned()
+    else {
+        return;
+    };
+    let old = map[&name].clone();
+    let removed = pick(data, 15, 8) == 0;
+    let what = if removed {
+        map.shift_remove(&name);
+        "removed".to_owned()
+    } else {
+        let bound = RECOMPUTED.contains(&name.as_str()) || json_type(&old) != json_type(&value);
+        if old == value || !bound {
+            return;
+        }
+        map.insert(name.clone(), value);
+        "replaced".to_owned()
+    };
+    let key = usize::from(index >= 13);
+    let seed: [u8; 32] = RECEIPT_SEEDS[key]
+        .try_into()
+        .unwrap_or_else(|_| panic!("fixture seeds are 32 bytes"));
+    if sealkit::receipt::lock::sign(&mut map, &seed).is_err() {
+        return;
+    }
+    let bytes = sealkit::receipt::lock::to_file_bytes(&map);
+    let pin = &receipt_pins()[key];
+    let report = sealkit::receipt::verify_bytes(&bytes, Some(pin), &mut Scratch::default())
+        .unwrap_or_else(|e| panic!("a pretty receipt is unreadable: {}", e.message));
+    assert_ne!(
+        report.status,
+        ReceiptStatus::Authenticated,
+        "receipt {index} re-signed with {name} {what} is authenticated"
+    );
 }
 
 fn resigned(data: &[u8]) {
