@@ -4,8 +4,12 @@
 Each seed file is named by the SHA-1 of its bytes (libFuzzer's convention), so running
 this again is idempotent. Seeds stay small: no file over 64 KiB, and large generated
 inputs are left to the fuzzer and to tests/robust_cli.rs.
+
+Two phase-2 seed kinds are made by sealkit itself (so this runs `cargo run` once each):
+a signed decline (`sealkit approve --deny`, deterministic) and migration outputs
+(`sealkit migrate`), which no file in testdata holds.
 """
-import hashlib, json, os, pathlib, shutil
+import hashlib, json, os, pathlib, shutil, subprocess, tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TD = ROOT / "testdata"
@@ -108,6 +112,123 @@ def write(target, seeds):
     print(f"{target}: {len(list(out.iterdir()))} seeds")
 
 
+APPROVALS = TD / "approvals"
+RECEIPTS = TD / "receipts"
+LVC = RECEIPTS / "legacy-vs-current"
+
+
+def sealkit(*args):
+    """Runs sealkit from the repository root with paths relative to it (they end up in
+    its output); exit status 1 only means it found something."""
+    args = [str(a.relative_to(ROOT)) if isinstance(a, pathlib.Path) and a.is_relative_to(ROOT)
+            else str(a) for a in args]
+    run = subprocess.run(["cargo", "run", "--quiet", "--", *args], cwd=ROOT, capture_output=True)
+    if run.returncode not in (0, 1):
+        raise RuntimeError(f"sealkit {args}: {run.stderr.decode()}")
+    return run.stdout
+
+
+def token_files():
+    files = sorted(APPROVALS.glob("*.ndjson")) + sorted(APPROVALS.glob("legacy-vs-current/*/*.ndjson"))
+    return [p.read_bytes() for p in files]
+
+
+def signed_decline():
+    with tempfile.TemporaryDirectory() as tmp:
+        key = pathlib.Path(tmp) / "approval.key"
+        key.write_text("17" * 32 + "\n")
+        key.chmod(0o600)
+        tokens = pathlib.Path(tmp) / "tokens.ndjson"
+        target = "2a01d25406f0fc82751a66ddaeb8e79d2104efc4b67699400003704e67c0c565"
+        sealkit("approve", "--deny", "--yes", "--token-file", tokens, "--key-file", key,
+                "--target", target, "--frame", APPROVALS / "getting-started-call.frame",
+                "--nonce", "decline-1", "--authorized-at", "1786000000000")
+        return tokens.read_bytes()
+
+
+def approval_token_seeds(decline):
+    seeds = token_files() + [decline]
+    for text in token_files():
+        for line in text.split(b"\n"):
+            if not line.strip():
+                continue
+            seeds.append(line)
+            seeds.append(json.loads(line)["payload"].encode())
+            seeds.append(b" " + line + b"\r\n\r\n" + line + b"\r")
+    seeds += [b"", b"\n", b"\r\n", b"a\r", b"a\r\r\nb"]
+    return seeds
+
+
+def approval_verify_seeds(decline):
+    seeds = token_files() + [decline, b"".join(token_files())]
+    for text in token_files():
+        seeds += [l for l in text.split(b"\n") if l.strip()]
+    seeds += [("17" * 32 + "\n").encode(), ("AB" * 32 + "\r\n").encode(), b"31debe55d37c722768b137131caa6087080b2e0b60b94bd785d14575cfa498bc"]
+    return seeds
+
+
+def receipt_files():
+    dirs = [RECEIPTS / "fixture-dir", LVC / "new" / "receipts", LVC / "old" / "receipts"]
+    return [p.read_bytes() for d in dirs for p in sorted(d.glob("receipt-*.json"))]
+
+
+def receipt_seeds():
+    values = [b"null", b"true", b"0", b"-1.5e3", b'"x"', b"[]", b"{}", b'[{"a":null}]', b'"\\ud800"']
+    return receipt_files() + values + json_suite(max_len=256)
+
+
+def chain_seeds():
+    seeds = [p.read_bytes() for p in sorted((RECEIPTS / "chain").iterdir())]
+    seeds += [(LVC / "new" / n).read_bytes() for n in ("sealed.json", "audit.lines")]
+    for d in (RECEIPTS / "fixture-dir", LVC / "new" / "receipts", LVC / "old" / "receipts"):
+        seeds.append((d / ".seal-audit-head.state").read_bytes())
+    seeds += [b'{"format":"seal-verifiable-record/v1","genesis":"0633b0b4c5ca8207b3174d64fe438b99eaa1f5d95d0d4bbaa5d3fe6bd5f700a9","entries":[]}',
+              b"\xef\xbb\xbf a \r\n\n\t\nb\xc2\x85\n\xff\n"]
+    return seeds
+
+
+def migration_outputs():
+    """summary.json, NUL, migration.jsonl of small `sealkit migrate` runs."""
+    runs = [
+        ([RECEIPTS / "fixture-dir"], [RECEIPTS / "receipt-inputs" / "line.txt"]),
+        ([LVC / "old" / "receipts" / n for n in sorted(os.listdir(LVC / "old" / "receipts"))
+          if n.startswith("receipt-00000000000000000000")], [LVC / "frames" / "session-L.capture"]),
+        ([LVC / "new" / "receipts" / n for n in sorted(os.listdir(LVC / "new" / "receipts"))
+          if n.startswith("receipt-00000000000000000001")], [LVC / "frames" / "session-M.capture"]),
+    ]
+    seeds = []
+    for old, frames in runs:
+        with tempfile.TemporaryDirectory() as tmp:
+            sealkit("migrate", *old, "--frames", *frames, "--out", tmp)
+            summary = (pathlib.Path(tmp) / "summary.json").read_bytes()
+            records = (pathlib.Path(tmp) / "migration.jsonl").read_bytes()
+            seeds += [summary + b"\0" + records, records]
+    return seeds
+
+
+def migration_record_seeds():
+    captures = [(LVC / "frames" / n).read_bytes() for n in ("session-L.capture", "session-M.capture")]
+    return migration_outputs() + captures + receipt_files()
+
+
+def bundle_seeds():
+    return [p.read_bytes() for p in sorted((RECEIPTS / "bundles").glob("bundle-*.json"))]
+
+
+def audit_names_seeds():
+    names = set()
+    for d in (RECEIPTS / "fixture-dir", LVC / "new" / "receipts", LVC / "old" / "receipts"):
+        names |= set(os.listdir(d))
+    names |= {".receipt-4242-00000000000000000003.tmp", ".seal-audit-head-4242-1.tmp",
+              ".authorization-decision-rewrite-4242.tmp", ".operation-state-4242.tmp",
+              ".seal-receipt-probe-4242", "notes.json", "receipt-.json", "receipt-7-x.json"}
+    seeds = [n.encode() for n in sorted(names)]
+    seeds.append("\n".join(sorted(names)).encode())
+    seeds += [(d / ".seal-operation-state.json").read_bytes()
+              for d in (RECEIPTS / "fixture-dir", LVC / "new" / "receipts")]
+    return seeds
+
+
 frames = frames_from_testdata()
 write("frame_pipeline", frames)
 write("canonical", frames + json_suite())
@@ -115,3 +236,12 @@ write("wire_guards", frames + json_suite())
 write("v2_reader", v2_lines())
 write("envelope", envelope_lines())
 write("meta_values", meta_values())
+
+decline = signed_decline()
+write("approval_token", approval_token_seeds(decline))
+write("approval_verify", approval_verify_seeds(decline))
+write("receipt", receipt_seeds())
+write("chain", chain_seeds())
+write("migration_record", migration_record_seeds())
+write("bundle", bundle_seeds())
+write("audit_names", audit_names_seeds())

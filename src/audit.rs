@@ -8,7 +8,7 @@
 //! Results are streamed to a sink in walk order while receipts are checked in parallel
 //! batches, so memory stays bounded by the batch, not by the number of receipts.
 
-mod dir;
+pub mod dir;
 pub mod names;
 
 use crate::chain;

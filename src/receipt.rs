@@ -473,6 +473,9 @@ enum Miss {
     Missing(String),
 }
 
+/// Whether a member's value has the type seal-host writes it with.
+type MemberRule = fn(&Value) -> bool;
+
 type Step<T> = Result<T, Miss>;
 
 fn mismatch<T>(detail: impl Into<String>) -> Step<T> {
@@ -670,6 +673,31 @@ impl<'a> Ctx<'a> {
                 problems.push(format!("{name} is missing or mistyped"));
             }
         }
+        problems.extend(self.request_member_problems());
+        for (name, ok) in [
+            (
+                "kernel_identity",
+                self.get("kernel_identity").is_some_and(Value::is_object),
+            ),
+            (
+                "host_identity",
+                self.get("host_identity").is_some_and(Value::is_object),
+            ),
+            (
+                "asserted_provenance",
+                self.get("asserted_provenance")
+                    .is_some_and(Value::is_object),
+            ),
+            (
+                "granted_capabilities",
+                self.get("granted_capabilities")
+                    .is_some_and(Value::is_array),
+            ),
+        ] {
+            if !ok {
+                problems.push(format!("{name} is missing or mistyped"));
+            }
+        }
         if self.version == Some(3) {
             problems.extend(self.v3_shape_problems());
         }
@@ -681,6 +709,51 @@ impl<'a> Ctx<'a> {
         } else {
             fail("shape", Code::MalformedReceipt, problems.join("; "))
         }
+    }
+
+    /// seal-host writes the request members exactly when serde parsed the line, and
+    /// `request_parse_error` exactly when it did not (seal-host-formats §3.3): a receipt
+    /// with neither, or with a member of another type, was not written by seal-host, and a
+    /// check that would otherwise find the member "missing" must not pass it silently.
+    fn request_member_problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        let parse_error = self.get("request_parse_error");
+        let typed: [(&str, MemberRule); 6] = [
+            ("tool", Value::is_string),
+            ("arguments", |_| true),
+            ("args_hash", |v| v.as_str().is_some_and(is_sha256_hex)),
+            ("effect_view", Value::is_object),
+            ("canonical_request", Value::is_string),
+            ("canonical_request_sha256", |v| {
+                v.as_str().is_some_and(is_sha256_hex)
+            }),
+        ];
+        match parse_error {
+            None => {
+                for (name, ok) in typed {
+                    if !self.get(name).is_some_and(ok) {
+                        problems.push(format!(
+                            "{name} is missing or mistyped (and there is no request_parse_error)"
+                        ));
+                    }
+                }
+            }
+            Some(Value::String(_)) => {
+                let present: Vec<&str> = typed
+                    .iter()
+                    .map(|(name, _)| *name)
+                    .filter(|name| self.get(name).is_some())
+                    .collect();
+                if !present.is_empty() {
+                    problems.push(format!(
+                        "request_parse_error is present together with {}",
+                        present.join(", ")
+                    ));
+                }
+            }
+            Some(_) => problems.push("request_parse_error is not a string".into()),
+        }
+        problems
     }
 
     fn v3_shape_problems(&self) -> Vec<String> {

@@ -271,6 +271,22 @@ fn a_migration_output_diffs_against_its_old_receipts() {
     ]);
     assert_eq!(code, 1);
     assert_eq!(of_type(&lines, "pair").len(), 13);
+    // A summary whose record count disagrees with the records it hashes is refused.
+    let summary_path = out.path().join("summary.json");
+    let summary_bytes = std::fs::read(&summary_path).unwrap();
+    let mut summary: Value = serde_json::from_slice(&summary_bytes).unwrap();
+    assert_eq!(summary["records"]["count"], 13);
+    summary["records"]["count"] = 12.into();
+    std::fs::write(&summary_path, serde_json::to_vec_pretty(&summary).unwrap()).unwrap();
+    sealkit()
+        .args(["diff", "old/receipts", "--format", "jsonl"])
+        .arg(out.path())
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "migration.jsonl holds 13 records but summary.json counts 12",
+        ));
+    std::fs::write(&summary_path, summary_bytes).unwrap();
     let records = out.path().join("migration.jsonl");
     let mut bytes = std::fs::read(&records).unwrap();
     bytes.truncate(bytes.len() / 2);

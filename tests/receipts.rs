@@ -240,3 +240,108 @@ fn the_engine_and_the_seal_host_rule_agree_on_every_fixture_frame() {
         "a6e43f544e76d609185c1aafc6734ed363b7d146cc64abe8b86b99f5562ead31"
     );
 }
+
+/// Every value a JSON member can take, one per type.
+fn one_of_each_type() -> [Value; 6] {
+    [
+        Value::Null,
+        Value::Bool(true),
+        Value::from(0),
+        Value::from("x"),
+        Value::Array(Vec::new()),
+        Value::Object(Map::new()),
+    ]
+}
+
+fn same_type(a: &Value, b: &Value) -> bool {
+    std::mem::discriminant(a) == std::mem::discriminant(b)
+}
+
+/// Wrong member types and missing members under a valid, pinned signature (issue 5): every
+/// member of every signed fixture receipt, removed or given a value of each other JSON type
+/// and re-signed with the receipt's own key, is refused as `malformed-receipt` or a content
+/// finding — never authenticated. (Until seal-host's member layout was enforced, a removed or
+/// non-string `args_hash` or `canonical_request_sha256` left its check "not evaluated" and the
+/// receipt authenticated.)
+#[test]
+fn no_member_authenticates_removed_or_with_another_type_under_a_valid_signature() {
+    let mut cases = 0;
+    for (dir, key) in [
+        ("fixture-dir", "fixture-dir/.seal-receipt-ed25519.key"),
+        (
+            "legacy-vs-current/new/receipts",
+            "legacy-vs-current/new/receipts/.seal-receipt-ed25519.key",
+        ),
+    ] {
+        let seed = seed(key);
+        let pin = pin_of(key);
+        for file in receipts_in(dir) {
+            let original = load(&file);
+            for name in original.keys().filter(|k| *k != "signature") {
+                let mut edits = vec![None];
+                edits.extend(
+                    one_of_each_type()
+                        .into_iter()
+                        .filter(|v| !same_type(v, &original[name]))
+                        .map(Some),
+                );
+                for edit in edits {
+                    let mut map = original.clone();
+                    match &edit {
+                        None => {
+                            map.shift_remove(name);
+                        }
+                        Some(value) => {
+                            map.insert(name.clone(), value.clone());
+                        }
+                    }
+                    if lock::sign(&mut map, &seed).is_err() {
+                        continue;
+                    }
+                    let report = receipt::verify_bytes(
+                        &lock::to_file_bytes(&map),
+                        Some(&pin),
+                        &mut Scratch::default(),
+                    )
+                    .unwrap();
+                    cases += 1;
+                    assert_eq!(
+                        report.status,
+                        Status::Failed,
+                        "{file:?}: {name} {edit:?} is {:?}",
+                        report.status
+                    );
+                }
+            }
+        }
+    }
+    assert!(cases > 2000, "{cases} cases");
+}
+
+/// The members seal-host writes only when serde could not parse the line never appear
+/// together with `request_parse_error`.
+#[test]
+fn request_parse_error_beside_the_request_members_is_malformed() {
+    let seed = seed("fixture-dir/.seal-receipt-ed25519.key");
+    let pin = pin_of("fixture-dir/.seal-receipt-ed25519.key");
+    let mut map = load(&receipts_in("fixture-dir")[0]);
+    map.insert(
+        "request_parse_error".into(),
+        Value::from("EOF while parsing"),
+    );
+    lock::sign(&mut map, &seed).unwrap();
+    let report = receipt::verify_bytes(
+        &lock::to_file_bytes(&map),
+        Some(&pin),
+        &mut Scratch::default(),
+    )
+    .unwrap();
+    let shape = report.checks.iter().find(|c| c.check == "shape").unwrap();
+    assert_eq!(shape.status, CheckStatus::Fail);
+    assert!(
+        shape.detail.contains("request_parse_error is present together with tool, arguments, args_hash, effect_view, canonical_request, canonical_request_sha256"),
+        "{}",
+        shape.detail
+    );
+    assert_eq!(report.status, Status::Failed);
+}

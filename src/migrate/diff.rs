@@ -314,25 +314,42 @@ fn load_migration_output(dir: &Path) -> Result<Vec<Record>, DiffError> {
         path: dir.to_path_buf(),
         message,
     };
-    let summary_bytes = std::fs::read(dir.join(SUMMARY_FILE)).map_err(|e| error(e.to_string()))?;
-    let summary: Summary = serde_json::from_slice(&summary_bytes)
-        .map_err(|e| error(format!("{SUMMARY_FILE} is not a migration summary: {e}")))?;
-    if summary.format != FORMAT {
-        return Err(error(format!(
-            "{SUMMARY_FILE} has format {:?}, expected {FORMAT:?}",
-            summary.format
-        )));
-    }
-    let bytes = std::fs::read(dir.join(RECORDS_FILE)).map_err(|e| error(e.to_string()))?;
-    if crate::digest::sha256_hex(&bytes) != summary.records.sha256 {
-        return Err(error(format!(
-            "{RECORDS_FILE} does not match the SHA-256 in {SUMMARY_FILE}: an incomplete or edited migration output; rerun sealkit migrate"
-        )));
-    }
-    parse_records(&bytes).map_err(error)
+    let summary = std::fs::read(dir.join(SUMMARY_FILE)).map_err(|e| error(e.to_string()))?;
+    let records = std::fs::read(dir.join(RECORDS_FILE)).map_err(|e| error(e.to_string()))?;
+    read_migration_output(&summary, &records).map_err(error)
 }
 
-fn parse_records(bytes: &[u8]) -> Result<Vec<Record>, String> {
+/// The records of a migration output given the bytes of its `summary.json` and
+/// `migration.jsonl`: accepted only when the summary is of this format and binds exactly
+/// these records (their SHA-256 and their count), so an edited, truncated or extended
+/// `migration.jsonl` is never taken for a complete output.
+pub fn read_migration_output(summary: &[u8], records: &[u8]) -> Result<Vec<Record>, String> {
+    let summary: Summary = serde_json::from_slice(summary)
+        .map_err(|e| format!("{SUMMARY_FILE} is not a migration summary: {e}"))?;
+    if summary.format != FORMAT {
+        return Err(format!(
+            "{SUMMARY_FILE} has format {:?}, expected {FORMAT:?}",
+            summary.format
+        ));
+    }
+    if crate::digest::sha256_hex(records) != summary.records.sha256 {
+        return Err(format!(
+            "{RECORDS_FILE} does not match the SHA-256 in {SUMMARY_FILE}: an incomplete or edited migration output; rerun sealkit migrate"
+        ));
+    }
+    let parsed = parse_records(records)?;
+    if parsed.len() as u64 != summary.records.count {
+        return Err(format!(
+            "{RECORDS_FILE} holds {} records but {SUMMARY_FILE} counts {}: an edited migration output; rerun sealkit migrate",
+            parsed.len(),
+            summary.records.count
+        ));
+    }
+    Ok(parsed)
+}
+
+/// The records of a `migration.jsonl` (one JSON record per non-empty line).
+pub fn parse_records(bytes: &[u8]) -> Result<Vec<Record>, String> {
     bytes
         .split(|b| *b == b'\n')
         .enumerate()
