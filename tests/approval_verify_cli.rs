@@ -548,3 +548,65 @@ fn unreachable_reason_codes_are_the_documented_five() {
         );
     }
 }
+
+/// Line endings and blank lines as seal-host's `str::lines` reads them (hostile input,
+/// issue 5): CRLF endings are dropped, blank and whitespace-only lines are skipped, a CR
+/// that is not part of the line ending stays in the line (and is surrounding whitespace),
+/// a last line without LF is still a line, and line numbers are physical lines.
+#[test]
+fn crlf_blank_lines_stray_cr_and_a_missing_final_newline() {
+    let token = |nonce: &str| edited_v2_line(|p| p["nonce"] = json!(nonce));
+    let content = format!(
+        "{}\r\n\n \t \n\r\n{}\r\r\n{}\n\u{0}\n{}",
+        token("crlf"),
+        token("stray-cr"),
+        token("lf"),
+        token("unterminated")
+    );
+    let run = run_verify(content.as_bytes(), &[]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let tokens: Vec<(u64, &str, &str)> = run.records[..run.records.len() - 1]
+        .iter()
+        .map(|r| {
+            (
+                r["line"].as_u64().unwrap(),
+                r["status"].as_str().unwrap(),
+                r["reason"].as_str().unwrap_or("-"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        tokens,
+        vec![
+            (1, "accepted", "-"),
+            (5, "rejected", "approval_v2_surrounding_whitespace"),
+            (6, "accepted", "-"),
+            (7, "rejected", "parse_error"),
+            (8, "accepted", "-"),
+        ]
+    );
+    let summary = run.records.last().unwrap();
+    assert_eq!(summary["accepted"], 3);
+    assert_eq!(summary["rejected"], 2);
+}
+
+/// seal-host's 16 KiB line cap counts the line without its ending: a correctly signed token
+/// padded with insignificant whitespace inside its JSON object (which seal-host's serde read
+/// accepts) to exactly 16384 bytes is accepted, with LF or CRLF; one byte more is
+/// `approval_line_bytes_exceeded` before anything else is looked at.
+#[test]
+fn a_token_line_at_the_16_kib_cap_and_one_byte_over() {
+    let line = fixture_line();
+    let pad = |total: usize| {
+        let inner = &line[..line.len() - 1];
+        format!("{inner}{}}}", " ".repeat(total - line.len()))
+    };
+    let at_cap = pad(16 * 1024);
+    assert_eq!(at_cap.len(), 16384);
+    for ending in ["\n", "\r\n", ""] {
+        let run = run_verify(format!("{at_cap}{ending}").as_bytes(), &[]);
+        assert_eq!(run.code, 0, "{ending:?}: {}", run.stderr);
+        assert_eq!(run.records[0]["status"], "accepted");
+    }
+    assert_reason(&pad(16 * 1024 + 1), &[], "approval_line_bytes_exceeded");
+}

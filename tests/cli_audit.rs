@@ -73,10 +73,9 @@ fn load(name: &str) -> Map<String, Value> {
 /// Writes a receipt re-signed with the directory's own seed, named as seal-host would.
 fn write_signed(dir: &Path, counter: u64, mut map: Map<String, Value>) -> PathBuf {
     lock::sign(&mut map, &seed()).unwrap();
-    let hash = map
-        .get("canonical_request_sha256")
-        .or_else(|| map.get("request_sha256"))
-        .and_then(Value::as_str)
+    let text = |name: &str| map.get(name).and_then(Value::as_str);
+    let hash = text("canonical_request_sha256")
+        .or_else(|| text("request_sha256"))
         .unwrap()
         .to_owned();
     let path = dir.join(format!("receipt-{counter:020}-{hash}.json"));
@@ -225,6 +224,57 @@ fn every_content_check_reports_its_code() {
             0
         };
         expect(&run, code, status);
+    }
+}
+
+/// Receipts with wrong member types under a valid, pinned signature (hostile input, issue 5):
+/// `verify receipt` and `audit` both report `malformed-receipt` naming the member, exit 1,
+/// and never call the receipt authenticated.
+#[test]
+fn wrong_member_types_under_a_valid_signature() {
+    let cases: [(&str, fn(&mut Map<String, Value>)); 5] = [
+        ("args_hash", |m| {
+            m.insert("args_hash".into(), Value::from(0));
+        }),
+        ("canonical_request_sha256", |m| {
+            m.insert("canonical_request_sha256".into(), Value::Null);
+        }),
+        ("effect_view", |m| {
+            m.insert("effect_view".into(), Value::from("view"));
+        }),
+        ("kernel_identity", |m| {
+            m.insert("kernel_identity".into(), Value::Array(Vec::new()));
+        }),
+        ("granted_capabilities", |m| {
+            m.shift_remove("granted_capabilities");
+        }),
+    ];
+    for (member, mutate) in cases {
+        let dir = receipt_dir(NEW, &[]);
+        let mut map = load(L2_BLOCK);
+        mutate(&mut map);
+        let path = write_signed(dir.path(), 0, map);
+        let run = pinned(dir.path());
+        expect(&run, Code::MalformedReceipt, 1);
+        let output = Command::cargo_bin("sealkit")
+            .unwrap()
+            .args(["verify", "receipt", "--format", "json", "--receipt-key"])
+            .arg(seed_file())
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{member}");
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let text = report.to_string();
+        assert!(
+            !text.contains("\"status\":\"authenticated\""),
+            "{member}: {text}"
+        );
+        assert!(text.contains("malformed-receipt"), "{member}: {text}");
+        assert!(
+            text.contains(&format!("{member} is missing or mistyped")),
+            "{member}: {text}"
+        );
     }
 }
 
