@@ -83,6 +83,9 @@ fn write_signed(dir: &Path, counter: u64, mut map: Map<String, Value>) -> PathBu
     path
 }
 
+/// An edit of a receipt's members before it is re-signed.
+type Mutation = fn(&mut Map<String, Value>);
+
 struct Run {
     codes: BTreeSet<String>,
     findings: Vec<Value>,
@@ -155,7 +158,6 @@ fn intact_pinned_directory_has_only_the_expected_notes_and_exits_0() {
 /// Content damage, re-signed with the real seed so only sealkit's own checks can see it.
 #[test]
 fn every_content_check_reports_its_code() {
-    type Mutation = fn(&mut Map<String, Value>);
     let cases: [(Code, &str, Mutation); 15] = [
         (Code::ObjectAMismatch, L2_BLOCK, |m| {
             m.insert("framed_subject_length".into(), Value::from(1));
@@ -232,7 +234,7 @@ fn every_content_check_reports_its_code() {
 /// and never call the receipt authenticated.
 #[test]
 fn wrong_member_types_under_a_valid_signature() {
-    let cases: [(&str, fn(&mut Map<String, Value>)); 5] = [
+    let cases: [(&str, Mutation); 5] = [
         ("args_hash", |m| {
             m.insert("args_hash".into(), Value::from(0));
         }),

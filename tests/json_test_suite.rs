@@ -14,13 +14,13 @@
 //! The corpus is checked against its aggregate digest first (seal-host-formats.md §5).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+
 use sealkit::digest::is_sha256_hex;
 use sealkit::request::{analyze, Options, Session, Verdict};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
-use std::path::Path;
 
-const CORPUS: &str = "testdata/JSONTestSuite/test_parsing";
 const CORPUS_DIGEST: &str = "c80de9c62f456f949d4479bb686eab521f2362deea15ef9f808d8b45dfd724d3";
 
 const AS_ARGUMENTS: (&[u8], &[u8]) = (
@@ -556,19 +556,6 @@ const N_CODES: &[(&str, usize)] = &[
     ("unbalanced-bracket", 27),
 ];
 
-fn corpus() -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(Path::new(CORPUS))
-        .unwrap()
-        .map(|entry| {
-            let entry = entry.unwrap();
-            let name = entry.file_name().into_string().unwrap();
-            (name, std::fs::read(entry.path()).unwrap())
-        })
-        .collect();
-    files.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-    files
-}
-
 /// `sha256-record-v1`: the domain, then every file (byte order of names) as
 /// u64be(name length) ‖ name ‖ u64be(length) ‖ bytes.
 fn aggregate_digest(files: &[(String, Vec<u8>)]) -> String {
@@ -631,7 +618,7 @@ fn stage_of(code: &str) -> &'static str {
 
 #[test]
 fn corpus_is_the_pinned_upstream_copy() {
-    let files = corpus();
+    let files = support::json_test_suite();
     assert_eq!(files.len(), 318);
     let count = |prefix: &str| files.iter().filter(|(n, _)| n.starts_with(prefix)).count();
     assert_eq!((count("y_"), count("n_"), count("i_")), (95, 188, 35));
@@ -643,7 +630,7 @@ fn every_file_has_its_recorded_outcome() {
     let mut y_seen = Vec::new();
     let mut i_seen = Vec::new();
     let mut n_codes: BTreeMap<String, usize> = BTreeMap::new();
-    for (name, bytes) in corpus() {
+    for (name, bytes) in support::json_test_suite() {
         let as_arguments = outcome(&name, &splice(AS_ARGUMENTS, &bytes));
         let as_member = outcome(&name, &splice(AS_MEMBER, &bytes));
         match &name[..2] {

@@ -26,25 +26,15 @@ use assert_cmd::Command;
 use sealkit::receipt::lock;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::Path;
 use support::{canonical, fixture_payload, sign_v2, KEY_ID, PUBKEY, TARGET};
 
-const CORPUS: &str = "testdata/JSONTestSuite/test_parsing";
 const RECEIPT: &str = "testdata/receipts/legacy-vs-current/new/receipts/receipt-00000000000000000001-460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793.json";
 const RECEIPT_SEED: &str =
     "testdata/receipts/legacy-vs-current/new/receipts/.seal-receipt-ed25519.key";
 const RECEIPT_KEY: &str = "3e249cf1656c5e8c9e4e863766145dbfbef6ebe55f62490b63fe6898ac0d6fa4";
 
 fn corpus() -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(Path::new(CORPUS))
-        .unwrap()
-        .map(|entry| {
-            let entry = entry.unwrap();
-            let name = entry.file_name().into_string().unwrap();
-            (name, std::fs::read(entry.path()).unwrap())
-        })
-        .collect();
-    files.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    let files = support::json_test_suite();
     assert_eq!(files.len(), 318);
     files
 }
@@ -99,6 +89,28 @@ fn as_target_in_payload(file: &[u8]) -> Vec<u8> {
     signed_text(&text)
 }
 
+/// Runs the binary on `files`, which must find a problem (exit 1) without a diagnostic on
+/// stderr, and returns its JSON lines.
+fn run_refusing(args: &[&str], files: &[std::path::PathBuf]) -> Vec<Value> {
+    let output = Command::cargo_bin("sealkit")
+        .unwrap()
+        .args(args)
+        .args(files)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 /// Runs `sealkit verify approval` on one token file holding every splice, one after the
 /// other, and returns each file's outcome: the reasons of the non-blank physical lines it
 /// became.
@@ -117,25 +129,12 @@ fn approval_outcomes(files: &[(String, Vec<u8>)], splice: fn(&[u8]) -> Vec<u8>) 
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("tokens.ndjson");
     std::fs::write(&path, &content).unwrap();
-    let output = Command::cargo_bin("sealkit")
-        .unwrap()
-        .args([
+    let records = run_refusing(
+        &[
             "verify", "approval", "--pubkey", PUBKEY, "--format", "jsonl",
-        ])
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        output.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+        ],
+        &[path],
     );
-    let records: Vec<Value> = String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
     let summary = records.last().unwrap();
     assert_eq!(summary["record"], "summary");
     assert_eq!(summary["accepted"], 0, "a spliced token was accepted");
@@ -198,30 +197,17 @@ fn receipt_outcomes(files: &[(String, Vec<u8>)], resign: bool) -> Vec<String> {
             path
         })
         .collect();
-    let output = Command::cargo_bin("sealkit")
-        .unwrap()
-        .args([
+    let records = run_refusing(
+        &[
             "verify",
             "receipt",
             "--receipt-key",
             RECEIPT_KEY,
             "--format",
             "jsonl",
-        ])
-        .args(&paths)
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        output.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+        ],
+        &paths,
     );
-    let records: Vec<Value> = String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
     assert_eq!(records.len(), files.len());
     records
         .iter()

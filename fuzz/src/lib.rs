@@ -1670,8 +1670,8 @@ fn with_warm_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
 
 /// The input as a receipt file, unpinned and under each fixture key, with a fresh and a
 /// warm scratch; then as a value replacing one member of a fixture receipt, as is and
-/// re-signed; then, when it is a record_version 3 receipt, re-signed with the fixture seed so that the content checks
-/// run behind a valid signature.
+/// re-signed; then, when it is a record_version 3 receipt, re-signed with the fixture seed
+/// so that the content checks run behind a valid signature.
 pub fn receipt(data: &[u8]) {
     let pins = receipt_pins();
     for pin in [None, Some(&pins[0]), Some(&pins[1])] {

@@ -1,5 +1,6 @@
 //! Helpers for the approval CLI tests: the seed-0x17 test key, fixture paths, and token lines
-//! built by hand (well-formed or deliberately broken) to reach each seal-host reason.
+//! built by hand (well-formed or deliberately broken) to reach each seal-host reason; and
+//! the JSONTestSuite copy the corpus tests read.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -135,4 +136,19 @@ pub fn with_scalar_plus_order(signature_b64: &str) -> String {
     }
     assert_eq!(carry, 0, "S + L fits in 32 bytes");
     URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// Every file of testdata/JSONTestSuite/test_parsing with its bytes, in byte order of names.
+pub fn json_test_suite() -> Vec<(String, Vec<u8>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/JSONTestSuite/test_parsing");
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| {
+            let entry = entry.unwrap();
+            let name = entry.file_name().into_string().unwrap();
+            (name, std::fs::read(entry.path()).unwrap())
+        })
+        .collect();
+    files.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    files
 }
