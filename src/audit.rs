@@ -348,7 +348,9 @@ fn dir_for(path: &Path, dirs: &mut Vec<Dir>, index: &mut BTreeMap<PathBuf, usize
 
 /// Marks receipt directories and reads their state files.
 fn note_state_file(kind: &NameKind, path: &Path, dir: &mut Dir) {
-    let read = || std::fs::read(path).map_err(|e| format!("cannot read: {e}"));
+    let read = |limit: u64| {
+        crate::fsutil::read_capped(path, false, limit).map_err(|e| format!("cannot read: {e}"))
+    };
     match kind {
         NameKind::Receipt { .. }
         | NameKind::MisnamedReceipt
@@ -358,12 +360,15 @@ fn note_state_file(kind: &NameKind, path: &Path, dir: &mut Dir) {
         }
         NameKind::HeadState => {
             dir.is_receipt_dir = true;
-            let parsed = read().and_then(|bytes| chain::parse_state(&bytes));
+            let parsed =
+                read(chain::MAX_STATE_BYTES as u64).and_then(|bytes| chain::parse_state(&bytes));
             dir.state.head_state = Some((path.to_path_buf(), parsed));
         }
         NameKind::OperationState => {
             dir.is_receipt_dir = true;
-            let parsed = read().and_then(|bytes| dir::parse_operation_state(&bytes));
+            // One entry per operation: it grows with the host's history, like the receipts.
+            let parsed =
+                read(MAX_RECEIPT_BYTES).and_then(|bytes| dir::parse_operation_state(&bytes));
             dir.state.operation_state = Some((path.to_path_buf(), parsed));
         }
         NameKind::OtherJson | NameKind::Other => {}
@@ -464,7 +469,7 @@ fn symlink_message(path: &Path) -> String {
 }
 
 fn signing_key_message(path: &Path) -> String {
-    let public = std::fs::read(path)
+    let public = crate::fsutil::read_capped(path, false, 32)
         .ok()
         .and_then(|b| <[u8; 32]>::try_from(b.as_slice()).ok())
         .map(|seed| receipt::key_hex(&crate::signature::public_key_of_seed(&seed)));

@@ -15,6 +15,8 @@ use sha2::{Digest, Sha256};
 pub const FORMAT: &str = "seal-verifiable-record/v1";
 /// The largest `.seal-audit-head.state` seal-host reads.
 pub const MAX_STATE_BYTES: usize = 16 * 1024;
+/// The largest sealed log or audit-line file sealkit reads (whole, into memory).
+pub const MAX_LOG_BYTES: u64 = 1024 * 1024 * 1024;
 
 /// The chain's genesis head.
 pub fn genesis() -> String {

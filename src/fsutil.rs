@@ -2,7 +2,9 @@
 //! fsync, rename, fsync of the directory) and private file modes. Used by every command
 //! that writes outputs (CLI conventions, DESIGN.md §6 and §7: "outputs are written
 //! atomically", "no command modifies its inputs"). Also whole-file reads into a reused
-//! buffer with no system call beyond the reads themselves ([`read_into`]).
+//! buffer with no system call beyond the reads themselves ([`read_into`]), and whole-input
+//! reads that stop at a size limit ([`read_capped`]), so that no input (a FIFO, `/dev/zero`, a
+//! planted multi-gigabyte file) can exhaust memory.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
@@ -45,6 +47,42 @@ pub fn read_into(
             }
         }
     }
+}
+
+/// The largest file read whole that holds one frame, one refusal line (a frame of at most
+/// 1 MiB in base64), a tool specification or an envelope parameter file.
+pub const MAX_SMALL_INPUT_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Reads all of `path` (standard input for `-` when `dash_is_stdin`), refusing with
+/// [`io::ErrorKind::InvalidData`] once it holds more than `limit` bytes: at most `limit + 1`
+/// bytes are ever read.
+pub fn read_capped(path: &Path, dash_is_stdin: bool, limit: u64) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    if dash_is_stdin && path.as_os_str() == "-" {
+        io::stdin().lock().take(limit + 1).read_to_end(&mut bytes)?;
+    } else {
+        File::open(path)?.take(limit + 1).read_to_end(&mut bytes)?;
+    }
+    if bytes.len() as u64 > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("larger than {limit} bytes, not read further"),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// [`read_capped`] for text: the bytes must be UTF-8.
+pub fn read_capped_text(path: &Path, limit: u64) -> io::Result<String> {
+    String::from_utf8(read_capped(path, false, limit)?).map_err(|e| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "not UTF-8 (first bad byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })
 }
 
 /// Writes `bytes` to `path` atomically: readers see either the old file or the complete new
@@ -247,6 +285,23 @@ mod tests {
         assert!(!is_temp_for(".summary.json.sealkit-.tmp", "summary.json"));
         assert!(!is_temp_for(".other.json.sealkit-1.tmp", "summary.json"));
         assert!(!is_temp_for("summary.json", "summary.json"));
+    }
+
+    #[test]
+    fn read_capped_reads_up_to_the_limit_and_refuses_one_byte_more() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("input");
+        fs::write(&path, vec![b'x'; 100]).unwrap();
+        assert_eq!(read_capped(&path, false, 100).unwrap().len(), 100);
+        let error = read_capped(&path, false, 99).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::InvalidData);
+        assert_eq!(error.to_string(), "larger than 99 bytes, not read further");
+        fs::write(&path, b"ok\xff").unwrap();
+        assert_eq!(
+            read_capped_text(&path, 10).unwrap_err().to_string(),
+            "not UTF-8 (first bad byte at offset 2)"
+        );
+        assert!(read_capped(Path::new("/dev/zero"), false, 1 << 20).is_err());
     }
 
     #[test]

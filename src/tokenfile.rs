@@ -14,12 +14,29 @@ use std::io::{self, BufRead, Read, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::Path;
 
-/// One physical line of a batch: its 1-based line number and its byte range in the batch
-/// buffer, without LF (and without the CR of a CRLF ending).
+/// The longest line kept whole: seal-host reads at most 4 MiB of the file, so no line it
+/// reads is longer. Of a longer line only this many bytes (and one more) are kept, and its
+/// length is counted; memory stays bounded whatever the input (one endless line included).
+pub const MAX_KEPT_LINE_BYTES: usize = MAX_TOKEN_FILE_BYTES as usize;
+
+/// A batch stops growing once it holds this many bytes.
+const MAX_BATCH_BYTES: usize = 8 * 1024 * 1024;
+
+/// One physical line of a batch: its 1-based line number, its byte range in the batch
+/// buffer, without LF (and without the CR of a CRLF ending), and its length.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RawLine {
     pub number: u64,
     pub range: Range<usize>,
+    /// The line's length without its ending; more than the range holds when it was cut.
+    pub length: u64,
+}
+
+impl RawLine {
+    /// Only the first [`MAX_KEPT_LINE_BYTES`] + 1 bytes of the line were kept.
+    pub fn is_cut(&self) -> bool {
+        self.length > self.range.len() as u64
+    }
 }
 
 /// A batch of consecutive lines sharing one buffer.
@@ -56,33 +73,83 @@ impl<R: BufRead> LineReader<R> {
         self.total_bytes
     }
 
-    /// Replaces the batch's contents (reusing its buffers) with up to `max_lines` lines; an
-    /// empty batch means end of input.
+    /// Replaces the batch's contents (reusing its buffers) with up to `max_lines` lines (fewer
+    /// once it holds 8 MiB); an empty batch means end of input.
     pub fn next_batch(&mut self, batch: &mut Batch, max_lines: usize) -> io::Result<()> {
         batch.bytes.clear();
         batch.lines.clear();
-        while batch.lines.len() < max_lines {
+        while batch.lines.len() < max_lines && batch.bytes.len() < MAX_BATCH_BYTES {
             let start = batch.bytes.len();
-            let read = self.reader.read_until(b'\n', &mut batch.bytes)?;
-            if read == 0 {
+            let Some(line) = self.read_line(&mut batch.bytes)? else {
                 break;
+            };
+            let mut length = line.length;
+            if line.ended {
+                length -= 1 + u64::from(line.cr_before_lf);
             }
-            self.total_bytes += read as u64;
-            let mut end = batch.bytes.len();
-            if batch.bytes[end - 1] == b'\n' {
-                end -= 1;
-                if end > start && batch.bytes[end - 1] == b'\r' {
-                    end -= 1;
-                }
-            }
+            // A cut line keeps MAX_KEPT_LINE_BYTES + 1 bytes; a whole one, all but its ending.
+            let kept =
+                (batch.bytes.len() - start).min(usize::try_from(length).unwrap_or(usize::MAX));
             batch.lines.push(RawLine {
                 number: self.next_number,
-                range: start..end,
+                range: start..start + kept,
+                length,
             });
             self.next_number += 1;
         }
         Ok(())
     }
+
+    /// Appends the next line (with its LF, if it has one) to `out`, keeping at most
+    /// [`MAX_KEPT_LINE_BYTES`] + 1 bytes of it; `None` at end of input.
+    fn read_line(&mut self, out: &mut Vec<u8>) -> io::Result<Option<LineRead>> {
+        let start = out.len();
+        let mut line = LineRead {
+            length: 0,
+            ended: false,
+            cr_before_lf: false,
+        };
+        let mut last = None;
+        while !line.ended {
+            let available = match self.reader.fill_buf() {
+                Ok(available) => available,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if available.is_empty() {
+                break;
+            }
+            let take = match available.iter().position(|&b| b == b'\n') {
+                Some(lf) => {
+                    line.ended = true;
+                    line.cr_before_lf = if lf > 0 {
+                        available[lf - 1] == b'\r'
+                    } else {
+                        last == Some(b'\r')
+                    };
+                    lf + 1
+                }
+                None => available.len(),
+            };
+            let room = (MAX_KEPT_LINE_BYTES + 1).saturating_sub(out.len() - start);
+            out.extend_from_slice(&available[..take.min(room)]);
+            last = available[..take].last().copied();
+            line.length += take as u64;
+            self.reader.consume(take);
+        }
+        self.total_bytes += line.length;
+        Ok((line.length > 0).then_some(line))
+    }
+}
+
+/// What [`LineReader::read_line`] saw of one line.
+struct LineRead {
+    /// Bytes of the line, its LF included.
+    length: u64,
+    /// It ended with LF (not at end of input).
+    ended: bool,
+    /// The byte before the LF was CR.
+    cr_before_lf: bool,
 }
 
 /// True for a line seal-host skips: empty or only whitespace.
@@ -213,17 +280,21 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    fn split(text: &[u8]) -> Vec<Vec<u8>> {
-        let mut reader = LineReader::new(io::Cursor::new(text.to_vec()));
+    /// The lines (kept bytes, true length) read through a buffer of `capacity` bytes, so
+    /// that lines and CRLF endings straddle the buffer's refills.
+    fn split_with(text: &[u8], capacity: usize) -> Vec<(Vec<u8>, u64)> {
+        let cursor = io::Cursor::new(text.to_vec());
+        let mut reader = LineReader::new(io::BufReader::with_capacity(capacity, cursor));
         let mut out = Vec::new();
         let mut batch = Batch::default();
         loop {
             reader.next_batch(&mut batch, 3).unwrap();
             if batch.lines.is_empty() {
+                assert_eq!(reader.total_bytes(), text.len() as u64);
                 return out;
             }
             for line in &batch.lines {
-                out.push(batch.line(line).to_vec());
+                out.push((batch.line(line).to_vec(), line.length));
             }
         }
     }
@@ -232,10 +303,42 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
         #[test]
-        fn splitting_matches_str_lines(text in "[ab\r\n ]{0,40}") {
-            let ours = split(text.as_bytes());
-            let std: Vec<Vec<u8>> = text.lines().map(|l| l.as_bytes().to_vec()).collect();
-            prop_assert_eq!(ours, std);
+        fn splitting_matches_str_lines(text in "[ab\r\n ]{0,40}", capacity in 1usize..5) {
+            let std: Vec<(Vec<u8>, u64)> = text
+                .lines()
+                .map(|l| (l.as_bytes().to_vec(), l.len() as u64))
+                .collect();
+            prop_assert_eq!(split_with(text.as_bytes(), capacity), std.clone());
+            prop_assert_eq!(split_with(text.as_bytes(), 8192), std);
+        }
+    }
+
+    #[test]
+    fn a_line_longer_than_any_seal_host_reads_is_cut_and_measured() {
+        let long = MAX_KEPT_LINE_BYTES + 1;
+        for (line, ending, length, cut) in [
+            (vec![b'x'; long + 5], "\r\n", long as u64 + 5, true),
+            (vec![b'x'; long + 5], "", long as u64 + 5, true),
+            (vec![b'x'; long], "\n", long as u64, false),
+            (vec![b'x'; long - 1], "\r\n", long as u64 - 1, false),
+            (vec![b'x'; long], "\r\n", long as u64, false),
+        ] {
+            let mut text = line.clone();
+            text.extend_from_slice(ending.as_bytes());
+            if !ending.is_empty() {
+                text.extend_from_slice(b"next\n");
+            }
+            for capacity in [7, 1 << 20] {
+                let mut lines = split_with(&text, capacity);
+                if ending.is_empty() {
+                    lines.push((b"next".to_vec(), 4));
+                }
+                assert_eq!(lines.len(), 2);
+                assert_eq!(lines[0].1, length, "{ending:?}");
+                assert_eq!(lines[0].0.len() as u64 != length, cut, "{ending:?}");
+                assert_eq!(lines[0].0.len(), (length as usize).min(long));
+                assert_eq!(lines[1], (b"next".to_vec(), 4));
+            }
         }
     }
 

@@ -610,3 +610,29 @@ fn a_token_line_at_the_16_kib_cap_and_one_byte_over() {
     }
     assert_reason(&pad(16 * 1024 + 1), &[], "approval_line_bytes_exceeded");
 }
+
+/// A line longer than the 4 MiB seal-host reads of a file is not held in memory: sealkit
+/// keeps its first 4 MiB, counts the rest, reports `approval_line_bytes_exceeded` with the
+/// true length, and reads on (the next token is checked as usual).
+#[test]
+fn a_line_longer_than_seal_host_reads_is_measured_not_held() {
+    let length = 5 * 1024 * 1024 + 3;
+    let mut content = "x".repeat(length);
+    content.push_str("\r\n");
+    content.push_str(&fixture_line());
+    content.push('\n');
+    let run = run_verify(content.as_bytes(), &[]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(run.records[0]["reason"], "approval_line_bytes_exceeded");
+    assert_eq!(
+        run.records[0]["detail"],
+        format!("line is {length} bytes, over seal-host's 16384")
+    );
+    assert_eq!(run.records[1]["line"], 2);
+    assert_eq!(run.records[1]["status"], "accepted");
+    let summary = run.records.last().unwrap();
+    assert_eq!(
+        summary["file_findings"][0]["code"],
+        "token_file_bytes_exceeded"
+    );
+}

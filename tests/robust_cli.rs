@@ -457,3 +457,118 @@ fn envelope_with_a_declared_absent_effect_reports_smuggled_and_empty_lines() {
     assert_eq!(status, 1);
     assert_eq!(report["findings"][0]["code"], "line-control-character");
 }
+
+/// Inputs that never end (`/dev/zero` stands for a FIFO or a planted huge file): every file
+/// a command reads whole is read only up to its limit plus one byte, then the command says
+/// which limit and exits 2 (could not check); nothing is written.
+#[test]
+fn endless_inputs_stop_at_their_limit_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("approval.key");
+    std::fs::write(&key, format!("{}\n", "17".repeat(32))).unwrap();
+    std::fs::set_permissions(&key, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    let tokens = dir.path().join("tokens.ndjson");
+    let hex = "a".repeat(64);
+    let receipt_key = "testdata/receipts/fixture-dir/.seal-receipt-ed25519.key";
+    let small = format!("larger than {} bytes, not read further", 16 * MIB);
+    let receipt = format!("larger than {} bytes, not read further", 64 * MIB);
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec![
+                "verify",
+                "receipt",
+                "/dev/zero",
+                "--receipt-key",
+                receipt_key,
+            ],
+            &receipt,
+        ),
+        (
+            vec!["verify", "receipt", "-", "--receipt-key", receipt_key],
+            &receipt,
+        ),
+        (
+            vec![
+                "verify",
+                "bundle",
+                "/dev/zero",
+                "--issuer-pubkey",
+                &hex,
+                "--request-pubkey",
+                &hex,
+                "--approval-pubkey",
+                &hex,
+            ],
+            &receipt,
+        ),
+        (
+            vec![
+                "verify",
+                "chain",
+                "testdata/receipts/chain/sealed.json",
+                "--state",
+                "/dev/zero",
+            ],
+            "larger than 16384 bytes, not read further",
+        ),
+        (
+            vec![
+                "target",
+                "--tool-spec",
+                "/dev/zero",
+                "testdata/captures/sample.jsonl",
+            ],
+            &small,
+        ),
+        (vec!["envelope", "/dev/zero"], &small),
+        (vec!["envelope", "-"], &small),
+        (
+            vec![
+                "verify",
+                "approval",
+                "testdata/approvals/fixture-run-allow.token.ndjson",
+                "--pubkey",
+                &hex,
+                "--frame",
+                "/dev/zero",
+            ],
+            &small,
+        ),
+        (
+            vec![
+                "approve",
+                "--token-file",
+                tokens.to_str().unwrap(),
+                "--frame",
+                "/dev/zero",
+                "--target",
+                &hex,
+                "--key-file",
+                key.to_str().unwrap(),
+                "--yes",
+            ],
+            &small,
+        ),
+    ];
+    for (args, message) in cases {
+        let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("sealkit"))
+            .args(&args)
+            .stdin(std::fs::File::open("/dev/zero").unwrap())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr)
+            .replace(" │ ", " ")
+            .replace('\n', " ");
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .contains(message),
+            "{args:?}: {stderr}"
+        );
+        assert!(output.stdout.is_empty(), "{args:?}");
+    }
+    assert!(!tokens.exists(), "approve wrote a token file");
+}

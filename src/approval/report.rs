@@ -9,7 +9,7 @@
 use super::binding::{bind_approval, bind_decline, Binding, Expectations, NonceUse, Subject};
 use super::payload::{Payload, Renderer};
 use super::reason::{host_record_id, Reason};
-use super::verify::{verify_line, TokenKind, Verdict};
+use super::verify::{line_too_long, verify_line, TokenKind, Verdict};
 use crate::keys::PublicKey;
 use crate::tokenfile::{is_blank, Batch};
 use rayon::prelude::*;
@@ -114,6 +114,11 @@ impl<'k> Checker<'k> {
             .par_iter()
             .filter_map(|line| {
                 let bytes = batch.line(line);
+                if line.is_cut() {
+                    // Longer than all seal-host reads of a file: its length decides.
+                    let verdict = line_too_long(line.length, bytes);
+                    return Some(report(line.number, bytes, verdict, expected));
+                }
                 match std::str::from_utf8(bytes) {
                     Err(_) => Some(not_utf8(line.number, bytes)),
                     Ok(text) if is_blank(text) => None,

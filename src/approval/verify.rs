@@ -146,6 +146,19 @@ impl OnPath {
     }
 }
 
+/// seal-host's verdict on a line over its 16 KiB cap, from the line's length and its first
+/// 16 KiB (all that seal-host's record id covers); nothing else about the line matters.
+pub fn line_too_long(length: u64, prefix: &[u8]) -> Verdict {
+    let drop = OnPath {
+        kind: TokenKind::Undetermined,
+    };
+    drop.reject(
+        Reason::LineBytesExceeded,
+        format!("line is {length} bytes, over seal-host's 16384"),
+        &prefix[..prefix.len().min(MAX_APPROVAL_LINE_BYTES)],
+    )
+}
+
 /// Runs seal-host's checks on one non-blank token line (without its line break) against the
 /// single trusted approval key.
 pub fn verify_line(line: &str, key: &PublicKey) -> Verdict {
@@ -153,11 +166,7 @@ pub fn verify_line(line: &str, key: &PublicKey) -> Verdict {
         kind: TokenKind::Undetermined,
     };
     if line.len() > MAX_APPROVAL_LINE_BYTES {
-        return drop.reject(
-            Reason::LineBytesExceeded,
-            format!("line is {} bytes, over seal-host's 16384", line.len()),
-            &line.as_bytes()[..MAX_APPROVAL_LINE_BYTES],
-        );
+        return line_too_long(line.len() as u64, line.as_bytes());
     }
     if let Some(cap) = first_exceeded_cap(line.as_bytes()) {
         let reason = match cap {

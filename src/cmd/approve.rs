@@ -17,6 +17,7 @@ use crate::approval::{Renderer, DEFAULT_TTL_SECONDS, MAX_TTL_SECONDS};
 use crate::challenge;
 use crate::cli::{ApproveArgs, Format};
 use crate::digest::{hex_lower, is_sha256_hex};
+use crate::fsutil::{read_capped, read_capped_text, MAX_SMALL_INPUT_BYTES};
 use crate::identity::Profile;
 use crate::keys::{self, SecretKey};
 use crate::outcome::Outcome;
@@ -79,7 +80,7 @@ pub fn run(args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
 /// The challenged target and the exact frame, from the refusal line or from the flags.
 fn challenged(args: &ApproveArgs) -> miette::Result<(String, Vec<u8>)> {
     if let Some(path) = &args.refusal {
-        let text = std::fs::read_to_string(path)
+        let text = read_capped_text(path, MAX_SMALL_INPUT_BYTES)
             .into_diagnostic()
             .wrap_err_with(|| format!("cannot read refusal {}", path.display()))?;
         let challenge = challenge::parse(&text)
@@ -97,7 +98,7 @@ fn challenged(args: &ApproveArgs) -> miette::Result<(String, Vec<u8>)> {
             "--target must be 64 lowercase hex digits, as in `approval required: <hex>`"
         ));
     }
-    let frame = std::fs::read(frame_path)
+    let frame = read_capped(frame_path, false, MAX_SMALL_INPUT_BYTES)
         .into_diagnostic()
         .wrap_err_with(|| format!("cannot read frame {}", frame_path.display()))?;
     check_one_frame(&frame, frame_path)?;

@@ -9,11 +9,11 @@ use crate::envelope::{
     findings, hex32, signed_message, single_frame_line, verify_signature, EffectChoice,
     EffectClaim, Envelope, Finding, Params, Severity, SignatureCheck,
 };
+use crate::fsutil::{read_capped, read_capped_text, MAX_SMALL_INPUT_BYTES};
 use crate::outcome::Outcome;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
 use miette::{miette, IntoDiagnostic, WrapErr};
 use serde::Serialize;
-use std::io::Read;
 use std::path::Path;
 
 pub fn run(args: EnvelopeArgs, global: &Global) -> miette::Result<Outcome> {
@@ -29,7 +29,7 @@ pub fn run(args: EnvelopeArgs, global: &Global) -> miette::Result<Outcome> {
     })?;
     let mut params = match &args.params {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
+            let text = read_capped_text(path, MAX_SMALL_INPUT_BYTES)
                 .into_diagnostic()
                 .wrap_err_with(|| format!("cannot read the parameter file {}", path.display()))?;
             Params::from_json(&text).map_err(|e| miette!("{e} (in {})", path.display()))?
@@ -73,15 +73,9 @@ pub fn run(args: EnvelopeArgs, global: &Global) -> miette::Result<Outcome> {
 }
 
 fn read_input(path: Option<&Path>) -> miette::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    match path {
-        None => std::io::stdin().read_to_end(&mut bytes).map(|_| ()),
-        Some(p) if p == Path::new("-") => std::io::stdin().read_to_end(&mut bytes).map(|_| ()),
-        Some(p) => std::fs::read(p).map(|b| bytes = b),
-    }
-    .into_diagnostic()
-    .wrap_err("cannot read the frame")?;
-    Ok(bytes)
+    read_capped(path.unwrap_or(Path::new("-")), true, MAX_SMALL_INPUT_BYTES)
+        .into_diagnostic()
+        .wrap_err("cannot read the frame")
 }
 
 fn flag_params(args: &EnvelopeArgs) -> miette::Result<Params> {

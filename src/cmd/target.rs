@@ -61,7 +61,7 @@ pub fn run(args: TargetArgs, global: &Global) -> miette::Result<Outcome> {
 }
 
 fn read_tool_specs(path: &Path) -> miette::Result<ToolSpecs> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::fsutil::read_capped_text(path, crate::fsutil::MAX_SMALL_INPUT_BYTES)
         .map_err(|e| miette::miette!("cannot read the tool spec {}: {e}", path.display()))?;
     ToolSpecs::parse(&text).map_err(|e| miette::miette!("{e} (in {})", path.display()))
 }

@@ -101,9 +101,10 @@ impl Checked {
         let frame = match &args.frame {
             None => None,
             Some(path) => {
-                let bytes = std::fs::read(path)
-                    .into_diagnostic()
-                    .wrap_err_with(|| format!("cannot read frame {}", path.display()))?;
+                let bytes =
+                    crate::fsutil::read_capped(path, false, crate::fsutil::MAX_SMALL_INPUT_BYTES)
+                        .into_diagnostic()
+                        .wrap_err_with(|| format!("cannot read frame {}", path.display()))?;
                 let subject = Subject::of(&bytes);
                 Some(FrameInput {
                     file: path.clone(),

@@ -31,7 +31,7 @@ pub fn run(args: VerifyBundleArgs, global: &Global) -> miette::Result<Outcome> {
             ));
         }
     }
-    let bytes = std::fs::read(&args.file)
+    let bytes = crate::fsutil::read_capped(&args.file, false, crate::audit::MAX_RECEIPT_BYTES)
         .map_err(|e| miette::miette!(code = "unreadable-file", "{}: {e}", args.file.display()))?;
     if bytes.is_empty() {
         return Err(miette::miette!(

@@ -55,7 +55,7 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
         (None, Some(lines)) => ("audit-lines", lines.clone()),
         (None, None) => return Err(miette::miette!("give SEALED.json or --audit-lines FILE")),
     };
-    let bytes = read(&file)?;
+    let bytes = read(&file, chain::MAX_LOG_BYTES)?;
     let mut result = ChainResult {
         kind,
         file: file.clone(),
@@ -93,13 +93,14 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
         });
     }
     if let Some(state_file) = &args.state {
-        let state = chain::parse_state(&read(state_file)?).map_err(|e| {
-            miette::miette!(
-                code = "chain-state-invalid",
-                "{}: {e}",
-                state_file.display()
-            )
-        })?;
+        let state =
+            chain::parse_state(&read(state_file, chain::MAX_STATE_BYTES as u64)?).map_err(|e| {
+                miette::miette!(
+                    code = "chain-state-invalid",
+                    "{}: {e}",
+                    state_file.display()
+                )
+            })?;
         let ok = state.head == result.head;
         intact &= ok;
         result.state = Some(StateCheck {
@@ -125,8 +126,8 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
     })
 }
 
-fn read(path: &Path) -> miette::Result<Vec<u8>> {
-    std::fs::read(path)
+fn read(path: &Path, limit: u64) -> miette::Result<Vec<u8>> {
+    crate::fsutil::read_capped(path, false, limit)
         .map_err(|e| miette::miette!(code = "unreadable-file", "{}: {e}", path.display()))
 }
 

@@ -8,7 +8,6 @@ use crate::outcome::Outcome;
 use crate::receipt::{self, pin::Pin, CheckStatus, ReceiptReport, Scratch, Status};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 use serde::Serialize;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// One file's result as `--format json|jsonl` prints it.
@@ -85,13 +84,7 @@ pub fn run(args: VerifyReceiptArgs, global: &Global) -> miette::Result<Outcome> 
 }
 
 fn read_input(file: &Path) -> std::io::Result<Vec<u8>> {
-    if file.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin().lock().read_to_end(&mut bytes)?;
-        Ok(bytes)
-    } else {
-        std::fs::read(file)
-    }
+    crate::fsutil::read_capped(file, true, crate::audit::MAX_RECEIPT_BYTES)
 }
 
 /// Exit contribution of one file: errors (including "cannot be authenticated") are problems;

@@ -282,7 +282,7 @@ fn load(path: &Path) -> Result<Loaded, DiffError> {
         return load_migration_output(path).map(Loaded::Records);
     }
     if path.is_file() && path.extension().is_some_and(|e| e == "jsonl") {
-        let bytes = std::fs::read(path).map_err(|e| error(e.to_string()))?;
+        let bytes = read_output(path).map_err(|e| error(e.to_string()))?;
         return parse_records(&bytes).map(Loaded::Records).map_err(error);
     }
     let walk = inputs::receipt_files(&[path.to_path_buf()]).map_err(|e| DiffError {
@@ -307,6 +307,13 @@ fn load(path: &Path) -> Result<Loaded, DiffError> {
     Ok(Loaded::Receipts(prepared))
 }
 
+/// The largest migration output file `diff` reads whole (100,000 records are ≈ 100 MB).
+pub const MAX_OUTPUT_BYTES: u64 = 1024 * 1024 * 1024;
+
+fn read_output(path: &Path) -> std::io::Result<Vec<u8>> {
+    crate::fsutil::read_capped(path, false, MAX_OUTPUT_BYTES)
+}
+
 /// A complete migration output: `summary.json` of this format whose record count and
 /// SHA-256 match `migration.jsonl`.
 fn load_migration_output(dir: &Path) -> Result<Vec<Record>, DiffError> {
@@ -314,8 +321,8 @@ fn load_migration_output(dir: &Path) -> Result<Vec<Record>, DiffError> {
         path: dir.to_path_buf(),
         message,
     };
-    let summary = std::fs::read(dir.join(SUMMARY_FILE)).map_err(|e| error(e.to_string()))?;
-    let records = std::fs::read(dir.join(RECORDS_FILE)).map_err(|e| error(e.to_string()))?;
+    let summary = read_output(&dir.join(SUMMARY_FILE)).map_err(|e| error(e.to_string()))?;
+    let records = read_output(&dir.join(RECORDS_FILE)).map_err(|e| error(e.to_string()))?;
     read_migration_output(&summary, &records).map_err(error)
 }
 

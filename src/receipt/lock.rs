@@ -469,7 +469,10 @@ mod tests {
             );
             checked += 1;
         }
-        assert_eq!(checked, 15);
+        assert_eq!(
+            checked, 16,
+            "2 fixture-dir, 13 legacy-vs-current/new, 1 hostile"
+        );
     }
 
     #[test]

@@ -6,6 +6,10 @@ use crate::digest::hex_lower;
 use crate::signature::{parse_key_hex, public_key_of_seed};
 use std::path::{Path, PathBuf};
 
+/// Key files are 32 bytes (a seed) or 64 hex digits and a line break; anything much
+/// larger is not a key file.
+const MAX_KEY_FILE_BYTES: u64 = 4096;
+
 /// Where the pinned public key came from; reported beside every signature result.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PinSource {
@@ -59,7 +63,7 @@ pub fn load(arg: &str) -> Result<Pin, String> {
         });
     }
     let path = Path::new(arg);
-    let bytes = std::fs::read(path).map_err(|e| {
+    let bytes = crate::fsutil::read_capped(path, false, MAX_KEY_FILE_BYTES).map_err(|e| {
         format!(
             "--receipt-key {arg}: not 64 lowercase hex digits, and the file cannot be read: {e}"
         )
