@@ -159,6 +159,27 @@ pub fn line_too_long(length: u64, prefix: &[u8]) -> Verdict {
     )
 }
 
+/// seal-host's payload limits (v1 and v2 alike): 16 KiB, then the lexical caps.
+fn payload_over_limits(drop: &OnPath, payload_bytes: &[u8]) -> Option<Verdict> {
+    if payload_bytes.len() > MAX_APPROVAL_LINE_BYTES {
+        return Some(drop.reject(
+            Reason::PayloadBytesExceeded,
+            format!(
+                "payload is {} bytes, over seal-host's 16384",
+                payload_bytes.len()
+            ),
+            &payload_bytes[..MAX_APPROVAL_LINE_BYTES],
+        ));
+    }
+    let cap = first_exceeded_cap(payload_bytes)?;
+    let reason = match cap {
+        Cap::Depth => Reason::PayloadJsonDepthExceeded,
+        Cap::StringBytes => Reason::PayloadJsonStringBytesExceeded,
+        Cap::CollectionItems => Reason::PayloadJsonCollectionItemsExceeded,
+    };
+    Some(drop.reject(reason, cap_detail("payload", cap), payload_bytes))
+}
+
 /// Runs seal-host's checks on one non-blank token line (without its line break) against the
 /// single trusted approval key.
 pub fn verify_line(line: &str, key: &PublicKey) -> Verdict {
@@ -184,24 +205,8 @@ pub fn verify_line(line: &str, key: &PublicKey) -> Verdict {
             Err(detail) => return drop.reject(Reason::ParseError, detail, line.as_bytes()),
         },
     };
-    let payload_bytes = payload_text.as_bytes();
-    if payload_bytes.len() > MAX_APPROVAL_LINE_BYTES {
-        return drop.reject(
-            Reason::PayloadBytesExceeded,
-            format!(
-                "payload is {} bytes, over seal-host's 16384",
-                payload_bytes.len()
-            ),
-            &payload_bytes[..MAX_APPROVAL_LINE_BYTES],
-        );
-    }
-    if let Some(cap) = first_exceeded_cap(payload_bytes) {
-        let reason = match cap {
-            Cap::Depth => Reason::PayloadJsonDepthExceeded,
-            Cap::StringBytes => Reason::PayloadJsonStringBytesExceeded,
-            Cap::CollectionItems => Reason::PayloadJsonCollectionItemsExceeded,
-        };
-        return drop.reject(reason, cap_detail("payload", cap), payload_bytes);
+    if let Some(rejected) = payload_over_limits(&drop, payload_text.as_bytes()) {
+        return rejected;
     }
     let parsed = Payload::parse(&payload_text);
     let version = match &parsed {
@@ -212,7 +217,7 @@ pub fn verify_line(line: &str, key: &PublicKey) -> Verdict {
                 return drop.reject(
                     Reason::ParseError,
                     format!("payload is not JSON: {error}"),
-                    payload_bytes,
+                    payload_text.as_bytes(),
                 )
             }
         },
@@ -226,7 +231,7 @@ pub fn verify_line(line: &str, key: &PublicKey) -> Verdict {
         .reject(
             Reason::UnsupportedApprovalRecordVersion,
             "approval_record_version is not the integer 2",
-            payload_bytes,
+            payload_text.as_bytes(),
         ),
     }
 }
@@ -418,21 +423,8 @@ fn verify_v1(line: &str, key: &PublicKey) -> Verdict {
     {
         return signature_drop(&drop, failure, line.as_bytes());
     }
-    let payload_bytes = envelope.payload.as_bytes();
-    if payload_bytes.len() > MAX_APPROVAL_LINE_BYTES {
-        return drop.reject(
-            Reason::PayloadBytesExceeded,
-            "payload is over seal-host's 16384 bytes",
-            &payload_bytes[..MAX_APPROVAL_LINE_BYTES],
-        );
-    }
-    if let Some(cap) = first_exceeded_cap(payload_bytes) {
-        let reason = match cap {
-            Cap::Depth => Reason::PayloadJsonDepthExceeded,
-            Cap::StringBytes => Reason::PayloadJsonStringBytesExceeded,
-            Cap::CollectionItems => Reason::PayloadJsonCollectionItemsExceeded,
-        };
-        return drop.reject(reason, cap_detail("payload", cap), payload_bytes);
+    if let Some(rejected) = payload_over_limits(&drop, envelope.payload.as_bytes()) {
+        return rejected;
     }
     let payload: PayloadV1 = match serde_json::from_str(&envelope.payload) {
         Ok(payload) => payload,
@@ -440,7 +432,7 @@ fn verify_v1(line: &str, key: &PublicKey) -> Verdict {
             return drop.reject(
                 Reason::ParseError,
                 format!("signed payload is not {{target, issuedAt, nonce, decision}}: {error}"),
-                payload_bytes,
+                envelope.payload.as_bytes(),
             )
         }
     };
