@@ -168,18 +168,23 @@ pub fn verify_parts(
     message: &[&[u8]],
     signature: &[u8],
 ) -> Result<(), Failure> {
+    let signature = checked_signature(signature)?;
+    let result = match message {
+        [whole] => key.verify(whole, &signature),
+        parts => key.multipart_verify(parts, &signature),
+    };
+    result.map_err(|_| Failure::Mismatch)
+}
+
+/// seal-host's rules before the curve check: 64 bytes, and S below the group order L.
+fn checked_signature(signature: &[u8]) -> Result<Signature, Failure> {
     let bytes: &[u8; 64] = signature.try_into().map_err(|_| Failure::Mismatch)?;
     let mut scalar = [0u8; 32];
     scalar.copy_from_slice(&bytes[32..]);
     if !scalar_is_canonical(&scalar) {
         return Err(Failure::NonCanonicalScalar);
     }
-    let signature = Signature::from_bytes(bytes);
-    let result = match message {
-        [whole] => key.verify(whole, &signature),
-        parts => key.multipart_verify(parts, &signature),
-    };
-    result.map_err(|_| Failure::Mismatch)
+    Ok(Signature::from_bytes(bytes))
 }
 
 /// The message of a [`verify_streamed`] check, fed in consecutive pieces.
@@ -202,14 +207,8 @@ pub fn verify_streamed(
     signature: &[u8],
     feed: impl FnOnce(&mut MessageStream),
 ) -> Result<(), Failure> {
-    let bytes: &[u8; 64] = signature.try_into().map_err(|_| Failure::Mismatch)?;
-    let mut scalar = [0u8; 32];
-    scalar.copy_from_slice(&bytes[32..]);
-    if !scalar_is_canonical(&scalar) {
-        return Err(Failure::NonCanonicalScalar);
-    }
     let verifier = key
-        .verify_stream(&Signature::from_bytes(bytes))
+        .verify_stream(&checked_signature(signature)?)
         .map_err(|_| Failure::Mismatch)?;
     let mut stream = MessageStream { verifier };
     feed(&mut stream);
