@@ -190,6 +190,10 @@ pub fn parse_state(bytes: &[u8]) -> Result<HeadState, String> {
         return Err(format!("larger than {MAX_STATE_BYTES} bytes"));
     }
     let text = std::str::from_utf8(bytes).map_err(|_| "not UTF-8".to_owned())?;
+    // seal-host reads this file with serde_json: what serde refuses (a lone surrogate
+    // escape, say) is no state to it, whatever a more lenient reader makes of it.
+    serde_json::from_str::<serde_json::Value>(text)
+        .map_err(|e| format!("not JSON to seal-host's serde_json: {e}"))?;
     let node = json::parse(text, 8).map_err(|e| format!("not JSON: {}", e.message))?;
     let members = node.value.as_object().ok_or("not a JSON object")?;
     let mut names: Vec<&str> = members.iter().map(|m| m.key.as_ref()).collect();
@@ -215,6 +219,23 @@ pub fn parse_state(bytes: &[u8]) -> Result<HeadState, String> {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+
+    /// Found by the `chain` fuzz target: a lone surrogate escape in `session` was read as
+    /// U+FFFD, while seal-host's serde_json refuses the file.
+    #[test]
+    fn a_head_state_serde_json_refuses_is_refused() {
+        let head = "2b153a2b189dd1118b8378ac13c4224e2d0f40bc95af29fe4a2f8d4f42e0eef3";
+        let state = |session: &str| {
+            format!(r#"{{"seal_audit_state":"v1","session":"{session}","head":"{head}"}}"#)
+        };
+        let paired = parse_state(state(r"s\ud83d\ude00").as_bytes()).unwrap();
+        assert_eq!(paired.session, "s\u{1F600}");
+        let lone = parse_state(state(r"s\ud83d17").as_bytes()).unwrap_err();
+        assert!(
+            lone.starts_with("not JSON to seal-host's serde_json"),
+            "{lone}"
+        );
+    }
 
     #[test]
     fn genesis_and_first_commit_match_the_vectors() {
