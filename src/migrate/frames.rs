@@ -226,6 +226,7 @@ impl FrameIndex {
 /// the line projects (seal-host parses `line.trim()`).
 pub fn canonical_sha256(frame: &[u8], rule: Rule) -> Option<String> {
     let line = std::str::from_utf8(request_line(frame)).ok()?;
+    recompute::serde_reads(line.trim()).ok()?;
     let node = json::parse(line.trim(), 128).ok()?;
     recompute::project(node.value.get("params"), rule)
         .ok()

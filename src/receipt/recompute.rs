@@ -56,6 +56,15 @@ pub struct Projection {
     pub input_responses: Option<String>,
 }
 
+/// Whether seal-host's serde_json reads `text` as JSON: sealkit's own reader is more lenient
+/// in one place (it decodes a lone surrogate escape to U+FFFD), and a line serde refuses is
+/// one seal-host records as `request_parse_error`, never projects.
+pub fn serde_reads(text: &str) -> Result<(), String> {
+    serde_json::from_str::<serde_json::Value>(text)
+        .map(drop)
+        .map_err(|e| format!("the request line is not JSON to serde_json ({e})"))
+}
+
 /// Recomputes a frame's identities as seal-host recorded them. `server` is the operator's
 /// server identity (from the receipt's `kernel_config`).
 pub fn frame_facts(frame: &[u8], server: &str) -> FrameFacts {
@@ -73,7 +82,11 @@ pub fn frame_facts(frame: &[u8], server: &str) -> FrameFacts {
         facts.projection = Err("the request line is not UTF-8".into());
         return facts;
     };
-    // seal-host parses `line.trim()` (Rust's Unicode trim).
+    // seal-host parses `line.trim()` (Rust's Unicode trim) with serde_json.
+    if let Err(error) = serde_reads(text.trim()) {
+        facts.projection = Err(error);
+        return facts;
+    }
     let node = match json::parse(text.trim(), MAX_DEPTH) {
         Ok(node) => node,
         Err(error) => {
@@ -239,6 +252,33 @@ mod tests {
     use super::*;
 
     const GETTING_STARTED: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"db.execute\",\"arguments\":{\"database\":\"prod\",\"sql\":\"drop table customers\"}}}\n";
+
+    /// A line serde_json refuses (a lone surrogate escape) does not project, as seal-host
+    /// records `request_parse_error` for it; the same line with a pair projects.
+    #[test]
+    fn a_line_serde_refuses_does_not_project() {
+        let frame = |s: &str| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"t","arguments":{{"s":"{s}"}}}}}}"#
+            ) + "\n"
+        };
+        let lone = frame_facts(frame(r"\ud83dx").as_bytes(), "");
+        assert!(
+            lone.projection
+                .as_ref()
+                .unwrap_err()
+                .contains("not JSON to serde_json"),
+            "{:?}",
+            lone.projection
+        );
+        assert!(frame_facts(frame(r"\ud83d\ude00").as_bytes(), "")
+            .projection
+            .is_ok());
+        assert_eq!(
+            crate::migrate::frames::canonical_sha256(frame(r"\ud83dx").as_bytes(), V3),
+            None
+        );
+    }
 
     #[test]
     fn getting_started_frame_matches_the_documented_identities() {
