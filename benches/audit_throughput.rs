@@ -13,9 +13,12 @@
 //! `SEALKIT_BENCH_RECEIPTS=N` changes the count (default 100,000).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/child.rs"]
+mod child;
+
 use sealkit::receipt::{self, lock};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 const TEMPLATE: &str = "testdata/receipts/legacy-vs-current/new/receipts/receipt-00000000000000000001-460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793.json";
@@ -53,7 +56,7 @@ fn main() {
         std::hint::black_box(std::fs::read(file).unwrap());
     }
     let sample = &files[..files.len().min(20_000)];
-    let read = per_second(sample.len(), || {
+    let read = child::per_second(sample.len(), || {
         for file in sample {
             std::hint::black_box(std::fs::read(file).unwrap());
         }
@@ -63,19 +66,19 @@ fn main() {
         .take(5_000)
         .map(|f| std::fs::read(f).unwrap())
         .collect();
-    let parse = per_second(contents.len(), || {
+    let parse = child::per_second(contents.len(), || {
         for bytes in &contents {
             std::hint::black_box(receipt::parse(bytes).unwrap());
         }
     });
     let (key, message, signature) = preimage_of(&contents[0], &seed);
     let key = ed25519_dalek::VerifyingKey::from_bytes(&key).unwrap();
-    let verify = per_second(5_000, || {
+    let verify = child::per_second(5_000, || {
         for _ in 0..5_000 {
             sealkit::signature::verify(&key, &message, &signature).unwrap();
         }
     });
-    let full = per_second(contents.len(), || {
+    let full = child::per_second(contents.len(), || {
         let mut scratch = receipt::Scratch::default();
         let pin = receipt::pin::load(&sealkit::digest::hex_lower(key.as_bytes())).unwrap();
         for bytes in &contents {
@@ -84,7 +87,7 @@ fn main() {
     });
     println!(
         "per-stage limits on one core (receipts/s; load average {}):",
-        load_average()
+        child::load_average()
     );
     println!("  file read                 {read:>10.0}");
     println!("  JSON parse                {parse:>10.0}");
@@ -113,26 +116,6 @@ fn main() {
             slowest * cpu_us / 1e6,
         );
     }
-}
-
-/// The 1-minute load average.
-fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|text| text.split_whitespace().next().map(str::to_owned))
-        .unwrap_or_else(|| "?".into())
-}
-
-/// User + system CPU seconds of this process's waited-for children (`cutime` + `cstime`).
-fn children_cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let fields: Vec<&str> = stat
-        .rsplit_once(')')
-        .map(|(_, rest)| rest.split_whitespace().collect())
-        .unwrap_or_default();
-    // Fields are numbered from 1 with the pid; cutime and cstime are 16 and 17. USER_HZ = 100.
-    let field = |i: usize| fields.get(i - 3).and_then(|f| f.parse::<f64>().ok());
-    (field(16).unwrap_or(0.0) + field(17).unwrap_or(0.0)) / 100.0
 }
 
 fn generate(
@@ -191,30 +174,10 @@ fn preimage_of(bytes: &[u8], seed: &[u8; 32]) -> ([u8; 32], Vec<u8>, [u8; 64]) {
     )
 }
 
-fn per_second(items: usize, mut work: impl FnMut()) -> f64 {
-    let started = Instant::now();
-    work();
-    items as f64 / started.elapsed().as_secs_f64()
-}
-
-/// What one run of the binary took.
-struct Run {
-    elapsed: Duration,
-    /// Peak resident set of the child after exec (VmHWM), KiB.
-    peak_kb: u64,
-    /// The child's user + system CPU time.
-    cpu_seconds: f64,
-    status: i32,
-    load_before: String,
-    load_after: String,
-}
-
 /// Runs the release binary, polling its peak resident set (VmHWM) once it runs sealkit.
-fn run_audit(dir: &Path, seed: &Path, jobs: usize) -> Run {
-    let load_before = load_average();
-    let cpu_before = children_cpu_seconds();
-    let started = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sealkit"))
+fn run_audit(dir: &Path, seed: &Path, jobs: usize) -> child::Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sealkit"));
+    command
         .arg("audit")
         .arg(dir)
         .args([
@@ -224,36 +187,6 @@ fn run_audit(dir: &Path, seed: &Path, jobs: usize) -> Run {
             &jobs.to_string(),
             "--receipt-key",
         ])
-        .arg(seed)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let status_file = format!("/proc/{}/status", child.id());
-    let mut peak = 0;
-    loop {
-        // Only after exec: before it, the forked child still shows this process's memory.
-        let text = std::fs::read_to_string(&status_file).unwrap_or_default();
-        if text.lines().any(|l| l == "Name:\tsealkit") {
-            if let Some(kb) = text
-                .lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|n| n.parse::<u64>().ok())
-            {
-                peak = peak.max(kb);
-            }
-        }
-        if let Some(status) = child.try_wait().unwrap() {
-            return Run {
-                elapsed: started.elapsed(),
-                peak_kb: peak,
-                cpu_seconds: children_cpu_seconds() - cpu_before,
-                status: status.code().unwrap_or(-1),
-                load_before,
-                load_after: load_average(),
-            };
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+        .arg(seed);
+    child::run(command, Duration::from_millis(20))
 }

@@ -14,6 +14,9 @@
 //! `SEALKIT_BENCH_RECEIPTS=N` changes the count (default 100,000).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/child.rs"]
+mod child;
+
 use base64::Engine as _;
 use rayon::prelude::*;
 use sealkit::digest::sha256_hex;
@@ -21,7 +24,7 @@ use sealkit::receipt::{self, lock};
 use serde_json::{Map, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 const FIXTURES: &str = "testdata/receipts/legacy-vs-current";
@@ -106,13 +109,13 @@ fn main() {
             (path.display().to_string(), std::fs::read(&path).unwrap())
         })
         .collect();
-    let checks = per_second(sample.len(), || {
+    let checks = child::per_second(sample.len(), || {
         let mut scratch = receipt::Scratch::default();
         for (_, bytes) in &sample {
             std::hint::black_box(receipt::verify_bytes(bytes, None, &mut scratch).unwrap());
         }
     });
-    let analysis = per_second(frames.len().min(20_000), || {
+    let analysis = child::per_second(frames.len().min(20_000), || {
         let options = sealkit::request::Options::default();
         for frame in frames.iter().take(20_000) {
             std::hint::black_box(sealkit::request::analyze(
@@ -126,7 +129,7 @@ fn main() {
     index
         .add_capture("c", std::fs::File::open(&capture).unwrap())
         .unwrap();
-    let whole = per_second(sample.len(), || {
+    let whole = child::per_second(sample.len(), || {
         let mut scratch = receipt::Scratch::default();
         for (name, bytes) in &sample {
             let record = sealkit::migrate::migrate_receipt(
@@ -149,7 +152,7 @@ fn main() {
     drop(index);
     println!(
         "per-receipt limits on one core (receipts/s, in memory; load average {}):",
-        load_average()
+        child::load_average()
     );
     println!("  all receipt checks (issue 4)   {checks:>10.0}");
     println!("  frame validation + identities  {analysis:>10.0}");
@@ -185,26 +188,6 @@ fn main() {
             1e6 / cpu_us / whole
         );
     }
-}
-
-/// The 1-minute load average.
-fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|text| text.split_whitespace().next().map(str::to_owned))
-        .unwrap_or_else(|| "?".into())
-}
-
-/// User + system CPU seconds of this process's waited-for children (`cutime` + `cstime`).
-fn children_cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let fields: Vec<&str> = stat
-        .rsplit_once(')')
-        .map(|(_, rest)| rest.split_whitespace().collect())
-        .unwrap_or_default();
-    // Fields are numbered from 1 with the pid; cutime and cstime are 16 and 17. USER_HZ = 100.
-    let field = |i: usize| fields.get(i - 3).and_then(|f| f.parse::<f64>().ok());
-    (field(16).unwrap_or(0.0) + field(17).unwrap_or(0.0)) / 100.0
 }
 
 /// One receipt for frame number `i`: the template's frame with `"id":"g-<i>"`, every digest
@@ -257,66 +240,16 @@ fn write_capture(path: &Path, frames: &[Vec<u8>]) {
     file.flush().unwrap();
 }
 
-fn per_second(items: usize, mut work: impl FnMut()) -> f64 {
-    let started = Instant::now();
-    work();
-    items as f64 / started.elapsed().as_secs_f64()
-}
-
-/// What one run of the binary took.
-struct Run {
-    elapsed: Duration,
-    /// Peak resident set of the child after exec (VmHWM), KiB.
-    peak_kb: u64,
-    /// The child's user + system CPU time.
-    cpu_seconds: f64,
-    status: i32,
-    load_before: String,
-    load_after: String,
-}
-
 /// Runs the release binary, polling the child's VmHWM while it runs.
-fn run_migrate(dir: &Path, capture: &Path, out: &PathBuf) -> Run {
-    let load_before = load_average();
-    let cpu_before = children_cpu_seconds();
-    let started = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sealkit"))
+fn run_migrate(dir: &Path, capture: &Path, out: &PathBuf) -> child::Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sealkit"));
+    command
         .arg("migrate")
         .arg(dir)
         .arg("--frames")
         .arg(capture)
         .arg("--out")
         .arg(out)
-        .args(["--format", "jsonl"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let status_file = format!("/proc/{}/status", child.id());
-    let mut peak = 0;
-    loop {
-        // Only after exec: before it, the forked child still shows this process's memory.
-        let status = std::fs::read_to_string(&status_file).unwrap_or_default();
-        if status.lines().any(|l| l == "Name:\tsealkit") {
-            if let Some(kb) = status
-                .lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|n| n.parse::<u64>().ok())
-            {
-                peak = peak.max(kb);
-            }
-        }
-        if let Some(status) = child.try_wait().unwrap() {
-            return Run {
-                elapsed: started.elapsed(),
-                peak_kb: peak,
-                cpu_seconds: children_cpu_seconds() - cpu_before,
-                status: status.code().unwrap_or(-1),
-                load_before,
-                load_after: load_average(),
-            };
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
+        .args(["--format", "jsonl"]);
+    child::run(command, Duration::from_millis(5))
 }

@@ -1,0 +1,84 @@
+//! What the throughput benchmarks measure around one run of the release binary: wall time,
+//! the child's CPU time (this process's `cutime` + `cstime` after the wait), its peak
+//! resident set (VmHWM, polled once it runs sealkit), and the load average before and after.
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// What one run of the binary took.
+pub struct Run {
+    pub elapsed: Duration,
+    /// Peak resident set of the child after exec (VmHWM), KiB.
+    pub peak_kb: u64,
+    /// The child's user + system CPU time.
+    pub cpu_seconds: f64,
+    pub status: i32,
+    pub load_before: String,
+    pub load_after: String,
+}
+
+/// Runs `command` (output discarded), polling the child's VmHWM every `poll` while it runs.
+pub fn run(mut command: Command, poll: Duration) -> Run {
+    let load_before = load_average();
+    let cpu_before = children_cpu_seconds();
+    let started = Instant::now();
+    let mut child = command
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    loop {
+        // Only after exec: before it, the forked child still shows this process's memory.
+        let text = std::fs::read_to_string(&status_file).unwrap_or_default();
+        if text.lines().any(|l| l == "Name:\tsealkit") {
+            if let Some(kb) = text
+                .lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|n| n.parse::<u64>().ok())
+            {
+                peak = peak.max(kb);
+            }
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            return Run {
+                elapsed: started.elapsed(),
+                peak_kb: peak,
+                cpu_seconds: children_cpu_seconds() - cpu_before,
+                status: status.code().unwrap_or(-1),
+                load_before,
+                load_after: load_average(),
+            };
+        }
+        std::thread::sleep(poll);
+    }
+}
+
+/// The 1-minute load average.
+pub fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|text| text.split_whitespace().next().map(str::to_owned))
+        .unwrap_or_else(|| "?".into())
+}
+
+/// User + system CPU seconds of this process's waited-for children (`cutime` + `cstime`).
+fn children_cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| rest.split_whitespace().collect())
+        .unwrap_or_default();
+    // Fields are numbered from 1 with the pid; cutime and cstime are 16 and 17. USER_HZ = 100.
+    let field = |i: usize| fields.get(i - 3).and_then(|f| f.parse::<f64>().ok());
+    (field(16).unwrap_or(0.0) + field(17).unwrap_or(0.0)) / 100.0
+}
+
+/// Items per second of `work` over `items` items.
+pub fn per_second(items: usize, mut work: impl FnMut()) -> f64 {
+    let started = Instant::now();
+    work();
+    items as f64 / started.elapsed().as_secs_f64()
+}
