@@ -104,12 +104,30 @@ impl<R: BufRead> LineReader<R> {
     /// [`MAX_KEPT_LINE_BYTES`] + 1 bytes of it; `None` at end of input.
     fn read_line(&mut self, out: &mut Vec<u8>) -> io::Result<Option<LineRead>> {
         let start = out.len();
+        let keep = MAX_KEPT_LINE_BYTES + 1;
+        // The common case: the whole line, LF included, in one memchr-driven read.
+        let read = (&mut self.reader)
+            .take(keep as u64 + 1)
+            .read_until(b'\n', out)?;
         let mut line = LineRead {
-            length: 0,
-            ended: false,
+            length: read as u64,
+            ended: read > 0 && out.last() == Some(&b'\n'),
             cr_before_lf: false,
         };
-        let mut last = None;
+        if line.ended {
+            line.cr_before_lf = read >= 2 && out[out.len() - 2] == b'\r';
+        } else if read > keep {
+            // Longer than seal-host ever reads: keep `keep` bytes, count the rest.
+            let mut last = out.last().copied();
+            out.truncate(start + keep);
+            self.skip_rest(&mut line, &mut last)?;
+        }
+        self.total_bytes += line.length;
+        Ok((line.length > 0).then_some(line))
+    }
+
+    /// Consumes the rest of a cut line (through its LF), counting it into `line`.
+    fn skip_rest(&mut self, line: &mut LineRead, last: &mut Option<u8>) -> io::Result<()> {
         while !line.ended {
             let available = match self.reader.fill_buf() {
                 Ok(available) => available,
@@ -122,23 +140,17 @@ impl<R: BufRead> LineReader<R> {
             let take = match available.iter().position(|&b| b == b'\n') {
                 Some(lf) => {
                     line.ended = true;
-                    line.cr_before_lf = if lf > 0 {
-                        available[lf - 1] == b'\r'
-                    } else {
-                        last == Some(b'\r')
-                    };
+                    line.cr_before_lf =
+                        lf.checked_sub(1).map_or(*last, |i| Some(available[i])) == Some(b'\r');
                     lf + 1
                 }
                 None => available.len(),
             };
-            let room = (MAX_KEPT_LINE_BYTES + 1).saturating_sub(out.len() - start);
-            out.extend_from_slice(&available[..take.min(room)]);
-            last = available[..take].last().copied();
+            *last = available[..take].last().copied();
             line.length += take as u64;
             self.reader.consume(take);
         }
-        self.total_bytes += line.length;
-        Ok((line.length > 0).then_some(line))
+        Ok(())
     }
 }
 
