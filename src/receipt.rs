@@ -583,6 +583,10 @@ impl<'a> Ctx<'a> {
         self.get(name).and_then(Value::as_str)
     }
 
+    fn is_object(&self, name: &str) -> bool {
+        self.get(name).is_some_and(Value::is_object)
+    }
+
     fn need_str(&self, name: &str) -> Step<&'a str> {
         self.str_of(name)
             .ok_or_else(|| Miss::Missing(format!("{name} is missing or not a string")))
@@ -656,10 +660,7 @@ impl<'a> Ctx<'a> {
             ("reason", self.str_of("reason").is_some()),
             ("certs", self.certs().is_some()),
             ("emitted_bytes", self.str_of("emitted_bytes").is_some()),
-            (
-                "signed_config",
-                self.get("signed_config").is_some_and(Value::is_object),
-            ),
+            ("signed_config", self.is_object("signed_config")),
             ("kernel_config", self.get("kernel_config").is_some()),
             (
                 "deny_kernel",
@@ -668,26 +669,9 @@ impl<'a> Ctx<'a> {
                     Some(Value::String(_) | Value::Null)
                 ),
             ),
-        ] {
-            if !ok {
-                problems.push(format!("{name} is missing or mistyped"));
-            }
-        }
-        problems.extend(self.request_member_problems());
-        for (name, ok) in [
-            (
-                "kernel_identity",
-                self.get("kernel_identity").is_some_and(Value::is_object),
-            ),
-            (
-                "host_identity",
-                self.get("host_identity").is_some_and(Value::is_object),
-            ),
-            (
-                "asserted_provenance",
-                self.get("asserted_provenance")
-                    .is_some_and(Value::is_object),
-            ),
+            ("kernel_identity", self.is_object("kernel_identity")),
+            ("host_identity", self.is_object("host_identity")),
+            ("asserted_provenance", self.is_object("asserted_provenance")),
             (
                 "granted_capabilities",
                 self.get("granted_capabilities")
@@ -698,6 +682,7 @@ impl<'a> Ctx<'a> {
                 problems.push(format!("{name} is missing or mistyped"));
             }
         }
+        problems.extend(self.request_member_problems());
         if self.version == Some(3) {
             problems.extend(self.v3_shape_problems());
         }
