@@ -35,44 +35,29 @@ fn run(dir: &str, args: &[&str]) -> String {
     String::from_utf8(output.stdout).unwrap()
 }
 
-/// The README's `$ sealkit …` commands of a block (continuation lines joined), each followed
-/// by what it prints.
+/// The README's `$ sealkit …` commands of a block (with their `\` continuation lines), each
+/// followed by what it prints today.
 fn transcript(block: &str) -> String {
-    let mut commands: Vec<String> = Vec::new();
+    let mut out = String::new();
     let mut lines = block.lines();
     while let Some(line) = lines.next() {
-        if let Some(command) = line.strip_prefix("$ sealkit ") {
-            let mut command = command.to_owned();
-            while command.ends_with('\\') {
-                command.pop();
-                command.push_str(lines.next().unwrap().trim_start());
-            }
-            commands.push(command);
+        let Some(first) = line.strip_prefix("$ sealkit ") else {
+            continue;
+        };
+        out.push_str(line);
+        out.push('\n');
+        let mut command = first.to_owned();
+        while let Some(joined) = command.strip_suffix('\\') {
+            command = joined.to_owned();
+            let next = lines.next().unwrap();
+            out.push_str(next);
+            out.push('\n');
+            command.push_str(next);
         }
+        out.push_str(&run(".", &command.split_whitespace().collect::<Vec<_>>()));
     }
-    assert!(!commands.is_empty());
-    commands
-        .iter()
-        .map(|command| {
-            let args: Vec<&str> = command.split_whitespace().collect();
-            let shown = block
-                .lines()
-                .find(|l| {
-                    l.starts_with("$ sealkit ")
-                        && command.starts_with(l[10..].trim_end_matches('\\').trim_end())
-                })
-                .unwrap();
-            let mut text = String::new();
-            let mut shown_lines = block.lines().skip_while(|l| *l != shown);
-            text.push_str(shown_lines.next().unwrap());
-            text.push('\n');
-            for continuation in shown_lines.take_while(|l| l.starts_with("    ")) {
-                text.push_str(continuation);
-                text.push('\n');
-            }
-            text + &run(".", &args)
-        })
-        .collect()
+    assert!(!out.is_empty(), "no `$ sealkit` command in the block");
+    out
 }
 
 /// Every line of `shown` but `…` appears in `actual`, in order.
