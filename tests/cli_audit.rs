@@ -3,6 +3,8 @@
 //! Each test asserts the code, its severity and the exit status.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+
 use assert_cmd::Command;
 use sealkit::finding::Code;
 use sealkit::receipt::{self, lock};
@@ -11,7 +13,7 @@ use std::collections::BTreeSet;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-const NEW: &str = "testdata/receipts/legacy-vs-current/new/receipts";
+use support::NEW_RECEIPTS as NEW;
 const OLD: &str = "testdata/receipts/legacy-vs-current/old/receipts";
 /// New-era receipts by step (file names in `NEW`).
 const L1_ALLOW: &str = "receipt-00000000000000000000-103292357cac56d748afc89bae05e15775bdba7922f761d60ed349c7ebfb9f29.json";
@@ -22,19 +24,8 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn seed() -> [u8; 32] {
-    std::fs::read(root().join(NEW).join(".seal-receipt-ed25519.key"))
-        .unwrap()
-        .try_into()
-        .unwrap()
-}
-
 fn seed_file() -> String {
-    root()
-        .join(NEW)
-        .join(".seal-receipt-ed25519.key")
-        .display()
-        .to_string()
+    support::receipt_seed_file(NEW).display().to_string()
 }
 
 /// A private receipt directory (0700, files 0600) holding copies of `files` from `from`.
@@ -72,7 +63,7 @@ fn load(name: &str) -> Map<String, Value> {
 
 /// Writes a receipt re-signed with the directory's own seed, named as seal-host would.
 fn write_signed(dir: &Path, counter: u64, mut map: Map<String, Value>) -> PathBuf {
-    lock::sign(&mut map, &seed()).unwrap();
+    lock::sign(&mut map, &support::receipt_seed(NEW)).unwrap();
     let text = |name: &str| map.get(name).and_then(Value::as_str);
     let hash = text("canonical_request_sha256")
         .or_else(|| text("request_sha256"))
@@ -212,7 +203,7 @@ fn every_content_check_reports_its_code() {
         mutate(&mut map);
         if code == Code::SignatureInvalid {
             // Edit after signing: the signature no longer covers the content.
-            lock::sign(&mut map, &seed()).unwrap();
+            lock::sign(&mut map, &support::receipt_seed(NEW)).unwrap();
             map.insert("now".into(), Value::from(1));
             let path = dir.path().join(name);
             write_private(&path, &lock::to_file_bytes(&map));
@@ -422,7 +413,10 @@ fn file_kind_codes() {
         .unwrap()
         .success());
     write_private(&path.join(".receipt-4242-00000000000000000003.tmp"), b"{");
-    write_private(&path.join(".seal-receipt-ed25519.key"), &seed());
+    write_private(
+        &path.join(".seal-receipt-ed25519.key"),
+        &support::receipt_seed(NEW),
+    );
     write_private(&path.join("notes.txt"), b"hello");
     let run = pinned(path);
     expect(&run, Code::SymlinkSkipped, 0);

@@ -9,6 +9,8 @@
 //! - object B is read off the file only when it is in seal-host's layout, else re-serialized.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+
 use assert_cmd::Command;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine as _;
@@ -23,19 +25,12 @@ use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-const NEW: &str = "testdata/receipts/legacy-vs-current/new/receipts";
+use support::NEW_RECEIPTS as NEW;
 const BLOCK: &str = "receipt-00000000000000000001-460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793.json";
 const WYCHEPROOF: &str = "testdata/wycheproof/ed25519_test.json";
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn seed() -> [u8; 32] {
-    std::fs::read(root().join(NEW).join(".seal-receipt-ed25519.key"))
-        .unwrap()
-        .try_into()
-        .unwrap()
 }
 
 fn order() -> BigUint {
@@ -185,7 +180,7 @@ fn write_private(path: &Path, bytes: &[u8]) {
 #[test]
 fn each_bad_signature_among_many_is_reported_for_its_own_receipt_only() {
     const COUNT: usize = 600;
-    let seed = seed();
+    let seed = support::receipt_seed(NEW);
     let template = receipt::parse(&std::fs::read(root().join(NEW).join(BLOCK)).unwrap()).unwrap();
     let hash = template["canonical_request_sha256"]
         .as_str()
@@ -236,7 +231,7 @@ fn each_bad_signature_among_many_is_reported_for_its_own_receipt_only() {
         .arg("audit")
         .arg(dir.path())
         .args(["--format", "jsonl", "--jobs", "2", "--receipt-key"])
-        .arg(root().join(NEW).join(".seal-receipt-ed25519.key"))
+        .arg(support::receipt_seed_file(NEW))
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(1));

@@ -1,6 +1,6 @@
 //! Helpers for the approval CLI tests: the seed-0x17 test key, fixture paths, and token lines
 //! built by hand (well-formed or deliberately broken) to reach each seal-host reason; and
-//! the JSONTestSuite copy the corpus tests read.
+//! the JSONTestSuite copy the corpus tests read; the receipt fixtures' signing seed.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -151,4 +151,23 @@ pub fn json_test_suite() -> Vec<(String, Vec<u8>)> {
         .collect();
     files.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
     files
+}
+
+/// The legacy-vs-current record_version 3 receipts (seal-host wrote them with the seed beside
+/// them).
+pub const NEW_RECEIPTS: &str = "testdata/receipts/legacy-vs-current/new/receipts";
+
+/// The receipt-signing seed file of a receipt directory (relative to the crate).
+pub fn receipt_seed_file(dir: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(dir)
+        .join(".seal-receipt-ed25519.key")
+}
+
+/// The 32-byte receipt-signing seed of a receipt directory.
+pub fn receipt_seed(dir: &str) -> [u8; 32] {
+    std::fs::read(receipt_seed_file(dir))
+        .unwrap()
+        .try_into()
+        .unwrap()
 }
