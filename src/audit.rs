@@ -360,8 +360,7 @@ fn note_state_file(kind: &NameKind, path: &Path, dir: &mut Dir) {
         }
         NameKind::HeadState => {
             dir.is_receipt_dir = true;
-            let parsed =
-                read(chain::MAX_STATE_BYTES as u64).and_then(|bytes| chain::parse_state(&bytes));
+            let parsed = read(chain::MAX_STATE_BYTES).and_then(|bytes| chain::parse_state(&bytes));
             dir.state.head_state = Some((path.to_path_buf(), parsed));
         }
         NameKind::OperationState => {

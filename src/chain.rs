@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 /// The sealed-log format name.
 pub const FORMAT: &str = "seal-verifiable-record/v1";
 /// The largest `.seal-audit-head.state` seal-host reads.
-pub const MAX_STATE_BYTES: usize = 16 * 1024;
+pub const MAX_STATE_BYTES: u64 = 16 * 1024;
 /// The largest sealed log or audit-line file sealkit reads (whole, into memory).
 pub const MAX_LOG_BYTES: u64 = 1024 * 1024 * 1024;
 
@@ -186,7 +186,7 @@ pub struct HeadState {
 
 /// Reads `{"seal_audit_state":"v1","session":…,"head":…}`.
 pub fn parse_state(bytes: &[u8]) -> Result<HeadState, String> {
-    if bytes.len() > MAX_STATE_BYTES {
+    if bytes.len() as u64 > MAX_STATE_BYTES {
         return Err(format!("larger than {MAX_STATE_BYTES} bytes"));
     }
     let text = std::str::from_utf8(bytes).map_err(|_| "not UTF-8".to_owned())?;

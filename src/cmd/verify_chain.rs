@@ -94,7 +94,7 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
     }
     if let Some(state_file) = &args.state {
         let state =
-            chain::parse_state(&read(state_file, chain::MAX_STATE_BYTES as u64)?).map_err(|e| {
+            chain::parse_state(&read(state_file, chain::MAX_STATE_BYTES)?).map_err(|e| {
                 miette::miette!(
                     code = "chain-state-invalid",
                     "{}: {e}",
