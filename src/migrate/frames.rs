@@ -11,7 +11,6 @@
 use super::{FrameRef, FrameSource, Link};
 use crate::digest::{hex_decode, hex_lower};
 use crate::frame::{request_line, FrameReader};
-use crate::json;
 use crate::receipt::recompute::{self, Rule};
 use crate::request::{self, Era, Session};
 use sha2::{Digest, Sha256};
@@ -226,8 +225,7 @@ impl FrameIndex {
 /// the line projects (seal-host parses `line.trim()`).
 pub fn canonical_sha256(frame: &[u8], rule: Rule) -> Option<String> {
     let line = std::str::from_utf8(request_line(frame)).ok()?;
-    recompute::serde_reads(line.trim()).ok()?;
-    let node = json::parse(line.trim(), 128).ok()?;
+    let node = recompute::read_request_line(line).ok()?;
     recompute::project(node.value.get("params"), rule)
         .ok()
         .map(|p| p.canonical_request_sha256)

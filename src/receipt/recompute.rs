@@ -56,13 +56,20 @@ pub struct Projection {
     pub input_responses: Option<String>,
 }
 
-/// Whether seal-host's serde_json reads `text` as JSON: sealkit's own reader is more lenient
-/// in one place (it decodes a lone surrogate escape to U+FFFD), and a line serde refuses is
-/// one seal-host records as `request_parse_error`, never projects.
-pub fn serde_reads(text: &str) -> Result<(), String> {
+/// The request line as seal-host reads it: `line.trim()` (Rust's Unicode trim) through
+/// serde_json. sealkit's span reader is more lenient in places (a lone surrogate escape
+/// decodes to U+FFFD, a number beyond binary64 keeps its literal), so a line is read only
+/// when serde_json reads it too; otherwise seal-host records `request_parse_error`.
+pub fn read_request_line(line: &str) -> Result<json::Node<'_>, String> {
+    let text = line.trim();
     serde_json::from_str::<serde_json::Value>(text)
-        .map(drop)
-        .map_err(|e| format!("the request line is not JSON to serde_json ({e})"))
+        .map_err(|e| format!("the request line is not JSON to serde_json ({e})"))?;
+    json::parse(text, MAX_DEPTH).map_err(|error| {
+        format!(
+            "the request line is not JSON ({} at byte {})",
+            error.message, error.offset
+        )
+    })
 }
 
 /// Recomputes a frame's identities as seal-host recorded them. `server` is the operator's
@@ -82,18 +89,10 @@ pub fn frame_facts(frame: &[u8], server: &str) -> FrameFacts {
         facts.projection = Err("the request line is not UTF-8".into());
         return facts;
     };
-    // seal-host parses `line.trim()` (Rust's Unicode trim) with serde_json.
-    if let Err(error) = serde_reads(text.trim()) {
-        facts.projection = Err(error);
-        return facts;
-    }
-    let node = match json::parse(text.trim(), MAX_DEPTH) {
+    let node = match read_request_line(text) {
         Ok(node) => node,
         Err(error) => {
-            facts.projection = Err(format!(
-                "the request line is not JSON ({} at byte {})",
-                error.message, error.offset
-            ));
+            facts.projection = Err(error);
             return facts;
         }
     };
@@ -278,6 +277,12 @@ mod tests {
             crate::migrate::frames::canonical_sha256(frame(r"\ud83dx").as_bytes(), V3),
             None
         );
+        // A number beyond binary64: the span reader keeps its literal, serde_json refuses it.
+        let huge = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"n":1e400}}}"#;
+        assert!(read_request_line(huge)
+            .unwrap_err()
+            .contains("not JSON to serde_json"));
+        assert!(crate::json::parse(huge, MAX_DEPTH).is_ok());
     }
 
     #[test]
