@@ -41,13 +41,143 @@ fn generated() -> BTreeMap<PathBuf, Vec<u8>> {
 }
 
 fn man_pages(command: &clap::Command, name: &str, files: &mut BTreeMap<PathBuf, Vec<u8>>) {
+    // clap adds a `help` subcommand; it has no page of its own, so no page may name one.
+    let command = command.clone().disable_help_subcommand(true).name(name.to_owned());
+    let man = clap_mangen::Man::new(command.clone());
     let mut buffer = Vec::new();
-    clap_mangen::Man::new(command.clone().name(name.to_owned()))
-        .render(&mut buffer)
-        .unwrap();
+    man.render_title(&mut buffer).unwrap();
+    man.render_name_section(&mut buffer).unwrap();
+    man.render_synopsis_section(&mut buffer).unwrap();
+    man.render_description_section(&mut buffer).unwrap();
+    if command.get_arguments().any(|a| !a.is_hide_set()) {
+        man.render_options_section(&mut buffer).unwrap();
+    }
+    let subcommands: Vec<_> = command
+        .get_subcommands()
+        .filter(|s| s.get_name() != "help")
+        .collect();
+    if !subcommands.is_empty() {
+        man.render_subcommands_section(&mut buffer).unwrap();
+    }
+    buffer.extend_from_slice(manual_sections(name).as_bytes());
+    man.render_version_section(&mut buffer).unwrap();
     files.insert(Path::new("man").join(format!("{name}.1")), buffer);
-    for sub in command.get_subcommands().filter(|s| s.get_name() != "help") {
+    for sub in subcommands {
         man_pages(sub, &format!("{name}-{}", sub.get_name()), files);
+    }
+}
+
+/// Text for roff: a line may not start with `.` or `'`, and `\` and `-` are escaped.
+fn roff_text(text: &str) -> String {
+    let escaped = text.replace('\\', "\\e").replace('-', "\\-");
+    if escaped.starts_with('.') || escaped.starts_with('\'') {
+        format!("\\&{escaped}")
+    } else {
+        escaped
+    }
+}
+
+/// EXIT STATUS, ENVIRONMENT and EXAMPLES, which clap has no place for.
+fn manual_sections(page: &str) -> String {
+    let mut roff = String::from(".SH \"EXIT STATUS\"\n");
+    for (status, meaning) in EXIT_STATUS {
+        roff.push_str(&format!(".TP\n{status}\n{}\n", roff_text(meaning)));
+    }
+    roff.push_str(".SH ENVIRONMENT\n");
+    for (variable, meaning) in ENVIRONMENT {
+        roff.push_str(&format!(".TP\n\\fB{variable}\\fR\n{}\n", roff_text(meaning)));
+    }
+    let examples = examples(page);
+    assert!(
+        !examples.is_empty(),
+        "man page {page} has no EXAMPLES: add them to examples() in tests/generated_files.rs"
+    );
+    roff.push_str(".SH EXAMPLES\n");
+    for (what, command) in examples {
+        roff.push_str(&format!(
+            ".PP\n{}\n.PP\n.RS 4\n\\fB{}\\fR\n.RE\n",
+            roff_text(what),
+            roff_text(command)
+        ));
+    }
+    roff.push_str(".SH \"SEE ALSO\"\nThe README and the pages under docs/ in sealkit's source tree.\n");
+    roff
+}
+
+const EXIT_STATUS: &[(&str, &str)] = &[
+    ("0", "Everything was checked and is good."),
+    (
+        "1",
+        "Checked and found a problem: a refused frame, a rejected token, a receipt that does not verify, an error finding, an identity that changes in migration (warnings count with --deny-warnings).",
+    ),
+    (
+        "2",
+        "Could not check: bad usage, an unreadable input or key, a limit reached, an I/O failure.",
+    ),
+];
+
+const ENVIRONMENT: &[(&str, &str)] = &[
+    (
+        "SEALKIT_APPROVAL_KEY_FILE",
+        "The approval secret key file used by sealkit approve when --key-file is not given.",
+    ),
+    (
+        "NO_COLOR",
+        "When set, --color auto prints no colour (--color always still does).",
+    ),
+];
+
+/// Examples for each page; every page must have some.
+fn examples(page: &str) -> &'static [(&'static str, &'static str)] {
+    match page {
+        "sealkit" => &[
+            ("Identities of every frame in a capture:", "sealkit target capture.jsonl"),
+            ("Audit a receipt directory against the installation key:", "sealkit audit /var/lib/seal/receipts --receipt-key receipt.pub"),
+        ],
+        "sealkit-target" => &[
+            ("Identities of a capture, with the server identity the host is configured with:", "sealkit target --server prod-db capture.jsonl"),
+            ("One JSON record per frame, for scripts:", "sealkit target --format jsonl capture.jsonl"),
+            ("A frame from standard input, with every canonical part shown:", "sealkit target --explain - < frame.json"),
+        ],
+        "sealkit-keygen" => &[
+            ("A new approval key pair in keys/:", "sealkit keygen --out-dir keys"),
+        ],
+        "sealkit-approve" => &[
+            ("Approve from the host's refusal line, appending to the token file:", "sealkit approve --refusal refusal.json --key-file keys/approval.key --token-file tokens.ndjson"),
+            ("Sign a decline instead:", "sealkit approve --refusal refusal.json --key-file keys/approval.key --token-file tokens.ndjson --deny"),
+        ],
+        "sealkit-verify" => &[
+            ("Verify a token file against the host's approval key:", "sealkit verify approval tokens.ndjson --pubkey-file keys/approval.pub"),
+            ("Verify a sealed audit log:", "sealkit verify chain sealed.json"),
+        ],
+        "sealkit-verify-approval" => &[
+            ("Every token in a file, against the key the host trusts:", "sealkit verify approval tokens.ndjson --pubkey-file keys/approval.pub"),
+            ("Also check the binding to a captured frame at a given time:", "sealkit verify approval tokens.ndjson --pubkey-file keys/approval.pub --frame frame.json --now 1786000000000"),
+        ],
+        "sealkit-verify-receipt" => &[
+            ("Receipts against the installation's receipt key:", "sealkit verify receipt receipts/receipt-*.json --receipt-key receipt.pub"),
+        ],
+        "sealkit-verify-chain" => &[
+            ("A sealed log:", "sealkit verify chain sealed.json"),
+            ("Raw audit lines against the directory's head state:", "sealkit verify chain --audit-lines audit.lines --state receipts/.seal-audit-head.state"),
+        ],
+        "sealkit-verify-bundle" => &[
+            ("A detached statement bundle with its three trusted keys:", "sealkit verify bundle bundle.json --issuer-pubkey HEX --request-pubkey HEX --approval-pubkey HEX"),
+        ],
+        "sealkit-audit" => &[
+            ("A receipt directory, two worker threads:", "sealkit audit receipts/ --receipt-key receipt.pub --jobs 2"),
+            ("Findings as JSON Lines for a script:", "sealkit audit receipts/ --receipt-key receipt.pub --format jsonl"),
+        ],
+        "sealkit-diff" => &[
+            ("Old receipts against a migration output, with the captured frames:", "sealkit diff old-receipts/ migrated/ --frames capture.jsonl"),
+        ],
+        "sealkit-migrate" => &[
+            ("Label old receipts, recovering frames from a capture:", "sealkit migrate old-receipts/ --frames capture.jsonl --out migrated/"),
+        ],
+        "sealkit-envelope" => &[
+            ("The V2.3 signed message for one frame:", "sealkit envelope frame.json --params params.json"),
+        ],
+        _ => &[],
     }
 }
 
