@@ -4,7 +4,7 @@
 //! them green without libFuzzer or a nightly toolchain.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "../fuzz/src/lib.rs"]
+#[path = "../../fuzz/src/lib.rs"]
 mod checks;
 
 use std::path::Path;

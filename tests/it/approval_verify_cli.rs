@@ -3,7 +3,7 @@
 //! listed at the end), the binding checks, exit codes and the JSON shapes.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use assert_cmd::Command;
 use serde_json::{json, Value};

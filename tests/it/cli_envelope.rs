@@ -7,8 +7,8 @@ use ed25519_dalek::{Signer, SigningKey};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-const CORPUS: &str = include_str!("../testdata/envelope/envelope_v23_twin_corpus.json");
-const EXPECTED: &str = include_str!("../testdata/envelope/envelope_v23_twin_expected.hex");
+const CORPUS: &str = include_str!("../../testdata/envelope/envelope_v23_twin_corpus.json");
+const EXPECTED: &str = include_str!("../../testdata/envelope/envelope_v23_twin_expected.hex");
 /// Ed25519 (seed 0x000102…1f) over the golden-fable message, made with Python
 /// `cryptography`, independently of this crate.
 const GOLDEN_SIG: &str = "ae1859447d11be31ff3e1f9c0e124b3af598f216a74f1ede28421554ea684fee82430383298ade756b9ee02bc0c06ebd037a84f1ec137c86fe5a876498a95800";

@@ -7,7 +7,7 @@ use sealkit::envelope::{verify_signature, SignatureCheck};
 use sealkit::typed::{read_request, signed_approval_message, ToolSpecs};
 use serde_json::Value;
 
-const VECTORS: &str = include_str!("../testdata/typed/v2_signed_approvals.json");
+const VECTORS: &str = include_str!("../../testdata/typed/v2_signed_approvals.json");
 
 fn bytes<const N: usize>(hex: &str) -> [u8; N] {
     hex_decode(hex).unwrap().try_into().unwrap()

@@ -3,7 +3,7 @@
 #![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use expectrl::session::OsSession as Session;
 use expectrl::{Eof, Expect};

@@ -4,7 +4,7 @@
 //! concurrent approvals all land intact, and secret keys never come from arguments.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use assert_cmd::Command;
 use serde_json::Value;

@@ -20,7 +20,7 @@
 //! sorted error codes.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use assert_cmd::Command;
 use sealkit::receipt::lock;

@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::process::Command;
 
-const README: &str = include_str!("../README.md");
+const README: &str = include_str!("../../README.md");
 
 /// The first fenced block after the line starting with `marker`.
 fn block_after(marker: &str) -> &'static str {

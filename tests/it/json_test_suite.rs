@@ -14,7 +14,7 @@
 //! The corpus is checked against its aggregate digest first (seal-host-formats.md §5).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use sealkit::digest::is_sha256_hex;
 use sealkit::request::{analyze, Options, Session, Verdict};

@@ -6,8 +6,8 @@ use sealkit::digest::hex_lower;
 use sealkit::envelope::{signed_message, Params};
 use serde_json::Value;
 
-const CORPUS: &str = include_str!("../testdata/envelope/envelope_v23_twin_corpus.json");
-const EXPECTED: &str = include_str!("../testdata/envelope/envelope_v23_twin_expected.hex");
+const CORPUS: &str = include_str!("../../testdata/envelope/envelope_v23_twin_corpus.json");
+const EXPECTED: &str = include_str!("../../testdata/envelope/envelope_v23_twin_expected.hex");
 
 /// A vector as a parameter file: its envelope object plus the authority.
 fn params_text(vector: &Value) -> String {

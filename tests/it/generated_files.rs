@@ -1,6 +1,6 @@
 //! `man/` and `completions/` are generated from the clap definitions in src/cli.rs. This
 //! test regenerates them in memory and fails when the committed files are stale.
-//! Refresh them with `SEALKIT_REGENERATE=1 cargo test --test generated_files`.
+//! Refresh them with `SEALKIT_REGENERATE=1 cargo test --test it generated_files`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use clap::CommandFactory;
@@ -42,7 +42,10 @@ fn generated() -> BTreeMap<PathBuf, Vec<u8>> {
 
 fn man_pages(command: &clap::Command, name: &str, files: &mut BTreeMap<PathBuf, Vec<u8>>) {
     // clap adds a `help` subcommand; it has no page of its own, so no page may name one.
-    let command = command.clone().disable_help_subcommand(true).name(name.to_owned());
+    let command = command
+        .clone()
+        .disable_help_subcommand(true)
+        .name(name.to_owned());
     let man = clap_mangen::Man::new(command.clone());
     let mut buffer = Vec::new();
     man.render_title(&mut buffer).unwrap();
@@ -85,12 +88,15 @@ fn manual_sections(page: &str) -> String {
     }
     roff.push_str(".SH ENVIRONMENT\n");
     for (variable, meaning) in ENVIRONMENT {
-        roff.push_str(&format!(".TP\n\\fB{variable}\\fR\n{}\n", roff_text(meaning)));
+        roff.push_str(&format!(
+            ".TP\n\\fB{variable}\\fR\n{}\n",
+            roff_text(meaning)
+        ));
     }
     let examples = examples(page);
     assert!(
         !examples.is_empty(),
-        "man page {page} has no EXAMPLES: add them to examples() in tests/generated_files.rs"
+        "man page {page} has no EXAMPLES: add them to examples() in tests/it/generated_files.rs"
     );
     roff.push_str(".SH EXAMPLES\n");
     for (what, command) in examples {
@@ -100,7 +106,9 @@ fn manual_sections(page: &str) -> String {
             roff_text(command)
         ));
     }
-    roff.push_str(".SH \"SEE ALSO\"\nThe README and the pages under docs/ in sealkit's source tree.\n");
+    roff.push_str(
+        ".SH \"SEE ALSO\"\nThe README and the pages under docs/ in sealkit's source tree.\n",
+    );
     roff
 }
 
@@ -209,5 +217,5 @@ fn man_pages_and_completions_are_current() {
         .chain(on_disk.keys())
         .filter(|p| files.get(*p) != on_disk.get(*p))
         .collect();
-    assert!(stale.is_empty(), "stale generated files {stale:?}: run SEALKIT_REGENERATE=1 cargo test --test generated_files");
+    assert!(stale.is_empty(), "stale generated files {stale:?}: run SEALKIT_REGENERATE=1 cargo test --test it generated_files");
 }

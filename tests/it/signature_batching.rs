@@ -9,7 +9,7 @@
 //! - object B is read off the file only when it is in seal-host's layout, else re-serialized.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use assert_cmd::Command;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};

@@ -3,7 +3,7 @@
 //! Each test asserts the code, its severity and the exit status.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use assert_cmd::Command;
 use sealkit::finding::Code;

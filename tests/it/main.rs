@@ -1,0 +1,36 @@
+//! The integration tests, in one binary: one link instead of one per file, which was most of
+//! the suite's build time. Each module is one area; `support` holds the shared helpers.
+//! `cargo test --test it MODULE::` runs one area.
+
+mod support;
+
+mod approval_approve_cli;
+mod approval_fixtures;
+mod approval_pty;
+mod approval_verify_cli;
+mod approval_wycheproof;
+mod ci_hygiene;
+mod cli_audit;
+mod cli_diff;
+mod cli_envelope;
+mod cli_migrate;
+mod cli_transcripts;
+mod envelope_corpus;
+mod fuzz_corpus;
+mod fuzz_regressions;
+mod generated_files;
+mod identity_invariants;
+mod identity_vectors;
+mod json_test_suite;
+mod json_test_suite_evidence;
+mod migrate_labels;
+mod readme_codes;
+mod readme_examples;
+mod receipt_flips;
+mod receipts;
+mod robust_cli;
+mod signature_batching;
+mod target_refusals;
+mod target_tool_spec;
+mod typed_props;
+mod v2_signed_approval;
