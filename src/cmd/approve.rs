@@ -19,7 +19,7 @@ use crate::cli::{ApproveArgs, Format};
 use crate::digest::{hex_lower, is_sha256_hex};
 use crate::fsutil::{read_capped, read_capped_text, MAX_SMALL_INPUT_BYTES};
 use crate::identity::Profile;
-use crate::keys::{self, SecretKey};
+use crate::keys::{self, Signer};
 use crate::outcome::Outcome;
 use crate::request::{self, Call, EraMode, Options, Session, Verdict};
 use crate::shown::{self, Decision};
@@ -34,9 +34,8 @@ use std::path::Path;
 const MAX_ANSWER_BYTES: u64 = 16 * 1024;
 
 pub fn run(args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
-    let key_path = keys::secret_key_path(args.key_file.as_deref())
-        .map_err(|e| miette!(code = e.code(), "{e}"))?;
-    let key = keys::read_secret_key_file(&key_path).map_err(|e| miette!(code = e.code(), "{e}"))?;
+    let (key, _location) = super::approve_key::load(&args)?;
+    let key = key.as_ref();
     let (target, frame) = challenged(&args)?;
     let call = match identify(&frame, &args.server) {
         Ok(call) => call,
@@ -65,7 +64,7 @@ pub fn run(args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
             &Refused::new("not-approved", "no token written: the answer was not yes"),
         );
     }
-    let signed = sign(&args, &key, &target, &frame, &shown_text, decision)?;
+    let signed = sign(&args, key, &target, &frame, &shown_text, decision)?;
     let appended = tokenfile::append_line(&args.token_file, &signed.line).map_err(|e| {
         miette!(
             code = "token-file-append",
@@ -261,7 +260,7 @@ struct Signed {
 
 fn sign(
     args: &ApproveArgs,
-    key: &SecretKey,
+    key: &dyn Signer,
     target: &str,
     frame: &[u8],
     shown_text: &[u8],
@@ -291,7 +290,7 @@ fn sign(
             authorized_at,
             expiry: None,
             session: None,
-            signer_key_id: key.public.key_id.clone(),
+            signer_key_id: key.public().key_id.clone(),
             subject: Subject::of(frame),
             renderer,
         });
@@ -327,7 +326,7 @@ fn sign(
         authorized_at,
         expiry: Some(expiry),
         session: Some(session),
-        signer_key_id: key.public.key_id.clone(),
+        signer_key_id: key.public().key_id.clone(),
         subject: inputs.subject,
         renderer,
     })

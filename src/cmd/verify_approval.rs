@@ -3,6 +3,7 @@
 //! reference/seal-host-formats.md §1.7). Exit 0 when every line is accepted, 1 when any is
 //! rejected, 2 when the input or the trusted key cannot be read.
 
+use super::passphrase::key_report;
 use super::{Global, Out};
 use crate::approval::binding::{Check, Expectations, Freshness, NonceUse, Subject};
 use crate::approval::limits::MAX_TOKEN_FILE_BYTES;
@@ -27,7 +28,7 @@ const BATCH_LINES: usize = 4096;
 const MAX_DIAGNOSTICS: usize = 50;
 
 pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome> {
-    let key = trusted_key(&args)?;
+    let (key, key_shown) = trusted_key(&args)?;
     let checked = Checked::from_args(&args)?;
     let source = match &args.file {
         Some(path) if path.as_os_str() != "-" => path.display().to_string(),
@@ -59,20 +60,26 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
         reports.iter().for_each(|report| tally.add(report));
         sink.lines(&reports).into_diagnostic()?;
     }
-    let summary = Summary::new(source, &key, &checked, tally, lines.total_bytes());
+    let mut summary = Summary::new(source, &key, &checked, tally, lines.total_bytes());
+    if !key_shown {
+        summary.trusted_key.public_key = None;
+    }
     let outcome = summary.outcome(global.deny_warnings);
     sink.finish(&summary, global).into_diagnostic()?;
     Ok(outcome)
 }
 
-fn trusted_key(args: &VerifyApprovalArgs) -> miette::Result<PublicKey> {
+/// The trusted key and whether it may be printed in full: a key file that is not
+/// recognisably public shows only its key id, so a secret named as a public key is never
+/// echoed.
+fn trusted_key(args: &VerifyApprovalArgs) -> miette::Result<(PublicKey, bool)> {
     match (&args.pubkey, &args.pubkey_file) {
-        (Some(hex), _) => {
-            PublicKey::from_hex(hex).map_err(|e| miette!(code = e.code(), "--pubkey: {e}"))
-        }
-        (None, Some(path)) => {
-            read_public_key_file(path).map_err(|e| miette!(code = e.code(), "--pubkey-file: {e}"))
-        }
+        (Some(text), _) => PublicKey::from_text(text)
+            .map(|key| (key, true))
+            .map_err(|e| miette!(code = e.code(), "--pubkey: {e}")),
+        (None, Some(path)) => read_public_key_file(path)
+            .map(|file| (file.key, file.shown))
+            .map_err(|e| key_report(&e).wrap_err("--pubkey-file")),
         (None, None) => Err(miette!(
             "give the trusted key with --pubkey or --pubkey-file"
         )),
@@ -181,7 +188,8 @@ struct FileFinding {
 
 #[derive(Debug, Serialize)]
 struct TrustedKey {
-    public_key: String,
+    /// `null` when the key came from a file that is not recognisably public.
+    public_key: Option<String>,
     key_id: String,
 }
 
@@ -225,7 +233,7 @@ impl Summary {
             record: "summary",
             source,
             trusted_key: TrustedKey {
-                public_key: key.hex.clone(),
+                public_key: Some(key.hex.clone()),
                 key_id: key.key_id.clone(),
             },
             checked: checked.clone(),
@@ -473,11 +481,19 @@ fn write_summary(out: &mut Out, summary: &Summary) -> io::Result<()> {
         "{}: {} token {lines}, {} accepted, {} rejected{declines}",
         summary.source, summary.lines, summary.accepted, summary.rejected
     )?;
-    writeln!(
-        out,
-        "trusted key {} (key id {})",
-        summary.trusted_key.public_key, summary.trusted_key.key_id
-    )?;
+    match &summary.trusted_key.public_key {
+        Some(hex) => writeln!(
+            out,
+            "trusted key {hex} (key id {})",
+            summary.trusted_key.key_id
+        )?,
+        None => writeln!(
+            out,
+            "trusted key id {} (the key file is not recognisably a public key, so its \
+             contents are not shown)",
+            summary.trusted_key.key_id
+        )?,
+    }
     let checked = &summary.checked;
     let frame = match &checked.frame {
         Some(f) => format!(
