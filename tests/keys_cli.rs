@@ -97,8 +97,9 @@ fn key_show_names_each_kind_and_never_prints_a_secret() {
     assert!(stdout.contains("kind        secret-plain\n"), "{stdout}");
 }
 
-// Seen red on the code before this change: `--pubkey-file approval.key` printed the seed as
-// "trusted key 1717…" and `--receipt-key approval.key` pinned the seed as a public key.
+// Seen red under the mutation "read_public_key_file accepts a recognised plain seed as the
+// public key" (the code before this change): `--pubkey-file approval.key` printed the seed as
+// "trusted key 1717…", which the output search above caught.
 #[cfg(unix)]
 #[test]
 fn secret_key_files_named_as_public_keys_are_refused_and_never_echoed() {
