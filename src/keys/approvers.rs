@@ -112,6 +112,12 @@ impl Approvers {
     }
 }
 
+/// Characters that could disguise a name on a terminal.
+fn is_invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
+}
+
 fn strip_comment(line: &str) -> &str {
     match line.find('#') {
         Some(at) => &line[..at],
@@ -122,6 +128,13 @@ fn strip_comment(line: &str) -> &str {
 fn parse_line(content: &str, line: u64) -> Result<Approver, String> {
     let mut tokens = content.split_whitespace();
     let name = tokens.next().unwrap_or("").to_owned();
+    if let Some(bad) = name.chars().find(|c| is_invisible(*c)) {
+        return Err(format!(
+            "NAME holds U+{:04X}; names are shown on terminals, so control, bidirectional and \
+             zero-width characters are refused",
+            u32::from(bad)
+        ));
+    }
     let key_token = tokens
         .next()
         .ok_or_else(|| "expected NAME KEY [valid-after=TIME] [valid-before=TIME]".to_owned())?;
@@ -331,6 +344,7 @@ mod tests {
                 1,
             ),
             ("alice 1234\n".to_owned(), 1),
+            (format!("al\u{202e}ice {}\n", old.hex), 1),
         ] {
             match Approvers::parse(&bad, Path::new("a")).unwrap_err() {
                 KeyError::Approvers { line: at, .. } => assert_eq!(at, line, "{bad}"),
