@@ -164,3 +164,17 @@ fn malformed_lists_exit_2_with_the_line_number() {
         assert!(stderr.contains(at), "{at}: {stderr}");
     }
 }
+
+#[test]
+fn the_readme_example_list_parses_as_a_rotation() {
+    let readme = include_str!("../README.md");
+    let at = readme.find("# who may approve production calls\n").unwrap();
+    let block = &readme[at..];
+    let block = &block[..block.find("```").unwrap()];
+    let list = sealkit::keys::approvers::Approvers::parse(block, Path::new("README.md")).unwrap();
+    assert_eq!(list.entries.len(), 2);
+    assert_eq!(list.entries[0].key.hex, PUBKEY);
+    assert_eq!(list.entries[0].valid_before, Some(ROTATION));
+    assert_eq!(list.entries[1].valid_after, Some(ROTATION));
+    assert_ne!(list.entries[1].key, list.entries[0].key);
+}
