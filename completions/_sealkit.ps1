@@ -203,9 +203,9 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             break
         }
         'sealkit;verify;bundle' {
-            [CompletionResult]::new('--issuer-pubkey', '--issuer-pubkey', [CompletionResultType]::ParameterName, 'Trusted issuer public key (64 hex)')
-            [CompletionResult]::new('--request-pubkey', '--request-pubkey', [CompletionResultType]::ParameterName, 'Trusted request-signer public key (64 hex)')
-            [CompletionResult]::new('--approval-pubkey', '--approval-pubkey', [CompletionResultType]::ParameterName, 'Trusted approval-signer public key (64 hex)')
+            [CompletionResult]::new('--issuer-pubkey', '--issuer-pubkey', [CompletionResultType]::ParameterName, 'Trusted issuer public key (64 hex, or an `ssh-ed25519 AAAA…` key)')
+            [CompletionResult]::new('--request-pubkey', '--request-pubkey', [CompletionResultType]::ParameterName, 'Trusted request-signer public key (64 hex, or an `ssh-ed25519 AAAA…` key)')
+            [CompletionResult]::new('--approval-pubkey', '--approval-pubkey', [CompletionResultType]::ParameterName, 'Trusted approval-signer public key (64 hex, or an `ssh-ed25519 AAAA…` key)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
             [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
@@ -288,7 +288,7 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('--policy-version', '--policy-version', [CompletionResultType]::ParameterName, 'The policy version the signer pins')
             [CompletionResult]::new('--effect', '--effect', [CompletionResultType]::ParameterName, 'The effect claim: derived from the frame by Seal''s kernel rule, or declared absent [default: derive, unless the parameter file gives one]')
             [CompletionResult]::new('--verify', '--verify', [CompletionResultType]::ParameterName, 'Check this Ed25519 signature (128 hex digits) over the message')
-            [CompletionResult]::new('--pubkey', '--pubkey', [CompletionResultType]::ParameterName, 'The signer''s Ed25519 public key (64 hex digits), for --verify')
+            [CompletionResult]::new('--pubkey', '--pubkey', [CompletionResultType]::ParameterName, 'The signer''s Ed25519 public key (64 hex digits, or an `ssh-ed25519 AAAA…` key), for --verify')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
             [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')

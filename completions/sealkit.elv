@@ -185,9 +185,9 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand --version 'Print version'
         }
         &'sealkit;verify;bundle'= {
-            cand --issuer-pubkey 'Trusted issuer public key (64 hex)'
-            cand --request-pubkey 'Trusted request-signer public key (64 hex)'
-            cand --approval-pubkey 'Trusted approval-signer public key (64 hex)'
+            cand --issuer-pubkey 'Trusted issuer public key (64 hex, or an `ssh-ed25519 AAAA…` key)'
+            cand --request-pubkey 'Trusted request-signer public key (64 hex, or an `ssh-ed25519 AAAA…` key)'
+            cand --approval-pubkey 'Trusted approval-signer public key (64 hex, or an `ssh-ed25519 AAAA…` key)'
             cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
             cand --color 'When to use colour in human output'
             cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
@@ -260,7 +260,7 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand --policy-version 'The policy version the signer pins'
             cand --effect 'The effect claim: derived from the frame by Seal''s kernel rule, or declared absent [default: derive, unless the parameter file gives one]'
             cand --verify 'Check this Ed25519 signature (128 hex digits) over the message'
-            cand --pubkey 'The signer''s Ed25519 public key (64 hex digits), for --verify'
+            cand --pubkey 'The signer''s Ed25519 public key (64 hex digits, or an `ssh-ed25519 AAAA…` key), for --verify'
             cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
             cand --color 'When to use colour in human output'
             cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'

@@ -188,9 +188,9 @@ never\t''"
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -s V -l version -d 'Print version'
-complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l issuer-pubkey -d 'Trusted issuer public key (64 hex)' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l request-pubkey -d 'Trusted request-signer public key (64 hex)' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l approval-pubkey -d 'Trusted approval-signer public key (64 hex)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l issuer-pubkey -d 'Trusted issuer public key (64 hex, or an `ssh-ed25519 AAAA…` key)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l request-pubkey -d 'Trusted request-signer public key (64 hex, or an `ssh-ed25519 AAAA…` key)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l approval-pubkey -d 'Trusted approval-signer public key (64 hex, or an `ssh-ed25519 AAAA…` key)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
@@ -252,7 +252,7 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l policy-vers
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l effect -d 'The effect claim: derived from the frame by Seal\'s kernel rule, or declared absent [default: derive, unless the parameter file gives one]' -r -f -a "derive\t'Seal\'s kernel derivation from the frame (needs `params.action`)'
 absent\t'Declared absent (one signed 0x00 byte)'"
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l verify -d 'Check this Ed25519 signature (128 hex digits) over the message' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l pubkey -d 'The signer\'s Ed25519 public key (64 hex digits), for --verify' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l pubkey -d 'The signer\'s Ed25519 public key (64 hex digits, or an `ssh-ed25519 AAAA…` key), for --verify' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"

@@ -174,7 +174,7 @@ pub struct EnvelopeArgs {
     #[arg(long, value_name = "SIG", requires = "pubkey")]
     pub verify: Option<String>,
 
-    /// The signer's Ed25519 public key (64 hex digits), for --verify.
+    /// The signer's Ed25519 public key (64 hex digits, or an `ssh-ed25519 AAAA…` key), for --verify.
     #[arg(long, value_name = "HEX", requires = "verify")]
     pub pubkey: Option<String>,
 }
@@ -246,15 +246,15 @@ pub struct VerifyBundleArgs {
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
 
-    /// Trusted issuer public key (64 hex).
+    /// Trusted issuer public key (64 hex, or an `ssh-ed25519 AAAA…` key).
     #[arg(long, value_name = "HEX")]
     pub issuer_pubkey: String,
 
-    /// Trusted request-signer public key (64 hex).
+    /// Trusted request-signer public key (64 hex, or an `ssh-ed25519 AAAA…` key).
     #[arg(long, value_name = "HEX")]
     pub request_pubkey: String,
 
-    /// Trusted approval-signer public key (64 hex).
+    /// Trusted approval-signer public key (64 hex, or an `ssh-ed25519 AAAA…` key).
     #[arg(long, value_name = "HEX")]
     pub approval_pubkey: String,
 }

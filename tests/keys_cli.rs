@@ -317,3 +317,44 @@ fn base64_url(text: &str) -> Vec<u8> {
         .decode(text)
         .unwrap()
 }
+
+/// The OpenSSH public key line of a 64-hex public key.
+fn ssh_line_of(hex: &str) -> String {
+    use base64::Engine as _;
+    let mut blob = Vec::new();
+    blob.extend_from_slice(&11u32.to_be_bytes());
+    blob.extend_from_slice(b"ssh-ed25519");
+    blob.extend_from_slice(&32u32.to_be_bytes());
+    blob.extend_from_slice(&hex_bytes(hex));
+    format!(
+        "ssh-ed25519 {} someone@host",
+        base64::engine::general_purpose::STANDARD.encode(blob)
+    )
+}
+
+#[test]
+fn bundle_keys_given_as_openssh_lines_verify_as_their_hex() {
+    let keys = [
+        "8a88e3dd7409f195fd52db2d3cba5d72ca6709bf1d94121bf3748801b40f6f5c",
+        "8139770ea87d175f56a35466c34c7ecccb8d8a91b4ee37a25df60f5b8fc9b394",
+        "ed4928c628d1c2c6eae90338905995612959273a5c63f93636c14614ac8737d1",
+    ];
+    let run_with = |keys: [String; 3]| {
+        sealkit()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args([
+                "verify",
+                "bundle",
+                "testdata/receipts/bundles/bundle-closed.json",
+            ])
+            .args(["--format", "json", "--issuer-pubkey", &keys[0]])
+            .args(["--request-pubkey", &keys[1], "--approval-pubkey", &keys[2]])
+            .output()
+            .unwrap()
+    };
+    let hex = run_with(keys.map(str::to_owned));
+    let ssh = run_with(keys.map(ssh_line_of));
+    assert_eq!(hex.status.code(), ssh.status.code());
+    assert_eq!(hex.stdout, ssh.stdout);
+    assert!(!hex.stdout.is_empty());
+}

@@ -269,6 +269,16 @@ impl PublicKey {
     }
 }
 
+/// A public key given as an option value where seal-host takes 64 hex digits (bundle and
+/// envelope keys): an OpenSSH `ssh-ed25519 AAAA…` key becomes its 64 lowercase hex digits;
+/// anything else is returned unchanged for the option's own hex check.
+pub fn public_key_option(value: &str) -> Result<String, KeyError> {
+    if openssh::looks_like_ssh(value) {
+        return PublicKey::from_text(value).map(|key| key.hex);
+    }
+    Ok(value.to_owned())
+}
+
 /// The seal-host key id of a public key: lowercase hex SHA-256 of its 32 raw bytes.
 pub fn key_id(public_key: &[u8; 32]) -> String {
     sha256_hex(public_key)
