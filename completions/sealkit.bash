@@ -171,7 +171,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__approve)
-            opts="-h -V --token-file --refusal --frame --target --key-file --passphrase-file --ssh-agent --ssh-key --server --nonce --authorized-at --expiry --ttl --session --approver --yes --deny --format --deny-warnings --color --help --version"
+            opts="-h -V --token-file --refusal --frame --target --key-file --passphrase-file --ssh-agent --ssh-key --server --nonce --authorized-at --expiry --ttl --session --approver --yes --deny --renderer-version --format --deny-warnings --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -230,6 +230,10 @@ _sealkit() {
                     return 0
                     ;;
                 --approver)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --renderer-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

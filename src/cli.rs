@@ -405,6 +405,12 @@ pub struct ApproveArgs {
     /// Write seal-host's signed decline for the target instead of an approval.
     #[arg(long)]
     pub deny: bool,
+
+    /// Approval screen layout: 1, or 2 (signer, validity and a one-line question first;
+    /// values pretty-printed; plain words). The record names the renderer version it used.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub renderer_version: u8,
 }
 
 #[derive(Debug, Args)]

@@ -33,9 +33,10 @@ use std::path::Path;
 /// Longest answer read at the prompt (seal-host's interactive limit).
 const MAX_ANSWER_BYTES: u64 = 16 * 1024;
 
-pub fn run(args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
-    let (key, _location) = super::approve_key::load(&args)?;
+pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
+    let (key, location) = super::approve_key::load(&args)?;
     let key = key.as_ref();
+    let validity = super::approve_prompt::fix_validity(&mut args)?;
     let (target, frame) = challenged(&args)?;
     let call = match identify(&frame, &args.server) {
         Ok(call) => call,
@@ -50,15 +51,22 @@ pub fn run(args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
     } else {
         Decision::Allow
     };
-    let shown_text = shown::render(&shown::Request {
+    let request = shown::Request {
         decision,
         target: &target,
         profiles: &profiles,
         server: &args.server,
         call: &call,
         frame: &frame,
-    });
-    if !args.yes && !ask(&shown_text, decision)? {
+    };
+    let shown_text = match validity {
+        Some(validity) => super::approve_prompt::render(&request, key, &location, validity),
+        None => shown::render(&request),
+    };
+    if !args.yes && !ask(&shown_text, decision, validity.is_some())? {
+        if validity.is_some() {
+            return super::approve_prompt::declined(global);
+        }
         return refuse(
             global,
             &Refused::new("not-approved", "no token written: the answer was not yes"),
@@ -212,7 +220,7 @@ fn refuse(global: &Global, refused: &Refused) -> miette::Result<Outcome> {
 }
 
 /// Shows the text on the controlling terminal and reads an explicit yes from it.
-fn ask(shown_text: &[u8], decision: Decision) -> miette::Result<bool> {
+fn ask(shown_text: &[u8], decision: Decision, question_shown: bool) -> miette::Result<bool> {
     let tty = OpenOptions::new().read(true).write(true).open("/dev/tty");
     let mut tty = match tty {
         Ok(tty) if tty.is_terminal() => tty,
@@ -225,6 +233,8 @@ fn ask(shown_text: &[u8], decision: Decision) -> miette::Result<bool> {
         }
     };
     let question = match decision {
+        // Renderer version 2 ends its text with the question.
+        _ if question_shown => "",
         Decision::Allow => "Sign an approval for exactly this request? [y/N] ",
         Decision::Deny => "Sign a decline for this request? [y/N] ",
     };
@@ -274,11 +284,7 @@ fn sign(
         Some(nonce) => nonce.clone(),
         None => random_hex()?,
     };
-    let renderer = Renderer {
-        name: shown::RENDERER_NAME.to_owned(),
-        version: shown::RENDERER_VERSION.to_owned(),
-        manifest_sha256: shown::manifest_sha256(),
-    };
+    let renderer = super::approve_prompt::renderer(args.renderer_version);
     let sign_error = |e: crate::approval::sign::SignError| miette!(code = e.code(), "{e}");
     if decision == Decision::Deny {
         let line = sign_decline(key, target, authorized_at, &nonce).map_err(sign_error)?;

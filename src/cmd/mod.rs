@@ -9,6 +9,7 @@ use std::io::{self, IsTerminal, Write};
 
 pub mod approve;
 pub mod approve_key;
+pub mod approve_prompt;
 pub mod audit;
 pub mod diff;
 pub mod envelope;
