@@ -358,3 +358,49 @@ fn bundle_keys_given_as_openssh_lines_verify_as_their_hex() {
     assert_eq!(hex.stdout, ssh.stdout);
     assert!(!hex.stdout.is_empty());
 }
+
+/// The README's renderer-2 screen is what `approve --renderer-version 2` shows for the
+/// getting-started frame signed with the fixture key, encrypted.
+#[test]
+fn readme_renderer_2_screen_is_the_real_one() {
+    let readme = include_str!("../README.md");
+    let at = readme
+        .find("```\nSeal approval request (sealkit-approve-terminal 2)\n")
+        .unwrap();
+    let block = &readme[at + 4..];
+    let block = &block[..block.find("```").unwrap()];
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("keys")).unwrap();
+    key_file(&dir.path().join("keys"));
+    let pass = passphrase_file(dir.path(), "readme");
+    let (code, _, stderr) = run(sealkit()
+        .current_dir(dir.path())
+        .args(["key", "protect", "keys/approval.key", "--passphrase-file"])
+        .arg(&pass));
+    assert_eq!(code, 0, "{stderr}");
+    let frame = frame_path().display().to_string();
+    let (code, stdout, stderr) = run(sealkit()
+        .current_dir(dir.path())
+        .args([
+            "approve",
+            "--yes",
+            "--format",
+            "json",
+            "--renderer-version",
+            "2",
+        ])
+        .args([
+            "--token-file",
+            "t.ndjson",
+            "--key-file",
+            "keys/approval.key",
+        ])
+        .arg("--passphrase-file")
+        .arg(&pass)
+        .args(["--frame", &frame, "--target", TARGET])
+        .args(["--authorized-at", "1786000000000"]));
+    assert_eq!(code, 0, "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let screen = report["shown"]["text"].as_str().unwrap();
+    assert_eq!(screen.trim_end(), block.trim_end());
+}

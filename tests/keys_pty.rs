@@ -152,9 +152,7 @@ fn renderer_2_names_the_signer_and_asks_one_line() {
         .expect("  valid      120 s: from 2026-08-06 07:06:40 UTC (1786000000000 ms)")
         .unwrap();
     session
-        .expect(
-            "Sign ALLOW for db.execute on server \"\", target 2a01…c565, valid 120 s? [y/N] ",
-        )
+        .expect("Sign ALLOW for db.execute on server \"\", target 2a01...c565, valid 120 s? [y/N] ")
         .unwrap();
     session.send_line("n").unwrap();
     let rest = session.expect(Eof).unwrap();

@@ -145,7 +145,7 @@ pub fn render(request: &Request<'_>, signer: &Signer<'_>, validity: Option<Valid
 }
 
 /// The one-line question, e.g. `Sign ALLOW for db.execute on server "prod", target
-/// 2a01…c565, valid 120 s? [y/N] `.
+/// 2a01...c565, valid 120 s? [y/N] `.
 fn question(request: &Request<'_>, validity: Option<Validity>) -> String {
     let mut text = Text::default();
     text.raw(match request.decision {
@@ -169,7 +169,7 @@ fn ttl_seconds(validity: Validity) -> u64 {
 
 fn short(hex: &str) -> String {
     match (hex.get(..4), hex.get(hex.len().saturating_sub(4)..)) {
-        (Some(head), Some(tail)) if hex.len() > 8 => format!("{head}…{tail}"),
+        (Some(head), Some(tail)) if hex.len() > 8 => format!("{head}...{tail}"),
         _ => hex.to_owned(),
     }
 }
@@ -357,7 +357,7 @@ mod tests {
         assert!(!text.contains('\u{1b}') && !text.contains('\u{202e}'));
         assert!(
             text.ends_with(&format!(
-                "Sign ALLOW for db.execute on server \"prod\", target {}…{}, valid 120 s? [y/N] ",
+                "Sign ALLOW for db.execute on server \"prod\", target {}...{}, valid 120 s? [y/N] ",
                 &target[..4],
                 &target[60..]
             )),
