@@ -404,3 +404,31 @@ fn readme_renderer_2_screen_is_the_real_one() {
     let screen = report["shown"]["text"].as_str().unwrap();
     assert_eq!(screen.trim_end(), block.trim_end());
 }
+
+/// A 64-hex file neither recognisably secret nor recognisably public (here: nobody but its
+/// owner may read it, yet others may write it) is used, but only its key id is printed.
+#[cfg(unix)]
+#[test]
+fn a_key_file_not_recognisably_public_shows_only_its_key_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write_mode(
+        &dir.path().join("trusted.txt"),
+        &format!("{PUBKEY}\n"),
+        0o620,
+    );
+    let tokens = dir.path().join("t.ndjson");
+    std::fs::write(&tokens, format!("{}\n", fixture_line())).unwrap();
+    for format in ["human", "json"] {
+        let output = sealkit()
+            .args(["verify", "approval", "--format", format])
+            .arg(&tokens)
+            .arg("--pubkey-file")
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        assert!(!stdout.contains(PUBKEY), "{stdout}");
+        assert!(stdout.contains(KEY_ID), "{stdout}");
+    }
+}
