@@ -127,6 +127,10 @@ fn rotation_accepts_each_key_in_its_window_and_names_the_approver() {
             None => assert!(record.get("signed_by").is_none(), "{record}"),
         }
     }
+    assert_eq!(
+        records[4]["detail"],
+        "signer_key_id names no key in the trusted-approvers list"
+    );
     let summary = &records[5];
     assert_eq!(summary["record"], "summary");
     assert_eq!(summary["accepted"], 2);

@@ -4,6 +4,7 @@
 //! contains its time (`authorized_at`, or a decline's `issuedAt`). Accepted records name the
 //! approver; a record signed by a listed key outside its window gets its own reason code.
 
+use super::reason::Reason;
 use super::report::{LineReport, Signed, Status};
 use super::verify::{verify_line, Verdict};
 use crate::keys::approvers::{Approvers, Lookup};
@@ -61,7 +62,15 @@ pub fn attribute(report: &mut LineReport, key: &PublicKey, approvers: &Approvers
     let at = match &report.signed {
         Some(Signed::Approval(approval)) => approval.authorized_at,
         Some(Signed::Decline(decline)) => decline.issued_at,
-        None => return,
+        None => {
+            // The verifier compared the line's key id with one listed key; say what it means
+            // for the list as a whole.
+            if report.reason.as_deref() == Some(&*Reason::WrongSignerKeyId.code()) {
+                report.detail =
+                    Some("signer_key_id names no key in the trusted-approvers list".to_owned());
+            }
+            return;
+        }
     };
     match approvers.lookup(&key.key_id, at) {
         Lookup::Valid(entry) => {
