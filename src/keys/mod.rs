@@ -1,4 +1,4 @@
-//! Ed25519 approval keys (DESIGN.md §4): seal-host's on-disk key format (64 hex digits of the
+//! Ed25519 approval keys: seal-host's on-disk key format (64 hex digits of the
 //! 32 raw bytes, then LF), sealkit's passphrase-encrypted secret key files, OpenSSH public key
 //! lines, ssh-agent signing and trusted-approver lists. A key id is the lowercase hex SHA-256
 //! of the 32 public-key bytes. Guarantees: secret material (seeds, decrypted key text,
