@@ -29,7 +29,8 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('target', 'target', [CompletionResultType]::ParameterValue, 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile')
-            [CompletionResult]::new('keygen', 'keygen', [CompletionResultType]::ParameterValue, 'Create an Ed25519 approval key pair in seal-host''s key file format')
+            [CompletionResult]::new('keygen', 'keygen', [CompletionResultType]::ParameterValue, 'Create an Ed25519 approval key pair; the secret key is encrypted with a passphrase')
+            [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'Inspect or protect key files')
             [CompletionResult]::new('approve', 'approve', [CompletionResultType]::ParameterValue, 'Sign an ApprovalRecord v2 for a blocked call after showing exactly what it approves')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Verify evidence: approval tokens, receipts, audit chains, statement bundles')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Audit whole receipt directories: every receipt, names, counters, chain state, files')
@@ -56,7 +57,33 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
         }
         'sealkit;keygen' {
             [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'Directory for the key files (created with mode 0700 when missing)')
-            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Base name: writes NAME.key (secret seed) and NAME.pub')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Base name: writes NAME.key (secret key) and NAME.pub')
+            [CompletionResult]::new('--passphrase-file', '--passphrase-file', [CompletionResultType]::ParameterName, 'Read the new key''s passphrase from the first line of FILE instead of the terminal')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--unencrypted', '--unencrypted', [CompletionResultType]::ParameterName, 'Write the secret key unencrypted, in seal-host''s bare-hex format (64 hex + LF)')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sealkit;key' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Say what a key file is: its kind, public key (64 hex) and key id. Never prints a secret')
+            [CompletionResult]::new('protect', 'protect', [CompletionResultType]::ParameterValue, 'Encrypt a plain secret key file in place with a passphrase (atomically)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'sealkit;key;show' {
+            [CompletionResult]::new('--passphrase-file', '--passphrase-file', [CompletionResultType]::ParameterName, 'For an encrypted secret key: read the passphrase from the first line of FILE')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
             [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
@@ -66,12 +93,40 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'sealkit;key;protect' {
+            [CompletionResult]::new('--passphrase-file', '--passphrase-file', [CompletionResultType]::ParameterName, 'Read the new passphrase from the first line of FILE instead of the terminal')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sealkit;key;help' {
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Say what a key file is: its kind, public key (64 hex) and key id. Never prints a secret')
+            [CompletionResult]::new('protect', 'protect', [CompletionResultType]::ParameterValue, 'Encrypt a plain secret key file in place with a passphrase (atomically)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'sealkit;key;help;show' {
+            break
+        }
+        'sealkit;key;help;protect' {
+            break
+        }
+        'sealkit;key;help;help' {
+            break
+        }
         'sealkit;approve' {
             [CompletionResult]::new('--token-file', '--token-file', [CompletionResultType]::ParameterName, 'NDJSON token file the host reads (seal-host''s --token-file); one line is appended')
             [CompletionResult]::new('--refusal', '--refusal', [CompletionResultType]::ParameterName, 'The host''s refusal line (`approval required: <hex>` with result.framed_subject)')
             [CompletionResult]::new('--frame', '--frame', [CompletionResultType]::ParameterName, 'The exact blocked frame, including its LF (or CRLF) delimiter')
             [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'The challenged target (64 lowercase hex) from `approval required: <hex>`')
-            [CompletionResult]::new('--key-file', '--key-file', [CompletionResultType]::ParameterName, 'Secret key file (64 hex + LF, mode 0600); default: $SEALKIT_APPROVAL_KEY_FILE')
+            [CompletionResult]::new('--key-file', '--key-file', [CompletionResultType]::ParameterName, 'Secret key file (encrypted, or 64 hex + LF; mode 0600); default: $SEALKIT_APPROVAL_KEY_FILE')
+            [CompletionResult]::new('--passphrase-file', '--passphrase-file', [CompletionResultType]::ParameterName, 'For an encrypted key file: read the passphrase from the first line of FILE')
+            [CompletionResult]::new('--ssh-key', '--ssh-key', [CompletionResultType]::ParameterName, 'With --ssh-agent: the OpenSSH public key file of the agent key to sign with')
             [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The host''s configured server identity (Seal''s `server`; never read from a frame)')
             [CompletionResult]::new('--nonce', '--nonce', [CompletionResultType]::ParameterName, 'Nonce (default: 32 random hex digits)')
             [CompletionResult]::new('--authorized-at', '--authorized-at', [CompletionResultType]::ParameterName, 'authorized_at in Unix milliseconds (default: now)')
@@ -79,8 +134,10 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'Lifetime in seconds: expiry = authorized_at + TTL (default 120; the host caps its own TTL at 300)')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Approval session label (default: sealkit-approve/<random hex>)')
             [CompletionResult]::new('--approver', '--approver', [CompletionResultType]::ParameterName, 'Who approves, as recorded in the signed payload')
+            [CompletionResult]::new('--renderer-version', '--renderer-version', [CompletionResultType]::ParameterName, 'Approval screen layout: 1, or 2 (signer, validity and a one-line question first; values pretty-printed; plain words). The record names the renderer version it used')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--ssh-agent', '--ssh-agent', [CompletionResultType]::ParameterName, 'Sign with an Ed25519 key held by the running ssh-agent (SSH_AUTH_SOCK; Unix only)')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Sign without asking (for scripts; no terminal needed)')
             [CompletionResult]::new('--deny', '--deny', [CompletionResultType]::ParameterName, 'Write seal-host''s signed decline for the target instead of an approval')
             [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
@@ -106,8 +163,9 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             break
         }
         'sealkit;verify;approval' {
-            [CompletionResult]::new('--pubkey', '--pubkey', [CompletionResultType]::ParameterName, 'The trusted approval public key (seal-host''s --approval-pubkey), 64 hex')
-            [CompletionResult]::new('--pubkey-file', '--pubkey-file', [CompletionResultType]::ParameterName, 'File holding the trusted approval public key (64 hex + LF)')
+            [CompletionResult]::new('--pubkey', '--pubkey', [CompletionResultType]::ParameterName, 'The trusted approval public key (seal-host''s --approval-pubkey): 64 hex, or an `ssh-ed25519 AAAA…` public key')
+            [CompletionResult]::new('--pubkey-file', '--pubkey-file', [CompletionResultType]::ParameterName, 'File holding the trusted approval public key (64 hex + LF, or an OpenSSH `ssh-ed25519` public key line). Secret key files are refused')
+            [CompletionResult]::new('--trusted-approvers', '--trusted-approvers', [CompletionResultType]::ParameterName, 'Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME]')
             [CompletionResult]::new('--frame', '--frame', [CompletionResultType]::ParameterName, 'The exact frame (with delimiter) each approval must be bound to')
             [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'The challenged target each record must name')
             [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'Check freshness at this time (Unix milliseconds)')
@@ -146,9 +204,9 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             break
         }
         'sealkit;verify;bundle' {
-            [CompletionResult]::new('--issuer-pubkey', '--issuer-pubkey', [CompletionResultType]::ParameterName, 'Trusted issuer public key (64 hex)')
-            [CompletionResult]::new('--request-pubkey', '--request-pubkey', [CompletionResultType]::ParameterName, 'Trusted request-signer public key (64 hex)')
-            [CompletionResult]::new('--approval-pubkey', '--approval-pubkey', [CompletionResultType]::ParameterName, 'Trusted approval-signer public key (64 hex)')
+            [CompletionResult]::new('--issuer-pubkey', '--issuer-pubkey', [CompletionResultType]::ParameterName, 'Trusted issuer public key (64 hex, or an `ssh-ed25519 AAAA…` key)')
+            [CompletionResult]::new('--request-pubkey', '--request-pubkey', [CompletionResultType]::ParameterName, 'Trusted request-signer public key (64 hex, or an `ssh-ed25519 AAAA…` key)')
+            [CompletionResult]::new('--approval-pubkey', '--approval-pubkey', [CompletionResultType]::ParameterName, 'Trusted approval-signer public key (64 hex, or an `ssh-ed25519 AAAA…` key)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
             [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
@@ -231,7 +289,7 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('--policy-version', '--policy-version', [CompletionResultType]::ParameterName, 'The policy version the signer pins')
             [CompletionResult]::new('--effect', '--effect', [CompletionResultType]::ParameterName, 'The effect claim: derived from the frame by Seal''s kernel rule, or declared absent [default: derive, unless the parameter file gives one]')
             [CompletionResult]::new('--verify', '--verify', [CompletionResultType]::ParameterName, 'Check this Ed25519 signature (128 hex digits) over the message')
-            [CompletionResult]::new('--pubkey', '--pubkey', [CompletionResultType]::ParameterName, 'The signer''s Ed25519 public key (64 hex digits), for --verify')
+            [CompletionResult]::new('--pubkey', '--pubkey', [CompletionResultType]::ParameterName, 'The signer''s Ed25519 public key (64 hex digits, or an `ssh-ed25519 AAAA…` key), for --verify')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
             [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
@@ -243,7 +301,8 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
         }
         'sealkit;help' {
             [CompletionResult]::new('target', 'target', [CompletionResultType]::ParameterValue, 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile')
-            [CompletionResult]::new('keygen', 'keygen', [CompletionResultType]::ParameterValue, 'Create an Ed25519 approval key pair in seal-host''s key file format')
+            [CompletionResult]::new('keygen', 'keygen', [CompletionResultType]::ParameterValue, 'Create an Ed25519 approval key pair; the secret key is encrypted with a passphrase')
+            [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'Inspect or protect key files')
             [CompletionResult]::new('approve', 'approve', [CompletionResultType]::ParameterValue, 'Sign an ApprovalRecord v2 for a blocked call after showing exactly what it approves')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Verify evidence: approval tokens, receipts, audit chains, statement bundles')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Audit whole receipt directories: every receipt, names, counters, chain state, files')
@@ -257,6 +316,17 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             break
         }
         'sealkit;help;keygen' {
+            break
+        }
+        'sealkit;help;key' {
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Say what a key file is: its kind, public key (64 hex) and key id. Never prints a secret')
+            [CompletionResult]::new('protect', 'protect', [CompletionResultType]::ParameterValue, 'Encrypt a plain secret key file in place with a passphrase (atomically)')
+            break
+        }
+        'sealkit;help;key;show' {
+            break
+        }
+        'sealkit;help;key;protect' {
             break
         }
         'sealkit;help;approve' {

@@ -31,6 +31,9 @@ _sealkit() {
             sealkit,help)
                 cmd="sealkit__subcmd__help"
                 ;;
+            sealkit,key)
+                cmd="sealkit__subcmd__key"
+                ;;
             sealkit,keygen)
                 cmd="sealkit__subcmd__keygen"
                 ;;
@@ -58,6 +61,9 @@ _sealkit() {
             sealkit__subcmd__help,help)
                 cmd="sealkit__subcmd__help__subcmd__help"
                 ;;
+            sealkit__subcmd__help,key)
+                cmd="sealkit__subcmd__help__subcmd__key"
+                ;;
             sealkit__subcmd__help,keygen)
                 cmd="sealkit__subcmd__help__subcmd__keygen"
                 ;;
@@ -70,6 +76,12 @@ _sealkit() {
             sealkit__subcmd__help,verify)
                 cmd="sealkit__subcmd__help__subcmd__verify"
                 ;;
+            sealkit__subcmd__help__subcmd__key,protect)
+                cmd="sealkit__subcmd__help__subcmd__key__subcmd__protect"
+                ;;
+            sealkit__subcmd__help__subcmd__key,show)
+                cmd="sealkit__subcmd__help__subcmd__key__subcmd__show"
+                ;;
             sealkit__subcmd__help__subcmd__verify,approval)
                 cmd="sealkit__subcmd__help__subcmd__verify__subcmd__approval"
                 ;;
@@ -81,6 +93,24 @@ _sealkit() {
                 ;;
             sealkit__subcmd__help__subcmd__verify,receipt)
                 cmd="sealkit__subcmd__help__subcmd__verify__subcmd__receipt"
+                ;;
+            sealkit__subcmd__key,help)
+                cmd="sealkit__subcmd__key__subcmd__help"
+                ;;
+            sealkit__subcmd__key,protect)
+                cmd="sealkit__subcmd__key__subcmd__protect"
+                ;;
+            sealkit__subcmd__key,show)
+                cmd="sealkit__subcmd__key__subcmd__show"
+                ;;
+            sealkit__subcmd__key__subcmd__help,help)
+                cmd="sealkit__subcmd__key__subcmd__help__subcmd__help"
+                ;;
+            sealkit__subcmd__key__subcmd__help,protect)
+                cmd="sealkit__subcmd__key__subcmd__help__subcmd__protect"
+                ;;
+            sealkit__subcmd__key__subcmd__help,show)
+                cmd="sealkit__subcmd__key__subcmd__help__subcmd__show"
                 ;;
             sealkit__subcmd__verify,approval)
                 cmd="sealkit__subcmd__verify__subcmd__approval"
@@ -119,7 +149,7 @@ _sealkit() {
 
     case "${cmd}" in
         sealkit)
-            opts="-h -V --format --deny-warnings --color --help --version target keygen approve verify audit diff migrate envelope help"
+            opts="-h -V --format --deny-warnings --color --help --version target keygen key approve verify audit diff migrate envelope help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -141,7 +171,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__approve)
-            opts="-h -V --token-file --refusal --frame --target --key-file --server --nonce --authorized-at --expiry --ttl --session --approver --yes --deny --format --deny-warnings --color --help --version"
+            opts="-h -V --token-file --refusal --frame --target --key-file --passphrase-file --ssh-agent --ssh-key --server --nonce --authorized-at --expiry --ttl --session --approver --yes --deny --renderer-version --format --deny-warnings --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -164,6 +194,14 @@ _sealkit() {
                     return 0
                     ;;
                 --key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --passphrase-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ssh-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -192,6 +230,10 @@ _sealkit() {
                     return 0
                     ;;
                 --approver)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --renderer-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -345,7 +387,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__help)
-            opts="target keygen approve verify audit diff migrate envelope help"
+            opts="target keygen key approve verify audit diff migrate envelope help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -417,6 +459,48 @@ _sealkit() {
         sealkit__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__help__subcmd__key)
+            opts="show protect"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__help__subcmd__key__subcmd__protect)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__help__subcmd__key__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -540,8 +624,138 @@ _sealkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sealkit__subcmd__key)
+            opts="-h -V --format --deny-warnings --color --help --version show protect help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__key__subcmd__help)
+            opts="show protect help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__key__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__key__subcmd__help__subcmd__protect)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__key__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__key__subcmd__protect)
+            opts="-h -V --passphrase-file --format --deny-warnings --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --passphrase-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__key__subcmd__show)
+            opts="-h -V --passphrase-file --format --deny-warnings --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --passphrase-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sealkit__subcmd__keygen)
-            opts="-h -V --out-dir --name --format --deny-warnings --color --help --version"
+            opts="-h -V --out-dir --name --passphrase-file --unencrypted --format --deny-warnings --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -552,6 +766,10 @@ _sealkit() {
                     return 0
                     ;;
                 --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --passphrase-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -665,7 +883,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__verify__subcmd__approval)
-            opts="-h -V --pubkey --pubkey-file --frame --target --now --ttl --format --deny-warnings --color --help --version"
+            opts="-h -V --pubkey --pubkey-file --trusted-approvers --frame --target --now --ttl --format --deny-warnings --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -676,6 +894,10 @@ _sealkit() {
                     return 0
                     ;;
                 --pubkey-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trusted-approvers)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

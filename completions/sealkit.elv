@@ -26,7 +26,8 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand target 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
-            cand keygen 'Create an Ed25519 approval key pair in seal-host''s key file format'
+            cand keygen 'Create an Ed25519 approval key pair; the secret key is encrypted with a passphrase'
+            cand key 'Inspect or protect key files'
             cand approve 'Sign an ApprovalRecord v2 for a blocked call after showing exactly what it approves'
             cand verify 'Verify evidence: approval tokens, receipts, audit chains, statement bundles'
             cand audit 'Audit whole receipt directories: every receipt, names, counters, chain state, files'
@@ -51,7 +52,31 @@ set edit:completion:arg-completer[sealkit] = {|@words|
         }
         &'sealkit;keygen'= {
             cand --out-dir 'Directory for the key files (created with mode 0700 when missing)'
-            cand --name 'Base name: writes NAME.key (secret seed) and NAME.pub'
+            cand --name 'Base name: writes NAME.key (secret key) and NAME.pub'
+            cand --passphrase-file 'Read the new key''s passphrase from the first line of FILE instead of the terminal'
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
+            cand --unencrypted 'Write the secret key unencrypted, in seal-host''s bare-hex format (64 hex + LF)'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sealkit;key'= {
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand show 'Say what a key file is: its kind, public key (64 hex) and key id. Never prints a secret'
+            cand protect 'Encrypt a plain secret key file in place with a passphrase (atomically)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'sealkit;key;show'= {
+            cand --passphrase-file 'For an encrypted secret key: read the passphrase from the first line of FILE'
             cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
             cand --color 'When to use colour in human output'
             cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
@@ -60,12 +85,35 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'sealkit;key;protect'= {
+            cand --passphrase-file 'Read the new passphrase from the first line of FILE instead of the terminal'
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sealkit;key;help'= {
+            cand show 'Say what a key file is: its kind, public key (64 hex) and key id. Never prints a secret'
+            cand protect 'Encrypt a plain secret key file in place with a passphrase (atomically)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'sealkit;key;help;show'= {
+        }
+        &'sealkit;key;help;protect'= {
+        }
+        &'sealkit;key;help;help'= {
+        }
         &'sealkit;approve'= {
             cand --token-file 'NDJSON token file the host reads (seal-host''s --token-file); one line is appended'
             cand --refusal 'The host''s refusal line (`approval required: <hex>` with result.framed_subject)'
             cand --frame 'The exact blocked frame, including its LF (or CRLF) delimiter'
             cand --target 'The challenged target (64 lowercase hex) from `approval required: <hex>`'
-            cand --key-file 'Secret key file (64 hex + LF, mode 0600); default: $SEALKIT_APPROVAL_KEY_FILE'
+            cand --key-file 'Secret key file (encrypted, or 64 hex + LF; mode 0600); default: $SEALKIT_APPROVAL_KEY_FILE'
+            cand --passphrase-file 'For an encrypted key file: read the passphrase from the first line of FILE'
+            cand --ssh-key 'With --ssh-agent: the OpenSSH public key file of the agent key to sign with'
             cand --server 'The host''s configured server identity (Seal''s `server`; never read from a frame)'
             cand --nonce 'Nonce (default: 32 random hex digits)'
             cand --authorized-at 'authorized_at in Unix milliseconds (default: now)'
@@ -73,8 +121,10 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand --ttl 'Lifetime in seconds: expiry = authorized_at + TTL (default 120; the host caps its own TTL at 300)'
             cand --session 'Approval session label (default: sealkit-approve/<random hex>)'
             cand --approver 'Who approves, as recorded in the signed payload'
+            cand --renderer-version 'Approval screen layout: 1, or 2 (signer, validity and a one-line question first; values pretty-printed; plain words). The record names the renderer version it used'
             cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
             cand --color 'When to use colour in human output'
+            cand --ssh-agent 'Sign with an Ed25519 key held by the running ssh-agent (SSH_AUTH_SOCK; Unix only)'
             cand --yes 'Sign without asking (for scripts; no terminal needed)'
             cand --deny 'Write seal-host''s signed decline for the target instead of an approval'
             cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
@@ -98,8 +148,9 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sealkit;verify;approval'= {
-            cand --pubkey 'The trusted approval public key (seal-host''s --approval-pubkey), 64 hex'
-            cand --pubkey-file 'File holding the trusted approval public key (64 hex + LF)'
+            cand --pubkey 'The trusted approval public key (seal-host''s --approval-pubkey): 64 hex, or an `ssh-ed25519 AAAA…` public key'
+            cand --pubkey-file 'File holding the trusted approval public key (64 hex + LF, or an OpenSSH `ssh-ed25519` public key line). Secret key files are refused'
+            cand --trusted-approvers 'Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME]'
             cand --frame 'The exact frame (with delimiter) each approval must be bound to'
             cand --target 'The challenged target each record must name'
             cand --now 'Check freshness at this time (Unix milliseconds)'
@@ -135,9 +186,9 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand --version 'Print version'
         }
         &'sealkit;verify;bundle'= {
-            cand --issuer-pubkey 'Trusted issuer public key (64 hex)'
-            cand --request-pubkey 'Trusted request-signer public key (64 hex)'
-            cand --approval-pubkey 'Trusted approval-signer public key (64 hex)'
+            cand --issuer-pubkey 'Trusted issuer public key (64 hex, or an `ssh-ed25519 AAAA…` key)'
+            cand --request-pubkey 'Trusted request-signer public key (64 hex, or an `ssh-ed25519 AAAA…` key)'
+            cand --approval-pubkey 'Trusted approval-signer public key (64 hex, or an `ssh-ed25519 AAAA…` key)'
             cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
             cand --color 'When to use colour in human output'
             cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
@@ -210,7 +261,7 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand --policy-version 'The policy version the signer pins'
             cand --effect 'The effect claim: derived from the frame by Seal''s kernel rule, or declared absent [default: derive, unless the parameter file gives one]'
             cand --verify 'Check this Ed25519 signature (128 hex digits) over the message'
-            cand --pubkey 'The signer''s Ed25519 public key (64 hex digits), for --verify'
+            cand --pubkey 'The signer''s Ed25519 public key (64 hex digits, or an `ssh-ed25519 AAAA…` key), for --verify'
             cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
             cand --color 'When to use colour in human output'
             cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
@@ -221,7 +272,8 @@ set edit:completion:arg-completer[sealkit] = {|@words|
         }
         &'sealkit;help'= {
             cand target 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
-            cand keygen 'Create an Ed25519 approval key pair in seal-host''s key file format'
+            cand keygen 'Create an Ed25519 approval key pair; the secret key is encrypted with a passphrase'
+            cand key 'Inspect or protect key files'
             cand approve 'Sign an ApprovalRecord v2 for a blocked call after showing exactly what it approves'
             cand verify 'Verify evidence: approval tokens, receipts, audit chains, statement bundles'
             cand audit 'Audit whole receipt directories: every receipt, names, counters, chain state, files'
@@ -233,6 +285,14 @@ set edit:completion:arg-completer[sealkit] = {|@words|
         &'sealkit;help;target'= {
         }
         &'sealkit;help;keygen'= {
+        }
+        &'sealkit;help;key'= {
+            cand show 'Say what a key file is: its kind, public key (64 hex) and key id. Never prints a secret'
+            cand protect 'Encrypt a plain secret key file in place with a passphrase (atomically)'
+        }
+        &'sealkit;help;key;show'= {
+        }
+        &'sealkit;help;key;protect'= {
         }
         &'sealkit;help;approve'= {
         }

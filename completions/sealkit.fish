@@ -34,7 +34,8 @@ complete -c sealkit -n "__fish_sealkit_needs_command" -l deny-warnings -d 'Treat
 complete -c sealkit -n "__fish_sealkit_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_needs_command" -s V -l version -d 'Print version'
 complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "target" -d 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
-complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "keygen" -d 'Create an Ed25519 approval key pair in seal-host\'s key file format'
+complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "keygen" -d 'Create an Ed25519 approval key pair; the secret key is encrypted with a passphrase'
+complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "key" -d 'Inspect or protect key files'
 complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "approve" -d 'Sign an ApprovalRecord v2 for a blocked call after showing exactly what it approves'
 complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "verify" -d 'Verify evidence: approval tokens, receipts, audit chains, statement bundles'
 complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "audit" -d 'Audit whole receipt directories: every receipt, names, counters, chain state, files'
@@ -62,21 +63,60 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand target" -l deny-warnings
 complete -c sealkit -n "__fish_sealkit_using_subcommand target" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand target" -s V -l version -d 'Print version'
 complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -l out-dir -d 'Directory for the key files (created with mode 0700 when missing)' -r -F
-complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -l name -d 'Base name: writes NAME.key (secret seed) and NAME.pub' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -l name -d 'Base name: writes NAME.key (secret key) and NAME.pub' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -l passphrase-file -d 'Read the new key\'s passphrase from the first line of FILE instead of the terminal' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
 complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t''
 never\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -l unencrypted -d 'Write the secret key unencrypted, in seal-host\'s bare-hex format (64 hex + LF)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -s V -l version -d 'Print version'
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and not __fish_seen_subcommand_from show protect help" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
+json\t'One JSON document (an array or an object) on stdout'
+jsonl\t'One JSON object per line on stdout'"
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and not __fish_seen_subcommand_from show protect help" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t''
+never\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and not __fish_seen_subcommand_from show protect help" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and not __fish_seen_subcommand_from show protect help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and not __fish_seen_subcommand_from show protect help" -s V -l version -d 'Print version'
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and not __fish_seen_subcommand_from show protect help" -f -a "show" -d 'Say what a key file is: its kind, public key (64 hex) and key id. Never prints a secret'
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and not __fish_seen_subcommand_from show protect help" -f -a "protect" -d 'Encrypt a plain secret key file in place with a passphrase (atomically)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and not __fish_seen_subcommand_from show protect help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from show" -l passphrase-file -d 'For an encrypted secret key: read the passphrase from the first line of FILE' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from show" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
+json\t'One JSON document (an array or an object) on stdout'
+jsonl\t'One JSON object per line on stdout'"
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from show" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t''
+never\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from show" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from protect" -l passphrase-file -d 'Read the new passphrase from the first line of FILE instead of the terminal' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from protect" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
+json\t'One JSON document (an array or an object) on stdout'
+jsonl\t'One JSON object per line on stdout'"
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from protect" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t''
+never\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from protect" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from protect" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from protect" -s V -l version -d 'Print version'
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "show" -d 'Say what a key file is: its kind, public key (64 hex) and key id. Never prints a secret'
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "protect" -d 'Encrypt a plain secret key file in place with a passphrase (atomically)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l token-file -d 'NDJSON token file the host reads (seal-host\'s --token-file); one line is appended' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l refusal -d 'The host\'s refusal line (`approval required: <hex>` with result.framed_subject)' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l frame -d 'The exact blocked frame, including its LF (or CRLF) delimiter' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l target -d 'The challenged target (64 lowercase hex) from `approval required: <hex>`' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l key-file -d 'Secret key file (64 hex + LF, mode 0600); default: $SEALKIT_APPROVAL_KEY_FILE' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l key-file -d 'Secret key file (encrypted, or 64 hex + LF; mode 0600); default: $SEALKIT_APPROVAL_KEY_FILE' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l passphrase-file -d 'For an encrypted key file: read the passphrase from the first line of FILE' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l ssh-key -d 'With --ssh-agent: the OpenSSH public key file of the agent key to sign with' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l server -d 'The host\'s configured server identity (Seal\'s `server`; never read from a frame)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l nonce -d 'Nonce (default: 32 random hex digits)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l authorized-at -d 'authorized_at in Unix milliseconds (default: now)' -r
@@ -84,12 +124,14 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l expiry -d 'e
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l ttl -d 'Lifetime in seconds: expiry = authorized_at + TTL (default 120; the host caps its own TTL at 300)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l session -d 'Approval session label (default: sealkit-approve/<random hex>)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l approver -d 'Who approves, as recorded in the signed payload' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l renderer-version -d 'Approval screen layout: 1, or 2 (signer, validity and a one-line question first; values pretty-printed; plain words). The record names the renderer version it used' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t''
 never\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l ssh-agent -d 'Sign with an Ed25519 key held by the running ssh-agent (SSH_AUTH_SOCK; Unix only)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l yes -d 'Sign without asking (for scripts; no terminal needed)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l deny -d 'Write seal-host\'s signed decline for the target instead of an approval'
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
@@ -109,8 +151,9 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_s
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from approval receipt chain bundle help" -f -a "chain" -d 'Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from approval receipt chain bundle help" -f -a "bundle" -d 'Verify a detached statement bundle (receipt-verifier/verify.mjs input)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from approval receipt chain bundle help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l pubkey -d 'The trusted approval public key (seal-host\'s --approval-pubkey), 64 hex' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l pubkey-file -d 'File holding the trusted approval public key (64 hex + LF)' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l pubkey -d 'The trusted approval public key (seal-host\'s --approval-pubkey): 64 hex, or an `ssh-ed25519 AAAA…` public key' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l pubkey-file -d 'File holding the trusted approval public key (64 hex + LF, or an OpenSSH `ssh-ed25519` public key line). Secret key files are refused' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l trusted-approvers -d 'Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME]' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l frame -d 'The exact frame (with delimiter) each approval must be bound to' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l target -d 'The challenged target each record must name' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l now -d 'Check freshness at this time (Unix milliseconds)' -r
@@ -146,9 +189,9 @@ never\t''"
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -s V -l version -d 'Print version'
-complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l issuer-pubkey -d 'Trusted issuer public key (64 hex)' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l request-pubkey -d 'Trusted request-signer public key (64 hex)' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l approval-pubkey -d 'Trusted approval-signer public key (64 hex)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l issuer-pubkey -d 'Trusted issuer public key (64 hex, or an `ssh-ed25519 AAAA…` key)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l request-pubkey -d 'Trusted request-signer public key (64 hex, or an `ssh-ed25519 AAAA…` key)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l approval-pubkey -d 'Trusted approval-signer public key (64 hex, or an `ssh-ed25519 AAAA…` key)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
@@ -210,7 +253,7 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l policy-vers
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l effect -d 'The effect claim: derived from the frame by Seal\'s kernel rule, or declared absent [default: derive, unless the parameter file gives one]' -r -f -a "derive\t'Seal\'s kernel derivation from the frame (needs `params.action`)'
 absent\t'Declared absent (one signed 0x00 byte)'"
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l verify -d 'Check this Ed25519 signature (128 hex digits) over the message' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l pubkey -d 'The signer\'s Ed25519 public key (64 hex digits), for --verify' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l pubkey -d 'The signer\'s Ed25519 public key (64 hex digits, or an `ssh-ed25519 AAAA…` key), for --verify' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
@@ -220,15 +263,18 @@ never\t''"
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -s V -l version -d 'Print version'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen approve verify audit diff migrate envelope help" -f -a "target" -d 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen approve verify audit diff migrate envelope help" -f -a "keygen" -d 'Create an Ed25519 approval key pair in seal-host\'s key file format'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen approve verify audit diff migrate envelope help" -f -a "approve" -d 'Sign an ApprovalRecord v2 for a blocked call after showing exactly what it approves'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen approve verify audit diff migrate envelope help" -f -a "verify" -d 'Verify evidence: approval tokens, receipts, audit chains, statement bundles'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen approve verify audit diff migrate envelope help" -f -a "audit" -d 'Audit whole receipt directories: every receipt, names, counters, chain state, files'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen approve verify audit diff migrate envelope help" -f -a "diff" -d 'Pair old receipts with new ones (or with a migration output) and show what changed'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen approve verify audit diff migrate envelope help" -f -a "migrate" -d 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen approve verify audit diff migrate envelope help" -f -a "envelope" -d 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen approve verify audit diff migrate envelope help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope help" -f -a "target" -d 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope help" -f -a "keygen" -d 'Create an Ed25519 approval key pair; the secret key is encrypted with a passphrase'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope help" -f -a "key" -d 'Inspect or protect key files'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope help" -f -a "approve" -d 'Sign an ApprovalRecord v2 for a blocked call after showing exactly what it approves'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope help" -f -a "verify" -d 'Verify evidence: approval tokens, receipts, audit chains, statement bundles'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope help" -f -a "audit" -d 'Audit whole receipt directories: every receipt, names, counters, chain state, files'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope help" -f -a "diff" -d 'Pair old receipts with new ones (or with a migration output) and show what changed'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope help" -f -a "migrate" -d 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope help" -f -a "envelope" -d 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "show" -d 'Say what a key file is: its kind, public key (64 hex) and key id. Never prints a secret'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "protect" -d 'Encrypt a plain secret key file in place with a passphrase (atomically)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand help; and __fish_seen_subcommand_from verify" -f -a "approval" -d 'Check ApprovalRecord v2 token lines with seal-host\'s rules, then their binding'
 complete -c sealkit -n "__fish_sealkit_using_subcommand help; and __fish_seen_subcommand_from verify" -f -a "receipt" -d 'Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand help; and __fish_seen_subcommand_from verify" -f -a "chain" -d 'Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines'

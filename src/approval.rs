@@ -9,6 +9,7 @@
 //! Signing ([`sign`]) builds the same payload from explicit inputs and is checked by the same
 //! verifier.
 
+pub mod approvers;
 pub mod binding;
 pub mod canonical;
 pub mod limits;

@@ -28,8 +28,10 @@ pub struct Cli {
 pub enum Command {
     /// Compute the identities Seal derives for captured JSON-RPC frames, under every profile.
     Target(TargetArgs),
-    /// Create an Ed25519 approval key pair in seal-host's key file format.
+    /// Create an Ed25519 approval key pair; the secret key is encrypted with a passphrase.
     Keygen(KeygenArgs),
+    /// Inspect or protect key files.
+    Key(KeyArgs),
     /// Sign an ApprovalRecord v2 for a blocked call after showing exactly what it approves.
     Approve(ApproveArgs),
     /// Verify evidence: approval tokens, receipts, audit chains, statement bundles.
@@ -172,7 +174,7 @@ pub struct EnvelopeArgs {
     #[arg(long, value_name = "SIG", requires = "pubkey")]
     pub verify: Option<String>,
 
-    /// The signer's Ed25519 public key (64 hex digits), for --verify.
+    /// The signer's Ed25519 public key (64 hex digits, or an `ssh-ed25519 AAAA…` key), for --verify.
     #[arg(long, value_name = "HEX", requires = "verify")]
     pub pubkey: Option<String>,
 }
@@ -244,15 +246,15 @@ pub struct VerifyBundleArgs {
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
 
-    /// Trusted issuer public key (64 hex).
+    /// Trusted issuer public key (64 hex, or an `ssh-ed25519 AAAA…` key).
     #[arg(long, value_name = "HEX")]
     pub issuer_pubkey: String,
 
-    /// Trusted request-signer public key (64 hex).
+    /// Trusted request-signer public key (64 hex, or an `ssh-ed25519 AAAA…` key).
     #[arg(long, value_name = "HEX")]
     pub request_pubkey: String,
 
-    /// Trusted approval-signer public key (64 hex).
+    /// Trusted approval-signer public key (64 hex, or an `ssh-ed25519 AAAA…` key).
     #[arg(long, value_name = "HEX")]
     pub approval_pubkey: String,
 }
@@ -282,9 +284,53 @@ pub struct KeygenArgs {
     #[arg(long, value_name = "DIR")]
     pub out_dir: PathBuf,
 
-    /// Base name: writes NAME.key (secret seed) and NAME.pub.
+    /// Base name: writes NAME.key (secret key) and NAME.pub.
     #[arg(long, value_name = "NAME", default_value = "approval")]
     pub name: String,
+
+    /// Read the new key's passphrase from the first line of FILE instead of the terminal.
+    #[arg(long, value_name = "FILE", conflicts_with = "unencrypted")]
+    pub passphrase_file: Option<PathBuf>,
+
+    /// Write the secret key unencrypted, in seal-host's bare-hex format (64 hex + LF).
+    #[arg(long)]
+    pub unencrypted: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct KeyArgs {
+    #[command(subcommand)]
+    pub what: KeyCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum KeyCommand {
+    /// Say what a key file is: its kind, public key (64 hex) and key id. Never prints a secret.
+    Show(KeyShowArgs),
+    /// Encrypt a plain secret key file in place with a passphrase (atomically).
+    Protect(KeyProtectArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct KeyShowArgs {
+    /// The key file: secret (encrypted or plain), public (64 hex) or OpenSSH public key.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    /// For an encrypted secret key: read the passphrase from the first line of FILE.
+    #[arg(long, value_name = "FILE")]
+    pub passphrase_file: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct KeyProtectArgs {
+    /// The plain secret key file (64 hex + LF, mode 0600) to encrypt in place.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    /// Read the new passphrase from the first line of FILE instead of the terminal.
+    #[arg(long, value_name = "FILE")]
+    pub passphrase_file: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -306,9 +352,22 @@ pub struct ApproveArgs {
     #[arg(long, value_name = "HEX", requires = "frame")]
     pub target: Option<String>,
 
-    /// Secret key file (64 hex + LF, mode 0600); default: $SEALKIT_APPROVAL_KEY_FILE.
-    #[arg(long, value_name = "FILE")]
+    /// Secret key file (encrypted, or 64 hex + LF; mode 0600); default:
+    /// $SEALKIT_APPROVAL_KEY_FILE.
+    #[arg(long, value_name = "FILE", conflicts_with = "ssh_agent")]
     pub key_file: Option<PathBuf>,
+
+    /// For an encrypted key file: read the passphrase from the first line of FILE.
+    #[arg(long, value_name = "FILE", conflicts_with = "ssh_agent")]
+    pub passphrase_file: Option<PathBuf>,
+
+    /// Sign with an Ed25519 key held by the running ssh-agent (SSH_AUTH_SOCK; Unix only).
+    #[arg(long)]
+    pub ssh_agent: bool,
+
+    /// With --ssh-agent: the OpenSSH public key file of the agent key to sign with.
+    #[arg(long, value_name = "PUBFILE", requires = "ssh_agent")]
+    pub ssh_key: Option<PathBuf>,
 
     /// The host's configured server identity (Seal's `server`; never read from a frame).
     #[arg(long, value_name = "ID", default_value = "")]
@@ -346,22 +405,34 @@ pub struct ApproveArgs {
     /// Write seal-host's signed decline for the target instead of an approval.
     #[arg(long)]
     pub deny: bool,
+
+    /// Approval screen layout: 1, or 2 (signer, validity and a one-line question first;
+    /// values pretty-printed; plain words). The record names the renderer version it used.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub renderer_version: u8,
 }
 
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("trusted_key").required(true).args(["pubkey", "pubkey_file"])))]
+#[command(group(clap::ArgGroup::new("trusted_key").required(true).args(["pubkey", "pubkey_file", "trusted_approvers"])))]
 pub struct VerifyApprovalArgs {
     /// Token file (NDJSON, one token per line); "-" or nothing for stdin.
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
 
-    /// The trusted approval public key (seal-host's --approval-pubkey), 64 hex.
+    /// The trusted approval public key (seal-host's --approval-pubkey): 64 hex, or an
+    /// `ssh-ed25519 AAAA…` public key.
     #[arg(long, value_name = "HEX")]
     pub pubkey: Option<String>,
 
-    /// File holding the trusted approval public key (64 hex + LF).
+    /// File holding the trusted approval public key (64 hex + LF, or an OpenSSH
+    /// `ssh-ed25519` public key line). Secret key files are refused.
     #[arg(long, value_name = "FILE")]
     pub pubkey_file: Option<PathBuf>,
+
+    /// Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME].
+    #[arg(long, value_name = "FILE")]
+    pub trusted_approvers: Option<PathBuf>,
 
     /// The exact frame (with delimiter) each approval must be bound to.
     #[arg(long, value_name = "FILE")]

@@ -14,6 +14,8 @@ use crate::digest::sha256_hex;
 use crate::identity::Profile;
 use crate::request::{Call, MetaState};
 
+pub mod v2;
+
 pub const RENDERER_NAME: &str = "sealkit-approve-terminal";
 pub const RENDERER_VERSION: &str = "1";
 /// The renderer manifest; `manifest_sha256` is the SHA-256 of exactly these bytes.
@@ -107,6 +109,24 @@ fn profile_meaning(profile: Profile) -> &'static str {
         Profile::Legacy => {
             "pre-2026-07-28 layout [server, tool, arguments]; _meta is not in this target (the \
              signed record still binds the exact frame below)"
+        }
+    }
+}
+
+/// What each profile's target binds, in plain words (renderer version 2).
+fn profile_meaning_plain(profile: Profile) -> &'static str {
+    match profile {
+        Profile::Committed => {
+            "the tool, its arguments and everything else the call carries (_meta, \
+             requestState, inputResponses)"
+        }
+        Profile::Host => {
+            "the tool and its arguments, as this host checks them (the signed record also binds \
+             the exact frame below)"
+        }
+        Profile::Legacy => {
+            "the server, tool and arguments in the older layout (the signed record also binds \
+             the exact frame below)"
         }
     }
 }

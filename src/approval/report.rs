@@ -6,10 +6,12 @@
 //! crate's comparisons of those fields with the caller's inputs) and `reported` (fields read
 //! from a line that failed verification, never authenticated).
 
+use super::approvers::{attribute, verify_listed, SignedBy};
 use super::binding::{bind_approval, bind_decline, Binding, Expectations, NonceUse, Subject};
 use super::payload::{Payload, Renderer};
 use super::reason::{host_record_id, Reason};
 use super::verify::{line_too_long, verify_line, TokenKind, Verdict};
+use crate::keys::approvers::Approvers;
 use crate::keys::PublicKey;
 use crate::tokenfile::{is_blank, Batch};
 use rayon::prelude::*;
@@ -87,11 +89,16 @@ pub struct LineReport {
     pub signed: Option<Signed>,
     pub binding: Binding,
     pub reported: Option<Reported>,
+    /// The approver named by the trusted-approvers list for the key that signed the record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signed_by: Option<SignedBy>,
 }
 
 /// Checks batches of one file in order, remembering nonces across batches.
 pub struct Checker<'k> {
     key: &'k PublicKey,
+    /// When set, lines are verified under the listed keys instead of `key`.
+    approvers: Option<&'k Approvers>,
     expected: Expectations,
     seen_nonces: HashSet<String>,
 }
@@ -100,15 +107,23 @@ impl<'k> Checker<'k> {
     pub fn new(key: &'k PublicKey, expected: Expectations) -> Self {
         Checker {
             key,
+            approvers: None,
             expected,
             seen_nonces: HashSet::new(),
         }
     }
 
+    /// Verifies under a trusted-approvers list: each line under the listed key it names,
+    /// accepted only inside that key's window, and attributed to its approver.
+    pub fn with_approvers(mut self, approvers: &'k Approvers) -> Self {
+        self.approvers = Some(approvers);
+        self
+    }
+
     /// Reports every non-blank line of the batch, in order. Everything that depends on one
     /// line only runs on the current rayon pool; then nonce reuse is decided in file order.
     pub fn check_batch(&mut self, batch: &Batch) -> Vec<LineReport> {
-        let (key, expected) = (self.key, &self.expected);
+        let (key, expected, approvers) = (self.key, &self.expected, self.approvers);
         let mut reports: Vec<LineReport> = batch
             .lines
             .par_iter()
@@ -122,7 +137,15 @@ impl<'k> Checker<'k> {
                 match std::str::from_utf8(bytes) {
                     Err(_) => Some(not_utf8(line.number, bytes)),
                     Ok(text) if is_blank(text) => None,
-                    Ok(text) => Some(report(line.number, bytes, verify_line(text, key), expected)),
+                    Ok(text) => match approvers {
+                        None => Some(report(line.number, bytes, verify_line(text, key), expected)),
+                        Some(approvers) => {
+                            let (verdict, signer) = verify_listed(text, approvers);
+                            let mut report = report(line.number, bytes, verdict, expected);
+                            attribute(&mut report, signer, approvers);
+                            Some(report)
+                        }
+                    },
                 }
             })
             .collect();
@@ -221,6 +244,7 @@ fn report(number: u64, bytes: &[u8], verdict: Verdict, expected: &Expectations) 
             signed: None,
             binding: Binding::unchecked(),
             reported: reported(bytes),
+            signed_by: None,
         },
     }
 }
@@ -254,6 +278,7 @@ fn finish(
         signed,
         binding,
         reported: None,
+        signed_by: None,
     }
 }
 
@@ -308,6 +333,7 @@ fn not_utf8(number: u64, bytes: &[u8]) -> LineReport {
         signed: None,
         binding: Binding::unchecked(),
         reported: None,
+        signed_by: None,
     }
 }
 

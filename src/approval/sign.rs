@@ -14,9 +14,10 @@ use super::payload::{Payload, Renderer, ValidationError};
 use super::verify::{verify_line, Verdict};
 use super::{preimage, ALGORITHM, DOMAIN, SIGNATURE_ENCODING, SUBJECT_SCOPE};
 use crate::digest::{hex_lower, is_sha256_hex};
+#[cfg(test)]
 use crate::keys::SecretKey;
+use crate::keys::Signer;
 use crate::signature::encode_base64url_nopad;
-use ed25519_dalek::Signer;
 use std::fmt;
 
 /// Everything an ApprovalRecord v2 commits to besides the signer's key.
@@ -52,6 +53,8 @@ pub enum SignError {
     BadTarget,
     /// Our own verifier refused what we signed (never expected).
     SelfCheck(String),
+    /// The signer (key file or ssh-agent) could not sign: its code and message.
+    Signer(&'static str, String),
 }
 
 impl fmt::Display for SignError {
@@ -63,6 +66,7 @@ impl fmt::Display for SignError {
                 "the token line would be {n} bytes, over seal-host's {MAX_APPROVAL_LINE_BYTES}"
             ),
             SignError::BadTarget => write!(f, "the target must be 64 lowercase hex digits"),
+            SignError::Signer(_, message) => write!(f, "{message}"),
             SignError::SelfCheck(reason) => {
                 write!(
                     f,
@@ -82,12 +86,13 @@ impl SignError {
             SignError::TooLong(_) => "token-line-too-long",
             SignError::BadTarget => "bad-target",
             SignError::SelfCheck(_) => "self-check-failed",
+            SignError::Signer(code, _) => code,
         }
     }
 }
 
 /// The payload the inputs make under `key`.
-pub fn approval_payload(key: &SecretKey, inputs: &ApprovalInputs) -> Payload {
+pub fn approval_payload(key: &dyn Signer, inputs: &ApprovalInputs) -> Payload {
     Payload {
         approval_record_version: 2,
         target: inputs.target.clone(),
@@ -105,7 +110,7 @@ pub fn approval_payload(key: &SecretKey, inputs: &ApprovalInputs) -> Payload {
         shown_character_encoding: "utf-8".to_owned(),
         renderer: inputs.renderer.clone(),
         approver: inputs.approver.clone(),
-        authorization_signer_key_id: key.public.key_id.clone(),
+        authorization_signer_key_id: key.public().key_id.clone(),
         authorization_signature_algorithm: ALGORITHM.to_owned(),
         authorization_domain: DOMAIN.to_owned(),
     }
@@ -113,7 +118,7 @@ pub fn approval_payload(key: &SecretKey, inputs: &ApprovalInputs) -> Payload {
 
 /// Signs an ApprovalRecord v2 and returns its token line.
 pub fn sign_approval(
-    key: &SecretKey,
+    key: &dyn Signer,
     inputs: &ApprovalInputs,
 ) -> Result<SignedApproval, SignError> {
     let payload = approval_payload(key, inputs);
@@ -124,13 +129,15 @@ pub fn sign_approval(
     let canonical = payload
         .canonical_bytes()
         .map_err(|e| SignError::SelfCheck(e.to_string()))?;
-    let signature = key.signing.sign(&preimage(&canonical)).to_bytes();
+    let signature = key
+        .sign_bytes(&preimage(&canonical))
+        .map_err(|e| SignError::Signer(e.code(), e.to_string()))?;
     let payload_text =
         String::from_utf8(canonical).map_err(|e| SignError::SelfCheck(e.to_string()))?;
     let line = format!(
         "{{\"payload\":{},\"signature_algorithm\":\"{ALGORITHM}\",\"signature_encoding\":\"{SIGNATURE_ENCODING}\",\"signer_key_id\":\"{}\",\"signature\":\"{}\"}}",
         json_string(&payload_text),
-        key.public.key_id,
+        key.public().key_id,
         encode_base64url_nopad(&signature),
     );
     check_line(&line, key)?;
@@ -139,7 +146,7 @@ pub fn sign_approval(
 
 /// Signs seal-host's explicit decline for `target` and returns its token line.
 pub fn sign_decline(
-    key: &SecretKey,
+    key: &dyn Signer,
     target: &str,
     issued_at: u64,
     nonce: &str,
@@ -152,7 +159,10 @@ pub fn sign_decline(
     payload.push_str(&format!(",\"issuedAt\":{issued_at},\"nonce\":"));
     python_ascii_string(nonce, &mut payload);
     payload.push_str(",\"decision\":\"deny\"}");
-    let signature = hex_lower(&key.signing.sign(payload.as_bytes()).to_bytes());
+    let signature = hex_lower(
+        &key.sign_bytes(payload.as_bytes())
+            .map_err(|e| SignError::Signer(e.code(), e.to_string()))?,
+    );
     let mut line = String::from("{\"payload\":");
     python_ascii_string(&payload, &mut line);
     line.push_str(&format!(",\"signature\":\"{signature}\"}}"));
@@ -160,11 +170,11 @@ pub fn sign_decline(
     Ok(line)
 }
 
-fn check_line(line: &str, key: &SecretKey) -> Result<(), SignError> {
+fn check_line(line: &str, key: &dyn Signer) -> Result<(), SignError> {
     if line.len() > MAX_APPROVAL_LINE_BYTES {
         return Err(SignError::TooLong(line.len()));
     }
-    match verify_line(line, &key.public) {
+    match verify_line(line, key.public()) {
         Verdict::Approval(_) | Verdict::Decline(_) => Ok(()),
         Verdict::Rejected(rejection) => {
             Err(SignError::SelfCheck(rejection.reason.code().into_owned()))

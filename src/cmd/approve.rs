@@ -19,7 +19,7 @@ use crate::cli::{ApproveArgs, Format};
 use crate::digest::{hex_lower, is_sha256_hex};
 use crate::fsutil::{read_capped, read_capped_text, MAX_SMALL_INPUT_BYTES};
 use crate::identity::Profile;
-use crate::keys::{self, SecretKey};
+use crate::keys::{self, Signer};
 use crate::outcome::Outcome;
 use crate::request::{self, Call, EraMode, Options, Session, Verdict};
 use crate::shown::{self, Decision};
@@ -33,10 +33,10 @@ use std::path::Path;
 /// Longest answer read at the prompt (seal-host's interactive limit).
 const MAX_ANSWER_BYTES: u64 = 16 * 1024;
 
-pub fn run(args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
-    let key_path = keys::secret_key_path(args.key_file.as_deref())
-        .map_err(|e| miette!(code = e.code(), "{e}"))?;
-    let key = keys::read_secret_key_file(&key_path).map_err(|e| miette!(code = e.code(), "{e}"))?;
+pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
+    let (key, location) = super::approve_key::load(&args)?;
+    let key = key.as_ref();
+    let validity = super::approve_prompt::fix_validity(&mut args)?;
     let (target, frame) = challenged(&args)?;
     let call = match identify(&frame, &args.server) {
         Ok(call) => call,
@@ -51,21 +51,28 @@ pub fn run(args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
     } else {
         Decision::Allow
     };
-    let shown_text = shown::render(&shown::Request {
+    let request = shown::Request {
         decision,
         target: &target,
         profiles: &profiles,
         server: &args.server,
         call: &call,
         frame: &frame,
-    });
-    if !args.yes && !ask(&shown_text, decision)? {
+    };
+    let shown_text = match validity {
+        Some(validity) => super::approve_prompt::render(&request, key, &location, validity),
+        None => shown::render(&request),
+    };
+    if !args.yes && !ask(&shown_text, decision, validity.is_some())? {
+        if validity.is_some() {
+            return super::approve_prompt::declined(global);
+        }
         return refuse(
             global,
             &Refused::new("not-approved", "no token written: the answer was not yes"),
         );
     }
-    let signed = sign(&args, &key, &target, &frame, &shown_text, decision)?;
+    let signed = sign(&args, key, &target, &frame, &shown_text, decision)?;
     let appended = tokenfile::append_line(&args.token_file, &signed.line).map_err(|e| {
         miette!(
             code = "token-file-append",
@@ -213,7 +220,7 @@ fn refuse(global: &Global, refused: &Refused) -> miette::Result<Outcome> {
 }
 
 /// Shows the text on the controlling terminal and reads an explicit yes from it.
-fn ask(shown_text: &[u8], decision: Decision) -> miette::Result<bool> {
+fn ask(shown_text: &[u8], decision: Decision, question_shown: bool) -> miette::Result<bool> {
     let tty = OpenOptions::new().read(true).write(true).open("/dev/tty");
     let mut tty = match tty {
         Ok(tty) if tty.is_terminal() => tty,
@@ -226,6 +233,8 @@ fn ask(shown_text: &[u8], decision: Decision) -> miette::Result<bool> {
         }
     };
     let question = match decision {
+        // Renderer version 2 ends its text with the question.
+        _ if question_shown => "",
         Decision::Allow => "Sign an approval for exactly this request? [y/N] ",
         Decision::Deny => "Sign a decline for this request? [y/N] ",
     };
@@ -261,7 +270,7 @@ struct Signed {
 
 fn sign(
     args: &ApproveArgs,
-    key: &SecretKey,
+    key: &dyn Signer,
     target: &str,
     frame: &[u8],
     shown_text: &[u8],
@@ -275,11 +284,7 @@ fn sign(
         Some(nonce) => nonce.clone(),
         None => random_hex()?,
     };
-    let renderer = Renderer {
-        name: shown::RENDERER_NAME.to_owned(),
-        version: shown::RENDERER_VERSION.to_owned(),
-        manifest_sha256: shown::manifest_sha256(),
-    };
+    let renderer = super::approve_prompt::renderer(args.renderer_version);
     let sign_error = |e: crate::approval::sign::SignError| miette!(code = e.code(), "{e}");
     if decision == Decision::Deny {
         let line = sign_decline(key, target, authorized_at, &nonce).map_err(sign_error)?;
@@ -291,7 +296,7 @@ fn sign(
             authorized_at,
             expiry: None,
             session: None,
-            signer_key_id: key.public.key_id.clone(),
+            signer_key_id: key.public().key_id.clone(),
             subject: Subject::of(frame),
             renderer,
         });
@@ -327,7 +332,7 @@ fn sign(
         authorized_at,
         expiry: Some(expiry),
         session: Some(session),
-        signer_key_id: key.public.key_id.clone(),
+        signer_key_id: key.public().key_id.clone(),
         subject: inputs.subject,
         renderer,
     })

@@ -105,7 +105,10 @@ fn signature_inputs(sig: &str, key: &str) -> miette::Result<([u8; 64], [u8; 32])
     let sig = hex_decode(sig)
         .and_then(|b| <[u8; 64]>::try_from(b).ok())
         .ok_or_else(|| miette!("signature-malformed: --verify takes 128 hex digits (64 bytes)"))?;
-    let key = hex_decode(key)
+    // An OpenSSH `ssh-ed25519` key is accepted too, read as its 64 hex digits.
+    let key = crate::keys::public_key_option(key)
+        .map_err(|e| miette!("public-key-malformed: --pubkey: {e}"))?;
+    let key = hex_decode(&key)
         .and_then(|b| <[u8; 32]>::try_from(b).ok())
         .ok_or_else(|| miette!("public-key-malformed: --pubkey takes 64 hex digits (32 bytes)"))?;
     Ok((sig, key))

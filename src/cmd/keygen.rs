@@ -1,12 +1,14 @@
-//! `sealkit keygen`: a new Ed25519 approval key pair in seal-host's key file format
-//! (issue 3; reference/seal-host-formats.md §1.6). Prints where the files are, the public key
-//! (seal-host's `--approval-pubkey`) and its key id.
+//! `sealkit keygen`: a new Ed25519 approval key pair. The secret key is encrypted with a
+//! passphrase asked twice on the terminal (or read from `--passphrase-file`), or written in
+//! seal-host's bare-hex format with `--unencrypted`. Prints where the files are, the public
+//! key (seal-host's `--approval-pubkey`) and its key id; never the secret.
 
+use super::passphrase::{self, key_report};
 use super::{Global, Out};
 use crate::cli::{Format, KeygenArgs};
-use crate::keys;
+use crate::keys::{self, Protection};
 use crate::outcome::Outcome;
-use miette::{miette, IntoDiagnostic};
+use miette::IntoDiagnostic;
 use serde::Serialize;
 use std::io::Write;
 
@@ -16,34 +18,45 @@ struct Generated {
     public_key_file: String,
     public_key: String,
     key_id: String,
+    encrypted: bool,
 }
 
 pub fn run(args: KeygenArgs, global: &Global) -> miette::Result<Outcome> {
-    let made =
-        keys::generate(&args.out_dir, &args.name).map_err(|e| miette!(code = e.code(), "{e}"))?;
+    let protection = if args.unencrypted {
+        Protection::Plain
+    } else {
+        let what = args.out_dir.join(format!("{}.key", args.name));
+        Protection::Passphrase(
+            passphrase::new(args.passphrase_file.as_deref(), &what.display().to_string())
+                .map_err(|e| key_report(&e))?,
+        )
+    };
+    let made = keys::generate(&args.out_dir, &args.name, protection).map_err(|e| key_report(&e))?;
     let report = Generated {
         secret_key_file: made.secret_path.display().to_string(),
         public_key_file: made.public_path.display().to_string(),
         public_key: made.public_hex,
         key_id: made.key_id,
+        encrypted: made.encrypted,
     };
     let mut out = Out::new();
     match global.format {
         Format::Json | Format::Jsonl => out.json_line(&report).into_diagnostic()?,
         Format::Human => {
-            writeln!(
-                out,
-                "secret key file  {} (mode 0600; keep it private)",
-                report.secret_key_file
-            )
-            .into_diagnostic()?;
+            let protection = if report.encrypted {
+                "encrypted with your passphrase, mode 0600"
+            } else {
+                "UNENCRYPTED, mode 0600; keep it private"
+            };
+            let secret_file = &report.secret_key_file;
+            writeln!(out, "secret key file  {secret_file} ({protection})").into_diagnostic()?;
             writeln!(out, "public key file  {}", report.public_key_file).into_diagnostic()?;
             writeln!(out, "public key       {}", report.public_key).into_diagnostic()?;
             writeln!(out, "key id           {}", report.key_id).into_diagnostic()?;
             writeln!(
                 out,
                 "give the host --approval-pubkey {}; sign with sealkit approve --key-file {}",
-                report.public_key, report.secret_key_file
+                report.public_key, secret_file
             )
             .into_diagnostic()?;
         }

@@ -8,11 +8,15 @@ use serde::Serialize;
 use std::io::{self, IsTerminal, Write};
 
 pub mod approve;
+pub mod approve_key;
+pub mod approve_prompt;
 pub mod audit;
 pub mod diff;
 pub mod envelope;
+pub mod key;
 pub mod keygen;
 pub mod migrate;
+pub mod passphrase;
 pub mod target;
 pub mod verify;
 pub mod verify_approval;
@@ -59,6 +63,7 @@ pub fn run(cli: Cli) -> Outcome {
         Command::Migrate(args) => migrate::run(args, &global),
         Command::Diff(args) => diff::run(args, &global),
         Command::Keygen(args) => keygen::run(args, &global),
+        Command::Key(args) => key::run(args, &global),
         Command::Approve(args) => approve::run(args, &global),
     };
     match result {

@@ -3,6 +3,7 @@
 //! reference/seal-host-formats.md §1.7). Exit 0 when every line is accepted, 1 when any is
 //! rejected, 2 when the input or the trusted key cannot be read.
 
+use super::passphrase::key_report;
 use super::{Global, Out};
 use crate::approval::binding::{Check, Expectations, Freshness, NonceUse, Subject};
 use crate::approval::limits::MAX_TOKEN_FILE_BYTES;
@@ -10,6 +11,7 @@ use crate::approval::report::{Checker, LineReport, Signed, Status};
 use crate::approval::{effective_ttl_ms, Reason};
 use crate::cli::{Format, VerifyApprovalArgs};
 use crate::digest::is_sha256_hex;
+use crate::keys::approvers::Approvers;
 use crate::keys::{read_public_key_file, PublicKey};
 use crate::outcome::Outcome;
 use crate::tokenfile::{Batch, LineReader};
@@ -27,7 +29,11 @@ const BATCH_LINES: usize = 4096;
 const MAX_DIAGNOSTICS: usize = 50;
 
 pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome> {
-    let key = trusted_key(&args)?;
+    let trust = trusted_key(&args)?;
+    let (key, key_shown) = match &trust {
+        Trust::Key(key, shown) => (key.clone(), *shown),
+        Trust::Approvers(approvers, _) => (approvers.entries[0].key.clone(), false),
+    };
     let checked = Checked::from_args(&args)?;
     let source = match &args.file {
         Some(path) if path.as_os_str() != "-" => path.display().to_string(),
@@ -44,6 +50,9 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
     };
     let mut lines = LineReader::new(reader);
     let mut checker = Checker::new(&key, checked.expectations());
+    if let Trust::Approvers(approvers, _) = &trust {
+        checker = checker.with_approvers(approvers);
+    }
     let mut sink = Sink::new(global)?;
     let mut tally = Tally::default();
     let mut batch = Batch::default();
@@ -59,24 +68,58 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
         reports.iter().for_each(|report| tally.add(report));
         sink.lines(&reports).into_diagnostic()?;
     }
-    let summary = Summary::new(source, &key, &checked, tally, lines.total_bytes());
+    let mut summary = Summary::new(source, &key, &checked, tally, lines.total_bytes());
+    if !key_shown {
+        if let Some(trusted) = &mut summary.trusted_key {
+            trusted.public_key = None;
+        }
+    }
+    if let Trust::Approvers(approvers, path) = &trust {
+        summary.trusted_key = None;
+        summary.trusted_approvers = Some(TrustedApprovers {
+            file: path.clone(),
+            entries: approvers.entries.len(),
+            keys: approvers.keys().len(),
+        });
+    }
     let outcome = summary.outcome(global.deny_warnings);
     sink.finish(&summary, global).into_diagnostic()?;
     Ok(outcome)
 }
 
-fn trusted_key(args: &VerifyApprovalArgs) -> miette::Result<PublicKey> {
+/// The trusted key and whether it may be printed in full: a key file that is not
+/// recognisably public shows only its key id, so a secret named as a public key is never
+/// echoed.
+fn trusted_key(args: &VerifyApprovalArgs) -> miette::Result<Trust> {
+    if let Some(path) = &args.trusted_approvers {
+        let approvers = Approvers::read(path).map_err(|e| key_report(&e))?;
+        return Ok(Trust::Approvers(approvers, path.clone()));
+    }
     match (&args.pubkey, &args.pubkey_file) {
-        (Some(hex), _) => {
-            PublicKey::from_hex(hex).map_err(|e| miette!(code = e.code(), "--pubkey: {e}"))
-        }
-        (None, Some(path)) => {
-            read_public_key_file(path).map_err(|e| miette!(code = e.code(), "--pubkey-file: {e}"))
-        }
+        (Some(text), _) => PublicKey::from_text(text)
+            .map(|key| Trust::Key(key, true))
+            .map_err(|e| miette!(code = e.code(), "--pubkey: {e}")),
+        (None, Some(path)) => read_public_key_file(path)
+            .map(|file| Trust::Key(file.key, file.shown))
+            .map_err(|e| key_report(&e).wrap_err("--pubkey-file")),
         (None, None) => Err(miette!(
             "give the trusted key with --pubkey or --pubkey-file"
         )),
     }
+}
+
+/// What the lines are verified under: one key (and whether it may be printed in full), or a
+/// trusted-approvers list (and its file).
+enum Trust {
+    Key(PublicKey, bool),
+    Approvers(Approvers, PathBuf),
+}
+
+#[derive(Debug, Serialize)]
+struct TrustedApprovers {
+    file: PathBuf,
+    entries: usize,
+    keys: usize,
 }
 
 /// What the caller asked each token to be bound to.
@@ -181,7 +224,8 @@ struct FileFinding {
 
 #[derive(Debug, Serialize)]
 struct TrustedKey {
-    public_key: String,
+    /// `null` when the key came from a file that is not recognisably public.
+    public_key: Option<String>,
     key_id: String,
 }
 
@@ -189,7 +233,10 @@ struct TrustedKey {
 struct Summary {
     record: &'static str,
     source: String,
-    trusted_key: TrustedKey,
+    /// The one trusted key; `null` with `--trusted-approvers`.
+    trusted_key: Option<TrustedKey>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trusted_approvers: Option<TrustedApprovers>,
     checked: Checked,
     bytes: u64,
     lines: u64,
@@ -224,10 +271,11 @@ impl Summary {
         Summary {
             record: "summary",
             source,
-            trusted_key: TrustedKey {
-                public_key: key.hex.clone(),
+            trusted_key: Some(TrustedKey {
+                public_key: Some(key.hex.clone()),
                 key_id: key.key_id.clone(),
-            },
+            }),
+            trusted_approvers: None,
             checked: checked.clone(),
             bytes,
             lines: tally.lines,
@@ -351,13 +399,18 @@ impl Human {
                 .map(|t| format!("{} (unverified)", short(t)))
                 .unwrap_or_else(|| "-".to_owned()),
         };
-        let status = match report.status {
+        let mut status = match report.status {
             Status::Accepted => "accepted",
             Status::Rejected => "REJECTED",
-        };
+        }
+        .to_owned();
+        if let Some(by) = &report.signed_by {
+            // Approver names are refused at parse time if they hold invisible characters.
+            status.push_str(&format!(" ({})", by.name));
+        }
         self.table.add_row([
             report.line.to_string(),
-            status.to_owned(),
+            status,
             report.kind.to_owned(),
             target,
             binding_text(report),
@@ -473,11 +526,25 @@ fn write_summary(out: &mut Out, summary: &Summary) -> io::Result<()> {
         "{}: {} token {lines}, {} accepted, {} rejected{declines}",
         summary.source, summary.lines, summary.accepted, summary.rejected
     )?;
-    writeln!(
-        out,
-        "trusted key {} (key id {})",
-        summary.trusted_key.public_key, summary.trusted_key.key_id
-    )?;
+    match (&summary.trusted_key, &summary.trusted_approvers) {
+        (Some(key), _) => match &key.public_key {
+            Some(hex) => writeln!(out, "trusted key {hex} (key id {})", key.key_id)?,
+            None => writeln!(
+                out,
+                "trusted key id {} (the key file is not recognisably a public key, so its \
+                 contents are not shown)",
+                key.key_id
+            )?,
+        },
+        (None, Some(list)) => writeln!(
+            out,
+            "trusted approvers {} ({} entries, {} keys; each accepted record names its approver)",
+            list.file.display(),
+            list.entries,
+            list.keys
+        )?,
+        (None, None) => {}
+    }
     let checked = &summary.checked;
     let frame = match &checked.frame {
         Some(f) => format!(

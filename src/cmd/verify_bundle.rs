@@ -18,7 +18,16 @@ struct BundleResult<'a> {
     report: &'a BundleReport,
 }
 
-pub fn run(args: VerifyBundleArgs, global: &Global) -> miette::Result<Outcome> {
+pub fn run(mut args: VerifyBundleArgs, global: &Global) -> miette::Result<Outcome> {
+    // An OpenSSH `ssh-ed25519` key is accepted for each key and read as its 64 hex digits.
+    for (flag, key) in [
+        ("--issuer-pubkey", &mut args.issuer_pubkey),
+        ("--request-pubkey", &mut args.request_pubkey),
+        ("--approval-pubkey", &mut args.approval_pubkey),
+    ] {
+        *key = crate::keys::public_key_option(key)
+            .map_err(|e| miette::miette!(code = e.code(), "{flag}: {e}"))?;
+    }
     for (flag, key) in [
         ("--issuer-pubkey", &args.issuer_pubkey),
         ("--request-pubkey", &args.request_pubkey),

@@ -3,12 +3,10 @@
 //! (`.seal-receipt-ed25519.key`) or a public key file of 64 hex digits (optional LF).
 
 use crate::digest::hex_lower;
+use crate::keys::file::{inspect, Content};
+use crate::keys::KeyError;
 use crate::signature::{parse_key_hex, public_key_of_seed};
 use std::path::{Path, PathBuf};
-
-/// Key files are 32 bytes (a seed) or 64 hex digits and a line break; anything much
-/// larger is not a key file.
-const MAX_KEY_FILE_BYTES: u64 = 4096;
 
 /// Where the pinned public key came from; reported beside every signature result.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,7 +52,10 @@ impl Pin {
     }
 }
 
-/// Reads `--receipt-key`: 64 hex digits, else a file path.
+/// Reads `--receipt-key`: 64 hex digits (or an `ssh-ed25519` key), else a file path. A file
+/// is classified before use: seal-host's raw 32-byte receipt seed gives its public key; a
+/// public key file (64 hex, or an OpenSSH line) is read; any other secret key file (sealkit's
+/// own, encrypted or plain) is refused without echoing it.
 pub fn load(arg: &str) -> Result<Pin, String> {
     if let Some(public_key) = parse_key_hex(arg) {
         return Ok(Pin {
@@ -62,28 +63,47 @@ pub fn load(arg: &str) -> Result<Pin, String> {
             source: PinSource::Hex,
         });
     }
-    let path = Path::new(arg);
-    let bytes = crate::fsutil::read_capped(path, false, MAX_KEY_FILE_BYTES).map_err(|e| {
-        format!(
-            "--receipt-key {arg}: not 64 lowercase hex digits, and the file cannot be read: {e}"
-        )
-    })?;
-    if let Ok(seed) = <[u8; 32]>::try_from(bytes.as_slice()) {
+    if crate::keys::openssh::looks_like_ssh(arg) {
+        let key =
+            crate::keys::PublicKey::from_text(arg).map_err(|e| format!("--receipt-key: {e}"))?;
         return Ok(Pin {
-            public_key: public_key_of_seed(&seed),
-            source: PinSource::SeedFile(path.to_path_buf()),
+            public_key: key.verifying.to_bytes(),
+            source: PinSource::Hex,
         });
     }
-    let text = std::str::from_utf8(&bytes).unwrap_or("");
-    let text = text.strip_suffix('\n').unwrap_or(text);
-    match parse_key_hex(text) {
-        Some(public_key) => Ok(Pin {
-            public_key,
+    let path = Path::new(arg);
+    let content = inspect(path).map_err(|e| match e {
+        KeyError::Io { .. } => format!(
+            "--receipt-key {arg}: not 64 lowercase hex digits, and the file cannot be read: {e}"
+        ),
+        _ => format!(
+            "--receipt-key {arg}: the file is neither a raw 32-byte seed nor a public key ({e})"
+        ),
+    })?;
+    let refuse = |why: &'static str| {
+        let error = KeyError::SecretGivenAsPublic {
+            path: path.to_path_buf(),
+            why,
+        };
+        format!(
+            "--receipt-key: {error}; {}",
+            error.help().unwrap_or_default()
+        )
+    };
+    match content {
+        Content::PlainSeed {
+            seed, raw: true, ..
+        } => Ok(Pin {
+            public_key: public_key_of_seed(&seed),
+            source: PinSource::SeedFile(path.to_path_buf()),
+        }),
+        Content::PlainSeed { why, .. } => Err(refuse(why)),
+        Content::Encrypted(_) => Err(refuse("encrypted with a passphrase")),
+        Content::OtherSecret => Err(refuse("a private key")),
+        Content::Public { key, .. } | Content::SshPublic { key, .. } => Ok(Pin {
+            public_key: key.verifying.to_bytes(),
             source: PinSource::PublicKeyFile(path.to_path_buf()),
         }),
-        None => Err(format!(
-            "--receipt-key {arg}: the file is neither a raw 32-byte seed nor a 64-hex public key"
-        )),
     }
 }
 

@@ -399,7 +399,7 @@ fn keygen_writes_seal_host_key_files_and_refuses_to_overwrite() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("keys");
     let output = sealkit()
-        .args(["keygen", "--format", "json", "--out-dir"])
+        .args(["keygen", "--unencrypted", "--format", "json", "--out-dir"])
         .arg(&out)
         .output()
         .unwrap();
@@ -422,7 +422,7 @@ fn keygen_writes_seal_host_key_files_and_refuses_to_overwrite() {
         assert_eq!(mode(&out.join("approval.key")), 0o600);
     }
     sealkit()
-        .args(["keygen", "--out-dir"])
+        .args(["keygen", "--unencrypted", "--out-dir"])
         .arg(&out)
         .assert()
         .code(2)

@@ -148,10 +148,23 @@ fn examples(page: &str) -> &'static [(&'static str, &'static str)] {
             ("A frame from standard input, with every canonical part shown:", "sealkit target --explain - < frame.json"),
         ],
         "sealkit-keygen" => &[
-            ("A new approval key pair in keys/:", "sealkit keygen --out-dir keys"),
+            ("A new approval key pair in keys/, the secret key encrypted under a passphrase asked on the terminal:", "sealkit keygen --out-dir keys"),
+            ("A key pair in seal-host's bare-hex format, for tools that need it:", "sealkit keygen --out-dir keys --unencrypted"),
+        ],
+        "sealkit-key" => &[
+            ("What a key file is, and the public key the host's --approval-pubkey takes:", "sealkit key show keys/approval.key"),
+            ("Encrypt a plain secret key file in place:", "sealkit key protect keys/approval.key"),
+        ],
+        "sealkit-key-show" => &[
+            ("Kind, public key and key id of a key file:", "sealkit key show keys/approval.pub"),
+            ("The same as JSON:", "sealkit key show --format json ~/.ssh/id_ed25519.pub"),
+        ],
+        "sealkit-key-protect" => &[
+            ("Encrypt a plain secret key file in place, with the passphrase from a file:", "sealkit key protect keys/approval.key --passphrase-file pass.txt"),
         ],
         "sealkit-approve" => &[
             ("Approve from the host's refusal line, appending to the token file:", "sealkit approve --refusal refusal.json --key-file keys/approval.key --token-file tokens.ndjson"),
+            ("Sign with the Ed25519 key held by the running ssh-agent:", "sealkit approve --refusal refusal.json --ssh-agent --ssh-key ~/.ssh/id_ed25519.pub --token-file tokens.ndjson"),
             ("Sign a decline instead:", "sealkit approve --refusal refusal.json --key-file keys/approval.key --token-file tokens.ndjson --deny"),
         ],
         "sealkit-verify" => &[
@@ -160,6 +173,7 @@ fn examples(page: &str) -> &'static [(&'static str, &'static str)] {
         ],
         "sealkit-verify-approval" => &[
             ("Every token in a file, against the key the host trusts:", "sealkit verify approval tokens.ndjson --pubkey-file keys/approval.pub"),
+            ("Name the approver of each token from a list of trusted approvers (key rotation included):", "sealkit verify approval tokens.ndjson --trusted-approvers approvers.txt"),
             ("Also check the binding to a captured frame at a given time:", "sealkit verify approval tokens.ndjson --pubkey-file keys/approval.pub --frame frame.json --now 1786000000000"),
         ],
         "sealkit-verify-receipt" => &[

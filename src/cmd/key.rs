@@ -1,0 +1,141 @@
+//! `sealkit key show FILE` says what a key file is (kind, public key, key id) without ever
+//! printing a secret; `sealkit key protect FILE` encrypts a plain secret key file in place.
+//!
+//! Exit: 0 done; 2 the file could not be read, decrypted or written.
+
+use super::passphrase::{self, key_report};
+use super::{Global, Out};
+use crate::cli::{Format, KeyArgs, KeyCommand, KeyProtectArgs, KeyShowArgs};
+use crate::keys::file::{inspect, Content, Kind};
+use crate::keys::{encrypted, store, KeyError, PublicKey, SecretKey};
+use crate::outcome::Outcome;
+use miette::IntoDiagnostic;
+use serde::Serialize;
+use std::io::Write;
+
+pub fn run(args: KeyArgs, global: &Global) -> miette::Result<Outcome> {
+    match args.what {
+        KeyCommand::Show(args) => show(args, global),
+        KeyCommand::Protect(args) => protect(args, global),
+    }
+}
+
+#[derive(Serialize)]
+struct Shown {
+    #[serde(rename = "type")]
+    record: &'static str,
+    kind: &'static str,
+    /// 64 hex, or `null` for a file not recognisably a public key (only its key id is shown).
+    public_key: Option<String>,
+    key_id: String,
+    file: String,
+}
+
+fn show(args: KeyShowArgs, global: &Global) -> miette::Result<Outcome> {
+    let content = inspect(&args.file).map_err(|e| key_report(&e))?;
+    let kind = content.kind();
+    let (public, shown) = public_of(&args, content).map_err(|e| key_report(&e))?;
+    let record = Shown {
+        record: "key",
+        kind: kind.as_str(),
+        public_key: shown.then(|| public.hex.clone()),
+        key_id: public.key_id.clone(),
+        file: args.file.display().to_string(),
+    };
+    let mut out = Out::new();
+    match global.format {
+        Format::Json | Format::Jsonl => out.json_line(&record).into_diagnostic()?,
+        Format::Human => {
+            writeln!(out, "file        {}", record.file).into_diagnostic()?;
+            writeln!(out, "kind        {}", record.kind).into_diagnostic()?;
+            match &record.public_key {
+                Some(hex) => writeln!(out, "public key  {hex}").into_diagnostic()?,
+                None => writeln!(
+                    out,
+                    "public key  (not shown: the file is not recognisably a public key; make \
+                     it readable by others if it is one)"
+                )
+                .into_diagnostic()?,
+            }
+            writeln!(out, "key id      {}", record.key_id).into_diagnostic()?;
+            if kind == Kind::SecretPlain {
+                writeln!(
+                    out,
+                    "note        the secret key is not encrypted; `sealkit key protect {}` \
+                     encrypts it",
+                    record.file
+                )
+                .into_diagnostic()?;
+            }
+        }
+    }
+    out.flush().into_diagnostic()?;
+    Ok(Outcome::Good)
+}
+
+/// The public key of any key file, and whether it may be printed in full.
+fn public_of(args: &KeyShowArgs, content: Content) -> Result<(PublicKey, bool), KeyError> {
+    match content {
+        Content::Encrypted(bytes) => {
+            let passphrase = passphrase::existing(args.passphrase_file.as_deref(), &args.file)?;
+            let key = encrypted::decrypt(&args.file, &bytes, passphrase)?;
+            Ok((key.public.clone(), true))
+        }
+        Content::PlainSeed { seed, .. } => Ok((SecretKey::from_seed(&seed).public.clone(), true)),
+        Content::Public { key, recognisable } => Ok((key, recognisable)),
+        Content::SshPublic { key, .. } => Ok((key, true)),
+        Content::OtherSecret => Err(KeyError::SshFormat {
+            what: args.file.display().to_string(),
+            message: "this is a private key in a format sealkit does not sign with; show its \
+                      .pub file instead"
+                .to_owned(),
+        }),
+    }
+}
+
+#[derive(Serialize)]
+struct Protected {
+    status: &'static str,
+    file: String,
+    key_id: String,
+}
+
+fn protect(args: KeyProtectArgs, global: &Global) -> miette::Result<Outcome> {
+    // Check the file before asking for a passphrase, so a wrong file wastes no typing.
+    match inspect(&args.file).map_err(|e| key_report(&e))? {
+        Content::PlainSeed { raw: false, .. } => {}
+        Content::Encrypted(_) => {
+            return Err(key_report(&KeyError::AlreadyEncrypted {
+                path: args.file.clone(),
+            }))
+        }
+        _ => {
+            return Err(key_report(&KeyError::NotSecret {
+                path: args.file.clone(),
+            }))
+        }
+    }
+    let passphrase = passphrase::new(
+        args.passphrase_file.as_deref(),
+        &args.file.display().to_string(),
+    )
+    .map_err(|e| key_report(&e))?;
+    let public = store::protect(&args.file, passphrase).map_err(|e| key_report(&e))?;
+    let record = Protected {
+        status: "encrypted",
+        file: args.file.display().to_string(),
+        key_id: public.key_id,
+    };
+    let mut out = Out::new();
+    match global.format {
+        Format::Json | Format::Jsonl => out.json_line(&record).into_diagnostic()?,
+        Format::Human => writeln!(
+            out,
+            "encrypted {} in place with your passphrase (key id {})",
+            record.file, record.key_id
+        )
+        .into_diagnostic()?,
+    }
+    out.flush().into_diagnostic()?;
+    Ok(Outcome::Good)
+}

@@ -1,0 +1,75 @@
+//! Where passphrases come from: the first line of a `--passphrase-file`, or the terminal
+//! (asked without echo; on Windows through the console). Passphrases are held as
+//! `SecretString`, wiped when dropped, and never printed.
+
+use crate::fsutil::read_capped;
+use crate::keys::KeyError;
+use age::secrecy::{ExposeSecret, SecretString};
+use std::path::Path;
+use zeroize::Zeroizing;
+
+/// A passphrase file larger than this is not one.
+const MAX_PASSPHRASE_FILE_BYTES: u64 = 64 * 1024;
+
+/// The first line of FILE (its line end removed). An empty passphrase is refused.
+pub fn from_file(path: &Path) -> Result<SecretString, KeyError> {
+    let bytes = Zeroizing::new(read_capped(path, false, MAX_PASSPHRASE_FILE_BYTES).map_err(
+        |source| KeyError::Io {
+            path: path.to_path_buf(),
+            source,
+        },
+    )?);
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|_| KeyError::BadPassphrase("the passphrase file is not UTF-8"))?;
+    let line = text.split('\n').next().unwrap_or("");
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    non_empty(SecretString::from(line.to_owned()))
+}
+
+/// Asks once on the terminal.
+pub fn ask(prompt: &str) -> Result<SecretString, KeyError> {
+    let answer = rpassword::prompt_password(prompt).map_err(|_| KeyError::NoPassphrase)?;
+    non_empty(SecretString::from(answer))
+}
+
+/// Asks twice on the terminal for a new passphrase; both entries must agree.
+pub fn ask_new(what: &str) -> Result<SecretString, KeyError> {
+    let first = ask(&format!("New passphrase for {what}: "))?;
+    let second = ask("Same passphrase again: ")?;
+    if first.expose_secret() != second.expose_secret() {
+        return Err(KeyError::BadPassphrase("the two entries differ"));
+    }
+    Ok(first)
+}
+
+/// The passphrase for an existing key: from the file if given, else asked.
+pub fn existing(file: Option<&Path>, key_path: &Path) -> Result<SecretString, KeyError> {
+    match file {
+        Some(file) => from_file(file),
+        None => ask(&format!("Passphrase for {}: ", key_path.display())),
+    }
+}
+
+/// A new passphrase: from the file if given, else asked twice.
+pub fn new(file: Option<&Path>, what: &str) -> Result<SecretString, KeyError> {
+    match file {
+        Some(file) => from_file(file),
+        None => ask_new(what),
+    }
+}
+
+fn non_empty(passphrase: SecretString) -> Result<SecretString, KeyError> {
+    if passphrase.expose_secret().is_empty() {
+        return Err(KeyError::BadPassphrase("it is empty"));
+    }
+    Ok(passphrase)
+}
+
+/// A key error as a diagnostic with its code and help.
+pub fn key_report(error: &KeyError) -> miette::Report {
+    let mut diagnostic = miette::MietteDiagnostic::new(error.to_string()).with_code(error.code());
+    if let Some(help) = error.help() {
+        diagnostic = diagnostic.with_help(help);
+    }
+    miette::Report::new(diagnostic)
+}

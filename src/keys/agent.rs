@@ -1,0 +1,169 @@
+//! Signing with an Ed25519 key held by the running ssh-agent (`SSH_AUTH_SOCK`), so the secret
+//! never reaches sealkit. Only the two agent requests needed are spoken (list identities,
+//! sign), each a length-prefixed message over the agent's Unix socket. An `ssh-ed25519` agent
+//! signature is a plain Ed25519 signature over the bytes given, so what the agent signs
+//! verifies under seal-host's rules unchanged; the caller verifies it before using it.
+//! Unix only (OpenSSH's agent on Windows listens on a named pipe, which this does not speak).
+
+use super::openssh::{self, parse_blob, put_string, read_string};
+use super::{KeyError, PublicKey, Signer};
+
+const REQUEST_IDENTITIES: u8 = 11;
+const IDENTITIES_ANSWER: u8 = 12;
+const SIGN_REQUEST: u8 = 13;
+const SIGN_RESPONSE: u8 = 14;
+/// An agent reply larger than this is not one we asked for.
+const MAX_REPLY_BYTES: usize = 256 * 1024;
+
+/// An Ed25519 key held by the agent.
+#[derive(Debug, Clone)]
+pub struct AgentKey {
+    pub public: PublicKey,
+    pub comment: String,
+}
+
+/// A connection to the agent and the key it signs with.
+pub struct AgentSigner {
+    socket: std::path::PathBuf,
+    key: AgentKey,
+}
+
+fn agent_error(message: impl Into<String>) -> KeyError {
+    KeyError::Agent {
+        message: message.into(),
+    }
+}
+
+/// The agent socket named by `SSH_AUTH_SOCK`.
+pub fn socket_path() -> Result<std::path::PathBuf, KeyError> {
+    match std::env::var_os("SSH_AUTH_SOCK") {
+        Some(value) if !value.is_empty() => Ok(value.into()),
+        _ => Err(agent_error("SSH_AUTH_SOCK is not set: no agent to ask")),
+    }
+}
+
+/// Connects to the agent and picks its Ed25519 key: the one `wanted` names, else the only
+/// one. Several keys and no `wanted` is refused with their key ids.
+pub fn signer(wanted: Option<&PublicKey>) -> Result<AgentSigner, KeyError> {
+    let socket = socket_path()?;
+    let keys = list_keys(&socket)?;
+    let key = match wanted {
+        Some(wanted) => keys
+            .into_iter()
+            .find(|k| &k.public == wanted)
+            .ok_or_else(|| KeyError::AgentNoKey {
+                message: format!(
+                    "the agent does not hold the key given with --ssh-key (key id {}); load it \
+                     with ssh-add",
+                    wanted.key_id
+                ),
+            })?,
+        None => match keys.len() {
+            0 => {
+                return Err(KeyError::AgentNoKey {
+                    message: "the agent holds no Ed25519 key; load one with ssh-add".into(),
+                })
+            }
+            1 => keys
+                .into_iter()
+                .next()
+                .ok_or_else(|| agent_error("no key"))?,
+            _ => {
+                return Err(KeyError::AgentAmbiguous {
+                    key_ids: keys.iter().map(|k| k.public.key_id.clone()).collect(),
+                })
+            }
+        },
+    };
+    Ok(AgentSigner { socket, key })
+}
+
+/// The Ed25519 keys the agent holds (other key types are skipped).
+pub fn list_keys(socket: &std::path::Path) -> Result<Vec<AgentKey>, KeyError> {
+    let reply = request(socket, &[REQUEST_IDENTITIES])?;
+    let body = match reply.split_first() {
+        Some((&IDENTITIES_ANSWER, body)) => body,
+        _ => return Err(agent_error("the agent refused to list its keys")),
+    };
+    let count_bytes: [u8; 4] = body
+        .get(..4)
+        .and_then(|b| b.try_into().ok())
+        .ok_or_else(|| agent_error("malformed key list"))?;
+    let mut rest = &body[4..];
+    let mut keys = Vec::new();
+    for _ in 0..u32::from_be_bytes(count_bytes) {
+        let (blob, after) = read_string(rest).ok_or_else(|| agent_error("malformed key list"))?;
+        let (comment, after) =
+            read_string(after).ok_or_else(|| agent_error("malformed key list"))?;
+        rest = after;
+        if let Some(bytes) = parse_blob(blob) {
+            if let Ok(public) = PublicKey::from_bytes(&bytes) {
+                keys.push(AgentKey {
+                    public,
+                    comment: String::from_utf8_lossy(comment).into_owned(),
+                });
+            }
+        }
+    }
+    Ok(keys)
+}
+
+impl AgentSigner {
+    pub fn key(&self) -> &AgentKey {
+        &self.key
+    }
+}
+
+impl Signer for AgentSigner {
+    fn public(&self) -> &PublicKey {
+        &self.key.public
+    }
+
+    fn sign_bytes(&self, message: &[u8]) -> Result<[u8; 64], KeyError> {
+        let mut body = vec![SIGN_REQUEST];
+        put_string(&mut body, &openssh::blob(&self.key.public));
+        put_string(&mut body, message);
+        body.extend_from_slice(&0u32.to_be_bytes());
+        let reply = request(&self.socket, &body)?;
+        let signature = match reply.split_first() {
+            Some((&SIGN_RESPONSE, rest)) => read_string(rest).map(|(s, _)| s),
+            _ => None,
+        }
+        .ok_or_else(|| agent_error("the agent refused to sign (is the key confirmed?)"))?;
+        let (kind, rest) =
+            read_string(signature).ok_or_else(|| agent_error("malformed signature"))?;
+        let (bytes, _) = read_string(rest).ok_or_else(|| agent_error("malformed signature"))?;
+        if kind != openssh::ED25519.as_bytes() {
+            return Err(agent_error("the agent returned a non-Ed25519 signature"));
+        }
+        bytes
+            .try_into()
+            .map_err(|_| agent_error("the agent returned a signature of the wrong length"))
+    }
+}
+
+#[cfg(unix)]
+fn request(socket: &std::path::Path, body: &[u8]) -> Result<Vec<u8>, KeyError> {
+    use std::io::{Read, Write};
+    let mut stream = std::os::unix::net::UnixStream::connect(socket)
+        .map_err(|e| agent_error(format!("cannot connect to {}: {e}", socket.display())))?;
+    let io = |e: std::io::Error| agent_error(format!("talking to the agent: {e}"));
+    let length = u32::try_from(body.len()).map_err(|_| agent_error("request too large"))?;
+    let mut message = length.to_be_bytes().to_vec();
+    message.extend_from_slice(body);
+    stream.write_all(&message).map_err(io)?;
+    let mut length = [0u8; 4];
+    stream.read_exact(&mut length).map_err(io)?;
+    let length = usize::try_from(u32::from_be_bytes(length)).unwrap_or(usize::MAX);
+    if length > MAX_REPLY_BYTES {
+        return Err(agent_error("the agent's reply is too large"));
+    }
+    let mut reply = vec![0u8; length];
+    stream.read_exact(&mut reply).map_err(io)?;
+    Ok(reply)
+}
+
+#[cfg(not(unix))]
+fn request(_socket: &std::path::Path, _body: &[u8]) -> Result<Vec<u8>, KeyError> {
+    Err(agent_error("ssh-agent signing is supported on Unix only"))
+}

@@ -1,0 +1,292 @@
+//! What a key file is, decided from its bytes, its name and its permissions, before any of
+//! its bytes are used: a passphrase-encrypted secret key, a plain secret key (seal-host's
+//! `<64 hex>\n` seed file, or a raw 32-byte seed), a public key (`<64 hex>\n`) or an OpenSSH
+//! `ssh-ed25519` public key line. A file given where a public key belongs is refused when it
+//! is recognisably secret, and otherwise says whether it is recognisably public, so callers
+//! echo key material only from files that are.
+
+use super::{encrypted, openssh, parse_key_text, KeyError, KeyLocation, PublicKey, SecretKey};
+use crate::fsutil::unix_mode;
+use age::secrecy::SecretString;
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use zeroize::Zeroizing;
+
+/// Key files are small; anything larger is not one (an armored encrypted key is ~400 bytes).
+const MAX_KEY_FILE_BYTES: u64 = 4096;
+
+/// The kind `sealkit key show` reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    SecretEncrypted,
+    SecretPlain,
+    Public,
+    SshPublic,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::SecretEncrypted => "secret-encrypted",
+            Kind::SecretPlain => "secret-plain",
+            Kind::Public => "public",
+            Kind::SshPublic => "ssh-public",
+        }
+    }
+}
+
+/// What a key file holds.
+pub enum Content {
+    /// A passphrase-encrypted secret key (the file's bytes).
+    Encrypted(Vec<u8>),
+    /// A plain seed: `<64 hex>\n` recognised as secret (`why`), or seal-host's raw 32 bytes.
+    PlainSeed {
+        seed: Zeroizing<[u8; 32]>,
+        raw: bool,
+        why: &'static str,
+    },
+    /// `<64 hex>\n` not recognisably secret. `recognisable` when it is also recognisably public.
+    Public { key: PublicKey, recognisable: bool },
+    /// An OpenSSH `ssh-ed25519` public key line.
+    SshPublic { key: PublicKey, comment: String },
+    /// An OpenSSH (or PEM) private key: secret, and not a format sealkit signs with.
+    OtherSecret,
+}
+
+impl Content {
+    pub fn kind(&self) -> Kind {
+        match self {
+            Content::Encrypted(_) => Kind::SecretEncrypted,
+            Content::PlainSeed { .. } | Content::OtherSecret => Kind::SecretPlain,
+            Content::Public { .. } => Kind::Public,
+            Content::SshPublic { .. } => Kind::SshPublic,
+        }
+    }
+}
+
+impl std::fmt::Debug for Content {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Content({})", self.kind().as_str())
+    }
+}
+
+/// Reads and classifies a key file. The bytes of a secret are kept in wiped memory.
+pub fn inspect(path: &Path) -> Result<Content, KeyError> {
+    let io_error = |source| KeyError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let metadata = fs::metadata(path).map_err(io_error)?;
+    let mut bytes = Zeroizing::new(Vec::new());
+    fs::File::open(path)
+        .map_err(io_error)?
+        .take(MAX_KEY_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io_error)?;
+    let format_error = || KeyError::Format {
+        what: path.display().to_string(),
+    };
+    if bytes.len() as u64 > MAX_KEY_FILE_BYTES {
+        return Err(format_error());
+    }
+    if encrypted::is_encrypted(&bytes) {
+        return Ok(Content::Encrypted(bytes.to_vec()));
+    }
+    if bytes.len() == 32 {
+        let mut seed = Zeroizing::new([0u8; 32]);
+        seed.copy_from_slice(&bytes);
+        return Ok(Content::PlainSeed {
+            seed,
+            raw: true,
+            why: "a raw 32-byte seed, as seal-host keeps its receipt key",
+        });
+    }
+    let text = std::str::from_utf8(&bytes).map_err(|_| format_error())?;
+    let trimmed = text.trim_start();
+    if trimmed.starts_with("-----BEGIN") && trimmed.contains("PRIVATE KEY") {
+        return Ok(Content::OtherSecret);
+    }
+    if openssh::looks_like_ssh(text) {
+        let (key, comment) = openssh::parse_public_line(text, &path.display().to_string())?;
+        return Ok(Content::SshPublic { key, comment });
+    }
+    let bytes32 = Zeroizing::new(parse_key_text(text, &path.display().to_string())?);
+    let mode = unix_mode(&metadata);
+    if let Some(why) = secret_sign(path, mode) {
+        return Ok(Content::PlainSeed {
+            seed: bytes32,
+            raw: false,
+            why,
+        });
+    }
+    let key = PublicKey::from_bytes(&bytes32)?;
+    let recognisable = match mode {
+        Some(mode) => mode & 0o044 != 0,
+        None => has_extension(path, "pub"),
+    };
+    Ok(Content::Public { key, recognisable })
+}
+
+/// Why a `<64 hex>` file is taken for a secret key, if it is: its name says so, or only its
+/// owner may read it, as keygen and seal-host write secret keys.
+fn secret_sign(path: &Path, mode: Option<u32>) -> Option<&'static str> {
+    if has_extension(path, "key") {
+        return Some("named .key, as secret key files are");
+    }
+    match mode {
+        Some(mode) if mode & 0o077 == 0 => {
+            Some("readable only by its owner, as secret key files are")
+        }
+        _ => None,
+    }
+}
+
+fn has_extension(path: &Path, extension: &str) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case(extension))
+}
+
+/// A public key read from a file given where a public key belongs.
+#[derive(Debug, Clone)]
+pub struct TrustedKeyFile {
+    pub key: PublicKey,
+    pub path: PathBuf,
+    /// Whether the file is recognisably a public key, so its key may be printed; otherwise
+    /// only the key id is shown.
+    pub shown: bool,
+}
+
+/// Reads a file given as a public key (`--pubkey-file`, `--receipt-key FILE`, `--ssh-key`):
+/// 64 hex digits or an `ssh-ed25519` line. A recognisably secret file is refused and never
+/// echoed.
+pub fn read_public_key_file(path: &Path) -> Result<TrustedKeyFile, KeyError> {
+    let refuse = |why| KeyError::SecretGivenAsPublic {
+        path: path.to_path_buf(),
+        why,
+    };
+    match inspect(path)? {
+        Content::Encrypted(_) => Err(refuse("encrypted with a passphrase")),
+        Content::PlainSeed { why, .. } => Err(refuse(why)),
+        Content::OtherSecret => Err(refuse("a private key")),
+        Content::Public { key, recognisable } => Ok(TrustedKeyFile {
+            key,
+            path: path.to_path_buf(),
+            shown: recognisable,
+        }),
+        Content::SshPublic { key, .. } => Ok(TrustedKeyFile {
+            key,
+            path: path.to_path_buf(),
+            shown: true,
+        }),
+    }
+}
+
+/// Reads a secret key file, plain or encrypted. `passphrase` is asked only for an encrypted
+/// file. A file that group or others can access is refused: a key others can read no longer
+/// authenticates its owner.
+pub fn read_secret_key_file(
+    path: &Path,
+    passphrase: &mut dyn FnMut() -> Result<SecretString, KeyError>,
+) -> Result<(SecretKey, KeyLocation), KeyError> {
+    let metadata = fs::metadata(path).map_err(|source| KeyError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if let Some(mode) = unix_mode(&metadata) {
+        if mode & 0o077 != 0 {
+            return Err(KeyError::Permissions {
+                path: path.to_path_buf(),
+                mode,
+            });
+        }
+    }
+    match inspect(path)? {
+        Content::Encrypted(bytes) => {
+            let key = encrypted::decrypt(path, &bytes, passphrase()?)?;
+            Ok((key, KeyLocation::EncryptedFile(path.to_path_buf())))
+        }
+        Content::PlainSeed {
+            seed, raw: false, ..
+        } => Ok((
+            SecretKey::from_seed(&seed),
+            KeyLocation::File(path.to_path_buf()),
+        )),
+        // Owner-only 64 hex is taken for a secret above; other shapes are not approval keys.
+        _ => Err(KeyError::NotSecret {
+            path: path.to_path_buf(),
+        }),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    const SEED_HEX: &str = "1717171717171717171717171717171717171717171717171717171717171717";
+
+    fn no_passphrase() -> Result<SecretString, KeyError> {
+        Err(KeyError::NoPassphrase)
+    }
+
+    #[cfg(unix)]
+    fn write_mode(path: &Path, text: &str, mode: u32) {
+        use std::os::unix::fs::PermissionsExt;
+        fs::write(path, text).unwrap();
+        fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn secret_key_readable_by_others_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("k.key");
+        write_mode(&path, &format!("{SEED_HEX}\n"), 0o644);
+        assert_eq!(
+            read_secret_key_file(&path, &mut no_passphrase)
+                .unwrap_err()
+                .code(),
+            "key-file-permissions"
+        );
+        write_mode(&path, &format!("{SEED_HEX}\n"), 0o600);
+        let (key, location) = read_secret_key_file(&path, &mut no_passphrase).unwrap();
+        assert_eq!(
+            key.public.key_id,
+            "e37abcd79efd08db94518a903952ffe9f8af7e8b4684b63591631cef8e8871c8"
+        );
+        assert_eq!(location, KeyLocation::File(path));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn secret_files_given_as_public_keys_are_refused_without_echo() {
+        let dir = tempfile::tempdir().unwrap();
+        // Owner-only permissions, whatever the name.
+        let private = dir.path().join("trusted.pub");
+        write_mode(&private, &format!("{SEED_HEX}\n"), 0o600);
+        let error = read_public_key_file(&private).unwrap_err();
+        assert_eq!(error.code(), "secret-key-given-as-public");
+        assert!(!error.to_string().contains(SEED_HEX));
+        // A .key name, whatever the permissions.
+        let named = dir.path().join("approval.key");
+        write_mode(&named, &format!("{SEED_HEX}\n"), 0o644);
+        assert_eq!(
+            read_public_key_file(&named).unwrap_err().code(),
+            "secret-key-given-as-public"
+        );
+        // A readable 64-hex file is a public key and may be shown.
+        let public = dir.path().join("approval.pub");
+        write_mode(
+            &public,
+            "31debe55d37c722768b137131caa6087080b2e0b60b94bd785d14575cfa498bc\n",
+            0o644,
+        );
+        let trusted = read_public_key_file(&public).unwrap();
+        assert!(trusted.shown);
+        assert_eq!(
+            trusted.key.key_id,
+            "e37abcd79efd08db94518a903952ffe9f8af7e8b4684b63591631cef8e8871c8"
+        );
+    }
+}

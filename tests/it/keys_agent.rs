@@ -1,0 +1,207 @@
+//! `sealkit approve --ssh-agent` against a real OpenSSH ssh-agent started here (ssh-keygen,
+//! ssh-agent and ssh-add from the OpenSSH client tools; .ci/run installs them): the token
+//! verifies under the key's `id_ed25519.pub`, is byte-identical to the token the same key signs
+//! from a key file, and several loaded keys are refused unless `--ssh-key` picks one.
+#![cfg(unix)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::support;
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use support::*;
+
+/// An ssh-agent in the foreground on a private socket, killed when dropped.
+struct Agent {
+    child: Child,
+    socket: PathBuf,
+}
+
+impl Agent {
+    fn start(dir: &Path) -> Agent {
+        let socket = dir.join("agent.sock");
+        let child = std::process::Command::new("ssh-agent")
+            .arg("-D")
+            .arg("-a")
+            .arg(&socket)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("ssh-agent (OpenSSH client tools) must be installed");
+        for _ in 0..200 {
+            if socket.exists() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(25));
+        }
+        assert!(socket.exists(), "ssh-agent did not create its socket");
+        Agent { child, socket }
+    }
+
+    fn add(&self, private_key: &Path) {
+        let status = std::process::Command::new("ssh-add")
+            .arg(private_key)
+            .env("SSH_AUTH_SOCK", &self.socket)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+}
+
+impl Drop for Agent {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn ssh_keygen(dir: &Path, name: &str) -> PathBuf {
+    let path = dir.join(name);
+    let status = std::process::Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-C", "tester@host", "-f"])
+        .arg(&path)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    path
+}
+
+/// The 32-byte seed of an unencrypted OpenSSH Ed25519 private key file.
+fn openssh_seed(path: &Path) -> [u8; 32] {
+    use base64::Engine as _;
+    let text = std::fs::read_to_string(path).unwrap();
+    let body: String = text.lines().filter(|l| !l.starts_with("-----")).collect();
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(body)
+        .unwrap();
+    let mut rest = &bytes[b"openssh-key-v1\0".len()..];
+    fn string<'a>(rest: &mut &'a [u8]) -> &'a [u8] {
+        let length = u32::from_be_bytes(rest[..4].try_into().unwrap()) as usize;
+        let value = &rest[4..4 + length];
+        *rest = &rest[4 + length..];
+        value
+    }
+    assert_eq!(string(&mut rest), b"none"); // cipher
+    string(&mut rest); // kdf
+    string(&mut rest); // kdf options
+    rest = &rest[4..]; // number of keys
+    string(&mut rest); // public key blob
+    let private = string(&mut rest);
+    // checkint ×2, key type string, public key string, then the 64-byte secret (seed‖public).
+    let mut p = &private[8..];
+    for _ in 0..2 {
+        let length = u32::from_be_bytes(p[..4].try_into().unwrap()) as usize;
+        p = &p[4 + length..];
+    }
+    let length = u32::from_be_bytes(p[..4].try_into().unwrap()) as usize;
+    assert_eq!(length, 64);
+    p[4..36].try_into().unwrap()
+}
+
+fn approve(tokens: &Path, socket: &Path, key_args: &[&str]) -> std::process::Output {
+    let frame = frame_path().display().to_string();
+    Command::cargo_bin("sealkit")
+        .unwrap()
+        .args(["approve", "--yes", "--token-file"])
+        .arg(tokens)
+        .args(key_args)
+        .args(["--frame", &frame, "--target", TARGET])
+        .args([
+            "--nonce",
+            "n-1",
+            "--authorized-at",
+            "1786000000000",
+            "--session",
+            "s-1",
+        ])
+        .env("SSH_AUTH_SOCK", socket)
+        .env_remove("SEALKIT_APPROVAL_KEY_FILE")
+        .output()
+        .unwrap()
+}
+
+fn verify(tokens: &Path, pubfile: &Path) -> std::process::Output {
+    Command::cargo_bin("sealkit")
+        .unwrap()
+        .args(["verify", "approval"])
+        .arg(tokens)
+        .arg("--pubkey-file")
+        .arg(pubfile)
+        .args([
+            "--frame",
+            frame_path().to_str().unwrap(),
+            "--target",
+            TARGET,
+        ])
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn agent_signs_tokens_that_verify_and_match_file_signed_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = ssh_keygen(dir.path(), "id_ed25519");
+    let agent = Agent::start(dir.path());
+    agent.add(&first);
+
+    let tokens = dir.path().join("agent.ndjson");
+    let output = approve(&tokens, &agent.socket, &["--ssh-agent"]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let verified = verify(&tokens, &dir.path().join("id_ed25519.pub"));
+    assert_eq!(verified.status.code(), Some(0), "{verified:?}");
+    assert!(String::from_utf8_lossy(&verified.stdout).contains("1 accepted, 0 rejected"));
+
+    // The same key from a plain key file signs the same bytes: storage does not change tokens.
+    let seed = openssh_seed(&first);
+    let seed_hex: String = seed.iter().map(|b| format!("{b:02x}")).collect();
+    let key_file = dir.path().join("same.key");
+    std::fs::write(&key_file, format!("{seed_hex}\n")).unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&key_file, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    let file_tokens = dir.path().join("file.ndjson");
+    let key_arg = key_file.display().to_string();
+    let output = approve(&file_tokens, &agent.socket, &["--key-file", &key_arg]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert_eq!(
+        std::fs::read(&tokens).unwrap(),
+        std::fs::read(&file_tokens).unwrap()
+    );
+    assert!(!String::from_utf8_lossy(&output.stdout).contains(&seed_hex));
+
+    // Two keys loaded: refused with both key ids, unless --ssh-key picks one.
+    let second = ssh_keygen(dir.path(), "other");
+    agent.add(&second);
+    let refused_tokens = dir.path().join("refused.ndjson");
+    let output = approve(&refused_tokens, &agent.socket, &["--ssh-agent"]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("ssh-agent-ambiguous"), "{stderr}");
+    assert!(stderr.contains("--ssh-key"), "{stderr}");
+    assert!(!refused_tokens.exists());
+    let picked = dir.path().join("picked.ndjson");
+    let other_pub = dir.path().join("other.pub").display().to_string();
+    let output = approve(
+        &picked,
+        &agent.socket,
+        &["--ssh-agent", "--ssh-key", &other_pub],
+    );
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let verified = verify(&picked, &dir.path().join("other.pub"));
+    assert_eq!(verified.status.code(), Some(0), "{verified:?}");
+}
+
+#[test]
+fn no_agent_exits_2_with_a_hint() {
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = dir.path().join("t.ndjson");
+    let output = approve(&tokens, &dir.path().join("no-such.sock"), &["--ssh-agent"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("ssh-agent-failed"), "{stderr}");
+    assert!(!tokens.exists());
+}

@@ -1,0 +1,184 @@
+//! `verify approval --trusted-approvers FILE`: key rotation (old key valid until T, new key
+//! from T) accepts each token inside its key's window and names the approver, rejects a token
+//! signed by a listed key outside its window with `approver-key-outside-window`, rejects an
+//! unlisted key, and refuses a malformed list with the line number.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::support;
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use support::*;
+
+const ROTATION: u64 = 1_786_000_005_000;
+const NEW_SEED: &str = "2222222222222222222222222222222222222222222222222222222222222222";
+const STRANGER_SEED: &str = "3333333333333333333333333333333333333333333333333333333333333333";
+
+fn sealkit() -> Command {
+    Command::cargo_bin("sealkit").unwrap()
+}
+
+fn seed_file(dir: &Path, name: &str, seed: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("{seed}\n")).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    path
+}
+
+fn public_of(key: &Path) -> String {
+    let output = sealkit()
+        .args(["key", "show", "--format", "json"])
+        .arg(key)
+        .output()
+        .unwrap();
+    let shown: Value = serde_json::from_slice(&output.stdout).unwrap();
+    shown["public_key"].as_str().unwrap().to_owned()
+}
+
+fn sign(tokens: &Path, key: &Path, at: u64, nonce: &str) {
+    let frame = frame_path().display().to_string();
+    let status = sealkit()
+        .args(["approve", "--yes", "--token-file"])
+        .arg(tokens)
+        .arg("--key-file")
+        .arg(key)
+        .args(["--frame", &frame, "--target", TARGET, "--nonce", nonce])
+        .args(["--authorized-at", &at.to_string(), "--session", "s"])
+        .output()
+        .unwrap();
+    assert_eq!(status.status.code(), Some(0), "{status:?}");
+}
+
+// Seen red under the mutation "a listed key outside its window is still accepted" (records
+// 3 and 4 came out accepted).
+#[test]
+fn rotation_accepts_each_key_in_its_window_and_names_the_approver() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = key_file(dir.path());
+    let new = seed_file(dir.path(), "new.key", NEW_SEED);
+    let stranger = seed_file(dir.path(), "stranger.key", STRANGER_SEED);
+    let new_public = public_of(&new);
+    let list = dir.path().join("approvers");
+    std::fs::write(
+        &list,
+        format!(
+            "# who may approve production calls\n\
+             alice {PUBKEY} valid-before={ROTATION}\n\
+             alice {new_public} valid-after=2026-08-06T07:06:45Z  # rotated\n"
+        ),
+    )
+    .unwrap();
+    let tokens = dir.path().join("t.ndjson");
+    sign(&tokens, &old, ROTATION - 5000, "n1"); // old key, inside its window
+    sign(&tokens, &new, ROTATION + 5000, "n2"); // new key, inside its window
+    sign(&tokens, &old, ROTATION, "n3"); // old key at T: outside
+    sign(&tokens, &new, ROTATION - 1, "n4"); // new key before T: outside
+    sign(&tokens, &stranger, ROTATION, "n5"); // not listed
+
+    let output = sealkit()
+        .args([
+            "verify",
+            "approval",
+            "--format",
+            "jsonl",
+            "--trusted-approvers",
+        ])
+        .arg(&list)
+        .arg(&tokens)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let records: Vec<Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let new_key_id = sealkit::keys::PublicKey::from_hex(&new_public)
+        .unwrap()
+        .key_id;
+    let expect = [
+        ("accepted", None, Some(KEY_ID)),
+        ("accepted", None, Some(new_key_id.as_str())),
+        (
+            "rejected",
+            Some("approver-key-outside-window"),
+            Some(KEY_ID),
+        ),
+        (
+            "rejected",
+            Some("approver-key-outside-window"),
+            Some(new_key_id.as_str()),
+        ),
+        ("rejected", Some("approval_v2_wrong_signer_key_id"), None),
+    ];
+    for (record, (status, reason, key_id)) in records.iter().zip(expect) {
+        assert_eq!(record["status"], status, "{record}");
+        assert_eq!(record["reason"].as_str(), reason, "{record}");
+        match key_id {
+            Some(key_id) => {
+                assert_eq!(record["signed_by"]["name"], "alice", "{record}");
+                assert_eq!(record["signed_by"]["key_id"], key_id, "{record}");
+            }
+            None => assert!(record.get("signed_by").is_none(), "{record}"),
+        }
+    }
+    assert_eq!(
+        records[4]["detail"],
+        "signer_key_id names no key in the trusted-approvers list"
+    );
+    let summary = &records[5];
+    assert_eq!(summary["record"], "summary");
+    assert_eq!(summary["accepted"], 2);
+    assert_eq!(summary["trusted_approvers"]["entries"], 2);
+    assert!(summary["trusted_key"].is_null());
+}
+
+#[test]
+fn malformed_lists_exit_2_with_the_line_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = dir.path().join("t.ndjson");
+    std::fs::write(&tokens, format!("{}\n", fixture_line())).unwrap();
+    for (text, at) in [
+        (
+            format!("# c\n\nalice {PUBKEY} valid-after=yesterday\n"),
+            ":3:",
+        ),
+        (format!("alice {PUBKEY}\nbob\n"), ":2:"),
+        (
+            format!("alice {PUBKEY} valid-after=5 valid-before=4\n"),
+            ":1:",
+        ),
+    ] {
+        let list = dir.path().join("approvers");
+        std::fs::write(&list, text).unwrap();
+        let output = sealkit()
+            .args(["verify", "approval", "--trusted-approvers"])
+            .arg(&list)
+            .arg(&tokens)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("trusted-approvers-format"), "{stderr}");
+        assert!(stderr.contains(at), "{at}: {stderr}");
+    }
+}
+
+#[test]
+fn the_readme_example_list_parses_as_a_rotation() {
+    let readme = include_str!("../../README.md");
+    let at = readme.find("# who may approve production calls\n").unwrap();
+    let block = &readme[at..];
+    let block = &block[..block.find("```").unwrap()];
+    let list = sealkit::keys::approvers::Approvers::parse(block, Path::new("README.md")).unwrap();
+    assert_eq!(list.entries.len(), 2);
+    assert_eq!(list.entries[0].key.hex, PUBKEY);
+    assert_eq!(list.entries[0].valid_before, Some(ROTATION));
+    assert_eq!(list.entries[1].valid_after, Some(ROTATION));
+    assert_ne!(list.entries[1].key, list.entries[0].key);
+}

@@ -1,0 +1,215 @@
+//! Passphrases at a terminal, in a pseudo-terminal as a person types them: keygen asks twice
+//! (a mismatch writes nothing), the passphrase is not echoed, and approve asks for it before
+//! showing the request and signs with the decrypted key.
+#![cfg(unix)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::support;
+
+use expectrl::session::OsSession as Session;
+use expectrl::{Eof, Expect};
+use std::path::Path;
+use std::time::Duration;
+use support::*;
+
+const PASSPHRASE: &str = "tired operator 42";
+
+fn spawn(args: &[&str], dir: &Path) -> Session {
+    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("sealkit"));
+    command.args(args).current_dir(dir);
+    let mut session = Session::spawn(command).unwrap();
+    session.set_expect_timeout(Some(Duration::from_secs(60)));
+    session
+}
+
+fn exit_status(session: &Session) -> String {
+    format!("{:?}", session.get_process().wait().unwrap())
+}
+
+#[test]
+fn keygen_asks_twice_without_echo_and_approve_decrypts() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two different entries: nothing written.
+    let mut session = spawn(&["keygen", "--out-dir", "keys"], dir.path());
+    session
+        .expect("New passphrase for keys/approval.key: ")
+        .unwrap();
+    session.send_line(PASSPHRASE).unwrap();
+    session.expect("Same passphrase again: ").unwrap();
+    session.send_line("something else").unwrap();
+    let rest = session.expect(Eof).unwrap();
+    let text = String::from_utf8_lossy(rest.as_bytes()).into_owned();
+    assert!(text.contains("bad-passphrase"), "{text}");
+    assert!(!text.contains("something else"), "echoed: {text}");
+    let status = exit_status(&session);
+    assert!(status.ends_with(", 2)"), "{status}");
+    assert!(!dir.path().join("keys").exists());
+
+    let mut session = spawn(&["keygen", "--out-dir", "keys"], dir.path());
+    session
+        .expect("New passphrase for keys/approval.key: ")
+        .unwrap();
+    session.send_line(PASSPHRASE).unwrap();
+    session.expect("Same passphrase again: ").unwrap();
+    session.send_line(PASSPHRASE).unwrap();
+    let rest = session.expect(Eof).unwrap();
+    let text = String::from_utf8_lossy(rest.as_bytes()).into_owned();
+    assert!(!text.contains(PASSPHRASE), "echoed: {text}");
+    assert!(text.contains("encrypted with your passphrase"), "{text}");
+    assert!(exit_status(&session).ends_with(", 0)"));
+    let secret = std::fs::read_to_string(dir.path().join("keys/approval.key")).unwrap();
+    assert!(secret.starts_with("-----BEGIN AGE ENCRYPTED FILE-----"));
+
+    // approve asks for the passphrase first, then shows the request.
+    let frame = frame_path().display().to_string();
+    let mut session = spawn(
+        &[
+            "approve",
+            "--color",
+            "never",
+            "--token-file",
+            "t.ndjson",
+            "--key-file",
+            "keys/approval.key",
+            "--frame",
+            &frame,
+            "--target",
+            TARGET,
+        ],
+        dir.path(),
+    );
+    session
+        .expect("Passphrase for keys/approval.key: ")
+        .unwrap();
+    session.send_line(PASSPHRASE).unwrap();
+    session.expect("[y/N] ").unwrap();
+    session.send_line("y").unwrap();
+    session.expect(Eof).unwrap();
+    assert!(exit_status(&session).ends_with(", 0)"));
+    let verified = assert_cmd::Command::cargo_bin("sealkit")
+        .unwrap()
+        .args([
+            "verify",
+            "approval",
+            "t.ndjson",
+            "--pubkey-file",
+            "keys/approval.pub",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(verified.status.code(), Some(0), "{verified:?}");
+}
+
+/// Renderer version 2 at a terminal: the signer (key id, encrypted key file), the validity and
+/// the one-line question come first and last; "no" reads as a calm "nothing signed"; "yes"
+/// signs a record naming renderer 2 whose shown_sha256 is the SHA-256 of the screen.
+#[test]
+fn renderer_2_names_the_signer_and_asks_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = key_file(dir.path());
+    let pass = dir.path().join("pass");
+    std::fs::write(&pass, format!("{PASSPHRASE}\n")).unwrap();
+    let protect = assert_cmd::Command::cargo_bin("sealkit")
+        .unwrap()
+        .args(["key", "protect"])
+        .arg(&key)
+        .arg("--passphrase-file")
+        .arg(&pass)
+        .output()
+        .unwrap();
+    assert_eq!(protect.status.code(), Some(0), "{protect:?}");
+    let frame = frame_path().display().to_string();
+    let args = |tokens: &str| {
+        vec![
+            "approve".to_owned(),
+            "--renderer-version".into(),
+            "2".into(),
+            "--token-file".into(),
+            tokens.into(),
+            "--key-file".into(),
+            "approval.key".into(),
+            "--passphrase-file".into(),
+            "pass".into(),
+            "--frame".into(),
+            frame.clone(),
+            "--target".into(),
+            TARGET.into(),
+            "--authorized-at".into(),
+            "1786000000000".into(),
+        ]
+    };
+    let no_args = args("no.ndjson");
+    let no_args: Vec<&str> = no_args.iter().map(String::as_str).collect();
+    let mut session = spawn(&no_args, dir.path());
+    session
+        .expect(
+            format!("  signer     key id {KEY_ID}, passphrase-encrypted key file approval.key")
+                .as_str(),
+        )
+        .unwrap();
+    session
+        .expect("  valid      120 s: from 2026-08-06 07:06:40 UTC (1786000000000 ms)")
+        .unwrap();
+    session
+        .expect("Sign ALLOW for db.execute on server \"\", target 2a01...c565, valid 120 s? [y/N] ")
+        .unwrap();
+    session.send_line("n").unwrap();
+    let rest = session.expect(Eof).unwrap();
+    let text = String::from_utf8_lossy(rest.as_bytes()).into_owned();
+    assert!(
+        text.contains("Nothing signed: the answer was not yes."),
+        "{text}"
+    );
+    assert!(!text.contains("×"), "no error styling: {text}");
+    assert!(exit_status(&session).ends_with(", 1)"));
+    assert!(!dir.path().join("no.ndjson").exists());
+
+    // Scripted (--yes): the record names renderer 2 and commits to the screen it printed.
+    let mut yes_args = args("yes.ndjson");
+    yes_args.extend(["--yes".to_owned(), "--format".into(), "json".into()]);
+    let output = assert_cmd::Command::cargo_bin("sealkit")
+        .unwrap()
+        .args(&yes_args)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["renderer"]["version"], "2");
+    assert_eq!(
+        report["renderer"]["manifest_sha256"],
+        "febae31a3ab13cedcc9e1882f1f1af99f7cc367dd8dba0e852cd67d66fe251e0"
+    );
+    let screen = report["shown"]["text"].as_str().unwrap();
+    assert!(screen.ends_with("valid 120 s? [y/N] "), "{screen}");
+    assert_eq!(
+        report["shown"]["sha256"].as_str().unwrap(),
+        sealkit::digest::sha256_hex(screen.as_bytes())
+    );
+    assert_eq!(report["expiry"], 1786000120000u64);
+    let verified = assert_cmd::Command::cargo_bin("sealkit")
+        .unwrap()
+        .args([
+            "verify",
+            "approval",
+            "yes.ndjson",
+            "--pubkey",
+            PUBKEY,
+            "--format",
+            "jsonl",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(verified.status.code(), Some(0), "{verified:?}");
+    let line: serde_json::Value = serde_json::from_str(
+        String::from_utf8_lossy(&verified.stdout)
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(line["signed"]["shown"]["sha256"], report["shown"]["sha256"]);
+    assert_eq!(line["signed"]["renderer"]["version"], "2");
+}
