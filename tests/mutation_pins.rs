@@ -317,3 +317,28 @@ fn a_signed_decline_with_issued_at_null_lacks_a_required_field() {
         assert_eq!(record["reason"], reason, "{issued_at}: {record}");
     }
 }
+
+/// A v2 token whose signature is canonical base64url-nopad but longer than 64 bytes decodes
+/// and then fails as a signature (bad_signature); the same length with padding is not
+/// canonical (the encoding reason). Texts over 128 characters take the general decoder.
+/// Seen red with `decode_base64url_nopad` (src/signature.rs) replaced by `None` (the long
+/// canonical text got the encoding reason) and by `Some(vec![])` (the padded one got
+/// bad_signature).
+#[test]
+fn a_long_signature_is_a_bad_signature_when_canonical_and_an_encoding_error_when_not() {
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use base64::Engine as _;
+    let long = URL_SAFE_NO_PAD.encode([7u8; 100]);
+    assert!(long.len() > 128);
+    let payload = support::canonical(&support::fixture_payload());
+    let cases = [
+        (long.clone(), "bad_signature"),
+        (format!("{long}=="), "approval_v2_bad_signature_encoding"),
+    ];
+    for (signature, reason) in cases {
+        let (exit, record) = verify_approval(&support::v2_line_with(&payload, &signature));
+        assert_eq!(exit, 1, "{signature}: {record}");
+        assert_eq!(record["kind"], "approval-record-v2", "{signature}");
+        assert_eq!(record["reason"], reason, "{signature}: {record}");
+    }
+}
