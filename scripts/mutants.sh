@@ -9,7 +9,8 @@
 # verdict, an exit status or a code (equivalent, or unreachable).
 #
 # Usage: scripts/mutants.sh [GROUP...] [-- EXTRA-CARGO-MUTANTS-OPTIONS...]
-#   GROUP: receipt signature approval chain migrate wire (default: all, in that order).
+#   GROUP: receipt signature approval chain migrate wire (default: all, in that order), or
+#   verdicts: only the functions whose verdicts tests/mutation_pins.rs pins (a quick check).
 #   Extra options go to cargo-mutants, e.g. `-- --re config_signature` for one function,
 #   `-- --list` to list the mutants without running them, `-- --in-diff my.diff` for the
 #   functions a change touched.
@@ -54,17 +55,19 @@ files_of() {
         chain) echo "src/chain.rs" ;;
         migrate) echo "src/migrate.rs src/migrate/*.rs" ;;
         wire) echo "src/meta.rs src/request.rs src/wire.rs" ;;
+        verdicts) echo "src/receipt.rs src/receipt/*.rs src/approval/verify.rs" ;;
         *) return 1 ;;
     esac
 }
 tests_of() {
     case "$1" in
         receipt) echo "mutation_pins receipts receipt_flips signature_batching" ;;
-        signature) echo "mutation_pins approval_wycheproof signature_batching envelope_corpus" ;;
+        signature) echo "mutation_pins approval_wycheproof approval_fixtures signature_batching envelope_corpus" ;;
         approval) echo "mutation_pins approval_verify_cli approval_fixtures approval_wycheproof v2_signed_approval" ;;
         chain) echo "--lib cli_audit" ;;
         migrate) echo "--lib migrate_labels cli_migrate cli_diff" ;;
         wire) echo "--lib target_refusals target_tool_spec json_test_suite fuzz_regressions identity_vectors" ;;
+        verdicts) echo "mutation_pins approval_verify_cli" ;;
         *) return 1 ;;
     esac
 }
@@ -84,6 +87,9 @@ for group in "${groups[@]}"; do
             *) test_args+=("--cargo-arg=--test=$t") ;;
         esac
     done
+    if [ "$group" = verdicts ]; then
+        test_args+=(--re 'signature_block|release_tag|durability_tag|config_signature|u64_number_or_text|payload_over_limits')
+    fi
     echo "== $group: ${files} with ${test_args[*]}" >&2
     mkdir -p "mutants.out/$group"
     # Exit status 2 means missed mutants: report them and go on to the next group.
