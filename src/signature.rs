@@ -50,18 +50,6 @@ pub enum Failure {
     Mismatch,
 }
 
-impl Failure {
-    /// Stable kebab-case reason.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Failure::BadEncoding => "bad-signature-encoding",
-            Failure::NonCanonicalScalar => "non-canonical-signature-scalar",
-            Failure::BadPublicKey => "bad-public-key",
-            Failure::Mismatch => "bad-signature",
-        }
-    }
-}
-
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {

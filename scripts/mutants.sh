@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Mutation testing of the verification code with cargo-mutants (27.x).
+#
+# cargo-mutants injects one fault at a time (a function body replaced by a default value, an
+# operator swapped, a match arm deleted, ...) and runs the tests: a mutant that no test
+# notices ("missed") is a verdict the tests do not pin, or code that makes no difference.
+# Run it before resolving any change to the verification code, and record each missed
+# mutant in docs/mutants.md: either a test that now catches it, or why it cannot change a
+# verdict, an exit status or a code (equivalent, or unreachable).
+#
+# Usage: scripts/mutants.sh [GROUP...] [-- EXTRA-CARGO-MUTANTS-OPTIONS...]
+#   GROUP: receipt signature approval chain migrate wire (default: all, in that order), or
+#   verdicts: only the functions whose verdicts tests/mutation_pins.rs pins (a quick check).
+#   Extra options go to cargo-mutants, e.g. `-- --re config_signature` for one function,
+#   `-- --list` to list the mutants without running them, `-- --in-diff my.diff` for the
+#   functions a change touched.
+#   Results: mutants.out/<group>/ (missed.txt, caught.txt, timeout.txt, unviable.txt,
+#   outcomes.json); mutants.out is not committed.
+#
+# Cost: each mutant rebuilds the library and the binary and runs only the test binaries
+# named for its group (plus the library's unit tests), which takes seconds to a minute per
+# mutant on a quiet 2-core machine; the whole set is about 1,500 mutants, so run the group
+# (or the --re / --file selection) you changed. CI does not run this.
+#
+# Environment: CARGO_TARGET_DIR is honoured (one shared target dir for every mutant);
+# MUTANTS_JOBS (default 1) is cargo-mutants' -j; MUTANTS_TIMEOUT (default 600) is the
+# per-test-run limit in seconds (the baseline run is skipped: run the tests green first).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! cargo mutants --version >/dev/null 2>&1; then
+    echo "cargo-mutants is not installed: cargo install cargo-mutants --locked" >&2
+    exit 2
+fi
+
+groups=()
+extra=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --) shift; extra=("$@"); break ;;
+        *) groups+=("$1"); shift ;;
+    esac
+done
+[ ${#groups[@]} -gt 0 ] || groups=(receipt signature approval chain migrate wire)
+
+# Per group: the source files (cargo-mutants --file globs) and the test binaries that
+# exercise them (cargo test --test NAME, or --lib for the library's unit tests). The slowest
+# binaries that add nothing for a group are left out (e.g. receipts, about a minute, from
+# the signature group, whose receipt paths mutation_pins and signature_batching cover).
+files_of() {
+    case "$1" in
+        receipt) echo "src/receipt.rs src/receipt/*.rs" ;;
+        signature) echo "src/signature.rs" ;;
+        approval) echo "src/approval.rs src/approval/*.rs" ;;
+        chain) echo "src/chain.rs" ;;
+        migrate) echo "src/migrate.rs src/migrate/*.rs" ;;
+        wire) echo "src/meta.rs src/request.rs src/wire.rs" ;;
+        verdicts) echo "src/receipt.rs src/receipt/*.rs src/approval/verify.rs" ;;
+        *) return 1 ;;
+    esac
+}
+tests_of() {
+    case "$1" in
+        receipt) echo "mutation_pins receipts receipt_flips signature_batching" ;;
+        signature) echo "mutation_pins approval_wycheproof approval_fixtures signature_batching envelope_corpus" ;;
+        approval) echo "mutation_pins approval_verify_cli approval_fixtures approval_wycheproof v2_signed_approval" ;;
+        chain) echo "--lib cli_audit" ;;
+        migrate) echo "--lib migrate_labels cli_migrate cli_diff" ;;
+        wire) echo "--lib target_refusals target_tool_spec json_test_suite fuzz_regressions identity_vectors" ;;
+        verdicts) echo "mutation_pins approval_verify_cli" ;;
+        *) return 1 ;;
+    esac
+}
+
+for group in "${groups[@]}"; do
+    files=$(files_of "$group") || { echo "unknown group: $group" >&2; exit 2; }
+    file_args=()
+    for f in $files; do file_args+=(--file "$f"); done
+    # --cargo-arg reaches both the build (`cargo test --no-run`) and the test run, so only
+    # these targets are built and run for each mutant.
+    # The library's unit tests (--lib) compile the crate a second time, so they are named
+    # only for the groups whose rules are mostly unit-tested.
+    test_args=()
+    for t in $(tests_of "$group"); do
+        case "$t" in
+            --lib) test_args+=(--cargo-arg=--lib) ;;
+            *) test_args+=("--cargo-arg=--test=$t") ;;
+        esac
+    done
+    if [ "$group" = verdicts ]; then
+        test_args+=(--re 'signature_block|release_tag|durability_tag|config_signature|u64_number_or_text|payload_over_limits')
+    fi
+    echo "== $group: ${files} with ${test_args[*]}" >&2
+    mkdir -p "mutants.out/$group"
+    # Exit status 2 means missed mutants: report them and go on to the next group.
+    status=0
+    cargo mutants \
+        --jobs "${MUTANTS_JOBS:-1}" \
+        --test-tool cargo \
+        --baseline skip \
+        --timeout "${MUTANTS_TIMEOUT:-600}" \
+        --build-timeout "${MUTANTS_TIMEOUT:-600}" \
+        --no-shuffle \
+        --output "mutants.out/$group" \
+        "${file_args[@]}" \
+        "${test_args[@]}" \
+        "${extra[@]}" || status=$?
+    case $status in
+        0 | 2 | 3) ;; # all caught / some missed / some timed out
+        *) echo "cargo mutants failed for $group (exit $status)" >&2; exit "$status" ;;
+    esac
+done
