@@ -233,7 +233,8 @@ fn analyze_inner(
         Message::Skip(skipped) => Ok(Verdict::Skipped(skipped)),
         Message::ToolsCall(params) => {
             let era = decide_era(options.era, session, params)?;
-            let call = validated_call(frame_bytes, line_bytes, params, era, &options.server)?;
+            let call = validated_call(frame_bytes, params, era, &options.server)
+                .map_err(|refusal| refusal.in_era(era))?;
             Ok(Verdict::Call(Box::new(call)))
         }
     }
@@ -396,7 +397,6 @@ fn decide_era(mode: EraMode, session: &Session, params: &Node<'_>) -> Result<Era
 /// Shape, era and `_meta` checks of a `tools/call`'s params, then every identity.
 fn validated_call(
     frame_bytes: &[u8],
-    line_bytes: &[u8],
     params: &Node<'_>,
     era: Era,
     server: &str,
@@ -471,7 +471,7 @@ fn validated_call(
         Some(args) => host_projection(&tool, args, params),
         None => (None, None),
     };
-    let (request_sha256, subject_sha256) = line_and_frame_sha256(line_bytes, frame_bytes);
+    let (subject, request_sha256) = digests(frame_bytes);
     let identities = identity::compute(&Inputs {
         server,
         tool: &tool,
@@ -483,10 +483,7 @@ fn validated_call(
     Ok(Call {
         era,
         tool,
-        subject: Subject {
-            sha256: subject_sha256,
-            length: frame_bytes.len() as u64,
-        },
+        subject,
         request_sha256,
         canonical_request_sha256: canonical_request
             .as_deref()
@@ -500,6 +497,20 @@ fn validated_call(
         identities,
         warnings,
     })
+}
+
+/// The exact-frame subject and `request_sha256` of a frame (delimiter included), as an
+/// accepted frame's record carries them; refusal records use the same digests.
+pub fn digests(frame_bytes: &[u8]) -> (Subject, String) {
+    let (request_sha256, subject_sha256) =
+        line_and_frame_sha256(frame::request_line(frame_bytes), frame_bytes);
+    (
+        Subject {
+            sha256: subject_sha256,
+            length: frame_bytes.len() as u64,
+        },
+        request_sha256,
+    )
 }
 
 /// SHA-256 of the request line and of the whole frame: the frame is the line followed by
