@@ -16,6 +16,27 @@ use sha2::{Digest, Sha256};
 
 pub use crate::meta::Era;
 
+/// The most bytes Lean `Json.compress` writes per byte of the value it renders: a number
+/// literal renders to at most 310 bytes (sign and the 309 integer digits of a binary64
+/// near its maximum, which the wire guards let through as e.g. `1e308`, 5 bytes: 61.8
+/// per byte), a string escape at most triples (`\t`, 2 bytes, becomes `\u0009`), and
+/// nothing else grows.
+pub const MAX_LEAN_EXPANSION: usize = 62;
+
+/// The same for serde_json's compact text (seal-host's `canonical_request`): integers keep
+/// their digits, other numbers are re-rendered by binary64 shortest form, the longest
+/// growth being `1e15` (4 bytes) to `1000000000000000.0` (18 bytes); escapes never grow.
+pub const MAX_SERDE_EXPANSION: usize = 5;
+
+/// The canonical-work bound: the most canonical bytes one accepted frame can produce, in
+/// all (`Call::canonical_bytes`). Lean renderings cover `arguments`, `requestState` and
+/// `inputResponses` once and `_meta` twice (the whole object and its per-key entries),
+/// seal-host's `canonical_request` covers the frame once more: so at most
+/// 62 × (1 MiB frame + 32 KiB `_meta`) + 5 × 1 MiB = 72,286,208 bytes. It follows from the
+/// frame and `_meta` bounds; no limit of its own is needed to hold it.
+pub const MAX_CANONICAL_BYTES: usize =
+    MAX_LEAN_EXPANSION * (MAX_FRAME_BYTES + meta::MAX_META_BYTES) + MAX_SERDE_EXPANSION * MAX_FRAME_BYTES;
+
 /// How the era of each frame is decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EraMode {
@@ -155,6 +176,10 @@ pub struct Call {
     pub input_responses: Option<String>,
     pub identities: Identities,
     pub warnings: Vec<Warning>,
+    /// Canonical bytes rendered for this frame: the Lean texts of `arguments`, `_meta`
+    /// (whole and per key), `requestState`, `inputResponses`, and `canonical_request`.
+    /// Never above [`MAX_CANONICAL_BYTES`].
+    pub canonical_bytes: usize,
 }
 
 impl Call {
@@ -472,6 +497,17 @@ fn validated_call(
         None => (None, None),
     };
     let (subject, request_sha256) = digests(frame_bytes);
+    let meta_bytes = match &meta {
+        MetaState::Absent => 0,
+        MetaState::Present {
+            canonical, entries, ..
+        } => canonical.len() + entries.iter().map(|(_, v)| v.len()).sum::<usize>(),
+    };
+    let canonical_bytes = canonical_arguments.len()
+        + meta_bytes
+        + request_state.as_ref().map_or(0, String::len)
+        + input_responses.as_ref().map_or(0, String::len)
+        + canonical_request.as_ref().map_or(0, String::len);
     let identities = identity::compute(&Inputs {
         server,
         tool: &tool,
@@ -496,6 +532,7 @@ fn validated_call(
         input_responses,
         identities,
         warnings,
+        canonical_bytes,
     })
 }
 
