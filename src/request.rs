@@ -34,8 +34,9 @@ pub const MAX_SERDE_EXPANSION: usize = 5;
 /// seal-host's `canonical_request` covers the frame once more: so at most
 /// 62 × (1 MiB frame + 32 KiB `_meta`) + 5 × 1 MiB = 72,286,208 bytes. It follows from the
 /// frame and `_meta` bounds; no limit of its own is needed to hold it.
-pub const MAX_CANONICAL_BYTES: usize =
-    MAX_LEAN_EXPANSION * (MAX_FRAME_BYTES + meta::MAX_META_BYTES) + MAX_SERDE_EXPANSION * MAX_FRAME_BYTES;
+pub const MAX_CANONICAL_BYTES: usize = MAX_LEAN_EXPANSION
+    * (MAX_FRAME_BYTES + meta::MAX_META_BYTES)
+    + MAX_SERDE_EXPANSION * MAX_FRAME_BYTES;
 
 /// How the era of each frame is decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,8 +9,7 @@ use assert_cmd::Command;
 use sealkit::frame::MAX_FRAME_BYTES;
 use sealkit::meta::{MAX_META_BYTES, MAX_META_ITEMS};
 use sealkit::request::{
-    self, Options, Session, Verdict, MAX_CANONICAL_BYTES, MAX_LEAN_EXPANSION,
-    MAX_SERDE_EXPANSION,
+    self, Options, Session, Verdict, MAX_CANONICAL_BYTES, MAX_LEAN_EXPANSION, MAX_SERDE_EXPANSION,
 };
 
 const BIG: &str = "1e308";
