@@ -54,6 +54,24 @@ fn both(path: &Path, stdin: Option<Vec<u8>>, era: &str) -> ((Value, i32), (Value
     };
     let params = params();
     let target = run(&["target", "--format", "jsonl", "--era", era]);
+    // The typed-target path (`--tool-spec`) refuses the same frame the same way: a typed
+    // target is only ever computed for a frame the pipeline accepted.
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/typed/tool-spec.json");
+    let typed = run(&[
+        "target",
+        "--format",
+        "jsonl",
+        "--era",
+        era,
+        "--tool-spec",
+        spec.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        typed,
+        target,
+        "{}: --tool-spec changes nothing",
+        path.display()
+    );
     let envelope = run(&[
         "envelope",
         "--format",

@@ -10,7 +10,7 @@ CC = "io.modelcontextprotocol/clientCapabilities"
 
 
 def call_args(args, extra=""):
-    return '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","action":"run","arguments":%s%s}}' % (args, extra)
+    return '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"db.execute","action":"write","arguments":%s%s}}' % (args, extra)
 
 
 def call_meta(meta):
