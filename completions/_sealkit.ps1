@@ -277,6 +277,7 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             break
         }
         'sealkit;envelope' {
+            [CompletionResult]::new('--era', '--era', [CompletionResultType]::ParameterName, 'Protocol era the frame is validated under: from its own `_meta` markers, or forced (the same validation `target` applies; a refused frame gets no message)')
             [CompletionResult]::new('--params', '--params', [CompletionResultType]::ParameterName, 'JSON file of envelope parameters (authority_hex, key_id, nonce_hex, issued_at, expires_at, adapter, session, policy_version, effect); flags override its values')
             [CompletionResult]::new('--authority', '--authority', [CompletionResultType]::ParameterName, 'The config trust root: 32 bytes as 64 hex digits')
             [CompletionResult]::new('--key-id', '--key-id', [CompletionResultType]::ParameterName, 'The principal''s registry key id')

@@ -313,12 +313,16 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__envelope)
-            opts="-h -V --params --authority --key-id --nonce --issued-at --expires-at --adapter-type --adapter-version --session --policy-version --effect --verify --pubkey --format --deny-warnings --color --help --version"
+            opts="-h -V --era --params --authority --key-id --nonce --issued-at --expires-at --adapter-type --adapter-version --session --policy-version --effect --verify --pubkey --format --deny-warnings --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --era)
+                    COMPREPLY=($(compgen -W "auto legacy 2026-07-28" -- "${cur}"))
+                    return 0
+                    ;;
                 --params)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

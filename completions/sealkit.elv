@@ -249,6 +249,7 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand --version 'Print version'
         }
         &'sealkit;envelope'= {
+            cand --era 'Protocol era the frame is validated under: from its own `_meta` markers, or forced (the same validation `target` applies; a refused frame gets no message)'
             cand --params 'JSON file of envelope parameters (authority_hex, key_id, nonce_hex, issued_at, expires_at, adapter, session, policy_version, effect); flags override its values'
             cand --authority 'The config trust root: 32 bytes as 64 hex digits'
             cand --key-id 'The principal''s registry key id'

@@ -240,6 +240,9 @@ never\t''"
 complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -s V -l version -d 'Print version'
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l era -d 'Protocol era the frame is validated under: from its own `_meta` markers, or forced (the same validation `target` applies; a refused frame gets no message)' -r -f -a "auto\t'From `initialize` / `server/discover` and the frame\'s own `_meta` markers'
+legacy\t'MCP before 2026-07-28: `_meta` optional'
+2026-07-28\t'MCP 2026-07-28: `_meta` with protocolVersion and clientCapabilities required'"
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l params -d 'JSON file of envelope parameters (authority_hex, key_id, nonce_hex, issued_at, expires_at, adapter, session, policy_version, effect); flags override its values' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l authority -d 'The config trust root: 32 bytes as 64 hex digits' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l key-id -d 'The principal\'s registry key id' -r

@@ -124,6 +124,11 @@ pub struct EnvelopeArgs {
     #[arg(value_name = "FRAME")]
     pub frame: Option<PathBuf>,
 
+    /// Protocol era the frame is validated under: from its own `_meta` markers, or forced
+    /// (the same validation `target` applies; a refused frame gets no message).
+    #[arg(long, value_enum, default_value_t = EraChoice::Auto)]
+    pub era: EraChoice,
+
     /// JSON file of envelope parameters (authority_hex, key_id, nonce_hex, issued_at,
     /// expires_at, adapter, session, policy_version, effect); flags override its values.
     #[arg(long, value_name = "FILE")]

@@ -59,6 +59,11 @@ pub const MAX_META_STRING_BYTES: usize = 8 * 1024;
 pub const MAX_TRACESTATE_MEMBERS: usize = 32;
 pub const MAX_BAGGAGE_MEMBERS: usize = 180;
 
+/// What happens to `_meta` keys sealkit does not know: they are committed whole, like the
+/// known ones, into every identity that covers `_meta` (never dropped, never refused for
+/// their name). Evidence states it: ok records carry it as `meta.unknown_keys`.
+pub const UNKNOWN_KEY_POLICY: &str = "committed";
+
 /// Something worth telling the operator that does not refuse the frame.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Warning {
@@ -74,6 +79,12 @@ pub fn has_modern_markers(meta: &Value<'_>) -> bool {
 
 /// Checks a present `_meta` value (the whole member value, `null` included) under `era`.
 /// Returns the warnings for key names outside the MCP grammar.
+///
+/// Order, the same in every era: `_meta` is an object → every known key has its type and
+/// format (the reserved protocol-version and client-capabilities keys included, whatever
+/// the era) → a 2026-07-28 request carries both reserved keys → the pinned bounds → a
+/// 2026-07-28 request names a supported version. The unsupported-version refusal
+/// (`-32022`) therefore only ever answers an otherwise well-formed request.
 pub fn validate(meta: &Node<'_>, era: Era) -> Result<Vec<Warning>, Refusal> {
     let Value::Object(members) = &meta.value else {
         return Err(Refusal::new(
@@ -85,76 +96,75 @@ pub fn validate(meta: &Node<'_>, era: Era) -> Result<Vec<Warning>, Refusal> {
             ),
         ));
     };
+    for member in members {
+        check_known_key(member)?;
+    }
     if era == Era::Modern {
         check_modern_required(meta, members)?;
     }
-    for member in members {
-        check_known_key(member, era)?;
-    }
     check_bounds(meta)?;
+    if era == Era::Modern {
+        check_supported_version(members)?;
+    }
     Ok(members.iter().filter_map(|m| key_warning(&m.key)).collect())
 }
 
+/// The member a key names (the last one, should a duplicate ever get this far).
+fn find<'m, 'a>(members: &'m [Member<'a>], key: &str) -> Option<&'m Member<'a>> {
+    members.iter().rev().find(|m| m.key == key)
+}
+
+/// A 2026-07-28 request carries both reserved keys (their types were checked with the
+/// other known keys).
 fn check_modern_required(meta: &Node<'_>, members: &[Member<'_>]) -> Result<(), Refusal> {
     let opening = Span {
         start: meta.span.start,
         end: meta.span.start + 1,
     };
-    let find = |key: &str| members.iter().rev().find(|m| m.key == key);
-    let Some(version) = find(KEY_PROTOCOL_VERSION) else {
+    if find(members, KEY_PROTOCOL_VERSION).is_none() {
         return Err(Refusal::new(
             RefusalCode::MissingProtocolVersion,
             opening,
             format!("a 2026-07-28 request needs _meta \"{KEY_PROTOCOL_VERSION}\""),
         ));
-    };
-    let Some(requested) = version.value.value.as_str() else {
-        return Err(Refusal::new(
-            RefusalCode::InvalidProtocolVersion,
-            version.value.span,
-            format!(
-                "\"{KEY_PROTOCOL_VERSION}\" must be a string, found {}",
-                version.value.value.type_name()
-            ),
-        ));
-    };
-    if !SUPPORTED_PROTOCOL_VERSIONS.contains(&requested) {
-        let mut refusal = Refusal::new(
-            RefusalCode::UnsupportedProtocolVersion,
-            version.value.span,
-            format!(
-                "protocol version \"{requested}\" is not supported (supported: {})",
-                SUPPORTED_PROTOCOL_VERSIONS.join(", ")
-            ),
-        );
-        refusal.data = Some(
-            serde_json::json!({"supported": SUPPORTED_PROTOCOL_VERSIONS, "requested": requested}),
-        );
-        return Err(refusal);
     }
-    let Some(capabilities) = find(KEY_CLIENT_CAPABILITIES) else {
+    if find(members, KEY_CLIENT_CAPABILITIES).is_none() {
         return Err(Refusal::new(
             RefusalCode::MissingClientCapabilities,
             opening,
             format!("a 2026-07-28 request needs _meta \"{KEY_CLIENT_CAPABILITIES}\""),
         ));
-    };
-    if !matches!(capabilities.value.value, Value::Object(_)) {
-        return Err(Refusal::new(
-            RefusalCode::InvalidClientCapabilities,
-            capabilities.value.span,
-            format!(
-                "\"{KEY_CLIENT_CAPABILITIES}\" must be an object, found {}",
-                capabilities.value.value.type_name()
-            ),
-        ));
     }
     Ok(())
 }
 
-/// Types and formats of the known keys. Era-specific keys (protocol version, client
-/// capabilities) are checked by [`check_modern_required`].
-fn check_known_key(member: &Member<'_>, _era: Era) -> Result<(), Refusal> {
+/// The last check of a 2026-07-28 `_meta`: the named version is one sealkit supports.
+fn check_supported_version(members: &[Member<'_>]) -> Result<(), Refusal> {
+    let Some(version) = find(members, KEY_PROTOCOL_VERSION) else {
+        return Ok(());
+    };
+    let Some(requested) = version.value.value.as_str() else {
+        return Ok(());
+    };
+    if SUPPORTED_PROTOCOL_VERSIONS.contains(&requested) {
+        return Ok(());
+    }
+    let mut refusal = Refusal::new(
+        RefusalCode::UnsupportedProtocolVersion,
+        version.value.span,
+        format!(
+            "protocol version \"{requested}\" is not supported (supported: {})",
+            SUPPORTED_PROTOCOL_VERSIONS.join(", ")
+        ),
+    );
+    refusal.data =
+        Some(serde_json::json!({"supported": SUPPORTED_PROTOCOL_VERSIONS, "requested": requested}));
+    Err(refusal)
+}
+
+/// Types and formats of the known keys, in every era: a reserved key of the wrong type is
+/// malformed whether or not the request is read as 2026-07-28.
+fn check_known_key(member: &Member<'_>) -> Result<(), Refusal> {
     let value = &member.value;
     let fail = |code, why: String| {
         Err(Refusal::new(
@@ -164,6 +174,14 @@ fn check_known_key(member: &Member<'_>, _era: Era) -> Result<(), Refusal> {
         ))
     };
     match member.key.as_ref() {
+        KEY_PROTOCOL_VERSION if value.value.as_str().is_none() => fail(
+            RefusalCode::InvalidProtocolVersion,
+            format!("must be a string, found {}", describe(&value.value)),
+        ),
+        KEY_CLIENT_CAPABILITIES if !matches!(value.value, Value::Object(_)) => fail(
+            RefusalCode::InvalidClientCapabilities,
+            format!("must be an object, found {}", describe(&value.value)),
+        ),
         KEY_PROGRESS_TOKEN if !is_string_or_integer(&value.value) => fail(
             RefusalCode::InvalidProgressToken,
             format!(

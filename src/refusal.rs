@@ -2,12 +2,14 @@
 //! the JSON-RPC error code a server would answer with, and the bytes it points at.
 //!
 //! JSON-RPC codes: `-32700` the text is not JSON (or not UTF-8), `-32600` not a valid
-//! request, `-32602` malformed params or `_meta` and every Seal wire guard, `-32022` a
-//! well-formed but unsupported protocol version (with `data.supported` and
-//! `data.requested`), `-32001` resource limits (frame size, seal-host's lexical caps and
+//! request, `-32602` malformed params or `_meta` and every Seal wire guard, `-32022` an
+//! otherwise well-formed request naming an unsupported protocol version (every other
+//! `_meta` check answers first; with `data.supported` and `data.requested`), `-32001` resource limits (frame size, seal-host's lexical caps and
 //! sealkit's pinned `_meta` bounds; seal-host's resource-limit code).
 
 use crate::json::Span;
+use crate::meta::Era;
+use crate::request::Subject;
 
 /// Every refusal sealkit can give a frame. The string forms are a stable interface.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -199,6 +201,10 @@ pub struct Refusal {
     pub message: String,
     /// JSON-RPC `error.data` where the code defines one (`-32022`).
     pub data: Option<serde_json::Value>,
+    /// The era the frame was being read under when it was refused; `None` when the
+    /// refusal came before the era was decided (raw checks, parse, JSON-RPC shape, an
+    /// era conflict).
+    pub era: Option<Era>,
 }
 
 impl Refusal {
@@ -208,11 +214,61 @@ impl Refusal {
             span,
             message: message.into(),
             data: None,
+            era: None,
         }
+    }
+
+    /// The same refusal, recorded as given under `era`.
+    pub fn in_era(mut self, era: Era) -> Self {
+        self.era = Some(era);
+        self
     }
 
     pub fn jsonrpc_code(&self) -> i32 {
         self.code.jsonrpc_code()
+    }
+}
+
+/// A refusal as evidence, the members every refused-frame record carries in JSON: the
+/// code, its JSON-RPC code, the byte offset in the frame, the message, `data` where the
+/// code defines one, the era the frame was read under (`null` when refused before the era
+/// was decided), and the exact-frame `subject` and `request_sha256` with the same names and
+/// meaning as an accepted frame's record (`null` for an oversized frame, whose bytes are
+/// not kept whole).
+#[derive(Debug, serde::Serialize)]
+pub struct RefusalRecord<'r> {
+    pub status: &'static str,
+    pub code: &'static str,
+    pub jsonrpc_code: i32,
+    pub offset: usize,
+    pub message: &'r str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<&'r serde_json::Value>,
+    pub era: Option<Era>,
+    pub subject: Option<Subject>,
+    pub request_sha256: Option<String>,
+}
+
+impl<'r> RefusalRecord<'r> {
+    /// The record of `refusal` for a frame of `frame` bytes (delimiter included), or with
+    /// `None` when the frame's bytes were not kept whole.
+    pub fn new(refusal: &'r Refusal, frame: Option<&[u8]>) -> Self {
+        let digests = frame.map(crate::request::digests);
+        let (subject, request_sha256) = match digests {
+            Some((subject, request)) => (Some(subject), Some(request)),
+            None => (None, None),
+        };
+        RefusalRecord {
+            status: "refused",
+            code: refusal.code.as_str(),
+            jsonrpc_code: refusal.jsonrpc_code(),
+            offset: refusal.span.start,
+            message: &refusal.message,
+            data: refusal.data.as_ref(),
+            era: refusal.era,
+            subject,
+            request_sha256,
+        }
     }
 }
 

@@ -16,6 +16,28 @@ use sha2::{Digest, Sha256};
 
 pub use crate::meta::Era;
 
+/// The most bytes Lean `Json.compress` writes per byte of the value it renders: a number
+/// literal renders to at most 310 bytes (sign and the 309 integer digits of a binary64
+/// near its maximum, which the wire guards let through as e.g. `1e308`, 5 bytes: 61.8
+/// per byte), a string escape at most triples (`\t`, 2 bytes, becomes `\u0009`), and
+/// nothing else grows.
+pub const MAX_LEAN_EXPANSION: usize = 62;
+
+/// The same for serde_json's compact text (seal-host's `canonical_request`): integers keep
+/// their digits, other numbers are re-rendered by binary64 shortest form, the longest
+/// growth being `1e15` (4 bytes) to `1000000000000000.0` (18 bytes); escapes never grow.
+pub const MAX_SERDE_EXPANSION: usize = 5;
+
+/// The canonical-work bound: the most canonical bytes one accepted frame can produce, in
+/// all (`Call::canonical_bytes`). Lean renderings cover `arguments`, `requestState` and
+/// `inputResponses` once and `_meta` twice (the whole object and its per-key entries),
+/// seal-host's `canonical_request` covers the frame once more: so at most
+/// 62 × (1 MiB frame + 32 KiB `_meta`) + 5 × 1 MiB = 72,286,208 bytes. It follows from the
+/// frame and `_meta` bounds; no limit of its own is needed to hold it.
+pub const MAX_CANONICAL_BYTES: usize = MAX_LEAN_EXPANSION
+    * (MAX_FRAME_BYTES + meta::MAX_META_BYTES)
+    + MAX_SERDE_EXPANSION * MAX_FRAME_BYTES;
+
 /// How the era of each frame is decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EraMode {
@@ -155,6 +177,10 @@ pub struct Call {
     pub input_responses: Option<String>,
     pub identities: Identities,
     pub warnings: Vec<Warning>,
+    /// Canonical bytes rendered for this frame: the Lean texts of `arguments`, `_meta`
+    /// (whole and per key), `requestState`, `inputResponses`, and `canonical_request`.
+    /// Never above [`MAX_CANONICAL_BYTES`].
+    pub canonical_bytes: usize,
 }
 
 impl Call {
@@ -233,7 +259,8 @@ fn analyze_inner(
         Message::Skip(skipped) => Ok(Verdict::Skipped(skipped)),
         Message::ToolsCall(params) => {
             let era = decide_era(options.era, session, params)?;
-            let call = validated_call(frame_bytes, line_bytes, params, era, &options.server)?;
+            let call = validated_call(frame_bytes, params, era, &options.server)
+                .map_err(|refusal| refusal.in_era(era))?;
             Ok(Verdict::Call(Box::new(call)))
         }
     }
@@ -396,7 +423,6 @@ fn decide_era(mode: EraMode, session: &Session, params: &Node<'_>) -> Result<Era
 /// Shape, era and `_meta` checks of a `tools/call`'s params, then every identity.
 fn validated_call(
     frame_bytes: &[u8],
-    line_bytes: &[u8],
     params: &Node<'_>,
     era: Era,
     server: &str,
@@ -471,7 +497,18 @@ fn validated_call(
         Some(args) => host_projection(&tool, args, params),
         None => (None, None),
     };
-    let (request_sha256, subject_sha256) = line_and_frame_sha256(line_bytes, frame_bytes);
+    let (subject, request_sha256) = digests(frame_bytes);
+    let meta_bytes = match &meta {
+        MetaState::Absent => 0,
+        MetaState::Present {
+            canonical, entries, ..
+        } => canonical.len() + entries.iter().map(|(_, v)| v.len()).sum::<usize>(),
+    };
+    let canonical_bytes = canonical_arguments.len()
+        + meta_bytes
+        + request_state.as_ref().map_or(0, String::len)
+        + input_responses.as_ref().map_or(0, String::len)
+        + canonical_request.as_ref().map_or(0, String::len);
     let identities = identity::compute(&Inputs {
         server,
         tool: &tool,
@@ -483,10 +520,7 @@ fn validated_call(
     Ok(Call {
         era,
         tool,
-        subject: Subject {
-            sha256: subject_sha256,
-            length: frame_bytes.len() as u64,
-        },
+        subject,
         request_sha256,
         canonical_request_sha256: canonical_request
             .as_deref()
@@ -499,7 +533,22 @@ fn validated_call(
         input_responses,
         identities,
         warnings,
+        canonical_bytes,
     })
+}
+
+/// The exact-frame subject and `request_sha256` of a frame (delimiter included), as an
+/// accepted frame's record carries them; refusal records use the same digests.
+pub fn digests(frame_bytes: &[u8]) -> (Subject, String) {
+    let (request_sha256, subject_sha256) =
+        line_and_frame_sha256(frame::request_line(frame_bytes), frame_bytes);
+    (
+        Subject {
+            sha256: subject_sha256,
+            length: frame_bytes.len() as u64,
+        },
+        request_sha256,
+    )
 }
 
 /// SHA-256 of the request line and of the whole frame: the frame is the line followed by

@@ -1,6 +1,8 @@
 //! `sealkit envelope`: the V2.3 `seal.effect/v2` signed message for one frame, its
 //! SHA-256, the offline gate findings, and optionally an Ed25519 check over it (issue 7;
-//! reference/seal-identities.md §5.2). Output shapes are documented in README.md.
+//! reference/seal-identities.md §5.2). The frame first goes through the validation
+//! pipeline `target` uses; a frame it refuses gets the same refusal record and no message.
+//! Output shapes are documented in README.md.
 
 use super::{Global, Out};
 use crate::cli::{EffectArg, EnvelopeArgs, Format};
@@ -11,6 +13,8 @@ use crate::envelope::{
 };
 use crate::fsutil::{read_capped, read_capped_text, MAX_SMALL_INPUT_BYTES};
 use crate::outcome::Outcome;
+use crate::refusal::{Refusal, RefusalRecord};
+use crate::request::{self, Options, Session, Verdict};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
 use miette::{miette, IntoDiagnostic, WrapErr};
 use serde::Serialize;
@@ -21,6 +25,16 @@ pub fn run(args: EnvelopeArgs, global: &Global) -> miette::Result<Outcome> {
     let line = single_frame_line(&frame).ok_or_else(|| {
         miette!("envelope-multiple-frames: the input holds more than one LF-terminated frame; give exactly one")
     })?;
+    // The one validation pipeline `target` uses: a frame it refuses gets no message, with
+    // the same code, JSON-RPC code and offset. Other JSON-RPC messages (not tool calls) go
+    // on: an envelope may declare its effect absent for them.
+    let options = Options {
+        server: String::new(),
+        era: super::target::era_mode(args.era),
+    };
+    if let Verdict::Refused(refusal) = request::analyze(&frame, &options, &mut Session::default()) {
+        return refused(&frame, &refusal, global);
+    }
     let line = std::str::from_utf8(line).map_err(|e| {
         miette!(
             "line-not-utf8: the judged line is not UTF-8 (byte {})",
@@ -70,6 +84,39 @@ pub fn run(args: EnvelopeArgs, global: &Global) -> miette::Result<Outcome> {
     }
     out.flush().into_diagnostic()?;
     Ok(report.outcome(global.deny_warnings))
+}
+
+/// A refused frame: the refusal record (JSON) or the diagnostic `target` shows (human).
+fn refused(frame: &[u8], refusal: &Refusal, global: &Global) -> miette::Result<Outcome> {
+    let mut out = Out::new();
+    match global.format {
+        Format::Json | Format::Jsonl => out
+            // Like `target`, no exact-frame evidence for a frame over seal-host's limit.
+            .json_line(&RefusalRecord::new(
+                refusal,
+                (frame.len() <= crate::frame::MAX_FRAME_BYTES).then_some(frame),
+            ))
+            .into_diagnostic()?,
+        Format::Human => {
+            let frame_view = crate::frame::Frame {
+                line: 1,
+                offset: 0,
+                bytes: frame,
+                length: frame.len() as u64,
+            };
+            let diagnostic =
+                super::target::render_diagnostic("frame", &frame_view, refusal, global.color);
+            out.text(&format!(
+                "{diagnostic}\nno seal.effect/v2 message: sealkit refuses this frame ({}, JSON-RPC {}, byte offset {})\n",
+                refusal.code.as_str(),
+                refusal.jsonrpc_code(),
+                refusal.span.start
+            ))
+            .into_diagnostic()?
+        }
+    }
+    out.flush().into_diagnostic()?;
+    Ok(Outcome::Problems)
 }
 
 fn read_input(path: Option<&Path>) -> miette::Result<Vec<u8>> {

@@ -8,9 +8,9 @@ use crate::frame::{ForeignEncoding, Frame, FrameReader};
 use crate::identity::Pair;
 use crate::identity::{self, Kind, Part, Profile};
 use crate::json::Span;
-use crate::meta::Warning;
+use crate::meta::{Warning, UNKNOWN_KEY_POLICY};
 use crate::outcome::Outcome;
-use crate::refusal::Refusal;
+use crate::refusal::{Refusal, RefusalRecord};
 use crate::request::{self, Call, EraMode, MetaState, Options, Session, Subject, Verdict};
 use crate::typed::{typed_target_of_line, ToolSpecs, Typed};
 use comfy_table::{presets, Cell, ContentArrangement, Table};
@@ -27,11 +27,7 @@ const PAGE: usize = 200;
 pub fn run(args: TargetArgs, global: &Global) -> miette::Result<Outcome> {
     let options = Options {
         server: args.server.clone(),
-        era: match args.era {
-            EraChoice::Auto => EraMode::Auto,
-            EraChoice::Legacy => EraMode::Legacy,
-            EraChoice::Modern => EraMode::Modern,
-        },
+        era: era_mode(args.era),
     };
     let sources: Vec<String> = if args.files.is_empty() {
         vec!["-".to_owned()]
@@ -58,6 +54,15 @@ pub fn run(args: TargetArgs, global: &Global) -> miette::Result<Outcome> {
     report.finish(&mut out).into_diagnostic()?;
     out.flush().into_diagnostic()?;
     Ok(outcome)
+}
+
+/// The validation pipeline's era mode for an `--era` choice.
+pub(super) fn era_mode(choice: EraChoice) -> EraMode {
+    match choice {
+        EraChoice::Auto => EraMode::Auto,
+        EraChoice::Legacy => EraMode::Legacy,
+        EraChoice::Modern => EraMode::Modern,
+    }
 }
 
 fn read_tool_specs(path: &Path) -> miette::Result<ToolSpecs> {
@@ -250,6 +255,7 @@ impl<'g> Report<'g> {
                         "present"
                     },
                     keys: call.meta.keys(),
+                    unknown_keys: UNKNOWN_KEY_POLICY,
                 },
                 identities: IdentitiesRecord {
                     committed: &call.identities.committed,
@@ -263,13 +269,11 @@ impl<'g> Report<'g> {
             Verdict::Refused(refusal) => Record::Refused(RefusedRecord {
                 source,
                 line: frame.line,
-                status: "refused",
-                code: refusal.code.as_str(),
-                jsonrpc_code: refusal.jsonrpc_code(),
-                offset: refusal.span.start,
+                refusal: RefusalRecord::new(
+                    refusal,
+                    (!frame.is_oversized()).then_some(frame.bytes),
+                ),
                 capture_offset: frame.offset + refusal.span.start as u64,
-                message: &refusal.message,
-                data: refusal.data.as_ref(),
             }),
             Verdict::Skipped(skipped) => Record::Skipped(SkippedRecord {
                 source,
@@ -300,6 +304,14 @@ impl<'g> Report<'g> {
                     targets.extend(typed_lines(typed, &self.profiles));
                 }
                 let mut detail = meta_summary(&call.meta);
+                for (name, value) in [
+                    ("requestState", &call.request_state),
+                    ("inputResponses", &call.input_responses),
+                ] {
+                    if value.is_some() {
+                        detail.push_str(&format!("\n{name}: present"));
+                    }
+                }
                 for warning in &call.warnings {
                     detail.push_str(&format!("\nwarning {}: {}", warning.code, warning.key));
                 }
@@ -407,7 +419,11 @@ impl<'g> Report<'g> {
                         t.codes.iter().map(|(c, n)| format!("{c} ×{n}")).collect();
                     summary.push_str(&format!(" ({})", codes.join(", ")));
                 }
-                writeln!(out, "{summary}")
+                writeln!(out, "{summary}")?;
+                writeln!(
+                    out,
+                    "unknown _meta keys: {UNKNOWN_KEY_POLICY} (hashed into every identity that covers _meta, like the known keys)"
+                )
             }
         }
     }
@@ -444,20 +460,17 @@ struct OkRecord<'r> {
 struct MetaRecord<'r> {
     state: &'static str,
     keys: &'r [String],
+    /// The unknown-key policy applied ([`UNKNOWN_KEY_POLICY`]).
+    unknown_keys: &'static str,
 }
 
 #[derive(Serialize)]
 struct RefusedRecord<'r> {
     source: &'r str,
     line: u64,
-    status: &'static str,
-    code: &'static str,
-    jsonrpc_code: i32,
-    offset: usize,
+    #[serde(flatten)]
+    refusal: RefusalRecord<'r>,
     capture_offset: u64,
-    message: &'r str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    data: Option<&'r Value>,
 }
 
 #[derive(Serialize)]
@@ -576,6 +589,15 @@ fn explain_text(call: &Call, server: &str) -> String {
             .collect();
         text.push_str(&format!("{name} = sha256 of the framed parts concatenated (≠ marks where committed and host differ)\n{table}\n  {}\n", hashes.join("\n  ")));
     }
+    for (name, value) in [
+        ("requestState", &call.request_state),
+        ("inputResponses", &call.input_responses),
+    ] {
+        match value {
+            Some(canonical) => text.push_str(&format!("{name} (canonical): {canonical:?}\n")),
+            None => text.push_str(&format!("{name}: absent\n")),
+        }
+    }
     text
 }
 
@@ -589,7 +611,12 @@ fn clip(text: &str, limit: usize) -> String {
 
 /// A miette diagnostic pointing at the refused bytes, on a window of the frame (frames can
 /// be a megabyte long and carry control bytes; both are made printable).
-fn render_diagnostic(place: &str, frame: &Frame<'_>, refusal: &Refusal, color: bool) -> String {
+pub(super) fn render_diagnostic(
+    place: &str,
+    frame: &Frame<'_>,
+    refusal: &Refusal,
+    color: bool,
+) -> String {
     let (window, label) = printable_window(frame.bytes, refusal.span);
     let diagnostic = miette::MietteDiagnostic::new(refusal.message.clone())
         .with_code(refusal.code.as_str())

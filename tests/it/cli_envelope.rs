@@ -1,6 +1,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 //! `sealkit envelope` through the real binary: the twin corpus, signature checks, gate
-//! findings and exit codes.
+//! findings and exit codes. The twin corpus lines (`{"m":1}`, `0`, …) are not JSON-RPC
+//! requests: the binary refuses them as `target` does (the one validation pipeline), so
+//! their message bytes are pinned through the library's parameter path
+//! (`tests/envelope_corpus.rs`) and the binary's through real tool calls here.
 
 use assert_cmd::Command;
 use ed25519_dalek::{Signer, SigningKey};
@@ -13,7 +16,11 @@ const EXPECTED: &str = include_str!("../../testdata/envelope/envelope_v23_twin_e
 /// `cryptography`, independently of this crate.
 const GOLDEN_SIG: &str = "ae1859447d11be31ff3e1f9c0e124b3af598f216a74f1ede28421554ea684fee82430383298ade756b9ee02bc0c06ebd037a84f1ec137c86fe5a876498a95800";
 const TEST_PUBKEY: &str = "03a107bff3ce10be1d70dd18e74bc09967e4d6309ba50d5f1ddc8664125531b8";
-const CALL: &str = r#"{"method":"tools/call","params":{"name":"db.execute","action":"write","arguments":{"sql":"drop table t"},"_meta":{"traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}}}"#;
+const CALL: &str = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"db.execute","action":"write","arguments":{"sql":"drop table t"},"_meta":{"traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}}}"#;
+
+/// A JSON-RPC message that is not a tool call: validated, not refused, and an envelope may
+/// declare its effect absent for it.
+const NOTE: &str = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{}}"#;
 
 fn sealkit() -> Command {
     Command::cargo_bin("sealkit").unwrap()
@@ -78,93 +85,37 @@ fn good_flags(cmd: &mut Command) -> &mut Command {
 }
 
 #[test]
-fn every_corpus_vector_through_the_binary() {
+fn every_corpus_vector_line_is_refused_as_target_refuses_it() {
+    // Seen red on 08828c0: every corpus line was built into a message (status "built").
     let dir = tempfile::tempdir().unwrap();
-    let expected: Vec<&str> = EXPECTED.lines().collect();
-    for (i, expected) in expected.iter().enumerate() {
+    for i in 0..EXPECTED.lines().count() {
         let v = vector(i);
         let (params, frame) = vector_files(dir.path(), &v);
-        let output = sealkit()
-            .arg("envelope")
-            .arg(&frame)
-            .arg("--params")
-            .arg(&params)
-            .args(["--format", "jsonl"])
-            .output()
-            .unwrap();
-        let report: Value = serde_json::from_slice(&output.stdout).unwrap();
-        assert_eq!(report["message"]["hex"], *expected, "vector {}", v["name"]);
-        assert_eq!(report["status"], "built");
-        // Corpus lines are not tools/call requests, so a present claim cannot be derived
-        // from them: Seal would block those envelopes, and the exit code says so.
-        let blocked = !report["findings"].as_array().unwrap().is_empty()
-            && report["findings"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|f| f["severity"] == "error");
-        assert_eq!(
-            output.status.code(),
-            Some(if blocked { 1 } else { 0 }),
-            "vector {}",
-            v["name"]
-        );
-    }
-}
-
-#[test]
-fn golden_vector_reports_exact_facts_and_findings() {
-    let dir = tempfile::tempdir().unwrap();
-    let (params, frame) = vector_files(dir.path(), &vector(0));
-    let report = json_run(
-        sealkit()
-            .arg("envelope")
-            .arg(&frame)
-            .arg("--params")
-            .arg(&params),
-        1,
-    );
-    let hex = EXPECTED.lines().next().unwrap();
-    assert_eq!(report["message"]["hex"], hex);
-    assert_eq!(report["message"]["length"], hex.len() / 2);
-    assert_eq!(
-        report["message"]["sha256"],
-        sealkit::digest::sha256_hex(&sealkit::digest::hex_decode(hex).unwrap())
-    );
-    assert_eq!(report["reported"]["line"], "{\"m\":1}");
-    assert_eq!(report["reported"]["effect"]["source"], "given");
-    assert_eq!(report["reported"]["effect"]["metadata"], Value::Null);
-    assert_eq!(report["signature"], Value::Null);
-    assert_eq!(codes(&report), ["effect-underivable"]);
-}
-
-#[test]
-fn verify_accepts_an_independent_signature_and_refuses_a_bad_one() {
-    let dir = tempfile::tempdir().unwrap();
-    let (params, frame) = vector_files(dir.path(), &vector(0));
-    let run = |sig: &str, code| {
-        json_run(
+        let report = json_run(
             sealkit()
                 .arg("envelope")
                 .arg(&frame)
                 .arg("--params")
-                .arg(&params)
-                .args([
-                    "--effect",
-                    "absent",
-                    "--verify",
-                    sig,
-                    "--pubkey",
-                    TEST_PUBKEY,
-                ]),
-            code,
-        )
-    };
-    // With the effect declared absent the message differs from the signed one.
-    let report = run(GOLDEN_SIG, 1);
-    assert_eq!(report["status"], "signature-invalid");
-    assert_eq!(report["signature"]["code"], "signature-mismatch");
+                .arg(&params),
+            1,
+        );
+        let target = sealkit()
+            .args(["target", "--format", "jsonl"])
+            .arg(&frame)
+            .output()
+            .unwrap();
+        let record: Value = serde_json::from_slice(&target.stdout).unwrap();
+        assert_eq!(report["status"], "refused", "vector {}", v["name"]);
+        assert_eq!(report["code"], record["code"], "vector {}", v["name"]);
+        assert_eq!(report["offset"], record["offset"], "vector {}", v["name"]);
+        assert!(report.get("message").is_some_and(Value::is_string));
+    }
+}
 
+#[test]
+fn golden_vector_line_gets_no_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let (params, frame) = vector_files(dir.path(), &vector(0));
     let report = json_run(
         sealkit()
             .arg("envelope")
@@ -172,25 +123,53 @@ fn verify_accepts_an_independent_signature_and_refuses_a_bad_one() {
             .arg("--params")
             .arg(&params)
             .args(["--verify", GOLDEN_SIG, "--pubkey", TEST_PUBKEY]),
-        1, // the signature is good, but the claim cannot be derived from {"m":1}
-    );
-    assert_eq!(report["status"], "verified");
-    assert_eq!(report["signature"]["verified"], true);
-    assert_eq!(report["signature"]["public_key"], TEST_PUBKEY);
-    assert_eq!(codes(&report), ["effect-underivable"]);
-
-    // S = L: refused before the curve check, as seal-host does.
-    let mut high = GOLDEN_SIG[..64].to_owned();
-    high.push_str("edd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010");
-    let report = json_run(
-        sealkit()
-            .arg("envelope")
-            .arg(&frame)
-            .arg("--params")
-            .arg(&params)
-            .args(["--verify", &high, "--pubkey", TEST_PUBKEY]),
         1,
     );
+    // A good signature over a frame sealkit refuses is never reported "verified".
+    assert_eq!(report["status"], "refused");
+    assert_eq!(report["code"], "missing-method");
+    assert_eq!(report["jsonrpc_code"], -32600);
+    assert_eq!(report["offset"], 0);
+    assert_eq!(report["era"], Value::Null);
+    assert_eq!(report["subject"]["length"], 8);
+    assert_eq!(
+        report["request_sha256"],
+        sealkit::digest::sha256_hex(b"{\"m\":1}")
+    );
+    assert!(report.get("signature").is_none());
+}
+
+#[test]
+fn verify_accepts_an_independent_signature_and_refuses_a_bad_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let frame = write(dir.path(), "call.jsonl", &format!("{CALL}\n"));
+    let built = json_run(good_flags(sealkit().arg("envelope").arg(&frame)), 0);
+    let message = sealkit::digest::hex_decode(built["message"]["hex"].as_str().unwrap()).unwrap();
+    let key = SigningKey::from_bytes(&[7u8; 32]);
+    let sig = sealkit::digest::hex_lower(&key.sign(&message).to_bytes());
+    let pubkey = sealkit::digest::hex_lower(key.verifying_key().as_bytes());
+    let run = |sig: &str, extra: &[&str], code| {
+        json_run(
+            good_flags(sealkit().arg("envelope").arg(&frame))
+                .args(extra)
+                .args(["--verify", sig, "--pubkey", &pubkey]),
+            code,
+        )
+    };
+    // With the effect declared absent the message differs from the signed one.
+    let report = run(&sig, &["--effect", "absent"], 1);
+    assert_eq!(report["status"], "signature-invalid");
+    assert_eq!(report["signature"]["code"], "signature-mismatch");
+
+    let report = run(&sig, &[], 0);
+    assert_eq!(report["status"], "verified");
+    assert_eq!(report["signature"]["verified"], true);
+    assert_eq!(report["signature"]["public_key"], pubkey);
+
+    // S = L: refused before the curve check, as seal-host does.
+    let mut high = sig[..64].to_owned();
+    high.push_str("edd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010");
+    let report = run(&high, &[], 1);
     assert_eq!(
         report["signature"]["code"],
         "signature-scalar-not-canonical"
@@ -257,13 +236,13 @@ fn frame_from_stdin_and_flags_override_the_parameter_file() {
         .args(["envelope", "-", "--params"])
         .arg(&params)
         .args(["--key-id", "bob", "--effect", "absent", "--format", "json"])
-        .write_stdin("{\"m\":1}\r\n")
+        .write_stdin(format!("{NOTE}\r\n"))
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(0));
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["reported"]["key_id"], "bob");
-    assert_eq!(report["reported"]["line"], "{\"m\":1}");
+    assert_eq!(report["reported"]["line"], NOTE);
     assert_eq!(report["reported"]["effect"], Value::Null);
     assert!(report["message"]["hex"]
         .as_str()
@@ -331,11 +310,11 @@ fn cannot_build_cases_exit_two() {
     )
     .assert()
     .code(2)
-    .stderr(predicates::str::contains("v2-whitespace at byte 10"));
+    .stderr(predicates::str::contains("v2-whitespace at byte 11"));
     let no_action = write(
         dir.path(),
         "plain.jsonl",
-        "{\"method\":\"tools/call\",\"params\":{\"name\":\"t\",\"arguments\":{}}}\n",
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\",\"arguments\":{}}}\n",
     );
     good_flags(
         sealkit()

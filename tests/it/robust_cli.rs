@@ -380,7 +380,7 @@ fn envelope(frame: &[u8], extra: &[&str]) -> (i32, Value) {
     (output.status.code().unwrap(), report)
 }
 
-const TYPED: &str = r#"{"method":"tools/call","params":{"name":"db.execute","action":"write","arguments":{"sql":"x"}}}"#;
+const TYPED: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"db.execute","action":"write","arguments":{"sql":"x"}}}"#;
 
 #[test]
 fn envelope_refuses_what_is_not_one_canonical_utf8_frame() {
@@ -392,27 +392,23 @@ fn envelope_refuses_what_is_not_one_canonical_utf8_frame() {
         .unwrap()
         .starts_with("envelope-multiple-frames:"));
 
+    // Not UTF-8: refused by the validation pipeline, as `target` refuses it.
     let mut bad = TYPED.as_bytes().to_vec();
     bad.insert(40, 0xFF);
     let (status, report) = envelope(&bad, &[]);
-    assert_eq!(status, 2);
-    assert_eq!(
-        report["message"],
-        "line-not-utf8: the judged line is not UTF-8 (byte 40)"
-    );
+    assert_eq!(status, 1);
+    assert_eq!(report["code"], "invalid-utf8");
+    assert_eq!(report["offset"], 40);
 
-    // Offsets count from the value that replaces "x" (at byte 89 of TYPED).
-    let at = |delta: usize| 89 + delta;
+    // Frames the pipeline accepts but that are not canonical V2 yield no derived claim
+    // (exit 2 with the V2 code); offsets count from the value that replaces "x" (at byte
+    // 112 of TYPED).
+    let at = |delta: usize| 112 + delta;
     for (line, code, offset) in [
-        (format!("{TYPED} "), "v2-whitespace", 95),
+        (format!("{TYPED} "), "v2-whitespace", 118),
         (
             TYPED.replace("\"x\"", "\"\\u00E9\""),
             "v2-escape-not-canonical",
-            at(1),
-        ),
-        (
-            TYPED.replace("\"x\"", "\"\\ud800\""),
-            "v2-lone-surrogate",
             at(1),
         ),
         (
@@ -427,12 +423,6 @@ fn envelope_refuses_what_is_not_one_canonical_utf8_frame() {
             "v2-non-ascii",
             at(4),
         ),
-        (
-            TYPED.replace("\"x\"", &format!("{}{}", "[".repeat(130), "]".repeat(130))),
-            "v2-too-deep",
-            // The frame, params and arguments objects are three levels already.
-            at(128 - 3),
-        ),
         (String::new(), "v2-syntax", 0),
     ] {
         let refusal = format!("{code} at byte {offset}:");
@@ -444,6 +434,17 @@ fn envelope_refuses_what_is_not_one_canonical_utf8_frame() {
             "{line}: {message}"
         );
     }
+    // Frames the pipeline refuses never reach the V2 reader: exit 1 with `target`'s code.
+    for (line, code) in [
+        (TYPED.replace("\"x\"", "\"\\ud800\""), "lone-surrogate"),
+        (
+            TYPED.replace("\"x\"", &format!("{}{}", "[".repeat(130), "]".repeat(130))),
+            "nesting-too-deep",
+        ),
+    ] {
+        let (status, report) = envelope(line.as_bytes(), &[]);
+        assert_eq!((status, report["code"].as_str()), (1, Some(code)), "{line}");
+    }
 }
 
 #[test]
@@ -452,10 +453,11 @@ fn envelope_with_a_declared_absent_effect_reports_smuggled_and_empty_lines() {
     assert_eq!(status, 1);
     assert_eq!(report["findings"][0]["code"], "line-empty");
 
+    // A raw NUL inside a string is not JSON: refused before any message is built.
     let smuggled = TYPED.replace("\"x\"", "\"a\0b\"");
     let (status, report) = envelope(smuggled.as_bytes(), &["--effect", "absent"]);
     assert_eq!(status, 1);
-    assert_eq!(report["findings"][0]["code"], "line-control-character");
+    assert_eq!(report["code"], "parse-error");
 }
 
 /// Inputs that never end (`/dev/zero` stands for a FIFO or a planted huge file): every file
