@@ -16,6 +16,7 @@
 pub mod diff;
 pub mod frames;
 pub mod inputs;
+pub mod output;
 pub mod run;
 
 use crate::digest::sha256_hex;

@@ -85,6 +85,11 @@ fn run_error(error: RunError) -> miette::Report {
         RunError::Sink(error) => super::io_report(error),
         RunError::Input(_) => miette::miette!(code = "unreadable-input", "{error}"),
         RunError::OutInsideOld { .. } => miette::miette!(code = "output-inside-input", "{error}"),
+        RunError::ForeignOutput(_) => miette::miette!(
+            code = "foreign-output",
+            help = "choose a new or empty --out directory, or move that file out of it first",
+            "{error}"
+        ),
         RunError::Output(..) => miette::miette!(code = "cannot-write-output", "{error}"),
     }
 }
