@@ -10,8 +10,10 @@
 //! member, `unknown` whenever the bytes are not available, and a present key is always
 //! listed ([`Presence`]); a frame found through a link weaker than the exact-frame subject,
 //! or one that contradicts the receipt's digests, is never used (`frame-mismatch`); object A
-//! is trusted only after the receipt passes its own integrity checks. Nothing here prints or
-//! panics on any input.
+//! is trusted only after the receipt passes its own integrity checks; when the captures sent
+//! the frame in sessions of both eras and the eras give different records, neither is chosen
+//! (`frame-conflict`, naming both), so a record never depends on the order of the captures.
+//! Nothing here prints or panics on any input.
 
 pub mod diff;
 pub mod frames;
@@ -27,7 +29,7 @@ use crate::receipt::{self, ReceiptReport, Scratch, Status};
 use crate::request::{self, EraMode, Session, Verdict};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
-use frames::{FrameIndex, Located};
+use frames::{FrameIndex, Located, SessionEra};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -39,6 +41,7 @@ pub enum Label {
     ReceiptInvalid,
     FrameUnrecoverable,
     FrameMismatch,
+    FrameConflict,
     RefusedNow,
     MetaNowCommitted,
     ContextNowCommitted,
@@ -47,10 +50,11 @@ pub enum Label {
 }
 
 impl Label {
-    pub const ALL: [Label; 8] = [
+    pub const ALL: [Label; 9] = [
         Label::ReceiptInvalid,
         Label::FrameUnrecoverable,
         Label::FrameMismatch,
+        Label::FrameConflict,
         Label::RefusedNow,
         Label::MetaNowCommitted,
         Label::ContextNowCommitted,
@@ -63,6 +67,7 @@ impl Label {
             Label::ReceiptInvalid => "receipt-invalid",
             Label::FrameUnrecoverable => "frame-unrecoverable",
             Label::FrameMismatch => "frame-mismatch",
+            Label::FrameConflict => "frame-conflict",
             Label::RefusedNow => "refused-now",
             Label::MetaNowCommitted => "meta-now-committed",
             Label::ContextNowCommitted => "context-now-committed",
@@ -77,6 +82,7 @@ impl Label {
             Label::ReceiptInvalid => "the old receipt fails its own integrity checks",
             Label::FrameUnrecoverable => "neither the receipt nor a supplied capture yields bytes matching its digests; whether _meta was present is unknown",
             Label::FrameMismatch => "a supplied frame contradicts the receipt's digests",
+            Label::FrameConflict => "captures sent the frame in a legacy and in a 2026-07-28 session, and the eras disagree: both named, neither chosen",
             Label::RefusedNow => "the frame fails today's validation (the refusal code is given)",
             Label::MetaNowCommitted => "_meta present: the committed identity differs from the old one, old approvals do not carry over",
             Label::ContextNowCommitted => "requestState or inputResponses present (and no _meta)",
@@ -286,10 +292,27 @@ pub struct Record {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refusal: Option<RefusalInfo>,
     pub frame: Option<FrameRef>,
+    /// For `frame-conflict`: what each session era gives (legacy first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame_conflict: Option<Vec<EraOutcome>>,
     /// Why the label applies, for labels that stop migration.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
     pub reported: Reported,
+}
+
+/// What validating a frame in one session era gives, for a `frame-conflict`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EraOutcome {
+    /// `legacy` or `2026-07-28`.
+    pub session_era: String,
+    /// The preferred capture frame sent in a session of that era.
+    pub frame: FrameRef,
+    pub label: Label,
+    pub changes: Vec<Change>,
+    /// The refusal code, when that era refuses the frame.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<String>,
 }
 
 /// Operator settings.
@@ -306,6 +329,8 @@ pub enum FrameState {
     Recovered,
     Unrecoverable,
     Mismatch,
+    /// Recovered, but the captures disagree on the session era it was sent in.
+    Conflict,
 }
 
 /// What the label rules look at (DESIGN §6).
@@ -325,12 +350,12 @@ pub struct Assessment {
 }
 
 /// DESIGN §6: every reason the identity moves, and the first label that applies. Without a
-/// usable frame nothing is known about the frame, so no change is claimed. F07-like frames
-/// (both `_meta` and context) get `meta-now-committed`: the table puts it first, and
-/// `changes` still lists `context`.
+/// usable frame nothing is known about the frame, so no change is claimed (a conflicting
+/// frame's bytes are known, so its changes are). F07-like frames (both `_meta` and context)
+/// get `meta-now-committed`: the table puts it first, and `changes` still lists `context`.
 pub fn assess(a: &Assessment) -> (Label, Vec<Change>) {
     let mut changes = Vec::new();
-    if a.receipt_valid && a.frame == FrameState::Recovered {
+    if a.receipt_valid && matches!(a.frame, FrameState::Recovered | FrameState::Conflict) {
         if a.meta == Presence::Present {
             changes.push(Change::Meta);
         }
@@ -347,6 +372,8 @@ pub fn assess(a: &Assessment) -> (Label, Vec<Change>) {
         Label::FrameUnrecoverable
     } else if a.frame == FrameState::Mismatch {
         Label::FrameMismatch
+    } else if a.frame == FrameState::Conflict {
+        Label::FrameConflict
     } else if a.refused {
         Label::RefusedNow
     } else if changes.contains(&Change::Meta) {
@@ -459,7 +486,7 @@ pub fn finish(prepared: Prepared, index: &FrameIndex, options: &Options) -> Reco
             let sha256 = sha256_hex(&bytes);
             let era = index
                 .by_subject(&sha256, bytes.len() as u64)
-                .and_then(|(_, e)| e.era);
+                .map_or(SessionEra::Unknown, |entry| index.session_era(entry));
             Recovery::Frame {
                 reference: FrameRef {
                     source: FrameSource::ObjectA,
@@ -496,11 +523,88 @@ pub fn finish(prepared: Prepared, index: &FrameIndex, options: &Options) -> Reco
             era,
         } => {
             record.frame = Some(reference);
-            let known = known_call.and_then(|known| reusable(known.call, era));
-            analyse(&mut record, &report, &bytes, era, &server, known);
+            match era {
+                SessionEra::Conflict { legacy, modern } => {
+                    let candidates = [
+                        (legacy, request::Era::Legacy),
+                        (modern, request::Era::Modern),
+                    ];
+                    analyse_each_era(&mut record, &report, &bytes, &server, candidates);
+                }
+                SessionEra::Unknown | SessionEra::Known(_) => {
+                    let era = era.agreed().flatten();
+                    let known = known_call.and_then(|known| reusable(known.call, era));
+                    analyse(&mut record, &report, &bytes, era, &server, known);
+                }
+            }
         }
     }
     record
+}
+
+/// The captures sent this frame in sessions of both eras. Each era is analysed; when both
+/// give the same record that record stands (the era made no difference). Otherwise the
+/// receipt is `frame-conflict` with both outcomes: choosing either would let the order or
+/// the choice of captures decide the verdict.
+fn analyse_each_era(
+    record: &mut Record,
+    report: &ReceiptReport,
+    frame: &[u8],
+    server: &str,
+    candidates: [(FrameRef, request::Era); 2],
+) {
+    let outcomes = candidates.map(|(reference, era)| {
+        let mut outcome = record.clone();
+        analyse(&mut outcome, report, frame, Some(era), server, None);
+        (reference, era, outcome)
+    });
+    let [(legacy_ref, legacy_era, legacy), (modern_ref, modern_era, modern)] = outcomes;
+    if legacy == modern {
+        *record = legacy;
+        return;
+    }
+    let describe = |reference: &FrameRef, era: request::Era, outcome: &Record| {
+        let refusal = outcome
+            .refusal
+            .as_ref()
+            .map_or(String::new(), |r| format!(" ({})", r.code));
+        format!(
+            "{} frame {} ({} session) gives {}{refusal}",
+            reference.file,
+            reference
+                .frame_number
+                .map_or(String::new(), |n| n.to_string()),
+            era.as_str(),
+            outcome.label,
+        )
+    };
+    record.detail = Some(format!(
+        "the captures sent this frame in sessions of different eras, and the eras disagree: {}; {}; neither is chosen",
+        describe(&legacy_ref, legacy_era, &legacy),
+        describe(&modern_ref, modern_era, &modern),
+    ));
+    record.frame_conflict = Some(
+        [
+            (legacy_ref, legacy_era, legacy),
+            (modern_ref, modern_era, modern),
+        ]
+        .into_iter()
+        .map(|(frame, era, outcome)| EraOutcome {
+            session_era: era.as_str().to_owned(),
+            frame,
+            label: outcome.label,
+            changes: outcome.changes,
+            refusal: outcome.refusal.map(|r| r.code),
+        })
+        .collect(),
+    );
+    let structure = Structure::of(frame);
+    record.meta = structure.meta;
+    record.meta_keys = structure.meta_keys;
+    record.request_state = structure.request_state;
+    record.input_responses = structure.input_responses;
+    record.old_profile = profile_from_checks(report);
+    record.apply(FrameState::Conflict, false);
 }
 
 /// [`prepare`] then [`finish`].
@@ -675,7 +779,7 @@ enum Recovery<'i> {
     Frame {
         reference: FrameRef,
         bytes: std::borrow::Cow<'i, [u8]>,
-        era: Option<request::Era>,
+        era: SessionEra,
     },
     Mismatch(FrameRef, String),
     None(String),
@@ -690,13 +794,13 @@ fn recover<'i>(reported: &Reported, version: Option<u64>, index: &'i FrameIndex)
         .as_deref()
         .zip(reported.framed_subject_length);
     if let Some((sha256, length)) = subject {
-        if let Some((_, entry)) = index.by_subject(sha256, length) {
+        if let Some(entry) = index.by_subject(sha256, length) {
             let reference = index.reference(entry, Link::FramedSubject);
             return match contradictions(reported, version, &entry.bytes) {
                 None => Recovery::Frame {
                     reference,
                     bytes: std::borrow::Cow::Borrowed(&entry.bytes),
-                    era: entry.era,
+                    era: index.session_era(entry),
                 },
                 Some(why) => Recovery::Mismatch(
                     reference,
@@ -838,6 +942,7 @@ impl Record {
             current_canonical_request_sha256: None,
             refusal: None,
             frame: None,
+            frame_conflict: None,
             detail: None,
             reported: Reported {
                 counter,

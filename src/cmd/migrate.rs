@@ -249,6 +249,14 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
         }
         text.push_str(&format!("{table}\n"));
     }
+    for r in records.iter().filter(|r| r.label == Label::FrameConflict) {
+        text.push_str(&format!(
+            "{} {}: {}\n",
+            r.label,
+            receipt_name(&r.receipt),
+            r.detail.as_deref().unwrap_or_default()
+        ));
+    }
     if more > 0 {
         text.push_str(&format!(
             "… and {more} more receipts (every record is in {})\n",
