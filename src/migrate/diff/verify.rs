@@ -131,9 +131,10 @@ fn settles(label: Label) -> bool {
 /// Checks every migration record of `records` (one side) against the receipts of the other
 /// side, replacing what could be recomputed, and returns the findings.
 pub fn check_records(records: &mut [Item], side: Side, receipts: &[Item]) -> Vec<Finding> {
+    // Only receipts this diff migrated itself are `recomputed` (records start `unverified`).
     let recomputed: BTreeMap<&str, &Record> = receipts
         .iter()
-        .filter(|i| i.origin == Origin::Receipt && i.check == LabelCheck::Recomputed)
+        .filter(|i| i.check == LabelCheck::Recomputed)
         .filter_map(|i| Some((i.record.receipt_sha256.as_deref()?, &i.record)))
         .collect();
     let mut findings = Vec::new();
