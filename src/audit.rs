@@ -623,6 +623,7 @@ fn check_receipt_file(
         now: report.facts.now,
         audit_line: report.facts.audit_line.clone().map(String::into_boxed_str),
         released: released(&report),
+        operation_id: report.facts.operation_id.clone(),
     };
     let trust_only = |f: &Finding| matches!(f.code, Code::SignerUnpinned | Code::UnsignedReceipt);
     let status = if file_findings

@@ -90,8 +90,9 @@ codes! {
     CounterDuplicate => ("counter-duplicate", Error, "one file counter used twice by the same host session"),
     SharedCanonicalHash => ("shared-canonical-hash", Warning, "distinct frames share one canonical_request_sha256, so the file name does not identify the request"),
     ChainStateInvalid => ("chain-state-invalid", Error, ".seal-audit-head.state is not a seal_audit_state v1 record"),
-    ChainStateMismatch => ("chain-state-mismatch", Warning, "the chain head recomputed from the receipts' audit lines is not the head in .seal-audit-head.state"),
+    ChainStateMismatch => ("chain-state-mismatch", Error, "the chain head recomputed from the receipts' audit lines is not the head in .seal-audit-head.state (a receipt deleted, added or reordered)"),
     OperationStateMismatch => ("operation-state-mismatch", Error, "a released ALLOW receipt's operation is missing from, or differs in, .seal-operation-state.json"),
+    OperationReceiptMissing => ("operation-receipt-missing", Error, "an operation .seal-operation-state.json records as released has no receipt in the directory (a deleted receipt)"),
 }
 
 impl Serialize for Code {

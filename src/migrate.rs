@@ -10,23 +10,28 @@
 //! member, `unknown` whenever the bytes are not available, and a present key is always
 //! listed ([`Presence`]); a frame found through a link weaker than the exact-frame subject,
 //! or one that contradicts the receipt's digests, is never used (`frame-mismatch`); object A
-//! is trusted only after the receipt passes its own integrity checks. Nothing here prints or
-//! panics on any input.
+//! is trusted only after the receipt passes its own integrity checks; when the captures sent
+//! the frame in sessions of both eras and the eras give different records, neither is chosen
+//! (`frame-conflict`, naming both), so a record never depends on the order of the captures.
+//! Nothing here prints or panics on any input.
 
+mod analyse;
 pub mod diff;
 pub mod frames;
 pub mod inputs;
+pub mod output;
+mod recover;
 pub mod run;
 
 use crate::digest::sha256_hex;
 use crate::identity::Profile;
-use crate::json;
-use crate::receipt::recompute::{self, Rule};
 use crate::receipt::{self, ReceiptReport, Scratch, Status};
-use crate::request::{self, EraMode, Session, Verdict};
+use crate::request;
+use analyse::{analyse, analyse_each_era, profile_from_checks, reusable};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
-use frames::{FrameIndex, Located};
+use frames::{FrameIndex, SessionEra};
+use recover::{recover, Recovery};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -38,6 +43,7 @@ pub enum Label {
     ReceiptInvalid,
     FrameUnrecoverable,
     FrameMismatch,
+    FrameConflict,
     RefusedNow,
     MetaNowCommitted,
     ContextNowCommitted,
@@ -46,10 +52,11 @@ pub enum Label {
 }
 
 impl Label {
-    pub const ALL: [Label; 8] = [
+    pub const ALL: [Label; 9] = [
         Label::ReceiptInvalid,
         Label::FrameUnrecoverable,
         Label::FrameMismatch,
+        Label::FrameConflict,
         Label::RefusedNow,
         Label::MetaNowCommitted,
         Label::ContextNowCommitted,
@@ -62,6 +69,7 @@ impl Label {
             Label::ReceiptInvalid => "receipt-invalid",
             Label::FrameUnrecoverable => "frame-unrecoverable",
             Label::FrameMismatch => "frame-mismatch",
+            Label::FrameConflict => "frame-conflict",
             Label::RefusedNow => "refused-now",
             Label::MetaNowCommitted => "meta-now-committed",
             Label::ContextNowCommitted => "context-now-committed",
@@ -76,6 +84,7 @@ impl Label {
             Label::ReceiptInvalid => "the old receipt fails its own integrity checks",
             Label::FrameUnrecoverable => "neither the receipt nor a supplied capture yields bytes matching its digests; whether _meta was present is unknown",
             Label::FrameMismatch => "a supplied frame contradicts the receipt's digests",
+            Label::FrameConflict => "captures sent the frame in a legacy and in a 2026-07-28 session, and the eras disagree: both named, neither chosen",
             Label::RefusedNow => "the frame fails today's validation (the refusal code is given)",
             Label::MetaNowCommitted => "_meta present: the committed identity differs from the old one, old approvals do not carry over",
             Label::ContextNowCommitted => "requestState or inputResponses present (and no _meta)",
@@ -285,10 +294,27 @@ pub struct Record {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refusal: Option<RefusalInfo>,
     pub frame: Option<FrameRef>,
+    /// For `frame-conflict`: what each session era gives (legacy first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame_conflict: Option<Vec<EraOutcome>>,
     /// Why the label applies, for labels that stop migration.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
     pub reported: Reported,
+}
+
+/// What validating a frame in one session era gives, for a `frame-conflict`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EraOutcome {
+    /// `legacy` or `2026-07-28`.
+    pub session_era: String,
+    /// The preferred capture frame sent in a session of that era.
+    pub frame: FrameRef,
+    pub label: Label,
+    pub changes: Vec<Change>,
+    /// The refusal code, when that era refuses the frame.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<String>,
 }
 
 /// Operator settings.
@@ -305,6 +331,8 @@ pub enum FrameState {
     Recovered,
     Unrecoverable,
     Mismatch,
+    /// Recovered, but the captures disagree on the session era it was sent in.
+    Conflict,
 }
 
 /// What the label rules look at (DESIGN §6).
@@ -324,12 +352,12 @@ pub struct Assessment {
 }
 
 /// DESIGN §6: every reason the identity moves, and the first label that applies. Without a
-/// usable frame nothing is known about the frame, so no change is claimed. F07-like frames
-/// (both `_meta` and context) get `meta-now-committed`: the table puts it first, and
-/// `changes` still lists `context`.
+/// usable frame nothing is known about the frame, so no change is claimed (a conflicting
+/// frame's bytes are known, so its changes are). F07-like frames (both `_meta` and context)
+/// get `meta-now-committed`: the table puts it first, and `changes` still lists `context`.
 pub fn assess(a: &Assessment) -> (Label, Vec<Change>) {
     let mut changes = Vec::new();
-    if a.receipt_valid && a.frame == FrameState::Recovered {
+    if a.receipt_valid && matches!(a.frame, FrameState::Recovered | FrameState::Conflict) {
         if a.meta == Presence::Present {
             changes.push(Change::Meta);
         }
@@ -346,6 +374,8 @@ pub fn assess(a: &Assessment) -> (Label, Vec<Change>) {
         Label::FrameUnrecoverable
     } else if a.frame == FrameState::Mismatch {
         Label::FrameMismatch
+    } else if a.frame == FrameState::Conflict {
+        Label::FrameConflict
     } else if a.refused {
         Label::RefusedNow
     } else if changes.contains(&Change::Meta) {
@@ -458,7 +488,7 @@ pub fn finish(prepared: Prepared, index: &FrameIndex, options: &Options) -> Reco
             let sha256 = sha256_hex(&bytes);
             let era = index
                 .by_subject(&sha256, bytes.len() as u64)
-                .and_then(|(_, e)| e.era);
+                .map_or(SessionEra::Unknown, |entry| index.session_era(entry));
             Recovery::Frame {
                 reference: FrameRef {
                     source: FrameSource::ObjectA,
@@ -495,8 +525,20 @@ pub fn finish(prepared: Prepared, index: &FrameIndex, options: &Options) -> Reco
             era,
         } => {
             record.frame = Some(reference);
-            let known = known_call.and_then(|known| reusable(known.call, era));
-            analyse(&mut record, &report, &bytes, era, &server, known);
+            match era {
+                SessionEra::Conflict { legacy, modern } => {
+                    let candidates = [
+                        (legacy, request::Era::Legacy),
+                        (modern, request::Era::Modern),
+                    ];
+                    analyse_each_era(&mut record, &report, &bytes, &server, candidates);
+                }
+                SessionEra::Unknown | SessionEra::Known(_) => {
+                    let era = era.agreed().flatten();
+                    let known = known_call.and_then(|known| reusable(known.call, era));
+                    analyse(&mut record, &report, &bytes, era, &server, known);
+                }
+            }
         }
     }
     record
@@ -516,285 +558,6 @@ pub fn migrate_receipt(
         index,
         options,
     )
-}
-
-/// A call analysed with no session entry call, when analysing the same frame in a session of
-/// `era` gives the same call: the session's era only matters through the era decided for the
-/// call, which is the same when no era is known, or when the known era is the one the frame's
-/// own markers gave (a legacy session never turns a marker-less frame modern, a modern session
-/// makes every frame modern).
-fn reusable(call: Box<request::Call>, era: Option<request::Era>) -> Option<Box<request::Call>> {
-    era.is_none_or(|era| era == call.era).then_some(call)
-}
-
-/// Validates the recovered frame under today's rules and fills identities and the label.
-/// `known` is this frame's call already analysed in the same session era and server.
-fn analyse(
-    record: &mut Record,
-    report: &ReceiptReport,
-    frame: &[u8],
-    era: Option<request::Era>,
-    server: &str,
-    known: Option<Box<request::Call>>,
-) {
-    let options = request::Options {
-        server: server.to_owned(),
-        era: EraMode::Auto,
-    };
-    let verdict = match known {
-        Some(call) => Verdict::Call(call),
-        None => request::analyze(frame, &options, &mut Session::begun(era)),
-    };
-    match verdict {
-        Verdict::Call(call) => {
-            record.meta = Presence::of(matches!(call.meta, request::MetaState::Present { .. }));
-            if record.meta == Presence::Present {
-                record.meta_keys = Some(call.meta.keys().to_vec());
-            }
-            record.request_state = Presence::of(call.request_state.is_some());
-            record.input_responses = Presence::of(call.input_responses.is_some());
-            let ids = &call.identities;
-            record.old_profile = record.old_target.as_deref().and_then(|target| {
-                let matching = ids.profiles_with_target(target);
-                let natural = if record.record_version == Some(2) {
-                    Profile::Legacy
-                } else {
-                    Profile::Host
-                };
-                if matching.contains(&natural) {
-                    Some(natural.into())
-                } else {
-                    matching.first().map(|p| (*p).into())
-                }
-            });
-            if record.old_target.is_some() {
-                record.committed_target = Some(ids.committed.target.clone());
-            }
-            record.committed_effect = Some(ids.committed.effect.clone());
-            record.current_canonical_request_sha256 = call.canonical_request_sha256.clone();
-            record.apply(FrameState::Recovered, false);
-        }
-        Verdict::Refused(refusal) => {
-            record.refusal = Some(RefusalInfo {
-                code: refusal.code.as_str().to_owned(),
-                jsonrpc_code: Some(refusal.jsonrpc_code()),
-                message: refusal.message.clone(),
-            });
-            refused_structure(record, report, frame);
-        }
-        Verdict::Skipped(skipped) => {
-            record.refusal = Some(RefusalInfo {
-                code: "not-a-tools-call".to_owned(),
-                jsonrpc_code: None,
-                message: format!(
-                    "the frame is a {}{}, not a tools/call request",
-                    skipped.kind.as_str(),
-                    skipped
-                        .method
-                        .map(|m| format!(" ({m})"))
-                        .unwrap_or_default()
-                ),
-            });
-            refused_structure(record, report, frame);
-        }
-    }
-}
-
-/// A refused frame gets no identity; what its bytes show structurally is still reported.
-fn refused_structure(record: &mut Record, report: &ReceiptReport, frame: &[u8]) {
-    let structure = Structure::of(frame);
-    record.meta = structure.meta;
-    record.meta_keys = structure.meta_keys;
-    record.request_state = structure.request_state;
-    record.input_responses = structure.input_responses;
-    record.old_profile = profile_from_checks(report);
-    record.apply(FrameState::Recovered, true);
-}
-
-/// Context members as the frame's bytes show them, without validation (for refused frames).
-struct Structure {
-    meta: Presence,
-    meta_keys: Option<Vec<String>>,
-    request_state: Presence,
-    input_responses: Presence,
-}
-
-impl Structure {
-    fn of(frame: &[u8]) -> Self {
-        let unknown = Structure {
-            meta: Presence::Unknown,
-            meta_keys: None,
-            request_state: Presence::Unknown,
-            input_responses: Presence::Unknown,
-        };
-        let Ok(line) = std::str::from_utf8(crate::frame::request_line(frame)) else {
-            return unknown;
-        };
-        // seal-host's own nesting limit; deeper frames stay `unknown`.
-        let Ok(root) = json::parse(line.trim_matches([' ', '\t', '\r', '\n']), 128) else {
-            return unknown;
-        };
-        let params = root.value.get("params");
-        let member = |name: &str| params.and_then(|p| p.value.get(name));
-        let meta = member("_meta");
-        let meta_keys = meta.map(|m| {
-            let mut keys: Vec<String> = m
-                .value
-                .as_object()
-                .unwrap_or_default()
-                .iter()
-                .map(|member| member.key.to_string())
-                .collect();
-            keys.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
-            keys.dedup();
-            keys
-        });
-        Structure {
-            meta: Presence::of(meta.is_some()),
-            meta_keys,
-            request_state: Presence::of(member("requestState").is_some()),
-            input_responses: Presence::of(member("inputResponses").is_some()),
-        }
-    }
-}
-
-/// The old target's profile as the receipt checks established it (without a frame).
-fn profile_from_checks(report: &ReceiptReport) -> Option<ProfileName> {
-    if report.verified.contains_key("host_target") {
-        Some(ProfileName::Host)
-    } else if report.verified.contains_key("legacy_target") {
-        Some(ProfileName::Legacy)
-    } else {
-        None
-    }
-}
-
-/// The result of looking for a receipt's frame.
-enum Recovery<'i> {
-    Frame {
-        reference: FrameRef,
-        bytes: std::borrow::Cow<'i, [u8]>,
-        era: Option<request::Era>,
-    },
-    Mismatch(FrameRef, String),
-    None(String),
-}
-
-/// Searches the index: exact-frame subject first (and then the frame must agree with every
-/// digest the receipt recorded), then `request_sha256`, then `canonical_request_sha256`; a
-/// frame found through either weaker link contradicts the recorded subject.
-fn recover<'i>(reported: &Reported, version: Option<u64>, index: &'i FrameIndex) -> Recovery<'i> {
-    let subject = reported
-        .framed_subject_sha256
-        .as_deref()
-        .zip(reported.framed_subject_length);
-    if let Some((sha256, length)) = subject {
-        if let Some((_, entry)) = index.by_subject(sha256, length) {
-            let reference = index.reference(entry, Link::FramedSubject);
-            return match contradictions(reported, version, &entry.bytes) {
-                None => Recovery::Frame {
-                    reference,
-                    bytes: std::borrow::Cow::Borrowed(&entry.bytes),
-                    era: entry.era,
-                },
-                Some(why) => Recovery::Mismatch(
-                    reference,
-                    format!("the frame with the receipt's framed subject contradicts its other digests: {why}"),
-                ),
-            };
-        }
-    }
-    let weaker = [
-        (Link::RequestSha256, reported.request_sha256.as_deref()),
-        (
-            Link::CanonicalRequestSha256,
-            reported.canonical_request_sha256.as_deref(),
-        ),
-    ];
-    for (link, digest) in weaker {
-        let Some(digest) = digest else { continue };
-        let found = match link {
-            Link::RequestSha256 => index.by_request(digest),
-            _ => index.by_canonical(digest, rule_of(version)),
-        };
-        if let Some(Located { entry, .. }) = found {
-            let reference = index.reference(entry, link);
-            let detail = weak_link_detail(&reference, subject);
-            return Recovery::Mismatch(reference, detail);
-        }
-    }
-    let mut detail = String::from("no frame: ");
-    detail.push_str(if version == Some(2) {
-        "record_version 2 receipts carry no frame bytes, and "
-    } else {
-        ""
-    });
-    match subject {
-        Some((sha256, length)) => detail.push_str(&format!(
-            "no supplied capture holds a frame of {length} bytes with sha256 {sha256}, or one with the receipt's request_sha256 or canonical_request_sha256"
-        )),
-        None => detail.push_str("the receipt records no framed subject"),
-    }
-    Recovery::None(detail)
-}
-
-fn weak_link_detail(reference: &FrameRef, subject: Option<(&str, u64)>) -> String {
-    let link = match reference.link {
-        Link::RequestSha256 => "request_sha256",
-        _ => "canonical_request_sha256",
-    };
-    let found = format!(
-        "{} frame {} (found by {link} only) is {} bytes with sha256 {}",
-        reference.file,
-        reference
-            .frame_number
-            .map_or(String::new(), |n| n.to_string()),
-        reference.length,
-        reference.sha256
-    );
-    match subject {
-        Some((sha256, length)) if length == reference.length => format!(
-            "{found}; the receipt's framed subject is {length} bytes with sha256 {sha256} (same length, other digest)"
-        ),
-        Some((sha256, length)) => format!(
-            "{found}; the receipt's framed subject is {length} bytes with sha256 {sha256} (other length)"
-        ),
-        None => format!("{found}; the receipt records no framed subject to confirm it"),
-    }
-}
-
-/// The digests a subject-linked frame must reproduce; `None` when it agrees with all the
-/// receipt recorded.
-fn contradictions(reported: &Reported, version: Option<u64>, frame: &[u8]) -> Option<String> {
-    let mut wrong = Vec::new();
-    let request_sha256 = sha256_hex(crate::frame::request_line(frame));
-    if let Some(recorded) = &reported.request_sha256 {
-        if *recorded != request_sha256 {
-            wrong.push(format!(
-                "request_sha256 is {request_sha256}, the receipt says {recorded}"
-            ));
-        }
-    }
-    if let Some(recorded) = &reported.canonical_request_sha256 {
-        match frames::canonical_sha256(frame, rule_of(version)) {
-            Some(sha) if sha == *recorded => {}
-            Some(sha) => wrong.push(format!(
-                "canonical_request_sha256 is {sha}, the receipt says {recorded}"
-            )),
-            None => {
-                wrong.push("the frame has no canonical request, the receipt records one".into())
-            }
-        }
-    }
-    (!wrong.is_empty()).then(|| wrong.join("; "))
-}
-
-fn rule_of(version: Option<u64>) -> Rule {
-    if version == Some(2) {
-        recompute::V2
-    } else {
-        recompute::V3
-    }
 }
 
 fn decode_object_a(map: &Map<String, Value>) -> Option<Vec<u8>> {
@@ -837,6 +600,7 @@ impl Record {
             current_canonical_request_sha256: None,
             refusal: None,
             frame: None,
+            frame_conflict: None,
             detail: None,
             reported: Reported {
                 counter,
@@ -1011,55 +775,5 @@ mod tests {
             ..base()
         };
         assert_eq!(assess(&unknown), (Label::FrameUnrecoverable, vec![]));
-    }
-
-    /// Reusing the receipt checks' call is the same as analysing again, in every era, for
-    /// every fixture frame (compared through their full debug rendering).
-    #[test]
-    fn a_reused_call_is_the_call_a_fresh_analysis_gives() {
-        let dir = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/testdata/legacy-vs-current/frames"
-        );
-        let (mut reused, mut refused) = (0, 0);
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let frame = std::fs::read(entry.unwrap().path()).unwrap();
-            for server in ["", "srv"] {
-                let options = request::Options {
-                    server: server.to_owned(),
-                    era: EraMode::Auto,
-                };
-                for era in [None, Some(request::Era::Legacy), Some(request::Era::Modern)] {
-                    let Verdict::Call(call) =
-                        request::analyze(&frame, &options, &mut Session::default())
-                    else {
-                        continue;
-                    };
-                    let fresh = request::analyze(&frame, &options, &mut Session::begun(era));
-                    match reusable(call, era) {
-                        Some(call) => {
-                            assert_eq!(format!("{:?}", Verdict::Call(call)), format!("{fresh:?}"));
-                            reused += 1;
-                        }
-                        None => refused += 1,
-                    }
-                }
-            }
-        }
-        assert!(reused >= 20 && refused >= 2, "{reused} {refused}");
-    }
-
-    #[test]
-    fn structure_of_a_refused_frame_lists_present_keys() {
-        let s =
-            Structure::of(b"{\"params\":{\"_meta\":{\"b\":1,\"a\":2},\"requestState\":\"x\"}}\n");
-        assert_eq!(s.meta, Presence::Present);
-        assert_eq!(s.meta_keys.unwrap(), vec!["a", "b"]);
-        assert_eq!(s.request_state, Presence::Present);
-        assert_eq!(s.input_responses, Presence::Absent);
-        let broken = Structure::of(b"{\"params\":\n");
-        assert_eq!(broken.meta, Presence::Unknown);
-        let deep = format!("{}{}\n", "[".repeat(200), "]".repeat(200));
-        assert_eq!(Structure::of(deep.as_bytes()).meta, Presence::Unknown);
     }
 }

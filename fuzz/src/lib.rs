@@ -2418,7 +2418,7 @@ fn capture_index(data: &[u8]) {
             continue;
         }
         let found = index.by_subject(&sha256_hex(frame.bytes), frame.bytes.len() as u64);
-        let (_, entry) = found.unwrap_or_else(|| panic!("frame {} is not indexed", frame.line));
+        let entry = found.unwrap_or_else(|| panic!("frame {} is not indexed", frame.line));
         assert_eq!(&*entry.bytes, frame.bytes);
     }
 }

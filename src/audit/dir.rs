@@ -1,7 +1,9 @@
 //! Checks that need a whole receipt directory (DESIGN.md §5): counters reused across host
 //! restarts (or twice in one session), distinct frames sharing one `canonical_request_sha256`,
 //! `.seal-audit-head.state` against the chain recomputed from the receipts' own audit lines,
-//! and `.seal-operation-state.json` against the released ALLOW receipts.
+//! and `.seal-operation-state.json` against the released ALLOW receipts, both ways: a
+//! released ALLOW missing from the state file, and an operation of the state file whose
+//! receipt is gone (a deletion leaves exactly this trace when the host released the call).
 
 use crate::chain::{self, HeadState};
 use crate::finding::{Code, Finding};
@@ -21,6 +23,8 @@ pub struct ReceiptFacts {
     pub audit_line: Option<Box<str>>,
     /// `(operation_id, release_frame_sha256)` of an ALLOW whose release went past PENDING.
     pub released: Option<(String, String)>,
+    /// The receipt's `operation_id`, whatever its verdict and release status.
+    pub operation_id: Option<String>,
 }
 
 /// Burned operations: operation id → release frame SHA-256.
@@ -156,7 +160,7 @@ fn head_state(state: &DirState, receipts: &[ReceiptFacts]) -> Vec<Finding> {
 
 fn operation_state(dir: &Path, state: &DirState, receipts: &[ReceiptFacts]) -> Vec<Finding> {
     let released: Vec<&ReceiptFacts> = receipts.iter().filter(|r| r.released.is_some()).collect();
-    let operations = match &state.operation_state {
+    let (state_path, operations) = match &state.operation_state {
         None if released.is_empty() => return Vec::new(),
         None => {
             return vec![Finding::new(
@@ -176,9 +180,9 @@ fn operation_state(dir: &Path, state: &DirState, receipts: &[ReceiptFacts]) -> V
                 why.clone(),
             )]
         }
-        Some((_, Ok(operations))) => operations,
+        Some((path, Ok(operations))) => (path, operations),
     };
-    released
+    let mut findings: Vec<Finding> = released
         .into_iter()
         .filter_map(|receipt| {
             let (operation, frame_sha) = receipt.released.as_ref()?;
@@ -194,6 +198,40 @@ fn operation_state(dir: &Path, state: &DirState, receipts: &[ReceiptFacts]) -> V
                 Some(receipt.file.clone()),
                 message,
             ))
+        })
+        .collect();
+    findings.extend(missing_receipts(state_path, operations, receipts));
+    findings
+}
+
+/// Operations the state file records that no receipt of the directory carries: seal-host
+/// releases a call only after writing its ALLOW receipt beside the state file, so each one
+/// is a receipt that was deleted (or replaced by bytes that no longer read as a receipt). Sorted, so the output
+/// does not depend on the state file's member order.
+fn missing_receipts(
+    state_path: &Path,
+    operations: &Operations,
+    receipts: &[ReceiptFacts],
+) -> Vec<Finding> {
+    let present: BTreeSet<&str> = receipts
+        .iter()
+        .filter_map(|r| r.operation_id.as_deref())
+        .collect();
+    let mut missing: Vec<(&String, &String)> = operations
+        .iter()
+        .filter(|(operation, _)| !present.contains(operation.as_str()))
+        .collect();
+    missing.sort();
+    missing
+        .into_iter()
+        .map(|(operation, frame_sha)| {
+            Finding::new(
+                Code::OperationReceiptMissing,
+                Some(state_path.to_path_buf()),
+                format!(
+                    "operation {operation} (release_frame_sha256 {frame_sha}) was released, but no readable receipt in this directory carries it: its receipt was deleted or destroyed"
+                ),
+            )
         })
         .collect()
 }

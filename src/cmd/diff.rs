@@ -1,13 +1,15 @@
 //! `sealkit diff OLD NEW [--frames CAPTURE…] [--server ID]`: pairs old and new evidence with
 //! [`crate::migrate::diff`] and prints, per pair, the old receipt's migration label and what
 //! changed (target and profile, canonical request hash, verdict, `_meta` keys), the receipts
-//! found on one side only, and the migration facts the evidence shows (DESIGN.md §6;
-//! README.md). Exit: 0 every receipt on both sides `identity-unchanged` and all
-//! paired, 1 otherwise, 2 could not run.
+//! found on one side only, the migration facts the evidence shows, and which labels it could
+//! only read from a migration output (DESIGN.md §6; README.md). Exit: 0 every receipt on both
+//! sides `identity-unchanged`, every label recomputed and all paired, 1 otherwise, 2 could
+//! not run.
 
 use super::migrate::{changes_text, load_captures, receipt_name};
 use super::{Global, Out};
 use crate::cli::{DiffArgs, Format};
+use crate::migrate::diff::verify::LabelCheck;
 use crate::migrate::diff::{self, short, DiffReport, Pair, View};
 use crate::migrate::{Label, Options, Presence};
 use crate::outcome::Outcome;
@@ -58,6 +60,9 @@ fn jsonl(out: &mut Out, report: &DiffReport) -> std::io::Result<()> {
     }
     for note in &report.notes {
         out.json_line(&tagged("note", note))?;
+    }
+    for finding in &report.findings {
+        out.json_line(&tagged("finding", finding))?;
     }
     out.json_line(&tagged("summary", &report.summary))
 }
@@ -130,10 +135,15 @@ fn pair_row(index: usize, pair: &Pair) -> Vec<String> {
         format!("old {old_meta}\nnew {new_meta}")
     };
     let mut label = format!("{}\n[{}]", pair.label, changes_text(&pair.changes));
+    if pair.old.label_check == LabelCheck::Unverified {
+        label.push_str(&format!("\n{UNVERIFIED}"));
+    }
     if let Some(refusal) = &pair.old.refusal {
         label.push_str(&format!("\n{refusal}"));
     }
-    if pair.new.label != pair.label {
+    if pair.new.label_check == LabelCheck::Unverified {
+        label.push_str(&format!("\nnew: {}\n{UNVERIFIED}", pair.new.label));
+    } else if pair.new.label != pair.label {
         label.push_str(&format!("\nnew: {}", pair.new.label));
     }
     vec![
@@ -147,6 +157,9 @@ fn pair_row(index: usize, pair: &Pair) -> Vec<String> {
         label,
     ]
 }
+
+/// How a label diff could not recompute is shown, everywhere it is shown.
+const UNVERIFIED: &str = "(reported by the migration output, not verified)";
 
 fn human(report: &DiffReport, args: &DiffArgs) -> String {
     let mut text = format!(
@@ -193,10 +206,14 @@ fn human(report: &DiffReport, args: &DiffArgs) -> String {
                 "detail".into(),
             ]);
         for v in views.iter() {
+            let mut label = v.label.to_string();
+            if v.label_check == LabelCheck::Unverified {
+                label.push_str(&format!("\n{UNVERIFIED}"));
+            }
             table.add_row(vec![
                 receipt_name(&v.receipt),
                 v.verdict.clone().unwrap_or_else(|| "—".into()),
-                v.label.to_string(),
+                label,
                 v.detail.clone().unwrap_or_default(),
             ]);
         }
@@ -206,6 +223,32 @@ fn human(report: &DiffReport, args: &DiffArgs) -> String {
         text.push_str("migration facts:\n");
         for note in &report.notes {
             text.push_str(&format!("  - {}\n", note.message));
+        }
+    }
+    let conflicts = report
+        .pairs
+        .iter()
+        .flat_map(|p| [&p.old, &p.new])
+        .chain(&report.old_only)
+        .chain(&report.new_only)
+        .filter(|v| v.label == Label::FrameConflict);
+    let mut errors: Vec<String> = report
+        .findings
+        .iter()
+        .map(|f| format!("{} {}: {}", f.code.as_str(), f.receipt, f.message))
+        .collect();
+    errors.extend(conflicts.map(|v| {
+        format!(
+            "{} {}: {}",
+            v.label,
+            v.receipt,
+            v.detail.as_deref().unwrap_or_default()
+        )
+    }));
+    if !errors.is_empty() {
+        text.push_str("errors:\n");
+        for error in errors {
+            text.push_str(&format!("  - {error}\n"));
         }
     }
     let s = &report.summary;
@@ -226,5 +269,19 @@ fn human(report: &DiffReport, args: &DiffArgs) -> String {
         labels(&s.labels),
         labels(&s.new_labels)
     ));
+    if s.old_unverified + s.new_unverified > 0 {
+        text.push_str(&format!(
+            "{} old and {} new labels are reported by a migration output, not verified: diff recomputes a label only from the receipt's own bytes and a frame it has (give the receipts and the captures with --frames)\n",
+            s.old_unverified, s.new_unverified
+        ));
+    }
+    if s.findings > 0 {
+        text.push_str(&format!(
+            "{} migration record{} disagree{} with the recomputation\n",
+            s.findings,
+            if s.findings == 1 { "" } else { "s" },
+            if s.findings == 1 { "s" } else { "" }
+        ));
+    }
     text
 }

@@ -85,6 +85,11 @@ fn run_error(error: RunError) -> miette::Report {
         RunError::Sink(error) => super::io_report(error),
         RunError::Input(_) => miette::miette!(code = "unreadable-input", "{error}"),
         RunError::OutInsideOld { .. } => miette::miette!(code = "output-inside-input", "{error}"),
+        RunError::ForeignOutput(_) => miette::miette!(
+            code = "foreign-output",
+            help = "choose a new or empty --out directory, or move that file out of it first",
+            "{error}"
+        ),
         RunError::Output(..) => miette::miette!(code = "cannot-write-output", "{error}"),
     }
 }
@@ -243,6 +248,14 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
             ]);
         }
         text.push_str(&format!("{table}\n"));
+    }
+    for r in records.iter().filter(|r| r.label == Label::FrameConflict) {
+        text.push_str(&format!(
+            "{} {}: {}\n",
+            r.label,
+            receipt_name(&r.receipt),
+            r.detail.as_deref().unwrap_or_default()
+        ));
     }
     if more > 0 {
         text.push_str(&format!(

@@ -9,8 +9,12 @@
 //!
 //! Guarantees: every receipt ends up in exactly one pair or in one side's list; the report
 //! says what changed per pair (target and its profile, canonical request hash, verdict,
-//! `_meta` keys) and which migration facts the evidence shows ([`Note`]). Nothing here
+//! `_meta` keys) and which migration facts the evidence shows ([`Note`]); every label says
+//! whether this diff recomputed it or only read it from a migration output ([`verify`]), and
+//! an unverified label or a [`verify::Finding`] always needs attention. Nothing here
 //! prints; memory holds both sides' records (pairing needs them all).
+
+pub mod verify;
 
 use super::frames::FrameIndex;
 use super::run::{self, Summary, FORMAT, RECORDS_FILE, SUMMARY_FILE};
@@ -23,6 +27,7 @@ use serde::Serialize;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use verify::{Finding, LabelCheck};
 
 /// Where an item came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -56,6 +61,8 @@ impl Side {
 pub struct Item {
     pub record: Record,
     pub origin: Origin,
+    /// Whether this diff recomputed the record's migration facts.
+    pub check: LabelCheck,
 }
 
 /// What one side shows for an item. For a migration record on the new side, the target,
@@ -79,6 +86,9 @@ pub struct View {
     /// This receipt's own migration label and changes.
     pub label: Label,
     pub changes: Vec<Change>,
+    /// Whether this diff recomputed the label (`recomputed`, `confirmed`, `contradicted`) or
+    /// only read it from a migration output (`unverified`).
+    pub label_check: LabelCheck,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub refusal: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -159,8 +169,13 @@ pub struct DiffSummary {
     pub labels: BTreeMap<Label, usize>,
     /// Labels of the new side's receipts.
     pub new_labels: BTreeMap<Label, usize>,
-    /// A receipt on either side is not `identity-unchanged`, or one side has receipts the
-    /// other lacks.
+    /// Labels on each side reported by a migration output and not verified.
+    pub old_unverified: usize,
+    pub new_unverified: usize,
+    /// Error findings (migration records that disagree with the recomputation).
+    pub findings: usize,
+    /// A receipt on either side is not `identity-unchanged`, one side has receipts the other
+    /// lacks, a label is not verified, or there is a finding.
     pub needs_attention: bool,
 }
 
@@ -170,6 +185,7 @@ pub struct DiffReport {
     pub old_only: Vec<View>,
     pub new_only: Vec<View>,
     pub notes: Vec<Note>,
+    pub findings: Vec<Finding>,
     pub summary: DiffSummary,
 }
 
@@ -222,6 +238,7 @@ pub fn diff_paths(
                 .map(|p| Item {
                     record: super::finish(p, &index, options),
                     origin: Origin::Receipt,
+                    check: LabelCheck::Recomputed,
                 })
                 .collect(),
             Loaded::Records(records) => records
@@ -229,43 +246,18 @@ pub fn diff_paths(
                 .map(|record| Item {
                     record,
                     origin: Origin::MigrationRecord,
+                    check: LabelCheck::Unverified,
                 })
                 .collect(),
         }
     };
     let mut old_items = items(old_loaded);
     let mut new_items = items(new_loaded);
-    adopt_migrations(&mut old_items, &new_items);
-    adopt_migrations(&mut new_items, &old_items);
-    Ok(diff(&old_items, &new_items))
-}
-
-/// A receipt this diff could not find a frame for takes the migration a `sealkit migrate`
-/// record made of the very same receipt bytes (with the captures it was given).
-fn adopt_migrations(receipts: &mut [Item], records: &[Item]) {
-    let migrated: BTreeMap<&str, &Record> = records
-        .iter()
-        .filter(|i| {
-            i.origin == Origin::MigrationRecord && i.record.label != Label::FrameUnrecoverable
-        })
-        .filter_map(|i| Some((i.record.receipt_sha256.as_deref()?, &i.record)))
-        .collect();
-    for item in receipts
-        .iter_mut()
-        .filter(|i| i.origin == Origin::Receipt && i.record.label == Label::FrameUnrecoverable)
-    {
-        let Some(found) = item
-            .record
-            .receipt_sha256
-            .as_deref()
-            .and_then(|sha| migrated.get(sha))
-        else {
-            continue;
-        };
-        let receipt = std::mem::take(&mut item.record.receipt);
-        item.record = (*found).clone();
-        item.record.receipt = receipt;
-    }
+    let mut findings = verify::check_records(&mut old_items, Side::Old, &new_items);
+    findings.extend(verify::check_records(&mut new_items, Side::New, &old_items));
+    verify::adopt_unverified(&mut old_items, &new_items);
+    verify::adopt_unverified(&mut new_items, &old_items);
+    Ok(diff(&old_items, &new_items, findings))
 }
 
 fn load(path: &Path) -> Result<Loaded, DiffError> {
@@ -328,8 +320,10 @@ fn load_migration_output(dir: &Path) -> Result<Vec<Record>, DiffError> {
 
 /// The records of a migration output given the bytes of its `summary.json` and
 /// `migration.jsonl`: accepted only when the summary is of this format and binds exactly
-/// these records (their SHA-256 and their count), so an edited, truncated or extended
-/// `migration.jsonl` is never taken for a complete output.
+/// these records (their SHA-256 and their count), so a truncated, extended or stale
+/// `migration.jsonl` is never taken for a complete output. The binding is unsigned: it
+/// cannot tell an edit from the original, which is why records are then checked
+/// ([`verify`]).
 pub fn read_migration_output(summary: &[u8], records: &[u8]) -> Result<Vec<Record>, String> {
     let summary: Summary = serde_json::from_slice(summary)
         .map_err(|e| format!("{SUMMARY_FILE} is not a migration summary: {e}"))?;
@@ -339,9 +333,11 @@ pub fn read_migration_output(summary: &[u8], records: &[u8]) -> Result<Vec<Recor
             summary.format
         ));
     }
+    // A check against accidents (a partial copy, a stale summary), not against edits:
+    // whoever can edit the records can recompute this hash. Labels are recomputed instead.
     if crate::digest::sha256_hex(records) != summary.records.sha256 {
         return Err(format!(
-            "{RECORDS_FILE} does not match the SHA-256 in {SUMMARY_FILE}: an incomplete or edited migration output; rerun sealkit migrate"
+            "{RECORDS_FILE} does not match the SHA-256 in {SUMMARY_FILE}: an incomplete or damaged migration output (the hash guards against accidents, not edits); rerun sealkit migrate"
         ));
     }
     let parsed = parse_records(records)?;
@@ -410,14 +406,15 @@ fn view(item: &Item, side: Side) -> View {
         meta_keys: r.meta_keys.clone(),
         label: r.label,
         changes: r.changes.clone(),
+        label_check: item.check,
         refusal: r.refusal.as_ref().map(|x| x.code.clone()),
         detail: r.detail.clone(),
         framed_subject: r.subject().map(|(s, l)| (s.to_owned(), l)),
     }
 }
 
-/// Pairs two sides' items and reports what changed.
-pub fn diff(old: &[Item], new: &[Item]) -> DiffReport {
+/// Pairs two sides' items and reports what changed, with the findings about them.
+pub fn diff(old: &[Item], new: &[Item], findings: Vec<Finding>) -> DiffReport {
     let old_views: Vec<(View, &Record)> = old
         .iter()
         .map(|i| (view(i, Side::Old), &i.record))
@@ -510,12 +507,21 @@ pub fn diff(old: &[Item], new: &[Item]) -> DiffReport {
         }
         counts
     };
+    let unverified = |views: &[&View]| {
+        views
+            .iter()
+            .filter(|v| v.label_check == LabelCheck::Unverified)
+            .count()
+    };
+    let (old_unverified, new_unverified) = (unverified(&old_all), unverified(&new_all));
     let needs_attention = old_all
         .iter()
         .chain(&new_all)
         .any(|v| v.label.needs_attention())
         || !old_only.is_empty()
-        || !new_only.is_empty();
+        || !new_only.is_empty()
+        || old_unverified + new_unverified > 0
+        || !findings.is_empty();
     let summary = DiffSummary {
         old_receipts: old_views.len(),
         new_receipts: new_views.len(),
@@ -524,6 +530,9 @@ pub fn diff(old: &[Item], new: &[Item]) -> DiffReport {
         new_only: new_only.len(),
         labels: labels(&old_all),
         new_labels: labels(&new_all),
+        old_unverified,
+        new_unverified,
+        findings: findings.len(),
         needs_attention,
     };
     DiffReport {
@@ -531,6 +540,7 @@ pub fn diff(old: &[Item], new: &[Item]) -> DiffReport {
         old_only,
         new_only,
         notes: side_notes,
+        findings,
         summary,
     }
 }

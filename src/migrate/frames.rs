@@ -4,9 +4,14 @@
 //!
 //! Frames are found by exact-frame subject (SHA-256 and length of the bytes including the
 //! delimiter), by `request_sha256`, or by `canonical_request_sha256` under a record version's
-//! rule; the first occurrence of a subject wins, and each frame keeps the era its capture's
-//! session had at that point, so it is validated as it was sent. Memory: the frames' bytes
-//! plus hash maps from digests to the first frame; the canonical maps are built only when a lookup needs them.
+//! rule. Each frame keeps the era its capture's session had when it was sent, so it is
+//! validated as it was sent; when captures sent the same bytes in sessions of both eras, the
+//! index keeps both ([`SessionEra::Conflict`]) and lets the caller decide, never the order.
+//!
+//! Guarantees: every answer is independent of the order captures were added: where several
+//! sightings or frames qualify, the preferred one is the least by (captures before object A,
+//! file name, frame number). Memory: the frames' bytes plus hash maps from digests to frames;
+//! the request and canonical maps are built only when a lookup needs them.
 
 use super::{FrameRef, FrameSource, Link};
 use crate::digest::{hex_decode, hex_lower};
@@ -18,18 +23,51 @@ use std::collections::HashMap;
 use std::io::{self, Read};
 use std::sync::OnceLock;
 
-/// One indexed frame.
-#[derive(Debug)]
-pub struct Entry {
-    pub bytes: Box<[u8]>,
-    pub sha256: [u8; 32],
+/// One place a frame was seen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Sighting {
     /// Index into the file names.
     file: u32,
     source: FrameSource,
     /// 1-based position inside a capture.
     frame_number: Option<u64>,
-    /// The era the capture's session had when this frame was sent (`None`: no entry call).
-    pub era: Option<Era>,
+}
+
+/// One indexed frame.
+#[derive(Debug)]
+pub struct Entry {
+    pub bytes: Box<[u8]>,
+    pub sha256: [u8; 32],
+    /// The preferred sighting of these bytes.
+    best: Sighting,
+    /// The preferred sighting in a legacy session (`initialize` first), when there is one.
+    legacy: Option<Sighting>,
+    /// The preferred sighting in a 2026-07-28 session (`server/discover` first).
+    modern: Option<Sighting>,
+}
+
+/// The era of the session a frame was sent in, as the captures show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionEra {
+    /// No capture shows the frame in a session: its own `_meta` markers decide.
+    Unknown,
+    Known(Era),
+    /// Captures sent the very same bytes in a legacy and in a 2026-07-28 session.
+    Conflict {
+        legacy: FrameRef,
+        modern: FrameRef,
+    },
+}
+
+impl SessionEra {
+    /// The era to validate in, when the captures agree.
+    pub fn agreed(&self) -> Option<Option<Era>> {
+        match self {
+            SessionEra::Unknown => Some(None),
+            SessionEra::Known(era) => Some(Some(*era)),
+            SessionEra::Conflict { .. } => None,
+        }
+    }
 }
 
 /// A frame found by a lookup.
@@ -49,16 +87,16 @@ pub struct CaptureStats {
     pub new_frames: u64,
 }
 
-/// Digest → the first indexed frame with it (lookups only ever want the first).
+/// Digest → the preferred indexed frame with it (lookups only ever want one).
 type FirstBy = HashMap<[u8; 32], u32>;
 
-/// Frames by subject, request hash and (lazily) canonical request hash.
+/// Frames by subject and (lazily) request hash and canonical request hash.
 #[derive(Debug, Default)]
 pub struct FrameIndex {
     files: Vec<String>,
     entries: Vec<Entry>,
     by_subject: HashMap<[u8; 32], u32>,
-    by_request: FirstBy,
+    by_request: OnceLock<FirstBy>,
     canonical_v2: OnceLock<FirstBy>,
     canonical_v3: OnceLock<FirstBy>,
 }
@@ -103,14 +141,15 @@ impl FrameIndex {
             {
                 continue;
             }
-            let added = self.insert(Entry {
-                bytes: frame.bytes.into(),
-                sha256: Sha256::digest(frame.bytes).into(),
-                file,
-                source: FrameSource::Capture,
-                frame_number: Some(frame.line),
-                era: session.era(),
-            });
+            let added = self.insert(
+                frame.bytes,
+                Sighting {
+                    file,
+                    source: FrameSource::Capture,
+                    frame_number: Some(frame.line),
+                },
+                session.era(),
+            );
             new_frames += u64::from(added);
         }
         drop(reader);
@@ -124,33 +163,74 @@ impl FrameIndex {
     /// Adds a receipt's object A (after its integrity checks passed).
     pub fn add_object_a(&mut self, receipt: &str, bytes: &[u8]) {
         let file = self.file_id(receipt);
-        self.insert(Entry {
-            bytes: bytes.into(),
-            sha256: Sha256::digest(bytes).into(),
+        let sighting = Sighting {
             file,
             source: FrameSource::ObjectA,
             frame_number: None,
-            era: None,
-        });
+        };
+        self.insert(bytes, sighting, None);
     }
 
-    /// Keeps the first frame of each subject; a later copy from a session fills in its era.
-    fn insert(&mut self, entry: Entry) -> bool {
-        if let Some(&position) = self.by_subject.get(&entry.sha256) {
-            let existing = &mut self.entries[position as usize];
-            if existing.era.is_none() {
-                existing.era = entry.era;
+    /// Whether sighting `a` is preferred to `b`: captures before object A, then file name,
+    /// then frame number (a total order on what was given, so the order of giving is moot).
+    fn preferred(&self, a: &Sighting, b: &Sighting) -> bool {
+        let key = |s: &Sighting| {
+            (
+                s.source == FrameSource::ObjectA,
+                self.files.get(s.file as usize),
+                s.frame_number,
+            )
+        };
+        key(a) < key(b)
+    }
+
+    /// Keeps one entry per subject, with its preferred sighting overall and per era.
+    fn insert(&mut self, bytes: &[u8], sighting: Sighting, era: Option<Era>) -> bool {
+        let sha256: [u8; 32] = Sha256::digest(bytes).into();
+        if let Some(&position) = self.by_subject.get(&sha256) {
+            let entry = &self.entries[position as usize];
+            let best = if self.preferred(&sighting, &entry.best) {
+                sighting
+            } else {
+                entry.best
+            };
+            let slot = match era {
+                Some(Era::Legacy) => Some(entry.legacy),
+                Some(Era::Modern) => Some(entry.modern),
+                None => None,
+            };
+            let slot = slot.map(|kept| match kept {
+                Some(kept) if !self.preferred(&sighting, &kept) => kept,
+                _ => sighting,
+            });
+            let entry = &mut self.entries[position as usize];
+            entry.best = best;
+            match era {
+                Some(Era::Legacy) => entry.legacy = slot,
+                Some(Era::Modern) => entry.modern = slot,
+                None => {}
             }
+            self.reset_lazy_maps();
             return false;
         }
         let position = self.entries.len() as u32;
-        let request: [u8; 32] = Sha256::digest(request_line(&entry.bytes)).into();
-        self.by_subject.insert(entry.sha256, position);
-        self.by_request.entry(request).or_insert(position);
-        self.entries.push(entry);
+        self.by_subject.insert(sha256, position);
+        self.entries.push(Entry {
+            bytes: bytes.into(),
+            sha256,
+            best: sighting,
+            legacy: (era == Some(Era::Legacy)).then_some(sighting),
+            modern: (era == Some(Era::Modern)).then_some(sighting),
+        });
+        self.reset_lazy_maps();
+        true
+    }
+
+    /// The lazy maps pick preferred frames, which a new sighting can change.
+    fn reset_lazy_maps(&mut self) {
+        self.by_request = OnceLock::new();
         self.canonical_v2 = OnceLock::new();
         self.canonical_v3 = OnceLock::new();
-        true
     }
 
     fn file_id(&mut self, name: &str) -> u32 {
@@ -164,26 +244,46 @@ impl FrameIndex {
     }
 
     /// The frame with this exact subject.
-    pub fn by_subject(&self, sha256: &str, length: u64) -> Option<(u32, &Entry)> {
+    pub fn by_subject(&self, sha256: &str, length: u64) -> Option<&Entry> {
         let key = digest_key(sha256)?;
         let position = *self.by_subject.get(&key)?;
         let entry = &self.entries[position as usize];
-        (entry.bytes.len() as u64 == length).then_some((position, entry))
+        (entry.bytes.len() as u64 == length).then_some(entry)
     }
 
-    /// The first frame whose request line hashes to `sha256`.
+    /// The era of the session(s) the captures sent this frame in.
+    pub fn session_era(&self, entry: &Entry) -> SessionEra {
+        match (&entry.legacy, &entry.modern) {
+            (None, None) => SessionEra::Unknown,
+            (Some(_), None) => SessionEra::Known(Era::Legacy),
+            (None, Some(_)) => SessionEra::Known(Era::Modern),
+            (Some(legacy), Some(modern)) => SessionEra::Conflict {
+                legacy: self.reference_to(entry, legacy, Link::FramedSubject),
+                modern: self.reference_to(entry, modern, Link::FramedSubject),
+            },
+        }
+    }
+
+    /// The preferred frame whose request line hashes to `sha256`.
     pub fn by_request(&self, sha256: &str) -> Option<Located<'_>> {
-        self.located(*self.by_request.get(&digest_key(sha256)?)?)
+        let map = self.by_request.get_or_init(|| {
+            self.preferred_map(|entry| Some(Sha256::digest(request_line(&entry.bytes)).into()))
+        });
+        self.located(*map.get(&digest_key(sha256)?)?)
     }
 
-    /// The first frame whose `canonical_request_sha256` under `rule` is `sha256`.
+    /// The preferred frame whose `canonical_request_sha256` under `rule` is `sha256`.
     pub fn by_canonical(&self, sha256: &str, rule: Rule) -> Option<Located<'_>> {
         let cell = if rule.context {
             &self.canonical_v3
         } else {
             &self.canonical_v2
         };
-        let map = cell.get_or_init(|| self.canonical_map(rule));
+        let map = cell.get_or_init(|| {
+            self.preferred_map(|entry| {
+                canonical_sha256(&entry.bytes, rule).and_then(|s| digest_key(&s))
+            })
+        });
         self.located(*map.get(&digest_key(sha256)?)?)
     }
 
@@ -194,26 +294,38 @@ impl FrameIndex {
         })
     }
 
-    fn canonical_map(&self, rule: Rule) -> FirstBy {
+    /// Digest → the entry with the preferred sighting among the entries with that digest.
+    fn preferred_map(&self, digest: impl Fn(&Entry) -> Option<[u8; 32]>) -> FirstBy {
         let mut map = FirstBy::new();
         for (position, entry) in self.entries.iter().enumerate() {
-            if let Some(key) = canonical_sha256(&entry.bytes, rule).and_then(|s| digest_key(&s)) {
-                map.entry(key).or_insert(position as u32);
-            }
+            let Some(key) = digest(entry) else { continue };
+            let position = position as u32;
+            map.entry(key)
+                .and_modify(|kept| {
+                    let current = &self.entries[*kept as usize].best;
+                    if self.preferred(&entry.best, current) {
+                        *kept = position;
+                    }
+                })
+                .or_insert(position);
         }
         map
     }
 
-    /// How a record names an indexed frame.
+    /// How a record names an indexed frame: by its preferred sighting.
     pub fn reference(&self, entry: &Entry, link: Link) -> FrameRef {
+        self.reference_to(entry, &entry.best, link)
+    }
+
+    fn reference_to(&self, entry: &Entry, sighting: &Sighting, link: Link) -> FrameRef {
         FrameRef {
-            source: entry.source,
+            source: sighting.source,
             file: self
                 .files
-                .get(entry.file as usize)
+                .get(sighting.file as usize)
                 .cloned()
                 .unwrap_or_default(),
-            frame_number: entry.frame_number,
+            frame_number: sighting.frame_number,
             link,
             sha256: hex_lower(&entry.sha256),
             length: entry.bytes.len() as u64,
@@ -266,6 +378,9 @@ mod tests {
         b"{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{}}\n";
     const CALL: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"t\",\"arguments\":{}}}\n";
 
+    const MODERN: &[u8] =
+        b"{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"server/discover\",\"params\":{}}\n";
+
     #[test]
     fn frames_keep_their_session_era_and_are_found_by_each_link() {
         let mut index = FrameIndex::new();
@@ -275,8 +390,8 @@ mod tests {
         assert_eq!(stats.frames, 2);
         assert_eq!(stats.sha256, crate::digest::sha256_hex(&capture));
         let sha = crate::digest::sha256_hex(CALL);
-        let (_, entry) = index.by_subject(&sha, CALL.len() as u64).unwrap();
-        assert_eq!(entry.era, Some(Era::Legacy));
+        let entry = index.by_subject(&sha, CALL.len() as u64).unwrap();
+        assert_eq!(index.session_era(entry), SessionEra::Known(Era::Legacy));
         assert!(index.by_subject(&sha, CALL.len() as u64 + 1).is_none());
         let request = crate::digest::sha256_hex(request_line(CALL));
         assert_eq!(
@@ -285,8 +400,9 @@ mod tests {
         );
         let canonical = canonical_sha256(CALL, recompute::V2).unwrap();
         let found = index.by_canonical(&canonical, recompute::V2).unwrap();
-        assert_eq!(found.entry.frame_number, Some(2));
-        assert_eq!(index.reference(found.entry, Link::FramedSubject).file, "c");
+        let reference = index.reference(found.entry, Link::FramedSubject);
+        assert_eq!(reference.frame_number, Some(2));
+        assert_eq!(reference.file, "c");
     }
 
     #[test]
@@ -296,9 +412,83 @@ mod tests {
         index.add_capture("g", CALL).unwrap();
         assert_eq!(index.len(), 1);
         let sha = crate::digest::sha256_hex(CALL);
+        let entry = index.by_subject(&sha, CALL.len() as u64).unwrap();
+        assert_eq!(index.session_era(entry), SessionEra::Unknown);
+    }
+
+    fn index_of(captures: &[(&str, Vec<u8>)]) -> FrameIndex {
+        let mut index = FrameIndex::new();
+        for (name, bytes) in captures {
+            index.add_capture(name, &bytes[..]).unwrap();
+        }
+        index
+    }
+
+    /// The same bytes in a legacy and a modern session are a conflict naming both, and every
+    /// answer of the index is the same whichever capture came first.
+    #[test]
+    fn answers_do_not_depend_on_the_order_of_captures() {
+        let legacy = [LEGACY, CALL].concat();
+        let modern = [MODERN, CALL].concat();
+        let single = CALL.to_vec();
+        let captures = [
+            ("b-legacy", legacy),
+            ("a-modern", modern),
+            ("0.frame", single),
+        ];
+        let sha = crate::digest::sha256_hex(CALL);
+        let request = crate::digest::sha256_hex(request_line(CALL));
+        let canonical = canonical_sha256(CALL, recompute::V3).unwrap();
+        let mut seen = Vec::new();
+        for order in [[0, 1, 2], [2, 1, 0], [1, 0, 2], [1, 2, 0]] {
+            let given: Vec<(&str, Vec<u8>)> = order
+                .iter()
+                .map(|&i| (captures[i].0, captures[i].1.clone()))
+                .collect();
+            let index = index_of(&given);
+            let entry = index.by_subject(&sha, CALL.len() as u64).unwrap();
+            let era = index.session_era(entry);
+            let SessionEra::Conflict { legacy, modern } = &era else {
+                panic!("{era:?}");
+            };
+            assert_eq!(
+                (legacy.file.as_str(), legacy.frame_number),
+                ("b-legacy", Some(2))
+            );
+            assert_eq!(
+                (modern.file.as_str(), modern.frame_number),
+                ("a-modern", Some(2))
+            );
+            let by_request = index.by_request(&request).unwrap().entry;
+            let by_canonical = index.by_canonical(&canonical, recompute::V3).unwrap().entry;
+            seen.push((
+                era.clone(),
+                index.reference(entry, Link::FramedSubject),
+                index.reference(by_request, Link::RequestSha256),
+                index.reference(by_canonical, Link::CanonicalRequestSha256),
+            ));
+        }
         assert_eq!(
-            index.by_subject(&sha, CALL.len() as u64).unwrap().1.era,
-            None
+            seen[1].1.file, "0.frame",
+            "the least file name is preferred"
         );
+        assert!(seen.windows(2).all(|w| w[0] == w[1]), "{seen:#?}");
+    }
+
+    /// Frames that differ only in their terminator share a request hash: the preferred one
+    /// answers, whichever was given first.
+    #[test]
+    fn weak_links_prefer_the_same_frame_in_any_order() {
+        let crlf = [&CALL[..CALL.len() - 1], b"\r\n"].concat();
+        let request = crate::digest::sha256_hex(request_line(CALL));
+        let first = |captures: &[(&str, Vec<u8>)]| {
+            let index = index_of(captures);
+            let found = index.by_request(&request).unwrap().entry;
+            index.reference(found, Link::RequestSha256)
+        };
+        let a = first(&[("z.frame", CALL.to_vec()), ("y.frame", crlf.clone())]);
+        let b = first(&[("y.frame", crlf), ("z.frame", CALL.to_vec())]);
+        assert_eq!(a, b);
+        assert_eq!(a.file, "y.frame");
     }
 }

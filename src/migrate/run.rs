@@ -3,7 +3,9 @@
 //! `NEW_DIR/migration.jsonl` and to a caller's sink, then `NEW_DIR/summary.json` is written.
 //!
 //! Guarantees: the old directories are only read (a NEW_DIR inside one is refused before
-//! anything is written); both outputs are published atomically (temporary file, fsync,
+//! anything is written); an existing `migration.jsonl` or `summary.json` that is not
+//! sealkit's own migration output is refused before anything is written
+//! ([`super::output`]); both outputs are published atomically (temporary file, fsync,
 //! rename), `summary.json` last and only after `migration.jsonl` is complete, and a run
 //! first removes `summary.json` and the temporary files an interrupted run left, so
 //! `summary.json` exists exactly when its run completed and binds `migration.jsonl` by
@@ -166,6 +168,8 @@ pub enum RunError {
         out: PathBuf,
         old: PathBuf,
     },
+    /// NEW_DIR holds a `migration.jsonl` or `summary.json` that sealkit did not write.
+    ForeignOutput(super::output::Foreign),
     /// Writing NEW_DIR failed.
     Output(PathBuf, io::Error),
     /// The caller's sink failed (e.g. a closed stdout).
@@ -181,6 +185,12 @@ impl std::fmt::Display for RunError {
                 "{} is inside the old directory {}: migration never writes into its input",
                 out.display(),
                 old.display()
+            ),
+            RunError::ForeignOutput(foreign) => write!(
+                f,
+                "{} exists and is not sealkit's migration output ({}): migrate replaces only its own files, so nothing was changed",
+                foreign.path.display(),
+                foreign.why
             ),
             RunError::Output(path, error) => write!(f, "cannot write {}: {error}", path.display()),
             RunError::Sink(error) => error.fmt(f),
@@ -210,6 +220,10 @@ pub fn migrate(
 ) -> Result<Summary, RunError> {
     let walk = inputs::receipt_files(plan.old).map_err(RunError::Input)?;
     refuse_out_inside_old(plan.out, plan.old)?;
+    super::output::check_replaceable(plan.out).map_err(|e| match e {
+        Ok(foreign) => RunError::ForeignOutput(foreign),
+        Err((path, error)) => RunError::Output(path, error),
+    })?;
     let out_err = |path: &Path| {
         let path = path.to_path_buf();
         move |e| RunError::Output(path, e)

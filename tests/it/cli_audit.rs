@@ -502,12 +502,67 @@ fn directory_codes() {
     expect(&pinned(dir.path()), Code::ChainStateInvalid, 1);
     let dir = full_new_dir();
     std::fs::remove_file(dir.path().join(L2_BLOCK)).unwrap();
-    expect(&pinned(dir.path()), Code::ChainStateMismatch, 0);
+    expect(&pinned(dir.path()), Code::ChainStateMismatch, 1);
 
     // Operation state: released ALLOW receipts without their burned operations.
     let dir = full_new_dir();
     std::fs::remove_file(dir.path().join(".seal-operation-state.json")).unwrap();
     expect(&pinned(dir.path()), Code::OperationStateMismatch, 1);
+}
+
+/// The newest receipt of the new directory (a BLOCK of the second session).
+const NEWEST_BLOCK: &str = "receipt-00000000000000000007-002adba72104f7b771b53bbdb8a8b612b0f477001f1de0d8ad89c220adf910c0.json";
+
+/// A deleted receipt is an error finding, whichever receipt it was. Seen red on 08828c0 (the
+/// binary before this check): deleting the released L1 ALLOW, or the newest receipt, left
+/// only a `chain-state-mismatch` warning and exit 0.
+#[test]
+fn a_deleted_receipt_is_an_error_finding() {
+    let dir = full_new_dir();
+    std::fs::remove_file(dir.path().join(L1_ALLOW)).unwrap();
+    let run = pinned(dir.path());
+    expect(&run, Code::OperationReceiptMissing, 1);
+    expect(&run, Code::ChainStateMismatch, 1);
+    let missing: Vec<&Value> = run
+        .findings
+        .iter()
+        .filter(|f| f["code"] == Code::OperationReceiptMissing.as_str())
+        .collect();
+    assert_eq!(missing.len(), 1, "only L1's operation lost its receipt");
+    assert_eq!(
+        missing[0]["message"],
+        "operation 15a4b979ecf3bdd9c88f5da3dec21c83d1ff7b74574576f403990c54bfd82f15 (release_frame_sha256 3044d049c228e720adc90071050512dd82ea67045082cb2716b45df0deb09f19) was released, but no readable receipt in this directory carries it: its receipt was deleted or destroyed"
+    );
+    assert!(missing[0]["path"]
+        .as_str()
+        .unwrap()
+        .ends_with(".seal-operation-state.json"));
+    assert_eq!(
+        run.codes,
+        BTreeSet::from([
+            "chain-state-mismatch".to_owned(),
+            "counter-reused".to_owned(),
+            "operation-receipt-missing".to_owned()
+        ])
+    );
+
+    // The newest receipt is a BLOCK (no operation burned): the head state alone shows it.
+    let dir = full_new_dir();
+    std::fs::remove_file(dir.path().join(NEWEST_BLOCK)).unwrap();
+    let run = pinned(dir.path());
+    expect(&run, Code::ChainStateMismatch, 1);
+    assert_eq!(
+        run.codes,
+        BTreeSet::from([
+            "chain-state-mismatch".to_owned(),
+            "counter-reused".to_owned()
+        ])
+    );
+
+    // A receipt destroyed in place (its bytes no longer a receipt) counts as gone too.
+    let dir = full_new_dir();
+    write_private(&dir.path().join(L1_ALLOW), b"{\"record_type\":");
+    expect(&pinned(dir.path()), Code::OperationReceiptMissing, 1);
 }
 
 #[test]

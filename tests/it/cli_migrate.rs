@@ -341,7 +341,11 @@ fn an_interrupted_run_is_completed_by_a_rerun() {
     std::fs::write(killed.join(".summary.json.sealkit-4243.tmp"), b"{").unwrap();
     let subset: Vec<&[u8]> = clean_records.split(|b| *b == b'\n').take(5).collect();
     std::fs::write(killed.join("migration.jsonl"), subset.join(&b'\n')).unwrap();
-    std::fs::write(killed.join("summary.json"), b"{\"format\":\"stale\"}\n").unwrap();
+    std::fs::write(
+        killed.join("summary.json"),
+        b"{\"format\":\"sealkit-migration/v1\",\"receipts\":5}\n",
+    )
+    .unwrap();
     std::fs::write(killed.join("notes.txt"), b"operator's file\n").unwrap();
     args(&killed).assert().code(1);
     assert_eq!(
@@ -358,6 +362,78 @@ fn an_interrupted_run_is_completed_by_a_rerun() {
         .collect();
     names.sort();
     assert_eq!(names, ["migration.jsonl", "notes.txt", "summary.json"]);
+}
+
+/// A diagnostic as one line: the report's wrapping and frame drawn away.
+fn flat(stderr: &[u8]) -> String {
+    String::from_utf8_lossy(stderr)
+        .replace('│', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Files in NEW_DIR that sealkit did not write are never replaced: the run stops before it
+/// changes anything and says how to proceed. Seen red on 08828c0 (the binary before this
+/// check): both unrelated files were replaced and the run exited 1.
+#[test]
+fn unrelated_files_in_the_output_directory_are_never_replaced() {
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let summary: &[u8] = b"{\"quarter\":\"Q3\",\"total\":1200}\n";
+    let records: &[u8] = b"{\"event\":\"login\",\"user\":\"ada\"}\n";
+    std::fs::write(out.join("summary.json"), summary).unwrap();
+    std::fs::write(out.join("migration.jsonl"), records).unwrap();
+    // A temporary file named like an interrupted run of ours would otherwise be removed.
+    let temp = out.join(".migration.jsonl.sealkit-4242.tmp");
+    std::fs::write(&temp, b"partial").unwrap();
+    let before = tree_state(&out);
+    let run = |out: &Path| {
+        sealkit(&fixtures())
+            .args(["migrate", "old/receipts"])
+            .args(CAPTURES)
+            .arg("--out")
+            .arg(out)
+            .output()
+            .unwrap()
+    };
+    let output = run(&out);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let stderr = flat(&output.stderr);
+    assert!(stderr.contains("foreign-output"), "{stderr}");
+    assert!(
+        stderr.contains("summary.json exists and is not sealkit's migration output"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("nothing was changed"), "{stderr}");
+    assert!(
+        stderr.contains("choose a new or empty --out directory, or move that file out of it first"),
+        "{stderr}"
+    );
+    assert_eq!(tree_state(&out), before, "nothing in NEW_DIR changed");
+
+    // Only the records file unrelated: refused as well, naming it.
+    std::fs::remove_file(out.join("summary.json")).unwrap();
+    let before = tree_state(&out);
+    let output = run(&out);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = flat(&output.stderr);
+    assert!(
+        stderr.contains("migration.jsonl exists and is not sealkit's migration output (line 1 is not a sealkit migration record)"),
+        "{stderr}"
+    );
+    assert_eq!(tree_state(&out), before);
+
+    // Moved away, the run completes, and a rerun replaces its own output.
+    std::fs::remove_file(out.join("migration.jsonl")).unwrap();
+    assert_eq!(run(&out).status.code(), Some(1));
+    assert_eq!(run(&out).status.code(), Some(1));
+    assert!(
+        !temp.exists(),
+        "our own leftover is cleaned by a run that may write"
+    );
 }
 
 #[test]

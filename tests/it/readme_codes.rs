@@ -1,6 +1,6 @@
 //! The README documents every stable code a script can see: each refusal code of
 //! `sealkit target` with its JSON-RPC code, each audit finding code, each V2 reader code,
-//! each migration label and change.
+//! each migration label and change, each finding code of `diff`.
 
 use sealkit::refusal::RefusalCode;
 
@@ -46,6 +46,18 @@ fn readme_lists_every_v2_refusal_code_and_migration_label() {
         assert!(
             readme.contains(&row),
             "README.md lacks the change row {row}"
+        );
+    }
+}
+
+#[test]
+fn readme_lists_every_diff_finding_code() {
+    let readme = readme();
+    for code in sealkit::migrate::diff::verify::FindingCode::ALL {
+        let row = format!("| `{}` |", code.as_str());
+        assert!(
+            readme.contains(&row),
+            "README.md lacks the diff finding row {row}"
         );
     }
 }
