@@ -169,7 +169,12 @@ fn sealed_fixtures() -> Vec<(PathBuf, Vec<u8>)> {
         })
         .collect();
     // The four of testdata/receipts/chain and the two of legacy-vs-current.
-    assert_eq!(logs.len(), 6, "{:?}", logs.iter().map(|l| &l.0).collect::<Vec<_>>());
+    assert_eq!(
+        logs.len(),
+        6,
+        "{:?}",
+        logs.iter().map(|l| &l.0).collect::<Vec<_>>()
+    );
     logs
 }
 
@@ -228,7 +233,10 @@ fn structural_variants(log: &[u8]) -> Vec<(String, Vec<u8>)> {
             });
         }
         edit(format!("entry {i} payload edited"), &|v| {
-            let p = v["entries"][i]["payload"].as_str().unwrap().replacen('e', "E", 1);
+            let p = v["entries"][i]["payload"]
+                .as_str()
+                .unwrap()
+                .replacen('e', "E", 1);
             v["entries"][i]["payload"] = p.into();
         });
         edit(format!("entry {i} head edited"), &|v| {
@@ -250,7 +258,9 @@ fn structural_variants(log: &[u8]) -> Vec<(String, Vec<u8>)> {
             v["entries"][i]["payload"] = "\u{fffd}".into();
         });
     }
-    edit("genesis edited".into(), &|v| v["genesis"] = "0".repeat(64).into());
+    edit("genesis edited".into(), &|v| {
+        v["genesis"] = "0".repeat(64).into()
+    });
     edit("genesis a number".into(), &|v| v["genesis"] = 1.into());
     edit("genesis removed".into(), &|v| {
         v.as_object_mut().unwrap().remove("genesis");
@@ -258,12 +268,18 @@ fn structural_variants(log: &[u8]) -> Vec<(String, Vec<u8>)> {
     edit("format removed".into(), &|v| {
         v.as_object_mut().unwrap().remove("format");
     });
-    edit("format null".into(), &|v| v["format"] = serde_json::Value::Null);
-    edit("entries an object".into(), &|v| v["entries"] = serde_json::json!({"a": 1}));
+    edit("format null".into(), &|v| {
+        v["format"] = serde_json::Value::Null
+    });
+    edit("entries an object".into(), &|v| {
+        v["entries"] = serde_json::json!({"a": 1})
+    });
     edit("entries removed".into(), &|v| {
         v.as_object_mut().unwrap().remove("entries");
     });
-    edit("entries empty".into(), &|v| v["entries"] = serde_json::json!([]));
+    edit("entries empty".into(), &|v| {
+        v["entries"] = serde_json::json!([])
+    });
     edit("entries last".into(), &|v| {
         let e = v.as_object_mut().unwrap().remove("entries").unwrap();
         v["entries"] = e;
@@ -271,7 +287,9 @@ fn structural_variants(log: &[u8]) -> Vec<(String, Vec<u8>)> {
     edit("deep member".into(), &|v| {
         v["extra"] = serde_json::json!({"a": [[{"b": [1.5e3, -0, true, false, null]}]]});
     });
-    edit("top level an array".into(), &|v| *v = serde_json::json!([v.clone()]));
+    edit("top level an array".into(), &|v| {
+        *v = serde_json::json!([v.clone()])
+    });
     let text = String::from_utf8(log.to_vec()).unwrap();
     let body = text.trim_end().strip_suffix('}').unwrap();
     // Repeated members: the last one counts, as in JSON.parse.
@@ -286,11 +304,22 @@ fn structural_variants(log: &[u8]) -> Vec<(String, Vec<u8>)> {
         r#","entries":[1,"x",null,true,[],{}]"#,
         r#","entries":[{"payload":"\u0000\n\t\"\\\/","head":null}]"#,
     ] {
-        out.push((format!("appended {extra}"), format!("{body}{extra}}}").into_bytes()));
+        out.push((
+            format!("appended {extra}"),
+            format!("{body}{extra}}}").into_bytes(),
+        ));
     }
     out.push(("prefixed BOM".into(), [b"\xef\xbb\xbf", log].concat()));
-    out.push(("invalid UTF-8 in a payload".into(), text.replacen("certs", "c\u{e9}rts", 1).replace('\u{e9}', "\u{fffd}").into_bytes()));
-    out.push(("raw invalid byte in a payload".into(), [&log[..60], b"\xff\xc3", &log[60..]].concat()));
+    out.push((
+        "invalid UTF-8 in a payload".into(),
+        text.replacen("certs", "c\u{e9}rts", 1)
+            .replace('\u{e9}', "\u{fffd}")
+            .into_bytes(),
+    ));
+    out.push((
+        "raw invalid byte in a payload".into(),
+        [&log[..60], b"\xff\xc3", &log[60..]].concat(),
+    ));
     out
 }
 
@@ -298,7 +327,11 @@ fn structural_variants(log: &[u8]) -> Vec<(String, Vec<u8>)> {
 fn damaged_logs_read_the_same_as_the_whole_file_verifier() {
     for (path, log) in sealed_fixtures() {
         for (what, bytes) in structural_variants(&log) {
-            same_sealed(&bytes, &[1 << 20, 1, 2, 3, 64], &format!("{}: {what}", path.display()));
+            same_sealed(
+                &bytes,
+                &[1 << 20, 1, 2, 3, 64],
+                &format!("{}: {what}", path.display()),
+            );
         }
     }
 }
@@ -306,8 +339,8 @@ fn damaged_logs_read_the_same_as_the_whole_file_verifier() {
 #[test]
 fn logs_cut_at_every_byte_or_with_any_byte_replaced_read_the_same() {
     let replacements: &[&[u8]] = &[
-        b"\"", b"\\", b"[", b"]", b"{", b"}", b",", b":", b"x", b"0", b"\xff", b" ", b"\x01",
-        b"-", b"\xc3", b"e", b"\\u",
+        b"\"", b"\\", b"[", b"]", b"{", b"}", b",", b":", b"x", b"0", b"\xff", b" ", b"\x01", b"-",
+        b"\xc3", b"e", b"\\u",
     ];
     for (path, log) in sealed_fixtures() {
         let name = path.display().to_string();
@@ -332,16 +365,25 @@ fn logs_cut_at_every_byte_or_with_any_byte_replaced_read_the_same() {
 fn audit_lines_cut_edited_and_split_read_the_same() {
     let mut files = Vec::new();
     files_under(Path::new("testdata/receipts"), &mut files);
-    for path in files.iter().filter(|p| {
-        p.extension().is_some_and(|e| e == "lines" || e == "ndjson")
-    }) {
+    for path in files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "lines" || e == "ndjson"))
+    {
         let lines = std::fs::read(path).unwrap();
         let name = path.display().to_string();
         for cut in (0..lines.len()).step_by(if lines.len() < 2000 { 1 } else { 23 }) {
             let step = [1 << 16, 1, 3, 64][cut % 4];
             same_lines(&lines[..cut], &[step], &format!("{name} cut at {cut}"));
         }
-        for with in [&b"\r"[..], b"\n", b"\xff", b"\xc3", b"\xe2\x80\xa8", b"\xef\xbb\xbf", b" "] {
+        for with in [
+            &b"\r"[..],
+            b"\n",
+            b"\xff",
+            b"\xc3",
+            b"\xe2\x80\xa8",
+            b"\xef\xbb\xbf",
+            b" ",
+        ] {
             for at in (0..lines.len()).step_by(61) {
                 let bytes = [&lines[..at], with, &lines[at..]].concat();
                 let step = [1 << 16, 2, 7][at % 3];

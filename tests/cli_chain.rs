@@ -62,7 +62,14 @@ fn a_state_file_with_a_repeated_head_is_checked_and_bad() {
             stdout(&human)
         );
         let run = sealkit(&[
-            "verify", "chain", "--audit-lines", LINES, "--state", state, "--format", "json",
+            "verify",
+            "chain",
+            "--audit-lines",
+            LINES,
+            "--state",
+            state,
+            "--format",
+            "json",
         ]);
         assert_eq!(run.status.code(), Some(1));
         let result = json(&run);
@@ -119,7 +126,9 @@ fn receipt_dir(state: &[u8]) -> tempfile::TempDir {
 #[test]
 fn audit_finds_the_repeated_head_an_error() {
     let key = "testdata/receipts/fixture-dir/.seal-receipt-ed25519.key";
-    let good = receipt_dir(&std::fs::read("testdata/receipts/fixture-dir/.seal-audit-head.state").unwrap());
+    let good = receipt_dir(
+        &std::fs::read("testdata/receipts/fixture-dir/.seal-audit-head.state").unwrap(),
+    );
     let run = sealkit(&[
         "audit",
         good.path().to_str().unwrap(),
@@ -180,7 +189,10 @@ fn audit_lines_whose_last_line_is_cut_off_are_a_finding() {
 
     // A whole JSON line without its LF, and the cut text once an LF ends it, are no finding.
     for (name, bytes) in [
-        ("whole.lines", std::fs::read(LINES).unwrap().trim_ascii_end().to_vec()),
+        (
+            "whole.lines",
+            std::fs::read(LINES).unwrap().trim_ascii_end().to_vec(),
+        ),
         ("ended.lines", [&lines[..], b"\n"].concat()),
     ] {
         let path = dir.path().join(name);

@@ -1991,7 +1991,10 @@ fn audit_lines_reference(data: &[u8]) {
         .map(|p| p.trim_matches(js_whitespace))
         .filter(|p| !p.is_empty())
         .collect();
-    assert_eq!(chained, payloads, "audit lines differ from the reference split");
+    assert_eq!(
+        chained, payloads,
+        "audit lines differ from the reference split"
+    );
     assert_eq!(lines.payloads, payloads.len());
     assert_eq!(lines.dropped + payloads.len(), pieces.len());
     let heads = reference_head(payloads.iter().copied());

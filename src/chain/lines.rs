@@ -113,7 +113,11 @@ fn chain_lines_capped(
 /// Reads up to and past the next LF into `line` (without the LF): `Some(true)` when an LF
 /// ended it, `Some(false)` at the end of the input, `None` once it holds more than `cap`
 /// bytes.
-fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>, cap: usize) -> io::Result<Option<bool>> {
+fn read_line(
+    reader: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    cap: usize,
+) -> io::Result<Option<bool>> {
     line.clear();
     loop {
         let buffer = match reader.fill_buf() {
@@ -177,7 +181,9 @@ mod tests {
         let refused = chain_lines_capped(&b"ab\nabcd\nx"[..], 3, |_| ()).unwrap_err();
         assert!(matches!(refused, LinesError::LineTooLong(2)), "{refused}");
         assert_eq!(
-            chain_lines_capped(&b"abc\nabc"[..], 3, |_| ()).unwrap().payloads,
+            chain_lines_capped(&b"abc\nabc"[..], 3, |_| ())
+                .unwrap()
+                .payloads,
             2
         );
     }

@@ -63,8 +63,9 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
         (None, Some(lines)) => ("audit-lines", lines.clone()),
         (None, None) => return Err(miette::miette!("give SEALED.json or --audit-lines FILE")),
     };
-    let unreadable =
-        |e: &dyn std::fmt::Display| miette::miette!(code = "unreadable-file", "{}: {e}", file.display());
+    let unreadable = |e: &dyn std::fmt::Display| {
+        miette::miette!(code = "unreadable-file", "{}: {e}", file.display())
+    };
     let input = std::fs::File::open(&file).map_err(|e| unreadable(&e))?;
     let mut result = ChainResult {
         kind,
@@ -166,7 +167,11 @@ fn human(result: &ChainResult) -> String {
             }
         ));
     }
-    if let Some(cut) = result.audit_lines.as_ref().and_then(|l| l.cut_last_line.as_ref()) {
+    if let Some(cut) = result
+        .audit_lines
+        .as_ref()
+        .and_then(|l| l.cut_last_line.as_ref())
+    {
         text.push_str(&format!(
             "VERIFY FAIL: line {} is cut off: the file ends without an LF after it and it is \
              not a JSON value (chained above as it stands)\n",
