@@ -1,4 +1,4 @@
-//! The audit hash chain (reference/seal-host-formats.md §3.1, §3.2): `genesis =
+//! The audit hash chain seal-host keeps and seal_log.mjs seals: `genesis =
 //! sha256_hex("seal-verifiable-record/genesis/v1")`, `head_i = sha256_hex(head_{i-1} ‖ 0x1f ‖
 //! payload_i)`. Verifies `seal-verifiable-record/v1` sealed logs as `scripts/seal_log.mjs
 //! verify` does (genesis first, then the first entry whose recorded head does not recompute),
