@@ -1980,7 +1980,9 @@ pub fn chain(data: &[u8]) {
 }
 
 fn audit_lines_reference(data: &[u8]) {
-    let lines = sealkit::chain::audit_lines(data);
+    let mut chained = Vec::new();
+    let lines = sealkit::chain::lines::chain_lines(data, |p| chained.push(p.to_owned()))
+        .unwrap_or_else(|e| panic!("lines of a fuzz input refused: {e}"));
     let text = String::from_utf8_lossy(data);
     assert_eq!(lines.lossy, std::str::from_utf8(data).is_err());
     let pieces: Vec<&str> = text.split('\n').collect();
@@ -1990,18 +1992,24 @@ fn audit_lines_reference(data: &[u8]) {
         .filter(|p| !p.is_empty())
         .collect();
     assert_eq!(
-        lines.payloads, payloads,
+        chained, payloads,
         "audit lines differ from the reference split"
     );
+    assert_eq!(lines.payloads, payloads.len());
     assert_eq!(lines.dropped + payloads.len(), pieces.len());
     let heads = reference_head(payloads.iter().copied());
     assert_eq!(
         Some(&sealkit::chain::head_from(
             &sealkit::chain::genesis(),
-            lines.payloads.iter().map(String::as_str)
+            chained.iter().map(String::as_str)
         )),
         heads.last(),
         "head_from differs from the reference chain"
+    );
+    assert_eq!(
+        Some(&lines.head),
+        heads.last(),
+        "the streamed head differs from the reference chain"
     );
 }
 

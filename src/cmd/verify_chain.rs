@@ -2,10 +2,13 @@
 //! the audit hash chain of [`crate::chain`], with seal_log.mjs's wording for people.
 
 use super::{Global, Out};
+use crate::chain::lines::CutLine;
+use crate::chain::sealed::SealedError;
 use crate::chain::{self, HeadState, SealedReport};
 use crate::cli::{Format, VerifyChainArgs};
 use crate::outcome::Outcome;
 use serde::Serialize;
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 /// `--format json|jsonl` output (one object).
@@ -33,6 +36,8 @@ struct LinesSummary {
     payloads: usize,
     dropped_empty_lines: usize,
     not_utf8: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cut_last_line: Option<CutLine>,
 }
 
 #[derive(Debug, Serialize)]
@@ -45,8 +50,11 @@ struct HeadCheck {
 struct StateCheck {
     file: PathBuf,
     #[serde(flatten)]
-    state: HeadState,
+    state: Option<HeadState>,
     ok: bool,
+    /// Why the file is no head state.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    invalid: Option<String>,
 }
 
 pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
@@ -55,7 +63,10 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
         (None, Some(lines)) => ("audit-lines", lines.clone()),
         (None, None) => return Err(miette::miette!("give SEALED.json or --audit-lines FILE")),
     };
-    let bytes = read(&file, chain::MAX_LOG_BYTES)?;
+    let unreadable = |e: &dyn std::fmt::Display| {
+        miette::miette!(code = "unreadable-file", "{}: {e}", file.display())
+    };
+    let input = std::fs::File::open(&file).map_err(|e| unreadable(&e))?;
     let mut result = ChainResult {
         kind,
         file: file.clone(),
@@ -66,22 +77,27 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
         expected_head: None,
         state: None,
     };
-    let mut intact = true;
+    let mut intact: bool;
     if kind == "sealed" {
-        let text = String::from_utf8_lossy(&bytes);
-        let report = chain::verify_sealed(&text)
-            .map_err(|e| miette::miette!(code = "not-a-sealed-log", "{}: {e}", file.display()))?;
+        let report = chain::sealed::verify_stream(input).map_err(|e| match e {
+            SealedError::NotSealed(message) => {
+                miette::miette!(code = "not-a-sealed-log", "{}: {message}", file.display())
+            }
+            other => unreadable(&other),
+        })?;
         intact = report.intact();
         result.head = report.head.clone();
         result.sealed = Some(report);
     } else {
-        let lines = chain::audit_lines(&bytes);
-        result.head =
-            chain::head_from(&chain::genesis(), lines.payloads.iter().map(String::as_str));
+        let lines = chain::lines::chain_lines(BufReader::with_capacity(256 * 1024, input), |_| ())
+            .map_err(|e| unreadable(&e))?;
+        intact = lines.cut_last_line.is_none();
+        result.head = lines.head;
         result.audit_lines = Some(LinesSummary {
-            payloads: lines.payloads.len(),
+            payloads: lines.payloads,
             dropped_empty_lines: lines.dropped,
             not_utf8: lines.lossy,
+            cut_last_line: lines.cut_last_line,
         });
     }
     if let Some(expected) = &args.head {
@@ -93,21 +109,24 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
         });
     }
     if let Some(state_file) = &args.state {
-        let state =
-            chain::parse_state(&read(state_file, chain::MAX_STATE_BYTES)?).map_err(|e| {
-                miette::miette!(
-                    code = "chain-state-invalid",
-                    "{}: {e}",
-                    state_file.display()
-                )
-            })?;
-        let ok = state.head == result.head;
-        intact &= ok;
-        result.state = Some(StateCheck {
-            file: state_file.clone(),
-            state,
-            ok,
-        });
+        // A file that cannot be read is unchecked; one that is read but is no head state is
+        // evidence checked and found bad.
+        let check = match chain::parse_state(&read(state_file, chain::MAX_STATE_BYTES)?) {
+            Ok(state) => StateCheck {
+                file: state_file.clone(),
+                ok: state.head == result.head,
+                state: Some(state),
+                invalid: None,
+            },
+            Err(reason) => StateCheck {
+                file: state_file.clone(),
+                ok: false,
+                state: None,
+                invalid: Some(reason),
+            },
+        };
+        intact &= check.ok;
+        result.state = Some(check);
     }
     if !intact {
         result.status = "fail";
@@ -148,6 +167,17 @@ fn human(result: &ChainResult) -> String {
             }
         ));
     }
+    if let Some(cut) = result
+        .audit_lines
+        .as_ref()
+        .and_then(|l| l.cut_last_line.as_ref())
+    {
+        text.push_str(&format!(
+            "VERIFY FAIL: line {} is cut off: the file ends without an LF after it and it is \
+             not a JSON value (chained above as it stands)\n",
+            cut.line
+        ));
+    }
     text.push_str(&format!("chain head: {}\n", result.head));
     if let Some(check) = &result.expected_head {
         text.push_str(&if check.ok {
@@ -159,21 +189,25 @@ fn human(result: &ChainResult) -> String {
             )
         });
     }
-    if let Some(state) = &result.state {
-        text.push_str(&if state.ok {
-            format!(
+    if let Some(check) = &result.state {
+        text.push_str(&match (&check.state, &check.invalid) {
+            (Some(state), _) if check.ok => format!(
                 "STATE OK: {} (session {}) holds this head\n",
-                state.file.display(),
-                state.state.session
-            )
-        } else {
-            format!(
+                check.file.display(),
+                state.session
+            ),
+            (Some(state), _) => format!(
                 "STATE MISMATCH: {} (session {}) holds {}, recomputed {}\n",
-                state.file.display(),
-                state.state.session,
-                state.state.head,
+                check.file.display(),
+                state.session,
+                state.head,
                 result.head
-            )
+            ),
+            (None, reason) => format!(
+                "STATE INVALID: {} is no head state: {}\n",
+                check.file.display(),
+                reason.as_deref().unwrap_or("")
+            ),
         });
     }
     text

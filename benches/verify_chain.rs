@@ -1,0 +1,205 @@
+//! `sealkit verify chain` on sealed logs far beyond what a whole-file reader holds. Generates a
+//! 1,000,000-entry log in `seal_log.mjs seal`'s layout (JSON.stringify with 2-space indent,
+//! entries shaped like the fixtures' audit lines, each with its own request hash), then in the
+//! same run: reads the file once and SHA-256s it (the floor: what any verifier of the file
+//! must at least do), runs the release binary on it (wall clock, CPU from `cutime`/`cstime`,
+//! peak resident set VmHWM after exec, load average before and after), runs it again with one
+//! byte of the last entry's payload changed (must exit 1), and finally verifies a generated
+//! log over 2 GB (must exit 0). Goals: peak RSS ≤ 64 MB, wall time ≤ 4× the read-and-hash
+//! floor. Everything is written to a temporary directory that is removed at the end.
+//!
+//! `SEALKIT_BENCH_ENTRIES=N` changes the first log's entry count; `SEALKIT_BENCH_BIG=0` skips
+//! the 2 GB log.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+// Shared with the other benchmarks; this one does not use every helper.
+#[allow(dead_code)]
+#[path = "support/child.rs"]
+mod child;
+
+use sealkit::chain;
+use sha2::{Digest, Sha256};
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const MB: f64 = 1024.0 * 1024.0;
+
+fn main() {
+    let entries: usize = std::env::var("SEALKIT_BENCH_ENTRIES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1_000_000);
+    let big = std::env::var("SEALKIT_BENCH_BIG").map_or(true, |v| v != "0");
+    let temp = tempfile::tempdir().unwrap();
+    let log = temp.path().join("sealed.json");
+
+    let started = Instant::now();
+    let (bytes, last_payload_at, entries) = generate(&log, entries, 0);
+    println!(
+        "generated {entries} entries, {:.1} MB, in {:.1} s",
+        bytes as f64 / MB,
+        started.elapsed().as_secs_f64()
+    );
+
+    let floor = read_and_hash(&log);
+    let run = verify(&log);
+    let floor_after = read_and_hash(&log);
+    let floor = if floor_after.wall < floor.wall {
+        floor_after
+    } else {
+        floor
+    };
+    report("intact", &run, bytes, &floor);
+    assert_eq!(run.status, 0, "the generated log must verify");
+
+    // One byte of the last entry's payload: a hex digit of its request hash, still valid JSON.
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&log)
+        .unwrap();
+    file.seek(SeekFrom::Start(last_payload_at)).unwrap();
+    let mut byte = [0u8];
+    file.read_exact(&mut byte).unwrap();
+    assert!(byte[0].is_ascii_hexdigit(), "{}", byte[0] as char);
+    file.seek(SeekFrom::Start(last_payload_at)).unwrap();
+    file.write_all(if byte[0] == b'0' { b"1" } else { b"0" })
+        .unwrap();
+    drop(file);
+    let tampered = verify(&log);
+    report("last payload byte changed", &tampered, bytes, &floor);
+    assert_eq!(tampered.status, 1, "a changed payload byte must fail");
+    std::fs::remove_file(&log).unwrap();
+
+    if big {
+        let started = Instant::now();
+        let (bytes, _, count) = generate(&log, 0, 2 * 1024 * 1024 * 1024);
+        println!(
+            "generated {count} entries, {:.1} MB, in {:.1} s",
+            bytes as f64 / MB,
+            started.elapsed().as_secs_f64()
+        );
+        let floor = read_and_hash(&log);
+        let run = verify(&log);
+        report("over 2 GB", &run, bytes, &floor);
+        assert_eq!(run.status, 0, "the 2 GB log must verify");
+        std::fs::remove_file(&log).unwrap();
+    }
+}
+
+/// Writes a sealed log of at least `count` entries and `min_bytes` bytes as `seal_log.mjs seal`
+/// lays it out; returns its size, the offset of a request-hash digit in the last entry's
+/// payload, and the number of entries.
+fn generate(path: &Path, count: usize, min_bytes: u64) -> (u64, u64, usize) {
+    let mut out = BufWriter::with_capacity(1 << 20, std::fs::File::create(path).unwrap());
+    let genesis = chain::genesis();
+    write!(
+        out,
+        "{{\n  \"format\": \"{}\",\n  \"commitment\": \"sha256(prevHead || 0x1f || payload)\",\n  \"genesis\": \"{genesis}\",\n  \"entries\": [",
+        chain::FORMAT
+    )
+    .unwrap();
+    let mut written = 0u64;
+    let mut head = genesis;
+    let mut last_payload_at = 0;
+    let tools = ["docs.read", "db.execute", "fs.write_file", "mail.send"];
+    let mut i = 0;
+    while i < count || written < min_bytes {
+        let request = Sha256::digest(i.to_le_bytes());
+        let request = sealkit::digest::hex_lower(&request);
+        let (verdict, reason) = if i % 5 == 0 {
+            (
+                "deny",
+                "85545fe075783b72f2703c8b4769da0b5ef1962bc2e8ecf62e3c9bf366a65aca",
+            )
+        } else {
+            ("allow", "explicit policy allow")
+        };
+        let payload = format!(
+            "{{\"certs\":[{{\"certHash\":\"{}\",\"kernel\":\"safety\",\"reason\":\"{reason}\",\"verdict\":\"{verdict}\"}},{{\"certHash\":\"12756644985251018087\",\"kernel\":\"temporal\",\"reason\":\"trace ok ({} events)\",\"verdict\":\"allow\"}}],\"epoch\":{},\"request_sha256\":\"{request}\",\"tool\":\"{}\",\"verdict\":\"{verdict}\"}}",
+            15988675559853727781u64.wrapping_add(i as u64),
+            i % 97 + 1,
+            i / 1000 + 1,
+            tools[i % tools.len()],
+        );
+        head = chain::commit(&head, &payload);
+        let quoted = serde_json::to_string(&payload).unwrap();
+        let prefix = format!(
+            "{}\n    {{\n      \"payload\": ",
+            if i == 0 { "" } else { "," }
+        );
+        last_payload_at = written + prefix.len() as u64 + quoted.find(&request).unwrap() as u64;
+        let entry = format!("{prefix}{quoted},\n      \"head\": \"{head}\"\n    }}");
+        written += entry.len() as u64;
+        out.write_all(entry.as_bytes()).unwrap();
+        i += 1;
+    }
+    out.write_all(b"\n  ]\n}\n").unwrap();
+    out.flush().unwrap();
+    drop(out);
+    let header = std::fs::metadata(path).unwrap().len() - written - 7;
+    (header + written + 7, header + last_payload_at, i)
+}
+
+/// What reading the file once and SHA-256-ing all of it (1 MiB reads) took.
+struct Floor {
+    wall: f64,
+    cpu: f64,
+}
+
+/// User + system CPU seconds of this process so far (`utime` + `stime`, USER_HZ = 100).
+fn own_cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| rest.split_whitespace().collect())
+        .unwrap_or_default();
+    let field = |i: usize| fields.get(i - 3).and_then(|f| f.parse::<f64>().ok());
+    (field(14).unwrap_or(0.0) + field(15).unwrap_or(0.0)) / 100.0
+}
+
+fn read_and_hash(path: &Path) -> Floor {
+    let cpu = own_cpu_seconds();
+    let started = Instant::now();
+    let mut file = std::fs::File::open(path).unwrap();
+    let mut buffer = vec![0u8; 1 << 20];
+    let mut hasher = Sha256::new();
+    loop {
+        let n = file.read(&mut buffer).unwrap();
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buffer[..n]);
+    }
+    std::hint::black_box(hasher.finalize());
+    Floor {
+        wall: started.elapsed().as_secs_f64(),
+        cpu: own_cpu_seconds() - cpu,
+    }
+}
+
+fn verify(path: &Path) -> child::Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sealkit"));
+    command.args(["verify", "chain"]).arg(path);
+    child::run(command, Duration::from_millis(10))
+}
+
+fn report(what: &str, run: &child::Run, bytes: u64, floor: &Floor) {
+    let wall = run.elapsed.as_secs_f64();
+    println!(
+        "sealkit verify chain ({what}): {:.2} s wall, {:.2} s CPU, {:.0} MB/s, exit {}, peak RSS {:.1} MB (load average {} before, {} after)\n  read + SHA-256 of the file once: {:.2} s wall, {:.2} s CPU; verify / floor = {:.2} by the clock, {:.2} by CPU time",
+        wall,
+        run.cpu_seconds,
+        bytes as f64 / MB / wall,
+        run.status,
+        run.peak_kb as f64 / 1024.0,
+        run.load_before,
+        run.load_after,
+        floor.wall,
+        floor.cpu,
+        wall / floor.wall,
+        run.cpu_seconds / floor.cpu.max(0.01),
+    );
+}

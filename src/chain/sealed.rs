@@ -1,0 +1,422 @@
+//! A sealed log verified as a stream, with the verdicts and messages of one whole-text parse
+//! (`json::parse` of the lossily decoded file, 64 levels deep): the document's outer object
+//! and its `entries` array are framed here, and every value inside them (each entry, each other
+//! member's value, and the top-level value when it is not an object) is read by `json::parse`
+//! itself, positioned at the same offset and depth as the whole-text parse would reach it.
+//! An entry is hashed into the chain and dropped as soon as it is read, so memory is one read
+//! chunk plus the largest value, whatever the number of entries. What JSON.parse keeps, this
+//! keeps too: the last of repeated members (`format`, `genesis`, `entries`, an entry's
+//! `payload` and `head`) decides. A syntax error anywhere, even after the entries, is the
+//! result, as it is for a whole-text parse.
+
+use super::text::Text;
+use super::{commit, genesis, BadEntry, GenesisCheck, SealedReport};
+use crate::json::{self, Node, ParseError, Value};
+use std::io::{self, Read};
+
+/// The largest single value in a sealed log (an entry, or another member's value); the log
+/// itself has no size limit.
+pub const MAX_VALUE_BYTES: usize = 16 * 1024 * 1024;
+
+/// The nesting limit of the whole-text parse seal_log.mjs's output is checked against.
+const MAX_DEPTH: usize = 64;
+
+/// Past this many bytes before the end of what was read, a parse error cannot be an effect
+/// of the text being cut there (the parser looks at most 6 bytes ahead: `false`, `\uXXXX`).
+const LOOKAHEAD: usize = 8;
+
+/// Why a sealed log could not be verified.
+#[derive(Debug)]
+pub enum SealedError {
+    /// Reading the input failed.
+    Io(io::Error),
+    /// Not a sealed log: the message the whole-text verifier gives.
+    NotSealed(String),
+    /// One value is larger than [`MAX_VALUE_BYTES`]; it starts at this offset.
+    ValueTooLarge(usize),
+}
+
+impl std::fmt::Display for SealedError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SealedError::Io(e) => write!(f, "{e}"),
+            SealedError::NotSealed(message) => f.write_str(message),
+            SealedError::ValueTooLarge(offset) => write!(
+                f,
+                "the value at byte {offset} is larger than {MAX_VALUE_BYTES} bytes, not read further"
+            ),
+        }
+    }
+}
+
+/// Verifies a sealed log read from `reader`.
+pub fn verify_stream(reader: impl Read) -> Result<SealedReport, SealedError> {
+    let mut framer = Framer {
+        src: Text::new(reader),
+    };
+    let document = framer.document().map_err(|stop| match stop {
+        Stop::Io(e) => SealedError::Io(e),
+        Stop::Syntax(e) => {
+            SealedError::NotSealed(format!("not JSON: {} at byte {}", e.message, e.offset))
+        }
+        Stop::TooLarge(offset) => SealedError::ValueTooLarge(offset),
+    })?;
+    document.report().map_err(SealedError::NotSealed)
+}
+
+/// Verifies a sealed log's text. `Err` when it is not a sealed log at all.
+pub fn verify_sealed(text: &str) -> Result<SealedReport, String> {
+    verify_stream(text.as_bytes()).map_err(|e| e.to_string())
+}
+
+enum Stop {
+    Io(io::Error),
+    Syntax(ParseError),
+    TooLarge(usize),
+}
+
+impl From<io::Error> for Stop {
+    fn from(e: io::Error) -> Self {
+        Stop::Io(e)
+    }
+}
+
+/// What the members read so far say; the last of repeated members replaces the earlier.
+struct Document {
+    format: Option<String>,
+    genesis: String,
+    entries: EntriesMember,
+}
+
+enum EntriesMember {
+    Absent,
+    NotArray,
+    Array(Chain),
+}
+
+/// One `entries` array, checked entry by entry.
+struct Chain {
+    count: usize,
+    head: String,
+    first_bad_entry: Option<BadEntry>,
+    bad_entries: usize,
+    /// The first entry without a string payload ends the check of this array.
+    refused: Option<String>,
+}
+
+impl Chain {
+    fn new() -> Self {
+        Chain {
+            count: 0,
+            head: genesis(),
+            first_bad_entry: None,
+            bad_entries: 0,
+            refused: None,
+        }
+    }
+
+    fn entry(&mut self, entry: &Value<'_>) {
+        let index = self.count;
+        self.count += 1;
+        if self.refused.is_some() {
+            return;
+        }
+        let Some(payload) = entry.get("payload").and_then(|p| p.value.as_str()) else {
+            self.refused = Some(format!(
+                "entries[{index}].payload is missing or not a string"
+            ));
+            return;
+        };
+        self.head = commit(&self.head, payload);
+        let recorded = entry.get("head").and_then(|h| h.value.as_str());
+        if recorded != Some(self.head.as_str()) {
+            self.bad_entries += 1;
+            if self.first_bad_entry.is_none() {
+                self.first_bad_entry = Some(BadEntry {
+                    index,
+                    recorded: recorded.unwrap_or("(absent)").to_owned(),
+                    recomputed: self.head.clone(),
+                });
+            }
+        }
+    }
+}
+
+impl Document {
+    fn member(&mut self, key: &str, value: &Value<'_>) {
+        match key {
+            "format" => self.format = value.as_str().map(str::to_owned),
+            "genesis" => {
+                self.genesis = match value {
+                    Value::String(s) => s.to_string(),
+                    other => format!("({})", other.type_name()),
+                }
+            }
+            "entries" => self.entries = EntriesMember::NotArray,
+            _ => {}
+        }
+    }
+
+    fn report(self) -> Result<SealedReport, String> {
+        let EntriesMember::Array(chain) = self.entries else {
+            return Err("entries is missing or not an array".into());
+        };
+        if let Some(refused) = chain.refused {
+            return Err(refused);
+        }
+        let expected = genesis();
+        Ok(SealedReport {
+            format: self.format,
+            genesis: GenesisCheck {
+                ok: self.genesis == expected,
+                recorded: self.genesis,
+                expected,
+            },
+            entries: chain.count,
+            first_bad_entry: chain.first_bad_entry,
+            bad_entries: chain.bad_entries,
+            head: chain.head,
+        })
+    }
+}
+
+/// Where a value read whole ends, by its first byte.
+#[derive(PartialEq)]
+enum Shape {
+    /// An object or array: at its matching bracket.
+    Container,
+    /// A string: at its closing quote.
+    String,
+    /// A number or literal: at the first byte no number or literal can hold.
+    Scalar,
+}
+
+struct Framer<R> {
+    src: Text<R>,
+}
+
+impl<R: Read> Framer<R> {
+    fn peek(&mut self) -> io::Result<Option<u8>> {
+        self.src.byte_at(self.src.pos)
+    }
+
+    fn error(&self, message: &str) -> Stop {
+        Stop::Syntax(ParseError {
+            offset: self.src.offset(self.src.pos),
+            message: message.to_owned(),
+        })
+    }
+
+    fn skip_ws(&mut self) -> io::Result<()> {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek()? {
+            self.src.pos += 1;
+        }
+        Ok(())
+    }
+
+    /// The whole input: one value surrounded by optional whitespace.
+    fn document(&mut self) -> Result<Document, Stop> {
+        let mut document = Document {
+            format: None,
+            genesis: "(absent)".to_owned(),
+            entries: EntriesMember::Absent,
+        };
+        self.skip_ws()?;
+        if self.peek()? == Some(b'{') {
+            self.object(&mut document)?;
+        } else {
+            // Not an object: nothing of a sealed log, but still the whole-text parse's verdict.
+            self.value(0, |_| ())?;
+        }
+        self.skip_ws()?;
+        if self.peek()?.is_some() {
+            return Err(self.error("unexpected content after the JSON value"));
+        }
+        Ok(document)
+    }
+
+    /// The top-level object, its members in order.
+    fn object(&mut self, document: &mut Document) -> Result<(), Stop> {
+        self.src.pos += 1;
+        self.skip_ws()?;
+        if self.peek()? == Some(b'}') {
+            self.src.pos += 1;
+            return Ok(());
+        }
+        loop {
+            if self.peek()? != Some(b'"') {
+                return Err(self.error("expected a string object key"));
+            }
+            let key = self.value(1, |node| node.value.as_str().map(str::to_owned))?;
+            let key = key.unwrap_or_default();
+            self.skip_ws()?;
+            if self.peek()? != Some(b':') {
+                return Err(self.error("expected ':' after an object key"));
+            }
+            self.src.pos += 1;
+            self.skip_ws()?;
+            if key == "entries" && self.peek()? == Some(b'[') {
+                document.entries = EntriesMember::Array(self.entries()?);
+            } else {
+                self.value(1, |node| document.member(&key, &node.value))?;
+            }
+            self.skip_ws()?;
+            match self.peek()? {
+                Some(b',') => {
+                    self.src.pos += 1;
+                    self.skip_ws()?;
+                }
+                Some(b'}') => {
+                    self.src.pos += 1;
+                    return Ok(());
+                }
+                _ => return Err(self.error("expected ',' or '}' in an object")),
+            }
+        }
+    }
+
+    /// One `entries` array (two levels deep), each entry chained as it is read.
+    fn entries(&mut self) -> Result<Chain, Stop> {
+        let mut chain = Chain::new();
+        self.src.pos += 1;
+        self.skip_ws()?;
+        if self.peek()? == Some(b']') {
+            self.src.pos += 1;
+            return Ok(chain);
+        }
+        loop {
+            self.value(2, |node| chain.entry(&node.value))?;
+            self.skip_ws()?;
+            match self.peek()? {
+                Some(b',') => {
+                    self.src.pos += 1;
+                    self.skip_ws()?;
+                }
+                Some(b']') => {
+                    self.src.pos += 1;
+                    return Ok(chain);
+                }
+                _ => return Err(self.error("expected ',' or ']' in an array")),
+            }
+        }
+    }
+
+    /// Reads the value at the cursor, `depth` containers deep, with `json::parse`, and hands
+    /// it to `take`.
+    fn value<T>(&mut self, depth: usize, take: impl FnOnce(&Node<'_>) -> T) -> Result<T, Stop> {
+        self.src.compact();
+        let start = self.src.pos;
+        let (end, shape) = self.extent(depth)?;
+        let max_depth = MAX_DEPTH - depth;
+        let text = &self.src.text[start..end];
+        let (node, used) = match json::parse(text, max_depth) {
+            Ok(node) => (node, end - start),
+            Err(e) => {
+                // A number or literal followed by other letters or digits: the value is the
+                // part the parser took, and the framing reports what follows it.
+                let prefix = (shape == Shape::Scalar && e.offset > 0)
+                    .then(|| json::parse(&text[..e.offset], max_depth).ok())
+                    .flatten();
+                match prefix {
+                    Some(node) => (node, e.offset),
+                    None => {
+                        return Err(Stop::Syntax(ParseError {
+                            offset: self.src.offset(start) + e.offset,
+                            message: e.message,
+                        }))
+                    }
+                }
+            }
+        };
+        let taken = take(&node);
+        self.src.pos = start + used;
+        Ok(taken)
+    }
+
+    /// Where the value at the cursor ends (or the end of the input), reading as needed.
+    fn extent(&mut self, depth: usize) -> Result<(usize, Shape), Stop> {
+        let start = self.src.pos;
+        let Some(first) = self.peek()? else {
+            return Ok((start, Shape::Scalar));
+        };
+        let shape = match first {
+            b'{' | b'[' => Shape::Container,
+            b'"' => Shape::String,
+            _ => Shape::Scalar,
+        };
+        let mut i = start;
+        if shape == Shape::Scalar {
+            while let Some(b) = self.src.byte_at(i)? {
+                if !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')) {
+                    break;
+                }
+                i = self.within_cap(start, i + 1, depth)?;
+            }
+            if i == start {
+                // Not a value's first byte: one character, which the parser refuses.
+                let width = self.src.text[start..]
+                    .chars()
+                    .next()
+                    .map_or(1, char::len_utf8);
+                return Ok((start + width, shape));
+            }
+            return Ok((i, shape));
+        }
+        let mut open = 0usize;
+        let mut in_string = false;
+        while let Some(b) = self.src.byte_at(i)? {
+            if in_string {
+                match b {
+                    b'"' => in_string = false,
+                    b'\\' => i += 1,
+                    _ => {
+                        // Skip the body up to the next quote or backslash in what is read.
+                        let rest = &self.src.text.as_bytes()[i + 1..];
+                        if let Some(skip) = memchr::memchr2(b'"', b'\\', rest) {
+                            i = self.within_cap(start, i + 1 + skip, depth)?;
+                            continue;
+                        }
+                        i = self.within_cap(start, self.src.text.len(), depth)?;
+                        continue;
+                    }
+                }
+            } else {
+                match b {
+                    b'"' => in_string = true,
+                    b'{' | b'[' => open += 1,
+                    b'}' | b']' => open = open.saturating_sub(1),
+                    _ => {}
+                }
+            }
+            i = self.within_cap(start, i + 1, depth)?;
+            if !in_string && open == 0 {
+                break;
+            }
+        }
+        // A backslash as the last byte of the input steps one past it.
+        Ok((i.min(self.src.text.len()), shape))
+    }
+
+    /// `i` when the value from `start` to `i` is within [`MAX_VALUE_BYTES`]. Past it, an error
+    /// the parser finds well before the cut is still the whole-text parse's verdict (deep
+    /// nesting, say); anything else is a value too large to read.
+    fn within_cap(&self, start: usize, i: usize, depth: usize) -> Result<usize, Stop> {
+        if i - start <= MAX_VALUE_BYTES {
+            return Ok(i);
+        }
+        let mut cut = i.min(self.src.text.len());
+        while !self.src.text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let text = &self.src.text[start..cut];
+        if let Err(e) = json::parse(text, MAX_DEPTH - depth) {
+            if e.offset + LOOKAHEAD <= text.len() {
+                return Err(Stop::Syntax(ParseError {
+                    offset: self.src.offset(start) + e.offset,
+                    message: e.message,
+                }));
+            }
+        }
+        Err(Stop::TooLarge(self.src.offset(start)))
+    }
+}

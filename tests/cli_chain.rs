@@ -1,0 +1,223 @@
+//! `sealkit verify chain` through the binary: head-state files that are read but are no head
+//! state, audit lines whose last line was cut off, and a sealed log past the old whole-file
+//! limit's per-value cap.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::{Command, Output};
+
+const LINES: &str = "testdata/receipts/chain/fixture_run_audit.lines";
+const HEAD: &str = "2b153a2b189dd1118b8378ac13c42de2420f40dc29af29fe4a2f4d4f42e0eef3";
+const OTHER_HEAD: &str = "0633b0b4c5ca8207b3174d64fe438b99eaa1f5d95d0d4bbaa5d3fe6bd5f700a9";
+
+fn sealkit(args: &[&str]) -> Output {
+    Command::new(assert_cmd::cargo::cargo_bin("sealkit"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn json(output: &Output) -> serde_json::Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {} / {}",
+            stdout(output),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}
+
+/// A state file whose `head` member is given twice: the right head and another one, in
+/// both orders, so neither the first nor the last can pass for the state.
+fn duplicated_heads() -> [String; 2] {
+    let state = |a: &str, b: &str| {
+        format!(
+            "{{\"seal_audit_state\":\"v1\",\"session\":\"seal-host-rs/stdio:4242:1000\",\"head\":\"{a}\",\"head\":\"{b}\"}}\n"
+        )
+    };
+    [state(HEAD, OTHER_HEAD), state(OTHER_HEAD, HEAD)]
+}
+
+/// Seen red before the fix: both orders exited 2 ("could not check", chain-state-invalid on
+/// stderr, no report on stdout).
+#[test]
+fn a_state_file_with_a_repeated_head_is_checked_and_bad() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, text) in duplicated_heads().iter().enumerate() {
+        let state = dir.path().join(format!("state-{i}"));
+        std::fs::write(&state, text).unwrap();
+        let state = state.to_str().unwrap();
+        let human = sealkit(&["verify", "chain", "--audit-lines", LINES, "--state", state]);
+        assert_eq!(human.status.code(), Some(1), "{}", stdout(&human));
+        assert!(
+            stdout(&human).contains(&format!(
+                "STATE INVALID: {state} is no head state: member \"head\" appears more than once\n"
+            )),
+            "{}",
+            stdout(&human)
+        );
+        let run = sealkit(&[
+            "verify",
+            "chain",
+            "--audit-lines",
+            LINES,
+            "--state",
+            state,
+            "--format",
+            "json",
+        ]);
+        assert_eq!(run.status.code(), Some(1));
+        let result = json(&run);
+        assert_eq!(result["status"], "fail");
+        assert_eq!(
+            result["state"],
+            serde_json::json!({"file": state, "ok": false,
+                "invalid": "member \"head\" appears more than once"})
+        );
+    }
+    // The same lines against the well-formed state still pass, so the member is what fails.
+    let good = sealkit(&[
+        "verify",
+        "chain",
+        "--audit-lines",
+        LINES,
+        "--state",
+        "testdata/receipts/fixture-dir/.seal-audit-head.state",
+    ]);
+    assert_eq!(good.status.code(), Some(0), "{}", stdout(&good));
+}
+
+/// A state file that cannot be read at all stays "could not check".
+#[test]
+fn an_unreadable_state_file_is_unchecked() {
+    let run = sealkit(&[
+        "verify",
+        "chain",
+        "--audit-lines",
+        LINES,
+        "--state",
+        "/nonexistent/.seal-audit-head.state",
+    ]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(run.stdout.is_empty());
+}
+
+fn receipt_dir(state: &[u8]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let from = Path::new("testdata/receipts/fixture-dir");
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let to = dir.path().join(entry.file_name());
+        std::fs::copy(entry.path(), &to).unwrap();
+        std::fs::set_permissions(&to, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    std::fs::write(dir.path().join(".seal-audit-head.state"), state).unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    dir
+}
+
+/// `audit` calls the same file an error finding and exits 1, as `verify chain` now does (this
+/// held before the fix too).
+#[test]
+fn audit_finds_the_repeated_head_an_error() {
+    let key = "testdata/receipts/fixture-dir/.seal-receipt-ed25519.key";
+    let good = receipt_dir(
+        &std::fs::read("testdata/receipts/fixture-dir/.seal-audit-head.state").unwrap(),
+    );
+    let run = sealkit(&[
+        "audit",
+        good.path().to_str().unwrap(),
+        "--receipt-key",
+        key,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", stdout(&run));
+    for text in duplicated_heads() {
+        let dir = receipt_dir(text.as_bytes());
+        let run = sealkit(&[
+            "audit",
+            dir.path().to_str().unwrap(),
+            "--receipt-key",
+            key,
+            "--format",
+            "json",
+        ]);
+        assert_eq!(run.status.code(), Some(1), "{}", stdout(&run));
+        assert!(
+            stdout(&run).contains("\"code\":\"chain-state-invalid\""),
+            "{}",
+            stdout(&run)
+        );
+    }
+}
+
+/// Seen red before the fix: exit 0, "3 audit lines chained (0 empty lines dropped)", no
+/// word about the cut line.
+#[test]
+fn audit_lines_whose_last_line_is_cut_off_are_a_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lines = std::fs::read(LINES).unwrap();
+    lines.extend_from_slice(br#"{"certs":[{"certHash":"1598867555985372"#);
+    let cut = dir.path().join("cut.lines");
+    std::fs::write(&cut, &lines).unwrap();
+    let cut = cut.to_str().unwrap();
+    let human = sealkit(&["verify", "chain", "--audit-lines", cut]);
+    assert_eq!(human.status.code(), Some(1), "{}", stdout(&human));
+    assert!(
+        stdout(&human).starts_with(
+            "3 audit lines chained (0 empty lines dropped)\nVERIFY FAIL: line 3 is cut off: the \
+             file ends without an LF after it and it is not a JSON value (chained above as it \
+             stands)\nchain head: "
+        ),
+        "{}",
+        stdout(&human)
+    );
+    let run = sealkit(&["verify", "chain", "--audit-lines", cut, "--format", "json"]);
+    assert_eq!(run.status.code(), Some(1));
+    let result = json(&run);
+    assert_eq!(result["status"], "fail");
+    assert_eq!(
+        result["audit_lines"]["cut_last_line"],
+        serde_json::json!({"line": 3, "bytes": 39})
+    );
+
+    // A whole JSON line without its LF, and the cut text once an LF ends it, are no finding.
+    for (name, bytes) in [
+        (
+            "whole.lines",
+            std::fs::read(LINES).unwrap().trim_ascii_end().to_vec(),
+        ),
+        ("ended.lines", [&lines[..], b"\n"].concat()),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let run = sealkit(&["verify", "chain", "--audit-lines", path.to_str().unwrap()]);
+        assert_eq!(run.status.code(), Some(0), "{name}: {}", stdout(&run));
+    }
+}
+
+/// One entry larger than the per-value limit: exit 2 with the limit named, nothing on stdout.
+#[test]
+fn an_entry_over_the_value_limit_is_unchecked() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.json");
+    let mut log = br#"{"entries":[{"payload":""#.to_vec();
+    log.resize(log.len() + sealkit::chain::sealed::MAX_VALUE_BYTES, b'a');
+    log.extend_from_slice(br#"","head":"x"}]}"#);
+    std::fs::write(&path, &log).unwrap();
+    let run = sealkit(&["verify", "chain", path.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(run.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&run.stderr).replace('│', " ");
+    let stderr = stderr.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        stderr.contains("the value at byte 12 is larger than 16777216 bytes"),
+        "{stderr}"
+    );
+}
