@@ -6,7 +6,7 @@
 //! re-runs those mutations and the rest of the verification code's.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use assert_cmd::Command;
 use ed25519_dalek::{Signer, SigningKey};
