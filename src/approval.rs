@@ -11,6 +11,7 @@
 
 pub mod binding;
 pub mod canonical;
+pub mod conflict;
 pub mod limits;
 pub mod payload;
 pub mod reason;
