@@ -627,7 +627,9 @@ mod tests {
         let error = write_or_roll_back(&mut file, b"{\"token\":1}\n", 4).unwrap_err();
         assert_eq!(file.bytes, b"old\n");
         assert_eq!(error.code(), "token-file-append-rolled-back");
-        assert!(error.to_string().contains("cut back to its original 4 bytes"));
+        assert!(error
+            .to_string()
+            .contains("cut back to its original 4 bytes"));
         let mut file = FullDisk {
             bytes: b"old\n".to_vec(),
             room: 5,
@@ -651,7 +653,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         assert!(check_kind(&dir.path().join("new")).is_ok());
         let error = append_line(dir.path(), "{}").unwrap_err();
-        assert!(matches!(error, AppendError::NotRegular { kind: "a directory" }));
+        assert!(matches!(
+            error,
+            AppendError::NotRegular {
+                kind: "a directory"
+            }
+        ));
         let error = append_line(Path::new("/dev/null"), "{}").unwrap_err();
         assert!(matches!(
             error,

@@ -69,10 +69,7 @@ fn a_nonce_the_token_file_already_reserves_is_refused_before_signing() {
     approve(dir.path(), &tokens, &["--nonce", "d-2"])
         .assert()
         .code(0);
-    assert_eq!(
-        std::fs::read_to_string(&tokens).unwrap().lines().count(),
-        4
-    );
+    assert_eq!(std::fs::read_to_string(&tokens).unwrap().lines().count(), 4);
 }
 
 #[test]
@@ -80,8 +77,8 @@ fn a_nonce_only_an_unverified_line_carries_is_not_reserved() {
     // A line that fails the token checks (here: signed by another key) reserves nothing.
     let dir = tempfile::tempdir().unwrap();
     let tokens = dir.path().join("tokens.ndjson");
-    let foreign = edited_v2_line(|payload| payload["nonce"] = "n-9".into())
-        .replace(KEY_ID, &"0".repeat(64));
+    let foreign =
+        edited_v2_line(|payload| payload["nonce"] = "n-9".into()).replace(KEY_ID, &"0".repeat(64));
     std::fs::write(&tokens, format!("{foreign}\n")).unwrap();
     approve(dir.path(), &tokens, &["--nonce", "n-9"])
         .assert()
@@ -117,7 +114,10 @@ fn a_token_file_that_is_not_a_regular_file_is_refused_before_signing() {
             .code(1)
             .stderr(contains("token-file-not-regular"));
         let (code, refusal) = run_json(approve(dir.path(), path, &[]));
-        assert_eq!((code, &refusal["code"]), (1, &"token-file-not-regular".into()));
+        assert_eq!(
+            (code, &refusal["code"]),
+            (1, &"token-file-not-regular".into())
+        );
         let message = refusal["message"].as_str().unwrap();
         assert!(
             message.contains(&format!("the token file is {kind}, not a regular file")),
@@ -143,22 +143,45 @@ fn an_approval_already_expired_at_signing_is_refused() {
         .code(1)
         .stderr(contains("approval-expired-at-signing"));
     let (code, refusal) = run_json(approve(dir.path(), &tokens, &["--authorized-at", "0"]));
-    assert_eq!((code, &refusal["code"]), (1, &"approval-expired-at-signing".into()));
+    assert_eq!(
+        (code, &refusal["code"]),
+        (1, &"approval-expired-at-signing".into())
+    );
     let message = refusal["message"].as_str().unwrap();
-    assert!(message.contains("its expiry 120000 ms is before the signing time"), "{message}");
+    assert!(
+        message.contains("its expiry 120000 ms is before the signing time"),
+        "{message}"
+    );
     // Past its expiry at the given signing time, or older than the longest TTL (300 s).
     for (args, why) in [
         (
-            ["--now", "1786000000000", "--expiry", "1785999999999", "--authorized-at", "1785999990000"],
+            [
+                "--now",
+                "1786000000000",
+                "--expiry",
+                "1785999999999",
+                "--authorized-at",
+                "1785999990000",
+            ],
             "its expiry 1785999999999 ms is before the signing time 1786000000000 ms",
         ),
         (
-            ["--now", "1786000300001", "--expiry", "1786000900000", "--authorized-at", "1786000000000"],
+            [
+                "--now",
+                "1786000300001",
+                "--expiry",
+                "1786000900000",
+                "--authorized-at",
+                "1786000000000",
+            ],
             "authorized_at 1786000000000 ms is more than the host's longest TTL (300 s) before",
         ),
     ] {
         let (code, refusal) = run_json(approve(dir.path(), &tokens, &args));
-        assert_eq!((code, &refusal["code"]), (1, &"approval-expired-at-signing".into()));
+        assert_eq!(
+            (code, &refusal["code"]),
+            (1, &"approval-expired-at-signing".into())
+        );
         let message = refusal["message"].as_str().unwrap();
         assert!(message.contains(why), "{message}");
     }
@@ -167,7 +190,14 @@ fn an_approval_already_expired_at_signing_is_refused() {
     approve(
         dir.path(),
         &tokens,
-        &["--now", "1786000300000", "--expiry", "1786000300000", "--authorized-at", "1786000000000"],
+        &[
+            "--now",
+            "1786000300000",
+            "--expiry",
+            "1786000300000",
+            "--authorized-at",
+            "1786000000000",
+        ],
     )
     .assert()
     .code(0);
