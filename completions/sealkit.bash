@@ -141,7 +141,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__approve)
-            opts="-h -V --token-file --refusal --frame --target --key-file --server --nonce --authorized-at --expiry --ttl --session --approver --yes --deny --format --deny-warnings --color --help --version"
+            opts="-h -V --token-file --refusal --frame --target --key-file --server --nonce --authorized-at --now --expiry --ttl --session --approver --yes --deny --format --deny-warnings --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -176,6 +176,10 @@ _sealkit() {
                     return 0
                     ;;
                 --authorized-at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
