@@ -20,6 +20,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+// Only `run` is used here (not `per_second`).
+#[allow(dead_code)]
 #[path = "support/child.rs"]
 mod child;
 

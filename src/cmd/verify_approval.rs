@@ -270,7 +270,7 @@ impl Summary {
 enum Sink {
     Jsonl(Out),
     Json { out: Out, first: bool },
-    Human(Human),
+    Human(Box<Human>),
 }
 
 impl Sink {
@@ -282,7 +282,7 @@ impl Sink {
                 out.text("{\"tokens\":[").into_diagnostic()?;
                 Sink::Json { out, first: true }
             }
-            Format::Human => Sink::Human(Human::new(Out::new())),
+            Format::Human => Sink::Human(Box::new(Human::new(Out::new()))),
         })
     }
 
