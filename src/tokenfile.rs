@@ -618,7 +618,8 @@ mod tests {
 
     #[test]
     fn a_short_write_is_cut_back_to_the_original_length() {
-        // Seen red with the cut-back removed (the fragment `{"tok` stayed).
+        // Without the cut-back the fragment `{"tok` would stay (the binary test
+        // an_append_that_runs_out_of_space_is_cut_back was seen red on the code before it).
         let mut file = FullDisk {
             bytes: b"old\n".to_vec(),
             room: 5,
