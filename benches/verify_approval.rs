@@ -9,9 +9,21 @@
 //!   serialisation excluded.
 //!
 //! After the measurements the ratios pipeline / raw are printed from criterion's estimates.
-//! Run: `cargo bench --bench verify_approval`.
+//!
+//! Then the release binary runs `sealkit verify approval` over the same 100,000 lines written
+//! to a file, once per output format (human, json, jsonl), and its peak resident memory
+//! (VmHWM) is printed with the load average around each run. Goal: at most 64 MB in every
+//! format (memory must not grow with the number of lines).
+//!
+//! Run: `cargo bench --bench verify_approval`; `SEALKIT_BENCH_MEMORY_ONLY=1` skips the
+//! criterion measurements.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+// Only `run` is used here (not `per_second`).
+#[allow(dead_code)]
+#[path = "support/child.rs"]
+mod child;
 
 use criterion::{criterion_group, Criterion, Throughput};
 use ed25519_dalek::{Signature, Verifier};
@@ -160,8 +172,42 @@ fn ratios() {
 
 criterion_group!(benches, bench);
 
+/// Peak memory of the release binary over the corpus, per output format.
+fn memory(corpus: &Corpus) {
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = dir.path().join("tokens.ndjson");
+    let frame = dir.path().join("call.frame");
+    std::fs::write(&tokens, &corpus.file).unwrap();
+    std::fs::write(&frame, FRAME).unwrap();
+    for format in ["human", "json", "jsonl"] {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_sealkit"));
+        command
+            .args(["verify", "approval", "--format", format, "--pubkey"])
+            .arg(&corpus.key.public.hex)
+            .args(["--target", TARGET, "--frame"])
+            .arg(&frame)
+            .arg(&tokens);
+        let run = child::run(command, Duration::from_millis(20));
+        println!(
+            "sealkit verify approval --format {format}: {LINES} lines ({:.1} MB) in {:.2} s \
+             (CPU {:.2} s), exit {}, peak RSS {:.1} MB (load average {} before, {} after)",
+            corpus.file.len() as f64 / 1e6,
+            run.elapsed.as_secs_f64(),
+            run.cpu_seconds,
+            run.status,
+            run.peak_kb as f64 / 1024.0,
+            run.load_before,
+            run.load_after
+        );
+        assert_eq!(run.status, 0, "every bench token is accepted");
+    }
+}
+
 fn main() {
-    benches();
-    Criterion::default().configure_from_args().final_summary();
-    ratios();
+    if std::env::var_os("SEALKIT_BENCH_MEMORY_ONLY").is_none() {
+        benches();
+        Criterion::default().configure_from_args().final_summary();
+        ratios();
+    }
+    memory(&corpus());
 }

@@ -130,6 +130,7 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The host''s configured server identity (Seal''s `server`; never read from a frame)')
             [CompletionResult]::new('--nonce', '--nonce', [CompletionResultType]::ParameterName, 'Nonce (default: 32 random hex digits)')
             [CompletionResult]::new('--authorized-at', '--authorized-at', [CompletionResultType]::ParameterName, 'authorized_at in Unix milliseconds (default: now)')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The signing time in Unix milliseconds (default: the system clock): authorized_at defaults to it, and an approval already expired at it is refused')
             [CompletionResult]::new('--expiry', '--expiry', [CompletionResultType]::ParameterName, 'expiry in Unix milliseconds (default: authorized_at + TTL)')
             [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'Lifetime in seconds: expiry = authorized_at + TTL (default 120; the host caps its own TTL at 300)')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Approval session label (default: sealkit-approve/<random hex>)')

@@ -117,6 +117,7 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand --server 'The host''s configured server identity (Seal''s `server`; never read from a frame)'
             cand --nonce 'Nonce (default: 32 random hex digits)'
             cand --authorized-at 'authorized_at in Unix milliseconds (default: now)'
+            cand --now 'The signing time in Unix milliseconds (default: the system clock): authorized_at defaults to it, and an approval already expired at it is refused'
             cand --expiry 'expiry in Unix milliseconds (default: authorized_at + TTL)'
             cand --ttl 'Lifetime in seconds: expiry = authorized_at + TTL (default 120; the host caps its own TTL at 300)'
             cand --session 'Approval session label (default: sealkit-approve/<random hex>)'

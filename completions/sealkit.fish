@@ -120,6 +120,7 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l ssh-key -d '
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l server -d 'The host\'s configured server identity (Seal\'s `server`; never read from a frame)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l nonce -d 'Nonce (default: 32 random hex digits)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l authorized-at -d 'authorized_at in Unix milliseconds (default: now)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l now -d 'The signing time in Unix milliseconds (default: the system clock): authorized_at defaults to it, and an approval already expired at it is refused' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l expiry -d 'expiry in Unix milliseconds (default: authorized_at + TTL)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l ttl -d 'Lifetime in seconds: expiry = authorized_at + TTL (default 120; the host caps its own TTL at 300)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l session -d 'Approval session label (default: sealkit-approve/<random hex>)' -r

@@ -12,6 +12,7 @@
 pub mod approvers;
 pub mod binding;
 pub mod canonical;
+pub mod conflict;
 pub mod limits;
 pub mod payload;
 pub mod reason;

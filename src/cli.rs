@@ -386,6 +386,11 @@ pub struct ApproveArgs {
     #[arg(long, value_name = "MS")]
     pub authorized_at: Option<u64>,
 
+    /// The signing time in Unix milliseconds (default: the system clock): authorized_at
+    /// defaults to it, and an approval already expired at it is refused.
+    #[arg(long, value_name = "MS")]
+    pub now: Option<u64>,
+
     /// expiry in Unix milliseconds (default: authorized_at + TTL).
     #[arg(long, value_name = "MS", conflicts_with = "ttl")]
     pub expiry: Option<u64>,

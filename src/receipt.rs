@@ -236,6 +236,18 @@ pub fn verify_parsed(
     verify_parsed_with_frame(receipt, bytes, pin, scratch).0
 }
 
+/// Why no signature was checked: only record_version 3 is signed; 2 never is; any other
+/// version is one sealkit does not know, whatever it carries.
+fn unsigned_detail(version: Option<u64>) -> String {
+    match version {
+        Some(2) => "record_version 2 receipts carry no signature".to_owned(),
+        Some(other) => {
+            format!("unsupported record_version {other}: no signature is checked")
+        }
+        None => "no record_version: no signature is checked".to_owned(),
+    }
+}
+
 /// The identity engine's call for a record_version 3 receipt's object A, as the receipt
 /// checks obtained it: analysed with no session entry call under `server`, the receipt's
 /// own server identity. Lets a caller that analyses the same frame skip doing it again.
@@ -267,7 +279,7 @@ pub fn verify_parsed_with_frame(
             reported_key_id: None,
             pinned_public_key: pin.map(pin::Pin::public_key_hex),
             pin_source: pin.map(|p| p.source.kind()),
-            detail: "record_version 2 receipts carry no signature".into(),
+            detail: unsigned_detail(version),
         }
     };
     checks.push(layout);

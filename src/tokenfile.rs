@@ -6,7 +6,11 @@
 //! Appending follows the approver's side of the contract (DESIGN.md §4): exactly one line per
 //! call, under an exclusive lock on the file, written in a single `write` at the end and
 //! fsync'd; earlier bytes are never rewritten; a new file is created mode 0600. If the file
-//! does not end with LF, one LF is written first so the new token stays its own line.
+//! does not end with LF, one LF is written first so the new token stays its own line. Only a
+//! regular file (or a new path) is ever written: a FIFO or a device would take the line and
+//! then fail the fsync, so a reader could hold a token the approver was told was not written.
+//! An append that fails part-way (a full disk) is cut back to the file's original length under
+//! the same lock, so no fragment of a token is left behind.
 
 use crate::approval::limits::MAX_TOKEN_FILE_BYTES;
 use std::fs::{File, OpenOptions};
@@ -193,6 +197,49 @@ pub enum AppendError {
         current: u64,
         after: u64,
     },
+    /// The path names something other than a regular file (a FIFO, a device, a directory).
+    NotRegular {
+        kind: &'static str,
+    },
+    /// The caller's check, run under the lock, refused the append.
+    Refused {
+        code: &'static str,
+        message: String,
+    },
+    /// The write or its fsync failed; the file was cut back to its original length.
+    RolledBack {
+        error: io::Error,
+        length: u64,
+    },
+    /// The write or its fsync failed and cutting the file back failed too.
+    RollbackFailed {
+        error: io::Error,
+        rollback: io::Error,
+        length: u64,
+    },
+}
+
+impl AppendError {
+    /// The stable code for a person or a script.
+    pub fn code(&self) -> &'static str {
+        match self {
+            AppendError::Io(_) => "token-file-append",
+            AppendError::NotOneLine => "token-not-one-line",
+            AppendError::TooLarge { .. } => "token-file-too-large",
+            AppendError::NotRegular { .. } => "token-file-not-regular",
+            AppendError::Refused { code, .. } => code,
+            AppendError::RolledBack { .. } => "token-file-append-rolled-back",
+            AppendError::RollbackFailed { .. } => "token-file-append-partial",
+        }
+    }
+
+    /// A refusal that follows from checking (the caller exits 1), not a failure to run.
+    pub fn is_refusal(&self) -> bool {
+        matches!(
+            self,
+            AppendError::NotRegular { .. } | AppendError::Refused { .. }
+        )
+    }
 }
 
 impl std::fmt::Display for AppendError {
@@ -205,6 +252,26 @@ impl std::fmt::Display for AppendError {
                 "the token file is {current} bytes; appending would make it {after}, over the \
                  {MAX_TOKEN_FILE_BYTES} bytes seal-host reads (it would then ignore every token \
                  in it); start a new token file"
+            ),
+            AppendError::NotRegular { kind } => write!(
+                f,
+                "the token file is {kind}, not a regular file; nothing was signed or written \
+                 (give a regular file or a new path)"
+            ),
+            AppendError::Refused { message, .. } => write!(f, "{message}"),
+            AppendError::RolledBack { error, length } => write!(
+                f,
+                "the append failed ({error}); the token file was cut back to its original \
+                 {length} bytes, so no part of the token is in it"
+            ),
+            AppendError::RollbackFailed {
+                error,
+                rollback,
+                length,
+            } => write!(
+                f,
+                "the append failed ({error}) and cutting the token file back to its original \
+                 {length} bytes failed too ({rollback}): its end may hold part of a token line"
             ),
         }
     }
@@ -220,12 +287,28 @@ impl From<io::Error> for AppendError {
 
 /// Appends `line` and one LF to the token file at `path` (see the module docs).
 pub fn append_line(path: &Path, line: &str) -> Result<Appended, AppendError> {
+    append_line_checked(path, line, |_| Ok(()))
+}
+
+/// [`append_line`], running `check` on the file (positioned anywhere; it may read) once the
+/// exclusive lock is held and before anything is written, so what it checks cannot change
+/// before the line lands.
+pub fn append_line_checked(
+    path: &Path,
+    line: &str,
+    check: impl FnOnce(&mut File) -> Result<(), AppendError>,
+) -> Result<Appended, AppendError> {
     if line.contains(['\n', '\r']) {
         return Err(AppendError::NotOneLine);
     }
+    check_kind(path)?;
     let (mut file, created) = open_for_append(path)?;
+    // The path may have been swapped since it was looked at: the opened file decides.
+    if let Some(kind) = not_regular(&file.metadata()?) {
+        return Err(AppendError::NotRegular { kind });
+    }
     file.lock()?;
-    let result = append_locked(&mut file, line, created);
+    let result = check(&mut file).and_then(|()| append_locked(&mut file, line, created));
     let unlock = file.unlock();
     let appended = result?;
     unlock?;
@@ -237,6 +320,48 @@ pub fn append_line(path: &Path, line: &str) -> Result<Appended, AppendError> {
         crate::fsutil::sync_dir(dir)?;
     }
     Ok(appended)
+}
+
+/// Refuses a path that exists and is not a regular file (symbolic links followed); a path
+/// that does not exist yet is fine. Nothing is opened, so a FIFO is never touched.
+pub fn check_kind(path: &Path) -> Result<(), AppendError> {
+    match std::fs::metadata(path) {
+        Ok(metadata) => match not_regular(&metadata) {
+            Some(kind) => Err(AppendError::NotRegular { kind }),
+            None => Ok(()),
+        },
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(error) => Err(AppendError::Io(error)),
+    }
+}
+
+/// What a non-regular file is, for the message; `None` for a regular file.
+fn not_regular(metadata: &std::fs::Metadata) -> Option<&'static str> {
+    let file_type = metadata.file_type();
+    if file_type.is_file() {
+        return None;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return Some("a FIFO");
+        }
+        if file_type.is_char_device() {
+            return Some("a character device");
+        }
+        if file_type.is_block_device() {
+            return Some("a block device");
+        }
+        if file_type.is_socket() {
+            return Some("a socket");
+        }
+    }
+    Some(if file_type.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    })
 }
 
 fn open_for_append(path: &Path) -> io::Result<(File, bool)> {
@@ -269,14 +394,50 @@ fn append_locked(file: &mut File, line: &str, created: bool) -> Result<Appended,
     if after > MAX_TOKEN_FILE_BYTES {
         return Err(AppendError::TooLarge { current, after });
     }
-    file.write_all(&bytes)?;
-    file.sync_all()?;
+    write_or_roll_back(file, &bytes, current)?;
     Ok(Appended {
         offset: current + u64::from(added_line_break),
         added_line_break,
         created,
         mode: crate::fsutil::unix_mode(&file.metadata()?),
     })
+}
+
+/// Writes and fsyncs `bytes` at the end of `file` (which is `length` bytes long); when either
+/// fails, cuts the file back to `length` and fsyncs that, so a failed append leaves the file
+/// as it was. Generic so a test can make the write fail part-way.
+fn write_or_roll_back<F: Write + Truncate>(
+    file: &mut F,
+    bytes: &[u8],
+    length: u64,
+) -> Result<(), AppendError> {
+    let Err(error) = file.write_all(bytes).and_then(|()| file.sync()) else {
+        return Ok(());
+    };
+    match file.truncate_to(length).and_then(|()| file.sync()) {
+        Ok(()) => Err(AppendError::RolledBack { error, length }),
+        Err(rollback) => Err(AppendError::RollbackFailed {
+            error,
+            rollback,
+            length,
+        }),
+    }
+}
+
+/// What [`write_or_roll_back`] needs of a file besides writing.
+trait Truncate {
+    fn sync(&mut self) -> io::Result<()>;
+    fn truncate_to(&mut self, length: u64) -> io::Result<()>;
+}
+
+impl Truncate for File {
+    fn sync(&mut self) -> io::Result<()> {
+        self.sync_all()
+    }
+
+    fn truncate_to(&mut self, length: u64) -> io::Result<()> {
+        self.set_len(length)
+    }
 }
 
 fn last_byte(file: &mut File, len: u64) -> io::Result<u8> {
@@ -418,6 +579,95 @@ mod tests {
             .unwrap();
         writer.join().unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"{}\n");
+    }
+
+    /// A file on a disk with `room` bytes left: writes past it fail, as on a full disk.
+    struct FullDisk {
+        bytes: Vec<u8>,
+        room: usize,
+        fail_truncate: bool,
+    }
+
+    impl Write for FullDisk {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.room);
+            if n == 0 {
+                return Err(io::Error::other("No space left on device"));
+            }
+            self.room -= n;
+            self.bytes.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Truncate for FullDisk {
+        fn sync(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+        fn truncate_to(&mut self, length: u64) -> io::Result<()> {
+            if self.fail_truncate {
+                return Err(io::Error::other("read-only"));
+            }
+            self.bytes.truncate(length as usize);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_short_write_is_cut_back_to_the_original_length() {
+        // Without the cut-back the fragment `{"tok` would stay (the binary test
+        // an_append_that_runs_out_of_space_is_cut_back was seen red on the code before it).
+        let mut file = FullDisk {
+            bytes: b"old\n".to_vec(),
+            room: 5,
+            fail_truncate: false,
+        };
+        let error = write_or_roll_back(&mut file, b"{\"token\":1}\n", 4).unwrap_err();
+        assert_eq!(file.bytes, b"old\n");
+        assert_eq!(error.code(), "token-file-append-rolled-back");
+        assert!(error
+            .to_string()
+            .contains("cut back to its original 4 bytes"));
+        let mut file = FullDisk {
+            bytes: b"old\n".to_vec(),
+            room: 5,
+            fail_truncate: true,
+        };
+        let error = write_or_roll_back(&mut file, b"{\"token\":1}\n", 4).unwrap_err();
+        assert_eq!(error.code(), "token-file-append-partial");
+        assert!(error.to_string().contains("may hold part of a token line"));
+        let mut file = FullDisk {
+            bytes: Vec::new(),
+            room: 100,
+            fail_truncate: false,
+        };
+        write_or_roll_back(&mut file, b"{}\n", 0).unwrap();
+        assert_eq!(file.bytes, b"{}\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_regular_files_or_new_paths_are_written() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(check_kind(&dir.path().join("new")).is_ok());
+        let error = append_line(dir.path(), "{}").unwrap_err();
+        assert!(matches!(
+            error,
+            AppendError::NotRegular {
+                kind: "a directory"
+            }
+        ));
+        let error = append_line(Path::new("/dev/null"), "{}").unwrap_err();
+        assert!(matches!(
+            error,
+            AppendError::NotRegular {
+                kind: "a character device"
+            }
+        ));
+        assert!(error.is_refusal());
     }
 
     #[test]

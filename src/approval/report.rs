@@ -13,10 +13,11 @@ use super::reason::{host_record_id, Reason};
 use super::verify::{line_too_long, verify_line, TokenKind, Verdict};
 use crate::keys::approvers::Approvers;
 use crate::keys::PublicKey;
-use crate::tokenfile::{is_blank, Batch};
+use crate::tokenfile::{is_blank, Batch, LineReader};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashSet;
+use std::io::{self, BufRead};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -179,6 +180,32 @@ impl<'k> Checker<'k> {
         report.host_source = Some(Reason::ReplayedNonce.host_source());
         report.host_record_id = Some(host_record_id(material.as_bytes()));
         report.detail = Some(binding_detail(&Reason::ReplayedNonce));
+    }
+}
+
+/// The first line of a token file holding an approval that passes seal-host's token checks
+/// under `key` with this nonce: the host reserves the nonce for that line, so another record
+/// with it would be dropped as `replayed_nonce`. The same checks as `verify approval`.
+pub fn line_reserving_nonce(
+    reader: impl BufRead,
+    key: &PublicKey,
+    nonce: &str,
+) -> io::Result<Option<u64>> {
+    let mut lines = LineReader::new(reader);
+    let mut checker = Checker::new(key, Expectations::default());
+    let mut batch = Batch::default();
+    loop {
+        lines.next_batch(&mut batch, 1024)?;
+        if batch.lines.is_empty() {
+            return Ok(None);
+        }
+        let found = checker.check_batch(&batch).into_iter().find(|report| {
+            report.status == Status::Accepted
+                && matches!(&report.signed, Some(Signed::Approval(a)) if a.nonce == nonce)
+        });
+        if let Some(report) = found {
+            return Ok(Some(report.line));
+        }
     }
 }
 

@@ -7,13 +7,14 @@
 //! under an exclusive lock.
 //!
 //! Exit: 0 signed and appended; 1 checked and refused (frame refused by validation, target
-//! matching no profile, or the person said no); 2 could not run (unreadable input or key, no
-//! terminal without `--yes`, I/O).
+//! matching no profile, a token file that is not a regular file, a nonce already reserved in
+//! it, an approval already expired, or the person said no); 2 could not run (unreadable input
+//! or key, no terminal without `--yes`, I/O).
 
 use super::{Global, Out};
 use crate::approval::binding::Subject;
 use crate::approval::sign::{sign_approval, sign_decline, ApprovalInputs};
-use crate::approval::{Renderer, DEFAULT_TTL_SECONDS, MAX_TTL_SECONDS};
+use crate::approval::{Renderer, MAX_TTL_SECONDS};
 use crate::challenge;
 use crate::cli::{ApproveArgs, Format};
 use crate::digest::{hex_lower, is_sha256_hex};
@@ -23,12 +24,15 @@ use crate::keys::{self, Signer};
 use crate::outcome::Outcome;
 use crate::request::{self, Call, EraMode, Options, Session, Verdict};
 use crate::shown::{self, Decision};
-use crate::tokenfile::{self, Appended};
+use crate::tokenfile::{AppendError, Appended};
 use miette::{miette, IntoDiagnostic, WrapErr};
 use serde::Serialize;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, IsTerminal, Read, Write};
 use std::path::Path;
+
+mod checks;
+pub mod terminal;
 
 /// Longest answer read at the prompt (seal-host's interactive limit).
 const MAX_ANSWER_BYTES: u64 = 16 * 1024;
@@ -63,6 +67,11 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
         Some(validity) => super::approve_prompt::render(&request, key, &location, validity),
         None => shown::render(&request),
     };
+    let now = clock(&args)?;
+    if let Err(refused) = checks::before_asking(&args, key, decision, now) {
+        return refuse(global, &refused);
+    }
+    checks::warn_ttl(&args, decision, now, global);
     if !args.yes && !ask(&shown_text, decision, validity.is_some())? {
         if validity.is_some() {
             return super::approve_prompt::declined(global);
@@ -72,14 +81,15 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
             &Refused::new("not-approved", "no token written: the answer was not yes"),
         );
     }
-    let signed = sign(&args, key, &target, &frame, &shown_text, decision)?;
-    let appended = tokenfile::append_line(&args.token_file, &signed.line).map_err(|e| {
-        miette!(
-            code = "token-file-append",
-            "{}: {e}",
-            args.token_file.display()
-        )
-    })?;
+    let now = clock(&args)?;
+    if let Err(refused) = checks::not_expired(&args, decision, now) {
+        return refuse(global, &refused);
+    }
+    let signed = sign(&args, key, &target, &frame, &shown_text, decision, now)?;
+    let appended = match checks::append(&args, key, decision, &signed.line) {
+        Ok(appended) => appended,
+        Err(error) => return append_failed(global, &args, &error),
+    };
     report(global, &args, &signed, &profiles, &shown_text, &appended)?;
     Ok(Outcome::Good)
 }
@@ -131,6 +141,28 @@ fn check_one_frame(frame: &[u8], path: &Path) -> miette::Result<()> {
         ));
     }
     Ok(())
+}
+
+/// The signing time: `--now`, or the system clock.
+fn clock(args: &ApproveArgs) -> miette::Result<u64> {
+    match args.now {
+        Some(now) => Ok(now),
+        None => now_ms(),
+    }
+}
+
+/// A refused append (not a regular file, nonce reserved) is a finding, exit 1; a failed one
+/// could not run, exit 2.
+fn append_failed(
+    global: &Global,
+    args: &ApproveArgs,
+    error: &AppendError,
+) -> miette::Result<Outcome> {
+    let message = format!("{}: {error}", args.token_file.display());
+    if error.is_refusal() {
+        return refuse(global, &Refused::new(error.code(), message));
+    }
+    Err(miette!(code = error.code(), "{message}"))
 }
 
 /// A refusal to sign that is the result of checking (exit 1).
@@ -241,6 +273,8 @@ fn ask(shown_text: &[u8], decision: Decision, question_shown: bool) -> miette::R
     tty.write_all(shown_text).into_diagnostic()?;
     tty.write_all(question.as_bytes()).into_diagnostic()?;
     tty.flush().into_diagnostic()?;
+    // Only what is typed once the question is on the screen answers it.
+    terminal::discard_typed_ahead(&tty).into_diagnostic()?;
     let answer = read_answer(&tty).into_diagnostic()?;
     Ok(matches!(
         answer.trim().to_ascii_lowercase().as_str(),
@@ -275,11 +309,9 @@ fn sign(
     frame: &[u8],
     shown_text: &[u8],
     decision: Decision,
+    now: u64,
 ) -> miette::Result<Signed> {
-    let authorized_at = match args.authorized_at {
-        Some(ms) => ms,
-        None => now_ms()?,
-    };
+    let authorized_at = args.authorized_at.unwrap_or(now);
     let nonce = match &args.nonce {
         Some(nonce) => nonce.clone(),
         None => random_hex()?,
@@ -301,13 +333,7 @@ fn sign(
             renderer,
         });
     }
-    let expiry = match (args.expiry, args.ttl) {
-        (Some(expiry), _) => expiry,
-        (None, ttl) => {
-            let seconds = ttl.unwrap_or(DEFAULT_TTL_SECONDS);
-            authorized_at.saturating_add(seconds.saturating_mul(1000))
-        }
-    };
+    let expiry = checks::expiry(args, authorized_at);
     let session = match &args.session {
         Some(session) => session.clone(),
         None => format!("sealkit-approve/{}", random_hex()?),

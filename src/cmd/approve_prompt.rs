@@ -33,7 +33,7 @@ pub fn fix_validity(args: &mut ApproveArgs) -> miette::Result<Option<v2::Validit
     if args.renderer_version != 2 {
         return Ok(None);
     }
-    let authorized_at = match args.authorized_at {
+    let authorized_at = match args.authorized_at.or(args.now) {
         Some(ms) => ms,
         None => {
             let since_epoch = std::time::SystemTime::now()

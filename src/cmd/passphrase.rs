@@ -28,8 +28,28 @@ pub fn from_file(path: &Path) -> Result<SecretString, KeyError> {
 
 /// Asks once on the terminal.
 pub fn ask(prompt: &str) -> Result<SecretString, KeyError> {
-    let answer = rpassword::prompt_password(prompt).map_err(|_| KeyError::NoPassphrase)?;
+    let answer = read_after_prompt(prompt).map_err(|_| KeyError::NoPassphrase)?;
     non_empty(SecretString::from(answer))
+}
+
+/// Shows the prompt, then discards whatever was typed before it (a line pasted ahead must not
+/// become the passphrase), then reads without echo.
+#[cfg(unix)]
+fn read_after_prompt(prompt: &str) -> std::io::Result<String> {
+    use std::io::Write;
+    let mut tty = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")?;
+    tty.write_all(prompt.as_bytes())?;
+    tty.flush()?;
+    super::approve::terminal::discard_typed_ahead(&tty)?;
+    rpassword::read_password()
+}
+
+#[cfg(not(unix))]
+fn read_after_prompt(prompt: &str) -> std::io::Result<String> {
+    rpassword::prompt_password(prompt)
 }
 
 /// Asks twice on the terminal for a new passphrase; both entries must agree.

@@ -1,11 +1,15 @@
 //! `sealkit verify approval`: every token line checked with seal-host's rules in its order,
 //! then bound to the given frame, target and time (issue 3; DESIGN.md §4,
 //! reference/seal-host-formats.md §1.7). Exit 0 when every line is accepted, 1 when any is
-//! rejected, 2 when the input or the trusted key cannot be read.
+//! rejected or an accepted allow stands beside a signed decline for its target, 2 when the
+//! input or the trusted key cannot be read. Memory does not grow with the number of lines in
+//! any format: reports are written batch by batch (the human table in chunks); only the
+//! nonces and per-target decisions the checks themselves need are kept.
 
 use super::passphrase::key_report;
 use super::{Global, Out};
 use crate::approval::binding::{Check, Expectations, Freshness, NonceUse, Subject};
+use crate::approval::conflict::{Conflict, TargetDecisions};
 use crate::approval::limits::MAX_TOKEN_FILE_BYTES;
 use crate::approval::report::{Checker, LineReport, Signed, Status};
 use crate::approval::{effective_ttl_ms, Reason};
@@ -27,6 +31,8 @@ use std::path::PathBuf;
 const BATCH_LINES: usize = 4096;
 /// Per-line diagnostics shown in human output before summarising the rest.
 const MAX_DIAGNOSTICS: usize = 50;
+/// Human table rows held before the table so far is printed and a new one begun.
+const TABLE_CHUNK_ROWS: usize = 1024;
 
 pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome> {
     let trust = trusted_key(&args)?;
@@ -55,6 +61,7 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
     }
     let mut sink = Sink::new(global)?;
     let mut tally = Tally::default();
+    let mut decisions = TargetDecisions::default();
     let mut batch = Batch::default();
     loop {
         lines
@@ -65,9 +72,13 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
             break;
         }
         let reports = checker.check_batch(&batch);
-        reports.iter().for_each(|report| tally.add(report));
+        for report in &reports {
+            tally.add(report);
+            decisions.add(report);
+        }
         sink.lines(&reports).into_diagnostic()?;
     }
+    let conflicts = decisions.conflicts();
     let mut summary = Summary::new(source, &key, &checked, tally, lines.total_bytes());
     if !key_shown {
         if let Some(trusted) = &mut summary.trusted_key {
@@ -82,8 +93,10 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
             keys: approvers.keys().len(),
         });
     }
+    summary.conflicts = conflicts.len() as u64;
     let outcome = summary.outcome(global.deny_warnings);
-    sink.finish(&summary, global).into_diagnostic()?;
+    sink.finish(&summary, &conflicts, global)
+        .into_diagnostic()?;
     Ok(outcome)
 }
 
@@ -243,6 +256,8 @@ struct Summary {
     accepted: u64,
     rejected: u64,
     declines: u64,
+    /// Targets whose accepted allows stand beside an accepted signed decline.
+    conflicts: u64,
     reasons: BTreeMap<String, u64>,
     file_findings: Vec<FileFinding>,
 }
@@ -282,6 +297,7 @@ impl Summary {
             accepted: tally.accepted,
             rejected: tally.rejected,
             declines: tally.declines,
+            conflicts: 0,
             reasons: tally.reasons,
             file_findings,
         }
@@ -289,7 +305,7 @@ impl Summary {
 
     fn outcome(&self, deny_warnings: bool) -> Outcome {
         let warned = self.file_findings.iter().any(|f| f.severity == "warning");
-        if self.rejected > 0 || (deny_warnings && warned) {
+        if self.rejected > 0 || self.conflicts > 0 || (deny_warnings && warned) {
             Outcome::Problems
         } else {
             Outcome::Good
@@ -302,7 +318,7 @@ impl Summary {
 enum Sink {
     Jsonl(Out),
     Json { out: Out, first: bool },
-    Human(Human),
+    Human(Box<Human>),
 }
 
 impl Sink {
@@ -314,16 +330,13 @@ impl Sink {
                 out.text("{\"tokens\":[").into_diagnostic()?;
                 Sink::Json { out, first: true }
             }
-            Format::Human => Sink::Human(Human::new()),
+            Format::Human => Sink::Human(Box::new(Human::new(Out::new()))),
         })
     }
 
     fn lines(&mut self, reports: &[LineReport]) -> io::Result<()> {
         match self {
-            Sink::Human(human) => {
-                reports.iter().for_each(|report| human.add(report));
-                Ok(())
-            }
+            Sink::Human(human) => reports.iter().try_for_each(|report| human.add(report)),
             Sink::Jsonl(out) => {
                 for record in serialise(reports)? {
                     out.write_all(&record)?;
@@ -342,20 +355,25 @@ impl Sink {
         }
     }
 
-    fn finish(self, summary: &Summary, global: &Global) -> io::Result<()> {
+    fn finish(self, summary: &Summary, conflicts: &[Conflict], global: &Global) -> io::Result<()> {
         match self {
             Sink::Jsonl(mut out) => {
+                for conflict in conflicts {
+                    out.json_line(conflict)?;
+                }
                 out.json_line(summary)?;
                 out.flush()
             }
             Sink::Json { mut out, first } => {
                 out.text(if first { "]" } else { "\n]" })?;
+                out.text(",\"conflicts\":")?;
+                serde_json::to_writer(&mut out, conflicts).map_err(io::Error::from)?;
                 out.text(",\"summary\":")?;
                 serde_json::to_writer(&mut out, summary).map_err(io::Error::from)?;
                 out.text("}\n")?;
                 out.flush()
             }
-            Sink::Human(human) => human.print(summary, global),
+            Sink::Human(human) => human.print(summary, conflicts, global),
         }
     }
 }
@@ -367,28 +385,38 @@ fn serialise(reports: &[LineReport]) -> io::Result<Vec<Vec<u8>>> {
         .collect()
 }
 
-/// Human output: one table row per line, diagnostics for rejected lines, a summary.
+/// Human output: one table row per line, printed in chunks of [`TABLE_CHUNK_ROWS`] rows (each
+/// chunk a table with its own header, so memory does not grow with the file); then
+/// diagnostics for rejected lines, decline conflicts and a summary.
 struct Human {
+    out: Out,
     table: Table,
+    rows: usize,
     diagnostics: Vec<miette::MietteDiagnostic>,
     more_diagnostics: u64,
 }
 
+fn new_table() -> Table {
+    let mut table = Table::new();
+    table
+        .load_preset(presets::UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Disabled)
+        .set_header(["line", "status", "kind", "target", "binding", "reason"]);
+    table
+}
+
 impl Human {
-    fn new() -> Self {
-        let mut table = Table::new();
-        table
-            .load_preset(presets::UTF8_FULL_CONDENSED)
-            .set_content_arrangement(ContentArrangement::Disabled)
-            .set_header(["line", "status", "kind", "target", "binding", "reason"]);
+    fn new(out: Out) -> Self {
         Human {
-            table,
+            out,
+            table: new_table(),
+            rows: 0,
             diagnostics: Vec::new(),
             more_diagnostics: 0,
         }
     }
 
-    fn add(&mut self, report: &LineReport) {
+    fn add(&mut self, report: &LineReport) -> io::Result<()> {
         let target = match &report.signed {
             Some(Signed::Approval(a)) => short(&a.target),
             Some(Signed::Decline(d)) => short(&d.target),
@@ -416,6 +444,7 @@ impl Human {
             binding_text(report),
             report.reason.clone().unwrap_or_else(|| "-".to_owned()),
         ]);
+        self.rows += 1;
         if report.status == Status::Rejected {
             if self.diagnostics.len() < MAX_DIAGNOSTICS {
                 self.diagnostics.push(diagnostic(report));
@@ -423,13 +452,30 @@ impl Human {
                 self.more_diagnostics += 1;
             }
         }
+        if self.rows == TABLE_CHUNK_ROWS {
+            self.print_table()?;
+        }
+        Ok(())
     }
 
-    fn print(self, summary: &Summary, global: &Global) -> io::Result<()> {
-        let mut out = Out::new();
-        if summary.lines > 0 {
-            writeln!(out, "{}", self.table)?;
+    /// Prints the rows held so far as one table and starts a new one.
+    fn print_table(&mut self) -> io::Result<()> {
+        if self.rows > 0 {
+            let table = std::mem::replace(&mut self.table, new_table());
+            self.rows = 0;
+            writeln!(self.out, "{table}")?;
         }
+        Ok(())
+    }
+
+    fn print(
+        mut self,
+        summary: &Summary,
+        conflicts: &[Conflict],
+        global: &Global,
+    ) -> io::Result<()> {
+        self.print_table()?;
+        let mut out = self.out;
         let theme = if global.color {
             miette::GraphicalTheme::unicode()
         } else {
@@ -449,6 +495,7 @@ impl Human {
                 self.more_diagnostics
             )?;
         }
+        write_conflicts(&mut out, conflicts)?;
         for finding in &summary.file_findings {
             writeln!(
                 out,
@@ -459,6 +506,21 @@ impl Human {
         write_summary(&mut out, summary)?;
         out.flush()
     }
+}
+
+/// One line per conflicting target (the first [`MAX_DIAGNOSTICS`], then a count).
+fn write_conflicts(out: &mut Out, conflicts: &[Conflict]) -> io::Result<()> {
+    for conflict in conflicts.iter().take(MAX_DIAGNOSTICS) {
+        writeln!(out, "error [{}]: {}", conflict.code, conflict.message)?;
+    }
+    if conflicts.len() > MAX_DIAGNOSTICS {
+        writeln!(
+            out,
+            "… and {} more targets with an allow beside a signed decline",
+            conflicts.len() - MAX_DIAGNOSTICS
+        )?;
+    }
+    Ok(())
 }
 
 fn diagnostic(report: &LineReport) -> miette::MietteDiagnostic {
@@ -526,6 +588,17 @@ fn write_summary(out: &mut Out, summary: &Summary) -> io::Result<()> {
         "{}: {} token {lines}, {} accepted, {} rejected{declines}",
         summary.source, summary.lines, summary.accepted, summary.rejected
     )?;
+    match summary.conflicts {
+        0 => {}
+        1 => writeln!(
+            out,
+            "1 target has an accepted allow beside a signed decline: the allow is void"
+        )?,
+        n => writeln!(
+            out,
+            "{n} targets have an accepted allow beside a signed decline: those allows are void"
+        )?,
+    }
     match (&summary.trusted_key, &summary.trusted_approvers) {
         (Some(key), _) => match &key.public_key {
             Some(hex) => writeln!(out, "trusted key {hex} (key id {})", key.key_id)?,

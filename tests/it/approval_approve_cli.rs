@@ -59,6 +59,8 @@ fn approve_from_frame_and_target_signs_a_bound_token() {
             "n-1",
             "--authorized-at",
             "1786000000000",
+            "--now",
+            "1786000000500",
             "--session",
             "s-1",
             "--approver",

@@ -95,3 +95,23 @@ fn answering_yes_at_the_terminal_appends_one_verified_line() {
         .assert()
         .code(0);
 }
+
+#[test]
+fn an_answer_typed_before_the_request_is_shown_is_discarded() {
+    // Seen red without the discard (tcflush before reading the answer): the `y` typed ahead
+    // answered the question and a valid token was written, exit 0.
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = dir.path().join("tokens.ndjson");
+    let mut session = spawn_approve(dir.path());
+    // Before the first byte of output: the line waits in the terminal's input queue.
+    session.send_line("y").unwrap();
+    read_prompt(&mut session);
+    // The typed-ahead line must not have answered: the question still waits.
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(!tokens.exists(), "a typed-ahead `y` signed the request");
+    session.send_line("n").unwrap();
+    session.expect("not-approved").unwrap();
+    session.expect(Eof).unwrap();
+    assert!(exit_status(&session).ends_with(", 1)"), "exit status 1");
+    assert!(!tokens.exists());
+}

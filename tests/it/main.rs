@@ -5,9 +5,11 @@
 mod support;
 
 mod approval_approve_cli;
+mod approval_approve_refusals;
 mod approval_fixtures;
 mod approval_pty;
 mod approval_verify_cli;
+mod approval_verify_conflicts;
 mod approval_wycheproof;
 mod canonical_work;
 mod chain_stream;
@@ -37,6 +39,7 @@ mod readme_codes;
 mod readme_examples;
 mod real_clients;
 mod receipt_flips;
+mod receipt_unsupported_version;
 mod receipts;
 mod refusal_agreement;
 mod robust_cli;
