@@ -89,6 +89,35 @@ pub fn report_error(error: &miette::Report, global: &Global) {
     }
 }
 
+/// A file refused before any check because a JSON object in it writes one member name twice
+/// (see [`crate::json::find_duplicate`]): reported as a `duplicate-member` finding, exit 1.
+pub fn refused_duplicate(
+    file: &std::path::Path,
+    message: String,
+    global: &Global,
+) -> miette::Result<Outcome> {
+    let finding =
+        crate::finding::Finding::new(crate::finding::Code::DuplicateMember, None, message);
+    let mut out = Out::new();
+    match global.format {
+        Format::Json | Format::Jsonl => out.json_line(&serde_json::json!({
+            "file": file,
+            "status": "fail",
+            "findings": [finding],
+        })),
+        Format::Human => out.text(&format!(
+            "{}\n  REFUSED  {} ({}): {}\n",
+            crate::inert::escape(&file.display().to_string()),
+            finding.code,
+            finding.severity.as_str(),
+            crate::inert::escape(&finding.message)
+        )),
+    }
+    .and_then(|()| out.flush())
+    .map_err(io_report)?;
+    Ok(Outcome::Problems)
+}
+
 /// Buffered stdout for reports. JSON documents and lines go through here so a closed pipe
 /// surfaces as `BrokenPipe`, which [`run`] treats as a quiet stop.
 pub struct Out {

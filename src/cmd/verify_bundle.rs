@@ -41,6 +41,9 @@ pub fn run(args: VerifyBundleArgs, global: &Global) -> miette::Result<Outcome> {
         ));
     }
     let text = String::from_utf8_lossy(&bytes);
+    if let Some(message) = bundle::duplicate_member(&text) {
+        return super::refused_duplicate(&args.file, message, global);
+    }
     let trust = Trust {
         issuer: &args.issuer_pubkey,
         request: &args.request_pubkey,

@@ -69,6 +69,9 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
     let mut intact = true;
     if kind == "sealed" {
         let text = String::from_utf8_lossy(&bytes);
+        if let Ok(Some(duplicate)) = crate::json::find_duplicate(&text) {
+            return super::refused_duplicate(&file, duplicate.to_string(), global);
+        }
         let report = chain::verify_sealed(&text)
             .map_err(|e| miette::miette!(code = "not-a-sealed-log", "{}: {e}", file.display()))?;
         intact = report.intact();
@@ -93,14 +96,17 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
         });
     }
     if let Some(state_file) = &args.state {
-        let state =
-            chain::parse_state(&read(state_file, chain::MAX_STATE_BYTES)?).map_err(|e| {
-                miette::miette!(
-                    code = "chain-state-invalid",
-                    "{}: {e}",
-                    state_file.display()
-                )
-            })?;
+        let bytes = read(state_file, chain::MAX_STATE_BYTES)?;
+        if let Ok(Some(duplicate)) = crate::json::find_duplicate(&String::from_utf8_lossy(&bytes)) {
+            return super::refused_duplicate(state_file, duplicate.to_string(), global);
+        }
+        let state = chain::parse_state(&bytes).map_err(|e| {
+            miette::miette!(
+                code = "chain-state-invalid",
+                "{}: {e}",
+                state_file.display()
+            )
+        })?;
         let ok = state.head == result.head;
         intact &= ok;
         result.state = Some(StateCheck {
