@@ -14,6 +14,7 @@ use std::io::{self, IsTerminal, Write};
 
 pub mod approve;
 pub mod audit;
+pub mod diagnostic;
 pub mod diff;
 pub mod envelope;
 pub mod keygen;
@@ -88,11 +89,12 @@ fn is_broken_pipe(error: &miette::Report) -> bool {
         .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
 }
 
-/// Prints an error that stopped a command: a miette report for people, one JSON object
-/// (`{"status":"error","message":…}`) on stderr for scripts.
+/// Prints an error that stopped a command: a miette report for people (its texts escaped,
+/// see [`diagnostic`]), one JSON object (`{"status":"error","message":…}`, exact) on stderr
+/// for scripts.
 pub fn report_error(error: &miette::Report, global: &Global) {
     match global.format {
-        Format::Human => eprintln!("{error:?}"),
+        Format::Human => eprintln!("{:?}", diagnostic::Inert::new(error.as_ref()).report()),
         Format::Json | Format::Jsonl => {
             let line = serde_json::json!({"status": "error", "message": format!("{error}")});
             eprintln!("{line}");
