@@ -2,6 +2,7 @@
 //! one record per frame (issue 2; DESIGN.md §2, §3). Memory does not grow with a capture:
 //! JSON is written as frames arrive, and the human table is printed a page at a time.
 
+use crate::inert::escape;
 use super::{Global, JsonArray, Out};
 use crate::cli::{EraChoice, Format, ProfileChoice, TargetArgs};
 use crate::frame::{ForeignEncoding, Frame, FrameReader};
@@ -288,7 +289,7 @@ impl<'g> Report<'g> {
         verdict: &Verdict,
         typed: Option<&Typed>,
     ) {
-        let place = format!("{source}:{}", frame.line);
+        let place = format!("{}:{}", escape(source), frame.line);
         let row = match verdict {
             Verdict::Call(call) => {
                 let mut targets: Vec<String> = self
@@ -301,13 +302,17 @@ impl<'g> Report<'g> {
                 }
                 let mut detail = meta_summary(&call.meta);
                 for warning in &call.warnings {
-                    detail.push_str(&format!("\nwarning {}: {}", warning.code, warning.key));
+                    detail.push_str(&format!(
+                        "\nwarning {}: {}",
+                        warning.code,
+                        escape(&warning.key)
+                    ));
                 }
                 let cells = vec![
                     place,
                     "ok".to_owned(),
                     call.era.as_str().to_owned(),
-                    call.tool.clone(),
+                    escape(&call.tool).into_owned(),
                     detail,
                     targets.join("\n"),
                 ];
@@ -336,7 +341,7 @@ impl<'g> Report<'g> {
             }
             Verdict::Skipped(skipped) => {
                 let what = match &skipped.method {
-                    Some(method) => format!("{} {method}", skipped.kind.as_str()),
+                    Some(method) => format!("{} {}", skipped.kind.as_str(), escape(method)),
                     None => skipped.kind.as_str().to_owned(),
                 };
                 HumanRow {
@@ -491,7 +496,7 @@ fn typed_lines(typed: &Typed, profiles: &[Profile]) -> Vec<String> {
                 Profile::Legacy => None,
             })
             .collect(),
-        other => vec![format!("typed: {}", other.summary())],
+        other => vec![format!("typed: {}", escape(&other.summary()))],
     }
 }
 
@@ -499,7 +504,10 @@ fn meta_summary(meta: &MetaState) -> String {
     match meta {
         MetaState::Absent => "absent".to_owned(),
         MetaState::Present { keys, .. } if keys.is_empty() => "present: {}".to_owned(),
-        MetaState::Present { keys, .. } => format!("present:\n{}", keys.join("\n")),
+        MetaState::Present { keys, .. } => {
+            let keys: Vec<_> = keys.iter().map(|k| escape(k)).collect();
+            format!("present:\n{}", keys.join("\n"))
+        }
     }
 }
 
@@ -538,7 +546,11 @@ fn differing_positions(a: &[Part<'_>], b: &[Part<'_>]) -> Vec<usize> {
 /// Human `--explain`: per identity kind, the framed parts side by side.
 fn explain_text(call: &Call, server: &str) -> String {
     let inputs = call.inputs(server);
-    let mut text = format!("explain {} (server {:?}):\n", call.tool, server);
+    let mut text = format!(
+        "explain {} (server \"{}\"):\n",
+        escape(&call.tool),
+        escape(server)
+    );
     for (kind, name) in [(Kind::Effect, "effect"), (Kind::Target, "guard target")] {
         let layouts: Vec<Vec<Part<'_>>> = Profile::ALL
             .iter()
@@ -557,7 +569,7 @@ fn explain_text(call: &Call, server: &str) -> String {
             row.extend(layouts.iter().map(|parts| {
                 parts
                     .get(i)
-                    .map(|p| clip(&p.framed(), 56))
+                    .map(|p| clip(&escape(&p.framed()), 56))
                     .unwrap_or_default()
             }));
             table.add_row(row);
@@ -591,7 +603,7 @@ fn clip(text: &str, limit: usize) -> String {
 /// be a megabyte long and carry control bytes; both are made printable).
 fn render_diagnostic(place: &str, frame: &Frame<'_>, refusal: &Refusal, color: bool) -> String {
     let (window, label) = printable_window(frame.bytes, refusal.span);
-    let diagnostic = miette::MietteDiagnostic::new(refusal.message.clone())
+    let diagnostic = miette::MietteDiagnostic::new(escape(&refusal.message))
         .with_code(refusal.code.as_str())
         .with_help(format!(
             "JSON-RPC error {}; byte offset {} in the frame",
@@ -603,6 +615,7 @@ fn render_diagnostic(place: &str, frame: &Frame<'_>, refusal: &Refusal, color: b
             refusal.code.as_str(),
         ));
     let report = miette::Report::new(diagnostic)
+        // `place` is escaped by the caller.
         .with_source_code(NamedSource::new(format!("{place} (window)"), window));
     let handler = if color {
         miette::GraphicalReportHandler::new()
@@ -614,8 +627,8 @@ fn render_diagnostic(place: &str, frame: &Frame<'_>, refusal: &Refusal, color: b
     text
 }
 
-/// Up to ~60 bytes either side of `span`, as printable text (invalid UTF-8 → U+FFFD,
-/// control bytes → their U+2400 pictures), with the span mapped into it.
+/// Up to ~60 bytes either side of `span`, as inert text (invalid UTF-8 → U+FFFD, then
+/// [`escape`]), with the span mapped into it.
 fn printable_window(bytes: &[u8], span: Span) -> (String, Span) {
     const CONTEXT: usize = 60;
     let at = span.start.min(bytes.len());
@@ -641,14 +654,7 @@ fn printable_window(bytes: &[u8], span: Span) -> (String, Span) {
 }
 
 fn printable(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes)
-        .chars()
-        .map(|ch| match ch {
-            '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + ch as u32).unwrap_or('?'),
-            '\u{7f}' => '\u{2421}',
-            _ => ch,
-        })
-        .collect()
+    escape(&String::from_utf8_lossy(bytes)).into_owned()
 }
 
 fn is_continuation(byte: u8) -> bool {
@@ -678,7 +684,7 @@ mod tests {
         let bytes = b"{\"a\":1,\"a\":2}\r\n";
         let (text, label) = printable_window(bytes, Span { start: 7, end: 10 });
         assert_eq!(&text[label.start..label.end], "\"a\"");
-        assert!(text.ends_with("\u{240d}\u{240a}"));
+        assert!(text.ends_with("\\u{D}\\u{A}"), "{text}");
         let long = vec![b'x'; 500];
         let (text, label) = printable_window(
             &long,
