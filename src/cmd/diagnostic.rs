@@ -131,7 +131,12 @@ mod tests {
         assert!(text.contains("cannot read a\\u{1B}[2Jb"), "{text}");
         assert!(text.contains("bad\\u{7}code"), "{text}");
         assert!(text.contains("try \\u{202E}this"), "{text}");
-        assert!(!text.chars().any(|c| c != '\n' && crate::inert::is_unsafe(c)), "{text:?}");
+        assert!(
+            !text
+                .chars()
+                .any(|c| c != '\n' && crate::inert::is_unsafe(c)),
+            "{text:?}"
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use super::{Global, Out};
 use crate::cli::{Format, KeygenArgs};
+use crate::inert::escape;
 use crate::keys;
 use crate::outcome::Outcome;
 use miette::{miette, IntoDiagnostic};
@@ -34,16 +35,18 @@ pub fn run(args: KeygenArgs, global: &Global) -> miette::Result<Outcome> {
             writeln!(
                 out,
                 "secret key file  {} (mode 0600; keep it private)",
-                report.secret_key_file
+                escape(&report.secret_key_file)
             )
             .into_diagnostic()?;
-            writeln!(out, "public key file  {}", report.public_key_file).into_diagnostic()?;
+            writeln!(out, "public key file  {}", escape(&report.public_key_file))
+                .into_diagnostic()?;
             writeln!(out, "public key       {}", report.public_key).into_diagnostic()?;
             writeln!(out, "key id           {}", report.key_id).into_diagnostic()?;
             writeln!(
                 out,
                 "give the host --approval-pubkey {}; sign with sealkit approve --key-file {}",
-                report.public_key, report.secret_key_file
+                report.public_key,
+                escape(&report.secret_key_file)
             )
             .into_diagnostic()?;
         }

@@ -2,12 +2,12 @@
 //! one record per frame (issue 2; DESIGN.md §2, §3). Memory does not grow with a capture:
 //! JSON is written as frames arrive, and the human table is printed a page at a time.
 
-use crate::inert::escape;
 use super::{Global, JsonArray, Out};
 use crate::cli::{EraChoice, Format, ProfileChoice, TargetArgs};
 use crate::frame::{ForeignEncoding, Frame, FrameReader};
 use crate::identity::Pair;
 use crate::identity::{self, Kind, Part, Profile};
+use crate::inert::escape;
 use crate::json::Span;
 use crate::meta::Warning;
 use crate::outcome::Outcome;

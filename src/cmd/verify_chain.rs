@@ -4,6 +4,7 @@
 use super::{Global, Out};
 use crate::chain::{self, HeadState, SealedReport};
 use crate::cli::{Format, VerifyChainArgs};
+use crate::inert::escape;
 use crate::outcome::Outcome;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -161,7 +162,8 @@ fn human(result: &ChainResult) -> String {
         } else {
             format!(
                 "HEAD MISMATCH: --head is {}, recomputed {}\n",
-                check.expected, result.head
+                escape(&check.expected),
+                result.head
             )
         });
     }
@@ -169,14 +171,14 @@ fn human(result: &ChainResult) -> String {
         text.push_str(&if state.ok {
             format!(
                 "STATE OK: {} (session {}) holds this head\n",
-                state.file.display(),
-                state.state.session
+                escape(&state.file.display().to_string()),
+                escape(&state.state.session)
             )
         } else {
             format!(
                 "STATE MISMATCH: {} (session {}) holds {}, recomputed {}\n",
-                state.file.display(),
-                state.state.session,
+                escape(&state.file.display().to_string()),
+                escape(&state.state.session),
                 state.state.head,
                 result.head
             )
@@ -193,7 +195,10 @@ fn sealed_text(report: &SealedReport) -> String {
         text.push_str(
             "VERIFY FAIL: genesis mismatch (log is not rooted at this verifier's fresh genesis)\n",
         );
-        text.push_str(&format!("  recorded:   {}\n", report.genesis.recorded));
+        text.push_str(&format!(
+            "  recorded:   {}\n",
+            escape(&report.genesis.recorded)
+        ));
         text.push_str(&format!("  expected:   {}\n", report.genesis.expected));
         if report.first_bad_entry.is_none() {
             text.push_str(&format!(
@@ -208,7 +213,7 @@ fn sealed_text(report: &SealedReport) -> String {
             text.push_str(&format!(
                 "VERIFY FAIL: entry {i} — recorded head does not match recomputed chain.\n"
             ));
-            text.push_str(&format!("  recorded:   {}\n", bad.recorded));
+            text.push_str(&format!("  recorded:   {}\n", escape(&bad.recorded)));
             text.push_str(&format!("  recomputed: {}\n", bad.recomputed));
             text.push_str(&format!(
                 "  → the log was inserted into, reordered, or mutated at or before entry {i}.\n"
@@ -230,8 +235,8 @@ fn sealed_text(report: &SealedReport) -> String {
     }
     if report.format.as_deref() != Some(chain::FORMAT) {
         text.push_str(&format!(
-            "note: format is {:?}, not {:?} (seal_log.mjs does not check it)\n",
-            report.format.as_deref().unwrap_or("(absent)"),
+            "note: format is \"{}\", not {:?} (seal_log.mjs does not check it)\n",
+            escape(report.format.as_deref().unwrap_or("(absent)")),
             chain::FORMAT
         ));
     }
