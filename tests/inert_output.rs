@@ -5,9 +5,11 @@
 //! envelope parameters), never reach stdout or stderr raw in `--format human --color never`:
 //! each is shown as `\u{HEX}`, and a line feed inside a value never starts a new line.
 //!
-//! Seen red on 08828c0: the tool name, `_meta` key, receipt file name, `reported:` session
-//! value and unverified token target reached the terminal raw (ESC, CR, RLO), and `verify
-//! approval` panicked slicing a multi-byte unverified target.
+//! Seen red on 08828c0 for every command: the tool name, `_meta` key, receipt file name,
+//! `reported:` session value and unverified token target reached the terminal raw (ESC, CR,
+//! RLO), error messages printed file names raw, and `verify approval` panicked slicing a
+//! multi-byte unverified target (`envelope`'s table already quoted with `{:?}`; its error
+//! messages did not).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use proptest::prelude::*;
@@ -321,5 +323,8 @@ proptest! {
         assert_inert("envelope", &output);
         let output = run(&root(), &["envelope", frame.to_str().unwrap(), "--params", params.to_str().unwrap()], b"");
         assert_inert("envelope (no --verify)", &output);
+        let missing = dir.path().join(name_with(&p, "-missing.json"));
+        let output = run(&root(), &["envelope", frame.to_str().unwrap(), "--params", missing.to_str().unwrap()], b"");
+        assert_inert("envelope (unreadable parameter file)", &output);
     }
 }
