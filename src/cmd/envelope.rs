@@ -236,7 +236,7 @@ fn human(report: &Report<'_>) -> String {
     table.set_header(["field (reported, as given or derived)", "value"]);
     let rows: Vec<(&str, String)> = vec![
         ("authority", escape(&r.authority).into_owned()),
-        ("key_id", quoted(&r.key_id)),
+        ("key_id", quoted(r.key_id)),
         ("nonce", escape(&r.nonce).into_owned()),
         ("issued_at", r.issued_at.to_string()),
         ("expires_at", r.expires_at.to_string()),
@@ -246,10 +246,10 @@ fn human(report: &Report<'_>) -> String {
         ),
         (
             "adapter",
-            format!("{} {}", quoted(&r.adapter.kind), quoted(&r.adapter.version)),
+            format!("{} {}", quoted(r.adapter.kind), quoted(r.adapter.version)),
         ),
-        ("session", quoted(&r.session)),
-        ("policy_version", quoted(&r.policy_version)),
+        ("session", quoted(r.session)),
+        ("policy_version", quoted(r.policy_version)),
     ];
     for (field, value) in rows {
         table.add_row([field.to_owned(), value]);
