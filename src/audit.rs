@@ -360,14 +360,17 @@ fn note_state_file(kind: &NameKind, path: &Path, dir: &mut Dir) {
         }
         NameKind::HeadState => {
             dir.is_receipt_dir = true;
-            let parsed = read(chain::MAX_STATE_BYTES).and_then(|bytes| chain::parse_state(&bytes));
+            let parsed = read(chain::MAX_STATE_BYTES)
+                .and_then(|bytes| dir::refuse_duplicates(path, bytes, &mut dir.state.refused))
+                .and_then(|bytes| chain::parse_state(&bytes));
             dir.state.head_state = Some((path.to_path_buf(), parsed));
         }
         NameKind::OperationState => {
             dir.is_receipt_dir = true;
             // One entry per operation: it grows with the host's history, like the receipts.
-            let parsed =
-                read(MAX_RECEIPT_BYTES).and_then(|bytes| dir::parse_operation_state(&bytes));
+            let parsed = read(MAX_RECEIPT_BYTES)
+                .and_then(|bytes| dir::refuse_duplicates(path, bytes, &mut dir.state.refused))
+                .and_then(|bytes| dir::parse_operation_state(&bytes));
             dir.state.operation_state = Some((path.to_path_buf(), parsed));
         }
         NameKind::OtherJson | NameKind::Other => {}

@@ -88,6 +88,28 @@ pub fn evaluate(text: &str, trust: &Trust<'_>) -> Result<BundleReport, String> {
     })
 }
 
+/// The first member name written twice in the bundle, or in a statement payload it carries
+/// (the JSON the signatures cover). `None` when there is none, or when the bundle is not
+/// JSON at all ([`evaluate`] says so).
+pub fn duplicate_member(text: &str) -> Option<String> {
+    let node = json::parse(text, json::DUPLICATE_SCAN_DEPTH).ok()?;
+    if let Some(duplicate) = json::first_duplicate(&node) {
+        return Some(duplicate.to_string());
+    }
+    ROLES.iter().find_map(|role| {
+        let name = format!("{role}_statement");
+        let payload = node
+            .value
+            .get(&name)?
+            .value
+            .get("payload")?
+            .value
+            .as_str()?;
+        let duplicate = json::find_duplicate(payload).ok()??;
+        Some(format!("{name}.payload: {duplicate}"))
+    })
+}
+
 fn statement(node: Option<&Node<'_>>, role: &'static str, trusted: &str) -> StatementResult {
     let check = verify_statement(node, role, trusted);
     let (good, bad) = match role {

@@ -120,6 +120,9 @@ pub fn parse_state(bytes: &[u8]) -> Result<HeadState, String> {
     serde_json::from_str::<serde_json::Value>(text)
         .map_err(|e| format!("not JSON to seal-host's serde_json: {e}"))?;
     let node = json::parse(text, 8).map_err(|e| format!("not JSON: {}", e.message))?;
+    if let Some(duplicate) = json::first_duplicate(&node) {
+        return Err(duplicate.to_string());
+    }
     let members = node.value.as_object().ok_or("not a JSON object")?;
     let mut names: Vec<&str> = members.iter().map(|m| m.key.as_ref()).collect();
     names.sort_unstable();

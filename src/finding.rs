@@ -77,6 +77,7 @@ codes! {
     NotUtf8 => ("not-utf8", Error, "the file is not UTF-8"),
     TruncatedJson => ("truncated-json", Error, "the JSON ends early (a partial write)"),
     InvalidJson => ("invalid-json", Error, "the file is not JSON"),
+    DuplicateMember => ("duplicate-member", Error, "a JSON object in the file writes one member name twice: readers disagree on its value, so it is refused whatever the signature says"),
     MisnamedReceipt => ("misnamed-receipt", Error, "the file name is not receipt-<20-digit counter>-<the receipt's own request hash>.json"),
     ChangedDuringAudit => ("changed-during-audit", Warning, "the file was replaced or modified while it was being audited; rerun the audit"),
     ModeNotPrivate => ("mode-not-private", Warning, "seal-host writes receipt directories 0700 and their files 0600 (and refuses anything else)"),

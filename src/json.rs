@@ -410,6 +410,67 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// A member name written twice in one object. JSON readers disagree on which value counts
+/// (the first, the last, or neither), so evidence holding one says different things to
+/// different readers; callers refuse it whatever a signature over the bytes says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Duplicate {
+    /// The decoded member name (`"a"` and `"\u0061"` are the same name).
+    pub name: String,
+    /// Byte offset of the repeated key.
+    pub offset: usize,
+}
+
+impl std::fmt::Display for Duplicate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "member \"{}\" is written twice in one object (again at byte {})",
+            self.name, self.offset
+        )
+    }
+}
+
+/// Nesting limit of [`find_duplicate`]: above every limit of the readers it backs up
+/// (serde_json stops at 128), so what they read, this reads.
+pub const DUPLICATE_SCAN_DEPTH: usize = 512;
+
+/// The one check for repeated member names: reads `text` with this module's reader and
+/// returns the repeated name that comes first in the text, at any depth. `Err` when the text
+/// is not one JSON value to this reader.
+pub fn find_duplicate(text: &str) -> Result<Option<Duplicate>, ParseError> {
+    parse(text, DUPLICATE_SCAN_DEPTH).map(|node| first_duplicate(&node))
+}
+
+/// [`find_duplicate`] over a value already parsed.
+pub fn first_duplicate(node: &Node<'_>) -> Option<Duplicate> {
+    let mut first: Option<Duplicate> = None;
+    let mut stack = vec![node];
+    while let Some(node) = stack.pop() {
+        match &node.value {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(members) => {
+                let mut seen = std::collections::HashSet::with_capacity(members.len());
+                for member in members {
+                    if !seen.insert(member.key.as_ref())
+                        && first
+                            .as_ref()
+                            .is_none_or(|d| member.key_span.start < d.offset)
+                    {
+                        first = Some(Duplicate {
+                            name: member.key.to_string(),
+                            offset: member.key_span.start,
+                        });
+                    }
+                    stack.push(&member.value);
+                }
+            }
+            _ => {}
+        }
+    }
+    first
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -468,5 +529,33 @@ mod tests {
         assert!(parse(&fine, 128).is_ok());
         let over = format!("{}{}", "[".repeat(129), "]".repeat(129));
         assert!(parse(&over, 128).is_err());
+    }
+    #[test]
+    fn repeated_member_names_are_found_at_any_depth_first_in_text_order() {
+        let find = |text: &str| find_duplicate(text).unwrap();
+        assert_eq!(find(r#"{"a":1,"b":{"c":[1,{"d":2}]}}"#), None);
+        assert_eq!(
+            find(r#"{"verdict":"BLOCK","verdict":"ALLOW"}"#),
+            Some(Duplicate {
+                name: "verdict".into(),
+                offset: 19
+            })
+        );
+        // Same name once decoded; the nested repeat comes first in the text.
+        let text = r#"{"x":[{"k":1,"\u006b":2}],"y":1,"y":2}"#;
+        assert_eq!(
+            find(text),
+            Some(Duplicate {
+                name: "k".into(),
+                offset: text.find("\"\\u006b").unwrap()
+            })
+        );
+        assert_eq!(
+            find(r#"{"a":{"b":1},"a":{"b":1}}"#).map(|d| d.offset),
+            Some(13)
+        );
+        // Objects in different places may share names.
+        assert_eq!(find(r#"[{"a":1},{"a":1}]"#), None);
+        assert!(find_duplicate("{").is_err());
     }
 }

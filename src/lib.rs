@@ -18,6 +18,7 @@ pub mod finding;
 pub mod frame;
 pub mod fsutil;
 pub mod identity;
+pub mod inert;
 pub mod json;
 pub mod keys;
 pub mod meta;

@@ -9,6 +9,7 @@
 //! authenticates); a receipt is `authenticated` only when the pinned key verifies it and no
 //! error-severity check fails; nothing here panics on any input.
 
+pub mod duplicates;
 pub mod lock;
 pub mod pin;
 pub mod recompute;
@@ -208,7 +209,9 @@ pub fn parse(bytes: &[u8]) -> Result<Map<String, Value>, ReadProblem> {
         message: format!("JSON: {e}"),
     })?;
     match value {
-        Value::Object(map) => Ok(map),
+        // serde_json keeps the last of two same-named members while the signature covers
+        // both: a repeated name anywhere is refused before any member is read.
+        Value::Object(map) => duplicates::refuse(text, &map).map(|()| map),
         other => Err(ReadProblem {
             code: Code::InvalidJson,
             message: format!("the JSON is {}, not an object", type_name(&other)),

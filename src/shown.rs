@@ -202,16 +202,12 @@ impl Text {
         self.bytes.extend_from_slice(bytes);
     }
 
-    /// Writes text with every character outside printable ASCII as `\u{HEX}`.
+    /// Writes text with every character outside printable ASCII as `\u{HEX}`: the one
+    /// escaping function, with this screen's stricter (pinned) set of escaped characters.
     fn visible(&mut self, text: &str) {
-        for ch in text.chars() {
-            if (' '..='~').contains(&ch) {
-                self.bytes.push(ch as u8);
-            } else {
-                self.escaped = true;
-                self.raw(&format!("\\u{{{:X}}}", u32::from(ch)));
-            }
-        }
+        let shown = crate::inert::escape_where(text, |ch| !(' '..='~').contains(&ch));
+        self.escaped |= matches!(shown, std::borrow::Cow::Owned(_));
+        self.raw(&shown);
     }
 
     /// A name or string shown in double quotes, visible-escaped.

@@ -35,11 +35,36 @@ pub type Operations = HashMap<String, String>;
 pub struct DirState {
     pub head_state: Option<(PathBuf, Result<HeadState, String>)>,
     pub operation_state: Option<(PathBuf, Result<Operations, String>)>,
+    /// `duplicate-member` findings for state files that write a member name twice (their
+    /// content is not used).
+    pub refused: Vec<Finding>,
+}
+
+/// The bytes of a state file, unless a JSON object in it writes one member name twice: then
+/// a `duplicate-member` finding, and an error in place of its content.
+pub fn refuse_duplicates(
+    path: &Path,
+    bytes: Vec<u8>,
+    refused: &mut Vec<Finding>,
+) -> Result<Vec<u8>, String> {
+    let text = String::from_utf8_lossy(&bytes);
+    match crate::json::find_duplicate(&text) {
+        Ok(Some(duplicate)) => {
+            refused.push(Finding::new(
+                Code::DuplicateMember,
+                Some(path.to_path_buf()),
+                duplicate.to_string(),
+            ));
+            Err(format!("not read: {duplicate}"))
+        }
+        _ => Ok(bytes),
+    }
 }
 
 /// Runs every directory-level check.
 pub fn check(dir: &Path, state: &DirState, receipts: &[ReceiptFacts]) -> Vec<Finding> {
-    let mut findings = counters(receipts);
+    let mut findings = state.refused.clone();
+    findings.extend(counters(receipts));
     findings.extend(shared_canonical_hashes(dir, receipts));
     findings.extend(head_state(state, receipts));
     findings.extend(operation_state(dir, state, receipts));

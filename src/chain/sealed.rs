@@ -34,6 +34,9 @@ pub enum SealedError {
     NotSealed(String),
     /// One value is larger than [`MAX_VALUE_BYTES`]; it starts at this offset.
     ValueTooLarge(usize),
+    /// A well-formed log in which one object writes a member name twice: different readers
+    /// see different logs, whatever the chain says.
+    Duplicate(json::Duplicate),
 }
 
 impl std::fmt::Display for SealedError {
@@ -41,6 +44,7 @@ impl std::fmt::Display for SealedError {
         match self {
             SealedError::Io(e) => write!(f, "{e}"),
             SealedError::NotSealed(message) => f.write_str(message),
+            SealedError::Duplicate(duplicate) => write!(f, "{duplicate}"),
             SealedError::ValueTooLarge(offset) => write!(
                 f,
                 "the value at byte {offset} is larger than {MAX_VALUE_BYTES} bytes, not read further"
@@ -53,6 +57,8 @@ impl std::fmt::Display for SealedError {
 pub fn verify_stream(reader: impl Read) -> Result<SealedReport, SealedError> {
     let mut framer = Framer {
         src: Text::new(reader),
+        duplicate: None,
+        top_level_names: std::collections::HashSet::new(),
     };
     let document = framer.document().map_err(|stop| match stop {
         Stop::Io(e) => SealedError::Io(e),
@@ -61,6 +67,9 @@ pub fn verify_stream(reader: impl Read) -> Result<SealedReport, SealedError> {
         }
         Stop::TooLarge(offset) => SealedError::ValueTooLarge(offset),
     })?;
+    if let Some(duplicate) = framer.duplicate {
+        return Err(SealedError::Duplicate(duplicate));
+    }
     document.report().map_err(SealedError::NotSealed)
 }
 
@@ -193,6 +202,11 @@ enum Shape {
 
 struct Framer<R> {
     src: Text<R>,
+    /// The first repeated member name, at its offset in the file (the one a whole-text
+    /// `json::find_duplicate` reports).
+    duplicate: Option<json::Duplicate>,
+    /// The top-level member names read so far (the only object the framer reads itself).
+    top_level_names: std::collections::HashSet<String>,
 }
 
 impl<R: Read> Framer<R> {
@@ -247,8 +261,15 @@ impl<R: Read> Framer<R> {
             if self.peek()? != Some(b'"') {
                 return Err(self.error("expected a string object key"));
             }
+            let key_at = self.src.offset(self.src.pos);
             let key = self.value(1, |node| node.value.as_str().map(str::to_owned))?;
             let key = key.unwrap_or_default();
+            if !self.top_level_names.insert(key.clone()) {
+                self.note_duplicate(json::Duplicate {
+                    name: key.clone(),
+                    offset: key_at,
+                });
+            }
             self.skip_ws()?;
             if self.peek()? != Some(b':') {
                 return Err(self.error("expected ':' after an object key"));
@@ -328,9 +349,24 @@ impl<R: Read> Framer<R> {
                 }
             }
         };
+        if let Some(mut duplicate) = json::first_duplicate(&node) {
+            duplicate.offset += self.src.offset(start);
+            self.note_duplicate(duplicate);
+        }
         let taken = take(&node);
         self.src.pos = start + used;
         Ok(taken)
+    }
+
+    /// Keeps the repeated name that comes first in the file.
+    fn note_duplicate(&mut self, duplicate: json::Duplicate) {
+        if self
+            .duplicate
+            .as_ref()
+            .is_none_or(|first| duplicate.offset < first.offset)
+        {
+            self.duplicate = Some(duplicate);
+        }
     }
 
     /// Where the value at the cursor ends (or the end of the input), reading as needed.

@@ -235,7 +235,7 @@ fn refuse(global: &Global, refused: &Refused) -> miette::Result<Outcome> {
             if let Some(help) = &refused.help {
                 diagnostic = diagnostic.with_help(help.clone());
             }
-            eprintln!("{:?}", miette::Report::new(diagnostic));
+            eprintln!("{:?}", super::diagnostic::Inert::new(&diagnostic).report());
         }
         Format::Json | Format::Jsonl => {
             let mut out = Out::new();
@@ -474,10 +474,14 @@ fn write_human(
     writeln!(
         out,
         "  appended to     {} (one line at byte {})",
-        args.token_file.display(),
+        crate::inert::escape(&args.token_file.display().to_string()),
         appended.offset
     )?;
-    writeln!(out, "  nonce           {}", signed.nonce)?;
+    writeln!(
+        out,
+        "  nonce           {}",
+        crate::inert::escape(&signed.nonce)
+    )?;
     match signed.expiry {
         Some(expiry) => {
             writeln!(
@@ -496,7 +500,7 @@ fn write_human(
         None => writeln!(out, "  issuedAt        {} ms", signed.authorized_at)?,
     }
     if let Some(session) = &signed.session {
-        writeln!(out, "  session         {session}")?;
+        writeln!(out, "  session         {}", crate::inert::escape(session))?;
     }
     writeln!(out, "  signer key id   {}", signed.signer_key_id)?;
     writeln!(

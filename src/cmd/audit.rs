@@ -6,6 +6,7 @@ use super::{Global, Out};
 use crate::audit::{self, AuditError, Event, Observer, Options, Summary};
 use crate::cli::{AuditArgs, Format};
 use crate::finding::{Code, Finding, Severity};
+use crate::inert::escape;
 use crate::outcome::Outcome;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 use serde::Serialize;
@@ -202,7 +203,7 @@ impl Writer {
             Some(pin) => text.push_str(&format!(
                 "receipt key pinned: {} ({})\n",
                 pin.public_key_hex(),
-                pin.source.describe()
+                escape(&pin.source.describe())
             )),
             None => text.push_str(
                 "no receipt key pinned (--receipt-key): no receipt can be authenticated\n",
@@ -224,9 +225,9 @@ impl Writer {
                     finding
                         .path
                         .as_ref()
-                        .map(|p| p.display().to_string())
+                        .map(|p| escape(&p.display().to_string()).into_owned())
                         .unwrap_or_default(),
-                    finding.message.clone(),
+                    escape(&finding.message).into_owned(),
                 ]);
             }
             text.push_str(&format!("{table}\n"));
@@ -263,7 +264,7 @@ fn summary_tables(summary: &Summary) -> String {
     }
     for (verdict, count) in &summary.verdicts {
         table.add_row(vec![
-            format!("  verdict {verdict} (reported)"),
+            format!("  verdict {} (reported)", escape(verdict)),
             count.to_string(),
         ]);
     }

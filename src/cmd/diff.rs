@@ -10,6 +10,7 @@ use super::migrate::{changes_text, load_captures, receipt_name};
 use super::{Global, Out};
 use crate::cli::{DiffArgs, Format};
 use crate::migrate::diff::verify::LabelCheck;
+use crate::inert::escape;
 use crate::migrate::diff::{self, short, DiffReport, Pair, View};
 use crate::migrate::{Label, Options, Presence};
 use crate::outcome::Outcome;
@@ -80,7 +81,7 @@ fn target_text(view: &View) -> String {
         None => "—".into(),
         Some(t) => format!(
             "{} {}",
-            short(t),
+            escape(&short(t)),
             view.target_profile.map_or("(no profile)", |p| p.as_str())
         ),
     }
@@ -89,15 +90,18 @@ fn target_text(view: &View) -> String {
 fn meta_text(view: &View) -> String {
     match (view.meta, &view.meta_keys) {
         (Presence::Present, Some(keys)) if keys.is_empty() => "present: {} (no keys)".into(),
-        (Presence::Present, Some(keys)) => format!("present: {}", keys.join("\n  ")),
+        (Presence::Present, Some(keys)) => {
+            let keys: Vec<_> = keys.iter().map(|k| escape(k)).collect();
+            format!("present: {}", keys.join("\n  "))
+        }
         (word, _) => word.as_str().into(),
     }
 }
 
 fn pair_row(index: usize, pair: &Pair) -> Vec<String> {
     let frame = match pair.key.length {
-        Some(length) => format!("{}\n{length} bytes", short(&pair.key.sha256)),
-        None => format!("request\n{}", short(&pair.key.sha256)),
+        Some(length) => format!("{}\n{length} bytes", escape(&short(&pair.key.sha256))),
+        None => format!("request\n{}", escape(&short(&pair.key.sha256))),
     };
     let frame = if pair.of > 1 {
         format!("{frame}\n({} of {})", pair.position, pair.of)
@@ -107,13 +111,13 @@ fn pair_row(index: usize, pair: &Pair) -> Vec<String> {
     let counter = |v: &View| v.counter.map_or("—".into(), |c| format!("#{c}"));
     let receipts = format!("{} → {}", counter(&pair.old), counter(&pair.new));
     let verdict = arrow(
-        pair.old.verdict.as_deref().unwrap_or("—"),
-        pair.new.verdict.as_deref().unwrap_or("—"),
+        &escape(pair.old.verdict.as_deref().unwrap_or("—")),
+        &escape(pair.new.verdict.as_deref().unwrap_or("—")),
     );
     let mut target = arrow(&target_text(&pair.old), &target_text(&pair.new));
     if let Some(committed) = &pair.committed_target {
         if pair.new.target.as_ref() != Some(committed) {
-            target.push_str(&format!("\ncommitted {}", short(committed)));
+            target.push_str(&format!("\ncommitted {}", escape(&short(committed))));
         }
     }
     let canonical = arrow(
@@ -121,12 +125,12 @@ fn pair_row(index: usize, pair: &Pair) -> Vec<String> {
             .old
             .canonical_request_sha256
             .as_deref()
-            .map_or("—".into(), short),
+            .map_or("—".into(), |h| escape(&short(h)).into_owned()),
         &pair
             .new
             .canonical_request_sha256
             .as_deref()
-            .map_or("—".into(), short),
+            .map_or("—".into(), |h| escape(&short(h)).into_owned()),
     );
     let (old_meta, new_meta) = (meta_text(&pair.old), meta_text(&pair.new));
     let meta = if old_meta == new_meta {
@@ -139,7 +143,7 @@ fn pair_row(index: usize, pair: &Pair) -> Vec<String> {
         label.push_str(&format!("\n{UNVERIFIED}"));
     }
     if let Some(refusal) = &pair.old.refusal {
-        label.push_str(&format!("\n{refusal}"));
+        label.push_str(&format!("\n{}", escape(refusal)));
     }
     if pair.new.label_check == LabelCheck::Unverified {
         label.push_str(&format!("\nnew: {}\n{UNVERIFIED}", pair.new.label));
@@ -164,9 +168,9 @@ const UNVERIFIED: &str = "(reported by the migration output, not verified)";
 fn human(report: &DiffReport, args: &DiffArgs) -> String {
     let mut text = format!(
         "old: {} ({} receipts)   new: {} ({} receipts)\n",
-        args.old.display(),
+        escape(&args.old.display().to_string()),
         report.summary.old_receipts,
-        args.new.display(),
+        escape(&args.new.display().to_string()),
         report.summary.new_receipts
     );
     if !report.pairs.is_empty() {
@@ -212,9 +216,9 @@ fn human(report: &DiffReport, args: &DiffArgs) -> String {
             }
             table.add_row(vec![
                 receipt_name(&v.receipt),
-                v.verdict.clone().unwrap_or_else(|| "—".into()),
+                escape(v.verdict.as_deref().unwrap_or("—")).into_owned(),
                 label,
-                v.detail.clone().unwrap_or_default(),
+                escape(v.detail.as_deref().unwrap_or_default()).into_owned(),
             ]);
         }
         text.push_str(&format!("{table}\n"));
@@ -222,7 +226,7 @@ fn human(report: &DiffReport, args: &DiffArgs) -> String {
     if !report.notes.is_empty() {
         text.push_str("migration facts:\n");
         for note in &report.notes {
-            text.push_str(&format!("  - {}\n", note.message));
+            text.push_str(&format!("  - {}\n", escape(&note.message)));
         }
     }
     let conflicts = report

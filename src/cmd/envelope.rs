@@ -12,6 +12,7 @@ use crate::envelope::{
     EffectClaim, Envelope, Finding, Params, Severity, SignatureCheck,
 };
 use crate::fsutil::{read_capped, read_capped_text, MAX_SMALL_INPUT_BYTES};
+use crate::inert::escape;
 use crate::outcome::Outcome;
 use crate::refusal::{Refusal, RefusalRecord};
 use crate::request::{self, Options, Session, Verdict};
@@ -284,9 +285,9 @@ fn human(report: &Report<'_>) -> String {
     table.load_preset(UTF8_FULL_CONDENSED);
     table.set_header(["field (reported, as given or derived)", "value"]);
     let rows: Vec<(&str, String)> = vec![
-        ("authority", r.authority.clone()),
-        ("key_id", format!("{:?}", r.key_id)),
-        ("nonce", r.nonce.clone()),
+        ("authority", escape(&r.authority).into_owned()),
+        ("key_id", quoted(r.key_id)),
+        ("nonce", escape(&r.nonce).into_owned()),
         ("issued_at", r.issued_at.to_string()),
         ("expires_at", r.expires_at.to_string()),
         (
@@ -295,10 +296,10 @@ fn human(report: &Report<'_>) -> String {
         ),
         (
             "adapter",
-            format!("{:?} {:?}", r.adapter.kind, r.adapter.version),
+            format!("{} {}", quoted(r.adapter.kind), quoted(r.adapter.version)),
         ),
-        ("session", format!("{:?}", r.session)),
-        ("policy_version", format!("{:?}", r.policy_version)),
+        ("session", quoted(r.session)),
+        ("policy_version", quoted(r.policy_version)),
     ];
     for (field, value) in rows {
         table.add_row([field.to_owned(), value]);
@@ -309,14 +310,11 @@ fn human(report: &Report<'_>) -> String {
         }
         Some(effect) => {
             let c = effect.claim;
-            let optional = |v: &Option<String>| {
-                v.as_deref()
-                    .map_or("absent".to_owned(), |s| format!("{s:?}"))
-            };
+            let optional = |v: &Option<String>| v.as_deref().map_or("absent".to_owned(), quoted);
             table.add_row(["effect".to_owned(), format!("present ({})", effect.source)]);
-            table.add_row(["  resource".to_owned(), format!("{:?}", c.resource)]);
-            table.add_row(["  action".to_owned(), format!("{:?}", c.action)]);
-            table.add_row(["  args".to_owned(), format!("{:?}", c.args)]);
+            table.add_row(["  resource".to_owned(), quoted(&c.resource)]);
+            table.add_row(["  action".to_owned(), quoted(&c.action)]);
+            table.add_row(["  args".to_owned(), quoted(&c.args)]);
             table.add_row(["  metadata".to_owned(), optional(&c.metadata)]);
             table.add_row(["  requestState".to_owned(), optional(&c.request_state)]);
             table.add_row(["  inputResponses".to_owned(), optional(&c.input_responses)]);
@@ -331,12 +329,12 @@ fn human(report: &Report<'_>) -> String {
         None => "signature: not checked (give --verify SIG --pubkey HEX)\n".to_owned(),
         Some(s) if s.verified => format!(
             "signature: verified (Ed25519 over the message, key {})\n",
-            s.public_key
+            escape(&s.public_key)
         ),
         Some(s) => format!(
             "signature: NOT verified: {} (key {})\n",
             s.code.unwrap_or("signature-mismatch"),
-            s.public_key
+            escape(&s.public_key)
         ),
     });
     if report.findings.is_empty() {
@@ -350,9 +348,16 @@ fn human(report: &Report<'_>) -> String {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
             };
-            findings.add_row([f.code, severity, f.message.as_str()]);
+            findings.add_row([f.code, severity, &escape(&f.message)]);
         }
         text.push_str(&format!("{findings}\n"));
     }
     text
+}
+
+/// A reported string in double quotes (inner quotes and backslashes backslashed, as Rust's
+/// `{:?}` writes them), its unsafe characters escaped for the terminal.
+fn quoted(text: &str) -> String {
+    let quoted = text.replace('\\', "\\\\").replace('"', "\\\"");
+    format!("\"{}\"", escape(&quoted))
 }

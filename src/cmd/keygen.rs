@@ -6,6 +6,7 @@
 use super::passphrase::{self, key_report};
 use super::{Global, Out};
 use crate::cli::{Format, KeygenArgs};
+use crate::inert::escape;
 use crate::keys::{self, Protection};
 use crate::outcome::Outcome;
 use miette::IntoDiagnostic;
@@ -49,14 +50,15 @@ pub fn run(args: KeygenArgs, global: &Global) -> miette::Result<Outcome> {
                 "UNENCRYPTED, mode 0600; keep it private"
             };
             let secret_file = &report.secret_key_file;
-            writeln!(out, "secret key file  {secret_file} ({protection})").into_diagnostic()?;
-            writeln!(out, "public key file  {}", report.public_key_file).into_diagnostic()?;
+            writeln!(out, "secret key file  {} ({protection})", escape(secret_file)).into_diagnostic()?;
+            writeln!(out, "public key file  {}", escape(&report.public_key_file)).into_diagnostic()?;
             writeln!(out, "public key       {}", report.public_key).into_diagnostic()?;
             writeln!(out, "key id           {}", report.key_id).into_diagnostic()?;
             writeln!(
                 out,
                 "give the host --approval-pubkey {}; sign with sealkit approve --key-file {}",
-                report.public_key, secret_file
+                report.public_key,
+                escape(secret_file)
             )
             .into_diagnostic()?;
         }

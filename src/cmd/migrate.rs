@@ -6,6 +6,7 @@
 use super::{Global, Out};
 use crate::cli::{Format, MigrateArgs};
 use crate::frame::ForeignEncoding;
+use crate::inert::escape;
 use crate::migrate::frames::FrameIndex;
 use crate::migrate::run::{self, CaptureInfo, Plan, RunError, Summary};
 use crate::migrate::{diff::short, Change, Label, Options, Presence, Record};
@@ -196,17 +197,17 @@ pub(super) fn receipt_name(path: &str) -> String {
         .and_then(|stem| stem.rsplit_once('-'))
     {
         Some((counter, hash)) if crate::digest::is_sha256_hex(hash) => {
-            format!("{counter}-{}", short(hash))
+            format!("{}-{}", escape(counter), short(hash))
         }
-        _ => name,
+        _ => escape(&name).into_owned(),
     }
 }
 
 fn target_cell(target: Option<&String>, profile: Option<&str>) -> String {
     match (target, profile) {
         (None, _) => "— (not guarded)".into(),
-        (Some(t), Some(p)) => format!("{} {p}", short(t)),
-        (Some(t), None) => format!("{} (no profile)", short(t)),
+        (Some(t), Some(p)) => format!("{} {p}", escape(&short(t))),
+        (Some(t), None) => format!("{} (no profile)", escape(&short(t))),
     }
 }
 
@@ -234,12 +235,12 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
             };
             let committed = match (&r.old_target, &r.committed_target) {
                 (None, _) => "— (not guarded)".into(),
-                (Some(_), Some(t)) => short(t),
+                (Some(_), Some(t)) => escape(&short(t)).into_owned(),
                 (Some(_), None) => "unknown".into(),
             };
             table.add_row(vec![
                 receipt_name(&r.receipt),
-                r.reported.verdict.clone().unwrap_or_else(|| "—".into()),
+                escape(r.reported.verdict.as_deref().unwrap_or("—")).into_owned(),
                 label,
                 changes_text(&r.changes),
                 meta_words(r.meta, r.meta_keys.as_ref()),
@@ -260,7 +261,7 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
     if more > 0 {
         text.push_str(&format!(
             "… and {more} more receipts (every record is in {})\n",
-            out_dir.join(run::RECORDS_FILE).display()
+            escape(&out_dir.join(run::RECORDS_FILE).display().to_string())
         ));
     }
     let mut counts = Table::new();
@@ -318,10 +319,10 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
     }
     text.push_str(&format!(
         "wrote {} ({} records, sha256 {}) and {}\n",
-        out_dir.join(run::RECORDS_FILE).display(),
+        escape(&out_dir.join(run::RECORDS_FILE).display().to_string()),
         summary.records.count,
         summary.records.sha256,
-        out_dir.join(run::SUMMARY_FILE).display()
+        escape(&out_dir.join(run::SUMMARY_FILE).display().to_string())
     ));
     text
 }

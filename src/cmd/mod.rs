@@ -1,6 +1,11 @@
 //! One file per subcommand: each wires the pure modules to output. Shared here: dispatch
 //! from parsed arguments, the settings every command reads ([`Global`]), stdout handling
 //! that stops quietly on a closed pipe, and how errors that stop a command are shown.
+//!
+//! A closed stdout (`| head -1`) is one rule for every command, kept here at the output
+//! boundary: [`Out`] stops writing, without a word, and the command runs to its end, so its
+//! exit status is the verdict over every input (0 only if all were checked and good) and
+//! files it writes (migrate's NEW_DIR) are completed as without the pipe.
 
 use crate::cli::{Cli, ColorChoice, Command, Format};
 use crate::outcome::Outcome;
@@ -11,6 +16,7 @@ pub mod approve;
 pub mod approve_key;
 pub mod approve_prompt;
 pub mod audit;
+pub mod diagnostic;
 pub mod diff;
 pub mod envelope;
 pub mod key;
@@ -68,7 +74,9 @@ pub fn run(cli: Cli) -> Outcome {
     };
     match result {
         Ok(outcome) => outcome,
-        Err(error) if is_broken_pipe(&error) => Outcome::Good,
+        // Only a writer other than [`Out`] can get here: quiet too, but the run did not end,
+        // so what it would have found is unknown.
+        Err(error) if is_broken_pipe(&error) => Outcome::Unchecked,
         Err(error) => {
             report_error(&error, &global);
             Outcome::Unchecked
@@ -77,16 +85,21 @@ pub fn run(cli: Cli) -> Outcome {
 }
 
 fn is_broken_pipe(error: &miette::Report) -> bool {
-    error
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    }) || error
         .downcast_ref::<io::Error>()
         .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
 }
 
-/// Prints an error that stopped a command: a miette report for people, one JSON object
-/// (`{"status":"error","message":…}`) on stderr for scripts.
+/// Prints an error that stopped a command: a miette report for people (its texts escaped,
+/// see [`diagnostic`]), one JSON object (`{"status":"error","message":…}`, exact) on stderr
+/// for scripts.
 pub fn report_error(error: &miette::Report, global: &Global) {
     match global.format {
-        Format::Human => eprintln!("{error:?}"),
+        Format::Human => eprintln!("{:?}", diagnostic::Inert::new(error.as_ref()).report()),
         Format::Json | Format::Jsonl => {
             let line = serde_json::json!({"status": "error", "message": format!("{error}")});
             eprintln!("{line}");
@@ -94,31 +107,73 @@ pub fn report_error(error: &miette::Report, global: &Global) {
     }
 }
 
-/// Buffered stdout for reports. JSON documents and lines go through here so a closed pipe
-/// surfaces as `BrokenPipe`, which [`run`] treats as a quiet stop.
+/// A file refused before any check because a JSON object in it writes one member name twice
+/// (see [`crate::json::find_duplicate`]): reported as a `duplicate-member` finding, exit 1.
+pub fn refused_duplicate(
+    file: &std::path::Path,
+    message: String,
+    global: &Global,
+) -> miette::Result<Outcome> {
+    let finding =
+        crate::finding::Finding::new(crate::finding::Code::DuplicateMember, None, message);
+    let mut out = Out::new();
+    match global.format {
+        Format::Json | Format::Jsonl => out.json_line(&serde_json::json!({
+            "file": file,
+            "status": "fail",
+            "findings": [finding],
+        })),
+        Format::Human => out.text(&format!(
+            "{}\n  REFUSED  {} ({}): {}\n",
+            crate::inert::escape(&file.display().to_string()),
+            finding.code,
+            finding.severity.as_str(),
+            crate::inert::escape(&finding.message)
+        )),
+    }
+    .and_then(|()| out.flush())
+    .map_err(io_report)?;
+    Ok(Outcome::Problems)
+}
+
+/// Buffered stdout for reports; every command writes stdout through here. Once the reader
+/// has gone (`BrokenPipe`), output is dropped and writes report success, so the command goes
+/// on to its true outcome (see the module notes); any other write error is returned.
 pub struct Out {
     inner: io::BufWriter<io::StdoutLock<'static>>,
+    closed: bool,
 }
 
 impl Out {
     pub fn new() -> Self {
         Out {
             inner: io::BufWriter::with_capacity(1 << 16, io::stdout().lock()),
+            closed: false,
         }
     }
 
     /// Writes one value as a single JSON line.
     pub fn json_line<T: Serialize + ?Sized>(&mut self, value: &T) -> io::Result<()> {
-        serde_json::to_writer(&mut self.inner, value).map_err(io::Error::from)?;
-        self.inner.write_all(b"\n")
+        serde_json::to_writer(&mut *self, value).map_err(io::Error::from)?;
+        self.write_all(b"\n")
     }
 
     pub fn text(&mut self, text: &str) -> io::Result<()> {
-        self.inner.write_all(text.as_bytes())
+        self.write_all(text.as_bytes())
     }
 
     pub fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
+        Write::flush(self)
+    }
+
+    fn closed_on_broken_pipe<T>(&mut self, result: io::Result<T>, done: T) -> io::Result<T> {
+        match result {
+            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(done)
+            }
+            other => other,
+        }
     }
 }
 
@@ -130,11 +185,19 @@ impl Default for Out {
 
 impl Write for Out {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.inner.write(buf)
+        if self.closed {
+            return Ok(buf.len());
+        }
+        let result = self.inner.write(buf);
+        self.closed_on_broken_pipe(result, buf.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
+        if self.closed {
+            return Ok(());
+        }
+        let result = self.inner.flush();
+        self.closed_on_broken_pipe(result, ())
     }
 }
 

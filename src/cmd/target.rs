@@ -7,6 +7,7 @@ use crate::cli::{EraChoice, Format, ProfileChoice, TargetArgs};
 use crate::frame::{ForeignEncoding, Frame, FrameReader};
 use crate::identity::Pair;
 use crate::identity::{self, Kind, Part, Profile};
+use crate::inert::escape;
 use crate::json::Span;
 use crate::meta::{Warning, UNKNOWN_KEY_POLICY};
 use crate::outcome::Outcome;
@@ -292,7 +293,7 @@ impl<'g> Report<'g> {
         verdict: &Verdict,
         typed: Option<&Typed>,
     ) {
-        let place = format!("{source}:{}", frame.line);
+        let place = format!("{}:{}", escape(source), frame.line);
         let row = match verdict {
             Verdict::Call(call) => {
                 let mut targets: Vec<String> = self
@@ -313,13 +314,17 @@ impl<'g> Report<'g> {
                     }
                 }
                 for warning in &call.warnings {
-                    detail.push_str(&format!("\nwarning {}: {}", warning.code, warning.key));
+                    detail.push_str(&format!(
+                        "\nwarning {}: {}",
+                        warning.code,
+                        escape(&warning.key)
+                    ));
                 }
                 let cells = vec![
                     place,
                     "ok".to_owned(),
                     call.era.as_str().to_owned(),
-                    call.tool.clone(),
+                    escape(&call.tool).into_owned(),
                     detail,
                     targets.join("\n"),
                 ];
@@ -348,7 +353,7 @@ impl<'g> Report<'g> {
             }
             Verdict::Skipped(skipped) => {
                 let what = match &skipped.method {
-                    Some(method) => format!("{} {method}", skipped.kind.as_str()),
+                    Some(method) => format!("{} {}", skipped.kind.as_str(), escape(method)),
                     None => skipped.kind.as_str().to_owned(),
                 };
                 HumanRow {
@@ -504,7 +509,7 @@ fn typed_lines(typed: &Typed, profiles: &[Profile]) -> Vec<String> {
                 Profile::Legacy => None,
             })
             .collect(),
-        other => vec![format!("typed: {}", other.summary())],
+        other => vec![format!("typed: {}", escape(&other.summary()))],
     }
 }
 
@@ -512,7 +517,10 @@ fn meta_summary(meta: &MetaState) -> String {
     match meta {
         MetaState::Absent => "absent".to_owned(),
         MetaState::Present { keys, .. } if keys.is_empty() => "present: {}".to_owned(),
-        MetaState::Present { keys, .. } => format!("present:\n{}", keys.join("\n")),
+        MetaState::Present { keys, .. } => {
+            let keys: Vec<_> = keys.iter().map(|k| escape(k)).collect();
+            format!("present:\n{}", keys.join("\n"))
+        }
     }
 }
 
@@ -551,7 +559,11 @@ fn differing_positions(a: &[Part<'_>], b: &[Part<'_>]) -> Vec<usize> {
 /// Human `--explain`: per identity kind, the framed parts side by side.
 fn explain_text(call: &Call, server: &str) -> String {
     let inputs = call.inputs(server);
-    let mut text = format!("explain {} (server {:?}):\n", call.tool, server);
+    let mut text = format!(
+        "explain {} (server \"{}\"):\n",
+        escape(&call.tool),
+        escape(server)
+    );
     for (kind, name) in [(Kind::Effect, "effect"), (Kind::Target, "guard target")] {
         let layouts: Vec<Vec<Part<'_>>> = Profile::ALL
             .iter()
@@ -570,7 +582,7 @@ fn explain_text(call: &Call, server: &str) -> String {
             row.extend(layouts.iter().map(|parts| {
                 parts
                     .get(i)
-                    .map(|p| clip(&p.framed(), 56))
+                    .map(|p| clip(&escape(&p.framed()), 56))
                     .unwrap_or_default()
             }));
             table.add_row(row);
@@ -618,7 +630,7 @@ pub(super) fn render_diagnostic(
     color: bool,
 ) -> String {
     let (window, label) = printable_window(frame.bytes, refusal.span);
-    let diagnostic = miette::MietteDiagnostic::new(refusal.message.clone())
+    let diagnostic = miette::MietteDiagnostic::new(escape(&refusal.message))
         .with_code(refusal.code.as_str())
         .with_help(format!(
             "JSON-RPC error {}; byte offset {} in the frame",
@@ -630,6 +642,7 @@ pub(super) fn render_diagnostic(
             refusal.code.as_str(),
         ));
     let report = miette::Report::new(diagnostic)
+        // `place` is escaped by the caller.
         .with_source_code(NamedSource::new(format!("{place} (window)"), window));
     let handler = if color {
         miette::GraphicalReportHandler::new()
@@ -641,8 +654,8 @@ pub(super) fn render_diagnostic(
     text
 }
 
-/// Up to ~60 bytes either side of `span`, as printable text (invalid UTF-8 → U+FFFD,
-/// control bytes → their U+2400 pictures), with the span mapped into it.
+/// Up to ~60 bytes either side of `span`, as inert text (invalid UTF-8 → U+FFFD, then
+/// [`escape`]), with the span mapped into it.
 fn printable_window(bytes: &[u8], span: Span) -> (String, Span) {
     const CONTEXT: usize = 60;
     let at = span.start.min(bytes.len());
@@ -668,14 +681,7 @@ fn printable_window(bytes: &[u8], span: Span) -> (String, Span) {
 }
 
 fn printable(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes)
-        .chars()
-        .map(|ch| match ch {
-            '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + ch as u32).unwrap_or('?'),
-            '\u{7f}' => '\u{2421}',
-            _ => ch,
-        })
-        .collect()
+    escape(&String::from_utf8_lossy(bytes)).into_owned()
 }
 
 fn is_continuation(byte: u8) -> bool {
@@ -705,7 +711,7 @@ mod tests {
         let bytes = b"{\"a\":1,\"a\":2}\r\n";
         let (text, label) = printable_window(bytes, Span { start: 7, end: 10 });
         assert_eq!(&text[label.start..label.end], "\"a\"");
-        assert!(text.ends_with("\u{240d}\u{240a}"));
+        assert!(text.ends_with("\\u{D}\\u{A}"), "{text}");
         let long = vec![b'x'; 500];
         let (text, label) = printable_window(
             &long,

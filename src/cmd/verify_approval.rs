@@ -16,6 +16,7 @@ use crate::approval::{effective_ttl_ms, Reason};
 use crate::cli::{Format, VerifyApprovalArgs};
 use crate::digest::is_sha256_hex;
 use crate::keys::approvers::Approvers;
+use crate::inert::escape;
 use crate::keys::{read_public_key_file, PublicKey};
 use crate::outcome::Outcome;
 use crate::tokenfile::{Batch, LineReader};
@@ -424,7 +425,7 @@ impl Human {
                 .reported
                 .as_ref()
                 .and_then(|r| r.target.as_deref())
-                .map(|t| format!("{} (unverified)", short(t)))
+                .map(|t| format!("{} (unverified)", short(&escape(t))))
                 .unwrap_or_else(|| "-".to_owned()),
         };
         let mut status = match report.status {
@@ -442,7 +443,10 @@ impl Human {
             report.kind.to_owned(),
             target,
             binding_text(report),
-            report.reason.clone().unwrap_or_else(|| "-".to_owned()),
+            report
+                .reason
+                .as_deref()
+                .map_or_else(|| "-".to_owned(), |r| escape(r).into_owned()),
         ]);
         self.rows += 1;
         if report.status == Status::Rejected {
@@ -484,7 +488,8 @@ impl Human {
         let handler = miette::GraphicalReportHandler::new_themed(theme);
         for diagnostic in &self.diagnostics {
             let mut text = String::new();
-            if handler.render_report(&mut text, diagnostic).is_ok() {
+            let inert = super::diagnostic::Inert::new(diagnostic);
+            if handler.render_report(&mut text, &inert).is_ok() {
                 write!(out, "{text}")?;
             }
         }
@@ -500,7 +505,9 @@ impl Human {
             writeln!(
                 out,
                 "{} [{}]: {}",
-                finding.severity, finding.code, finding.message
+                finding.severity,
+                finding.code,
+                escape(&finding.message)
             )?;
         }
         write_summary(&mut out, summary)?;
@@ -538,9 +545,14 @@ fn diagnostic(report: &LineReport) -> miette::MietteDiagnostic {
     diagnostic
 }
 
+/// A 64-hex target as `8…4` characters; counted in characters, so an unverified target of
+/// any text is shortened without splitting one.
 fn short(hex: &str) -> String {
-    if hex.len() > 16 {
-        format!("{}…{}", &hex[..8], &hex[hex.len() - 4..])
+    let chars: Vec<char> = hex.chars().collect();
+    if chars.len() > 16 {
+        let head: String = chars[..8].iter().collect();
+        let tail: String = chars[chars.len() - 4..].iter().collect();
+        format!("{head}…{tail}")
     } else {
         hex.to_owned()
     }
@@ -586,7 +598,10 @@ fn write_summary(out: &mut Out, summary: &Summary) -> io::Result<()> {
     writeln!(
         out,
         "{}: {} token {lines}, {} accepted, {} rejected{declines}",
-        summary.source, summary.lines, summary.accepted, summary.rejected
+        escape(&summary.source),
+        summary.lines,
+        summary.accepted,
+        summary.rejected
     )?;
     match summary.conflicts {
         0 => {}
@@ -622,14 +637,14 @@ fn write_summary(out: &mut Out, summary: &Summary) -> io::Result<()> {
     let frame = match &checked.frame {
         Some(f) => format!(
             "frame {} ({} bytes, sha256 {})",
-            f.file.display(),
+            escape(&f.file.display().to_string()),
             f.length,
             f.sha256
         ),
         None => "frame not checked (no --frame)".to_owned(),
     };
     let target = match &checked.target {
-        Some(t) => format!("target {t}"),
+        Some(t) => format!("target {}", escape(t)),
         None => "target not checked (no --target)".to_owned(),
     };
     let freshness = match checked.now_ms {

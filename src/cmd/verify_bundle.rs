@@ -7,6 +7,7 @@
 use super::{Global, Out};
 use crate::bundle::{self, BundleReport, Trust};
 use crate::cli::{Format, VerifyBundleArgs};
+use crate::inert::escape;
 use crate::outcome::Outcome;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -50,6 +51,9 @@ pub fn run(mut args: VerifyBundleArgs, global: &Global) -> miette::Result<Outcom
         ));
     }
     let text = String::from_utf8_lossy(&bytes);
+    if let Some(message) = bundle::duplicate_member(&text) {
+        return super::refused_duplicate(&args.file, message, global);
+    }
     let trust = Trust {
         issuer: &args.issuer_pubkey,
         request: &args.request_pubkey,
@@ -81,12 +85,12 @@ fn human(report: &BundleReport) -> String {
     for statement in &report.statements {
         text.push_str(&statement.line);
         if !statement.reason.is_empty() {
-            text.push_str(&format!("  ({})", statement.reason));
+            text.push_str(&format!("  ({})", escape(&statement.reason)));
         }
         text.push('\n');
     }
-    text.push_str(&format!("{}\n", report.decision.line));
+    text.push_str(&format!("{}\n", escape(&report.decision.line)));
     text.push_str(&format!("{}\n{}\n", report.history, report.execution));
-    text.push_str(&format!("note: {}\n", report.decision.detail));
+    text.push_str(&format!("note: {}\n", escape(&report.decision.detail)));
     text
 }

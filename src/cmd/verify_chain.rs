@@ -6,6 +6,7 @@ use crate::chain::lines::CutLine;
 use crate::chain::sealed::SealedError;
 use crate::chain::{self, HeadState, SealedReport};
 use crate::cli::{Format, VerifyChainArgs};
+use crate::inert::escape;
 use crate::outcome::Outcome;
 use serde::Serialize;
 use std::io::BufReader;
@@ -79,12 +80,20 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
     };
     let mut intact: bool;
     if kind == "sealed" {
-        let report = chain::sealed::verify_stream(input).map_err(|e| match e {
-            SealedError::NotSealed(message) => {
-                miette::miette!(code = "not-a-sealed-log", "{}: {message}", file.display())
+        let report = match chain::sealed::verify_stream(input) {
+            Ok(report) => report,
+            Err(SealedError::Duplicate(duplicate)) => {
+                return super::refused_duplicate(&file, duplicate.to_string(), global)
             }
-            other => unreadable(&other),
-        })?;
+            Err(SealedError::NotSealed(message)) => {
+                return Err(miette::miette!(
+                    code = "not-a-sealed-log",
+                    "{}: {message}",
+                    file.display()
+                ))
+            }
+            Err(other) => return Err(unreadable(&other)),
+        };
         intact = report.intact();
         result.head = report.head.clone();
         result.sealed = Some(report);
@@ -109,9 +118,13 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
         });
     }
     if let Some(state_file) = &args.state {
+        let bytes = read(state_file, chain::MAX_STATE_BYTES)?;
+        if let Ok(Some(duplicate)) = crate::json::find_duplicate(&String::from_utf8_lossy(&bytes)) {
+            return super::refused_duplicate(state_file, duplicate.to_string(), global);
+        }
         // A file that cannot be read is unchecked; one that is read but is no head state is
         // evidence checked and found bad.
-        let check = match chain::parse_state(&read(state_file, chain::MAX_STATE_BYTES)?) {
+        let check = match chain::parse_state(&bytes) {
             Ok(state) => StateCheck {
                 file: state_file.clone(),
                 ok: state.head == result.head,
@@ -185,7 +198,8 @@ fn human(result: &ChainResult) -> String {
         } else {
             format!(
                 "HEAD MISMATCH: --head is {}, recomputed {}\n",
-                check.expected, result.head
+                escape(&check.expected),
+                result.head
             )
         });
     }
@@ -193,13 +207,13 @@ fn human(result: &ChainResult) -> String {
         text.push_str(&match (&check.state, &check.invalid) {
             (Some(state), _) if check.ok => format!(
                 "STATE OK: {} (session {}) holds this head\n",
-                check.file.display(),
-                state.session
+                escape(&check.file.display().to_string()),
+                escape(&state.session)
             ),
             (Some(state), _) => format!(
                 "STATE MISMATCH: {} (session {}) holds {}, recomputed {}\n",
-                check.file.display(),
-                state.session,
+                escape(&check.file.display().to_string()),
+                escape(&state.session),
                 state.head,
                 result.head
             ),
@@ -221,7 +235,10 @@ fn sealed_text(report: &SealedReport) -> String {
         text.push_str(
             "VERIFY FAIL: genesis mismatch (log is not rooted at this verifier's fresh genesis)\n",
         );
-        text.push_str(&format!("  recorded:   {}\n", report.genesis.recorded));
+        text.push_str(&format!(
+            "  recorded:   {}\n",
+            escape(&report.genesis.recorded)
+        ));
         text.push_str(&format!("  expected:   {}\n", report.genesis.expected));
         if report.first_bad_entry.is_none() {
             text.push_str(&format!(
@@ -236,7 +253,7 @@ fn sealed_text(report: &SealedReport) -> String {
             text.push_str(&format!(
                 "VERIFY FAIL: entry {i} — recorded head does not match recomputed chain.\n"
             ));
-            text.push_str(&format!("  recorded:   {}\n", bad.recorded));
+            text.push_str(&format!("  recorded:   {}\n", escape(&bad.recorded)));
             text.push_str(&format!("  recomputed: {}\n", bad.recomputed));
             text.push_str(&format!(
                 "  → the log was inserted into, reordered, or mutated at or before entry {i}.\n"
@@ -258,8 +275,8 @@ fn sealed_text(report: &SealedReport) -> String {
     }
     if report.format.as_deref() != Some(chain::FORMAT) {
         text.push_str(&format!(
-            "note: format is {:?}, not {:?} (seal_log.mjs does not check it)\n",
-            report.format.as_deref().unwrap_or("(absent)"),
+            "note: format is \"{}\", not {:?} (seal_log.mjs does not check it)\n",
+            escape(report.format.as_deref().unwrap_or("(absent)")),
             chain::FORMAT
         ));
     }

@@ -4,6 +4,7 @@
 use super::{Global, JsonArray, Out};
 use crate::cli::{Format, VerifyReceiptArgs};
 use crate::finding::{Code, Finding, Severity};
+use crate::inert::escape;
 use crate::outcome::Outcome;
 use crate::receipt::{self, pin::Pin, CheckStatus, ReceiptReport, Scratch, Status};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
@@ -106,23 +107,27 @@ fn file_outcome(result: &FileResult<'_>, deny_warnings: bool) -> Outcome {
 
 /// Human rendering of one file.
 pub fn human(result: &FileResult<'_>, pin: Option<&Pin>) -> String {
-    let mut text = format!("{}\n", result.file.display());
+    let mut text = format!("{}\n", escape(&result.file.display().to_string()));
     let Some(report) = result.report else {
         for finding in &result.findings {
             text.push_str(&format!(
                 "  NOT A RECEIPT  {} ({}): {}\n\n",
                 finding.code,
                 finding.severity.as_str(),
-                finding.message
+                escape(&finding.message)
             ));
         }
         return text;
     };
     text.push_str(&format!("  status     {}\n", headline(report)));
-    text.push_str(&format!("  signature  {}\n", report.signature.detail));
+    text.push_str(&format!(
+        "  signature  {}\n",
+        escape(&report.signature.detail)
+    ));
     if let (Some(key), None) = (&report.signature.reported_public_key, pin) {
         text.push_str(&format!(
-            "  receipt names key {key} (reported, not trusted)\n"
+            "  receipt names key {} (reported, not trusted)\n",
+            escape(key)
         ));
     }
     let mut table = Table::new();
@@ -142,14 +147,18 @@ pub fn human(result: &FileResult<'_>, pin: Option<&Pin>) -> String {
             CheckStatus::NotApplicable => "n/a".to_owned(),
             CheckStatus::NotEvaluated => "not evaluated".to_owned(),
         };
-        table.add_row(vec![check.check.to_owned(), result, check.detail.clone()]);
+        table.add_row(vec![
+            check.check.to_owned(),
+            result,
+            escape(&check.detail).into_owned(),
+        ]);
     }
     text.push_str(&format!("{table}\n"));
     let reported = &report.reported;
     let mut fields: Vec<String> = Vec::new();
     let mut add = |name: &str, value: &Option<String>| {
         if let Some(value) = value {
-            fields.push(format!("{name}={value}"));
+            fields.push(format!("{name}={}", escape(value)));
         }
     };
     add("verdict", &reported.verdict);
@@ -180,12 +189,12 @@ fn headline(report: &ReceiptReport) -> String {
     )];
     if let Some(verdict) = &reported.verdict {
         parts.push(match &reported.authorization {
-            Some(how) => format!("{verdict} ({how})"),
-            None => verdict.clone(),
+            Some(how) => format!("{} ({})", escape(verdict), escape(how)),
+            None => escape(verdict).into_owned(),
         });
     }
     if let Some(release) = &reported.release_status {
-        parts.push(release.clone());
+        parts.push(escape(release).into_owned());
     }
     let errors: Vec<&str> = report
         .findings

@@ -325,6 +325,7 @@ fn load_migration_output(dir: &Path) -> Result<Vec<Record>, DiffError> {
 /// cannot tell an edit from the original, which is why records are then checked
 /// ([`verify`]).
 pub fn read_migration_output(summary: &[u8], records: &[u8]) -> Result<Vec<Record>, String> {
+    refuse_duplicates(SUMMARY_FILE, summary)?;
     let summary: Summary = serde_json::from_slice(summary)
         .map_err(|e| format!("{SUMMARY_FILE} is not a migration summary: {e}"))?;
     if summary.format != FORMAT {
@@ -358,10 +359,23 @@ pub fn parse_records(bytes: &[u8]) -> Result<Vec<Record>, String> {
         .enumerate()
         .filter(|(_, line)| !line.is_empty())
         .map(|(i, line)| {
+            refuse_duplicates(&format!("{RECORDS_FILE} line {}", i + 1), line)?;
             serde_json::from_slice(line)
                 .map_err(|e| format!("line {} is not a migration record: {e}", i + 1))
         })
         .collect()
+}
+
+/// A repeated member name in a migration output file or record is refused, as everywhere.
+fn refuse_duplicates(what: &str, bytes: &[u8]) -> Result<(), String> {
+    let text = String::from_utf8_lossy(bytes);
+    match crate::json::find_duplicate(&text) {
+        Ok(Some(duplicate)) => Err(format!(
+            "{what}: {}: {duplicate}",
+            crate::finding::Code::DuplicateMember
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Session order: `now`, then the file counter, then the path.

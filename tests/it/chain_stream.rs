@@ -108,7 +108,12 @@ impl Read for Trickle<'_> {
 
 /// The whole-file verdict: the file decoded lossily, as the command did, then parsed whole.
 fn old_sealed(bytes: &[u8]) -> Result<SealedReport, String> {
-    oracle::verify_sealed(&String::from_utf8_lossy(bytes))
+    // The whole-text reading: a well-formed log that repeats a member name is refused first.
+    let text = String::from_utf8_lossy(bytes);
+    if let Ok(Some(duplicate)) = sealkit::json::find_duplicate(&text) {
+        return Err(duplicate.to_string());
+    }
+    oracle::verify_sealed(&text)
 }
 
 fn new_sealed(bytes: &[u8], step: usize) -> Result<SealedReport, String> {

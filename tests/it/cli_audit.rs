@@ -640,3 +640,20 @@ fn every_finding_code_has_a_test_in_this_file() {
         );
     }
 }
+
+#[test]
+fn a_receipt_naming_a_member_twice_is_refused_under_its_valid_signature() {
+    // Seen red on 08828c0: the receipt below authenticated (only not-host-layout), exit 0.
+    let dir = receipt_dir(NEW, &[L3_APPROVED]);
+    let path = dir.path().join(L3_APPROVED);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let forged = text.replacen(
+        "\n  \"verdict\": \"ALLOW\",",
+        "\n  \"verdict\": \"BLOCK\",\n  \"verdict\": \"ALLOW\",",
+        1,
+    );
+    assert_ne!(forged, text);
+    write_private(&path, forged.as_bytes());
+    let run = pinned(dir.path());
+    expect(&run, Code::DuplicateMember, 1);
+}

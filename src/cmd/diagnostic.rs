@@ -1,0 +1,151 @@
+//! Diagnostics for people, made inert: every text a report shows (message, code, help, each
+//! cause) goes through [`crate::inert::escape`] before miette renders it, so an error that
+//! quotes an input (a file name, a token field) cannot drive the terminal. JSON modes keep
+//! exact values and do not come here.
+
+use crate::inert::escape;
+use miette::{Diagnostic, Severity};
+use std::fmt;
+
+/// A diagnostic's texts, escaped; rendered by miette like the original.
+#[derive(Debug)]
+pub struct Inert {
+    message: String,
+    code: Option<String>,
+    help: Option<String>,
+    severity: Option<Severity>,
+    cause: Option<Box<Cause>>,
+}
+
+/// One cause in the chain under a report, escaped.
+#[derive(Debug)]
+struct Cause {
+    message: String,
+    cause: Option<Box<Cause>>,
+}
+
+impl Inert {
+    /// Escaped copies of `diagnostic`'s message, code, help, severity and causes.
+    pub fn new(diagnostic: &dyn Diagnostic) -> Self {
+        let mut causes: Vec<String> = Vec::new();
+        let mut next = diagnostic.source();
+        while let Some(cause) = next {
+            causes.push(escape(&cause.to_string()).into_owned());
+            next = cause.source();
+        }
+        let cause = causes.into_iter().rev().fold(None, |inner, message| {
+            Some(Box::new(Cause {
+                message,
+                cause: inner,
+            }))
+        });
+        Inert {
+            message: escape(&diagnostic.to_string()).into_owned(),
+            code: diagnostic
+                .code()
+                .map(|c| escape(&c.to_string()).into_owned()),
+            help: diagnostic
+                .help()
+                .map(|h| escape(&h.to_string()).into_owned()),
+            severity: diagnostic.severity(),
+            cause,
+        }
+    }
+
+    /// The report as miette's installed handler shows it on stderr.
+    pub fn report(self) -> miette::Report {
+        miette::Report::new(self)
+    }
+
+    /// The report rendered without colour unless `color` (for reports written to stdout).
+    pub fn render(&self, color: bool) -> String {
+        let theme = if color {
+            miette::GraphicalTheme::unicode()
+        } else {
+            miette::GraphicalTheme::unicode_nocolor()
+        };
+        let mut text = String::new();
+        // Rendering into a String cannot fail for lack of space; an error would only drop
+        // the diagnostic's decoration, never an unescaped text.
+        let _ = miette::GraphicalReportHandler::new_themed(theme).render_report(&mut text, self);
+        text
+    }
+}
+
+impl fmt::Display for Inert {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Inert {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.cause
+            .as_deref()
+            .map(|c| c as &(dyn std::error::Error + 'static))
+    }
+}
+
+impl Diagnostic for Inert {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.code
+            .as_ref()
+            .map(|c| Box::new(c) as Box<dyn fmt::Display>)
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn severity(&self) -> Option<Severity> {
+        self.severity
+    }
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Cause {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.cause
+            .as_deref()
+            .map(|c| c as &(dyn std::error::Error + 'static))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_shown_text_is_escaped() {
+        let diagnostic = miette::MietteDiagnostic::new("cannot read a\u{1b}[2Jb")
+            .with_code("bad\u{7}code")
+            .with_help("try \u{202e}this");
+        let text = Inert::new(&diagnostic).render(false);
+        assert!(text.contains("cannot read a\\u{1B}[2Jb"), "{text}");
+        assert!(text.contains("bad\\u{7}code"), "{text}");
+        assert!(text.contains("try \\u{202E}this"), "{text}");
+        assert!(
+            !text
+                .chars()
+                .any(|c| c != '\n' && crate::inert::is_unsafe(c)),
+            "{text:?}"
+        );
+    }
+
+    #[test]
+    fn causes_are_kept_and_escaped() {
+        let io = std::io::Error::other("inner \u{9b}31m cause");
+        let report = miette::Report::from_err(io).wrap_err("outer \u{0} message");
+        let inert = Inert::new(report.as_ref());
+        assert_eq!(inert.to_string(), "outer \\u{0} message");
+        let cause = std::error::Error::source(&inert).map(ToString::to_string);
+        assert_eq!(cause.as_deref(), Some("inner \\u{9B}31m cause"));
+    }
+}
