@@ -79,6 +79,15 @@ impl SealedReport {
 
 /// Verifies a sealed log's text. `Err` when it is not a sealed log at all.
 pub fn verify_sealed(text: &str) -> Result<SealedReport, String> {
+    verify_sealed_each(text, |_, _, _| {})
+}
+
+/// [`verify_sealed`], also handing every entry to `each`: its index, its payload, and
+/// whether its recorded head equals the one recomputed from the verifier's genesis.
+pub fn verify_sealed_each(
+    text: &str,
+    mut each: impl FnMut(usize, &str, bool),
+) -> Result<SealedReport, String> {
     let node = json::parse(text, 64)
         .map_err(|e| format!("not JSON: {} at byte {}", e.message, e.offset))?;
     let field = |name: &str| node.value.get(name).map(|n| &n.value);
@@ -103,6 +112,7 @@ pub fn verify_sealed(text: &str) -> Result<SealedReport, String> {
             .ok_or_else(|| format!("entries[{index}].payload is missing or not a string"))?;
         head = commit(&head, payload);
         let recorded = entry.value.get("head").and_then(|h| h.value.as_str());
+        each(index, payload, recorded == Some(head.as_str()));
         if recorded != Some(head.as_str()) {
             bad_entries += 1;
             first_bad_entry.get_or_insert_with(|| BadEntry {

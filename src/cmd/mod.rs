@@ -13,6 +13,7 @@ pub mod diff;
 pub mod envelope;
 pub mod keygen;
 pub mod migrate;
+pub mod report;
 pub mod target;
 pub mod verify;
 pub mod verify_approval;
@@ -60,6 +61,7 @@ pub fn run(cli: Cli) -> Outcome {
         Command::Diff(args) => diff::run(args, &global),
         Command::Keygen(args) => keygen::run(args, &global),
         Command::Approve(args) => approve::run(args, &global),
+        Command::Report(args) => report::run(*args, &global),
     };
     match result {
         Ok(outcome) => outcome,
