@@ -3,14 +3,14 @@
 //! checked them, token lines as seal-host's acceptance pipeline judged them, chain entries as
 //! the chain verifier recomputed them, and frames as the frame index split them.
 //!
-//! Guarantees: every receipt the audit reported is one row, in audit order; a token is joined
-//! only to an approval-authorized ALLOW receipt with the same target and the same exact-frame
-//! subject (SHA-256 and length), and only when the token's signature was accepted under a
-//! trusted key; rows are in decision-time order; chain entries are joined by request hash, the n-th receipt of a hash (in time
-//! order) to the n-th entry of that hash; captured frames by canonical request hash under the
-//! receipt's record version. Whatever cannot be joined is reported as such, never dropped.
-//! Values from inputs are kept exactly; rendering escapes them. Nothing here prints or reads
-//! files.
+//! Guarantees: every receipt the audit reported is one row, rows in decision-time order
+//! (ties in audit order); a token is joined only to an approval-authorized ALLOW receipt with
+//! the same target and the same exact-frame subject (SHA-256 and length), and only when the
+//! token was accepted under a trusted key; chain entries are joined by request hash, the n-th
+//! receipt of a hash (in time order) to the n-th entry of that hash; captured frames by
+//! canonical request hash under the receipt's record version. Whatever cannot be joined is
+//! reported as such, never dropped. Values from inputs are kept exactly; rendering escapes
+//! them. Nothing here prints or reads files.
 
 use crate::approval::binding::{freshness, Freshness, Subject};
 use crate::approval::report::{LineReport, Signed, Status as TokenStatus};
