@@ -52,17 +52,17 @@ fn is_invisible(c: char) -> bool {
         | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}')
 }
 
-/// The model as JSON that cannot close or confuse the script element holding it.
+/// The model as JSON that cannot close or confuse the script element holding it: `<`, `>`,
+/// `&`, U+2028, U+2029 and the invisible characters of [`escape`] become `\u` escapes.
 pub fn embedded_json(model: &Model) -> Result<String, serde_json::Error> {
     let json = serde_json::to_string(model)?;
     let mut out = String::with_capacity(json.len() + json.len() / 32);
     for c in json.chars() {
         match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
+            // Inside JSON strings (the only place these occur), a \u escape is the same value.
+            c if matches!(c, '<' | '>' | '&') || is_invisible(c) => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
             c => out.push(c),
         }
     }

@@ -279,9 +279,13 @@ pub fn row_of(entry: &ReceiptEntry) -> Row {
     let frame_bytes = subject
         .as_ref()
         .and_then(|_| report.and_then(|r| r.facts.object_a.clone()));
+    // Join keys come from what sealkit recomputed. A record_version 2 receipt carries no
+    // frame to recompute from, so its own (unsigned, and shown as such) values are all
+    // there is; any other receipt whose check failed joins nothing by that value.
+    let unsigned_v2 = report.is_some_and(|r| r.record_version == Some(2));
+    let fallback = |value: Option<&String>| value.filter(|_| unsigned_v2).cloned();
     let target = verified_str("host_target").or_else(|| {
-        reported
-            .and_then(|r| r.safety_certificate_reason.clone())
+        fallback(reported.and_then(|r| r.safety_certificate_reason.as_ref()))
             .filter(|t| crate::digest::is_sha256_hex(t))
     });
     Row {
@@ -298,9 +302,9 @@ pub fn row_of(entry: &ReceiptEntry) -> Row {
         target,
         subject,
         request_sha256: verified_str("request_sha256")
-            .or_else(|| reported.and_then(|r| r.request_sha256.clone())),
+            .or_else(|| fallback(reported.and_then(|r| r.request_sha256.as_ref()))),
         canonical_request_sha256: verified_str("canonical_request_sha256")
-            .or_else(|| reported.and_then(|r| r.canonical_request_sha256.clone())),
+            .or_else(|| fallback(reported.and_then(|r| r.canonical_request_sha256.as_ref()))),
         approval: None,
         chain: None,
         frame: FrameJoin {
@@ -508,14 +512,17 @@ fn join_chains(rows: &mut [Row], chains: &mut [Chain]) {
     if chains.is_empty() {
         return;
     }
-    for row in rows.iter_mut() {
-        if row.chain.is_none() && row.request_sha256.is_some() {
-            row.findings.push(Finding::new(
-                Code::ReceiptNotInChain,
-                Some(PathBuf::from(&row.file)),
-                "no entry of the given chains has this receipt's request hash",
-            ));
-        }
+    for row in rows.iter_mut().filter(|r| r.chain.is_none()) {
+        let message = if row.request_sha256.is_some() {
+            "no entry of the given chains has this receipt's request hash"
+        } else {
+            "the receipt's request hash could not be established, so no chain entry joins it"
+        };
+        row.findings.push(Finding::new(
+            Code::ReceiptNotInChain,
+            Some(PathBuf::from(&row.file)),
+            message,
+        ));
     }
 }
 
@@ -548,10 +555,15 @@ fn join_frames(rows: &mut [Row], frames: Option<&FrameIndex>) -> u64 {
                 if row.frame_bytes.is_none() {
                     row.frame.status = "not-captured";
                 }
+                let message = if row.canonical_request_sha256.is_some() {
+                    "no captured frame has this receipt's canonical request hash"
+                } else {
+                    "the receipt's canonical request hash could not be established, so no captured frame joins it"
+                };
                 row.findings.push(Finding::new(
                     Code::FrameNotCaptured,
                     Some(PathBuf::from(&row.file)),
-                    "no captured frame has this receipt's canonical request hash",
+                    message,
                 ));
             }
         }

@@ -47,9 +47,10 @@ pub fn hostile_frame(leak: &str) -> String {
         "</script><script>document.documentElement.setAttribute('{PWNED}','args')</script><iframe src=\"{leak}/frame\"></iframe>"
     );
     let args = serde_json::json!({ "sql": script });
-    // Bidi override, zero-width space, BEL and a line separator in _meta keys and values.
+    // A raw bidi override, zero-width space and line separator, and an escaped BEL, in a
+    // _meta key and value.
     format!(
-        "{{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{{\"name\":{tool},\"arguments\":{args},\"_meta\":{{\"x.example/\\u202eevil\":\"exe.\\u202egnp\\u200b\\u0007\\u2028<b>bold</b>\"}}}}}}\n"
+        "{{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{{\"name\":{tool},\"arguments\":{args},\"_meta\":{{\"x.example/\u{202e}evil\":\"exe.\u{202e}gnp\u{200b}\\u0007\u{2028}<b>bold</b>\"}}}}}}\n"
     )
 }
 
@@ -82,7 +83,7 @@ pub fn hostile_inputs(dir: &Path, leak: &str) -> (PathBuf, PathBuf) {
     .unwrap();
     std::fs::write(
         receipts.join(format!(
-            "x<svg onload=\"document.documentElement.setAttribute('{PWNED}','name')\">.json"
+            "x<svg onload=\"document.documentElement.setAttribute('{PWNED}','name')\">.txt"
         )),
         b"{}",
     )
