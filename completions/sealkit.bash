@@ -37,6 +37,9 @@ _sealkit() {
             sealkit,migrate)
                 cmd="sealkit__subcmd__migrate"
                 ;;
+            sealkit,report)
+                cmd="sealkit__subcmd__report"
+                ;;
             sealkit,target)
                 cmd="sealkit__subcmd__target"
                 ;;
@@ -63,6 +66,9 @@ _sealkit() {
                 ;;
             sealkit__subcmd__help,migrate)
                 cmd="sealkit__subcmd__help__subcmd__migrate"
+                ;;
+            sealkit__subcmd__help,report)
+                cmd="sealkit__subcmd__help__subcmd__report"
                 ;;
             sealkit__subcmd__help,target)
                 cmd="sealkit__subcmd__help__subcmd__target"
@@ -119,7 +125,7 @@ _sealkit() {
 
     case "${cmd}" in
         sealkit)
-            opts="-h -V --format --deny-warnings --color --help --version target keygen approve verify audit diff migrate envelope help"
+            opts="-h -V --format --deny-warnings --color --help --version target keygen approve verify audit diff migrate envelope report help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -345,7 +351,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__help)
-            opts="target keygen approve verify audit diff migrate envelope help"
+            opts="target keygen approve verify audit diff migrate envelope report help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -443,6 +449,20 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__help__subcmd__migrate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__help__subcmd__report)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -586,6 +606,76 @@ _sealkit() {
                     return 0
                     ;;
                 --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__report)
+            opts="-h -V --out --receipt-key --pubkey --trusted-approvers --tokens --chain --audit-lines --frames --server --ttl --title --timestamp --jobs --format --deny-warnings --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --receipt-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pubkey)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trusted-approvers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --chain)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-lines)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --frames)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ttl)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --title)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

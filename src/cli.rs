@@ -41,12 +41,12 @@ pub enum Command {
     /// Migrate _meta-blind receipts: one record per receipt (label, changes, old and
     /// committed identity) written to NEW_DIR.
     Migrate(MigrateArgs),
-    /// One offline HTML page (or, with --format json, one JSON document) joining receipts,
-    /// approval tokens, chain entries and captured frames for an incident.
-    Report(Box<ReportArgs>),
     /// Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an
     /// Ed25519 signature over it.
     Envelope(Box<EnvelopeArgs>),
+    /// One offline HTML page (or, with --format json, one JSON document) joining receipts,
+    /// approval tokens, chain entries and captured frames for an incident.
+    Report(Box<ReportArgs>),
 }
 
 /// How results are printed.

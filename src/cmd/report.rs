@@ -20,7 +20,7 @@ use crate::outcome::Outcome;
 use crate::report::model::{self, Chain, Evidence, Input, KeyAnchor, TokenEvidence, Trust};
 use crate::tokenfile::{Batch, LineReader};
 use miette::miette;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Inputs larger than this are not read (the host's token file is read up to 4 MiB; sealed
 /// logs and captures can be large, but not beyond this).
@@ -272,8 +272,11 @@ fn refuse_output_inside_inputs(args: &ReportArgs) -> miette::Result<()> {
     Ok(())
 }
 
+/// A trusted approval key and where it was given.
+type Approver = (PublicKey, String);
+
 /// The trusted approval keys and, for a key file, its input record.
-fn approval_keys(args: &ReportArgs) -> miette::Result<(Vec<(PublicKey, String)>, Vec<Input>)> {
+fn approval_keys(args: &ReportArgs) -> miette::Result<(Vec<Approver>, Vec<Input>)> {
     let mut keys = Vec::new();
     let mut inputs = Vec::new();
     if let Some(hex) = &args.pubkey {
@@ -305,11 +308,7 @@ fn approval_keys(args: &ReportArgs) -> miette::Result<(Vec<(PublicKey, String)>,
 }
 
 /// Reads an input file whole and records its size and SHA-256.
-fn read_input(
-    path: &PathBuf,
-    role: &'static str,
-    inputs: &mut Vec<Input>,
-) -> miette::Result<Vec<u8>> {
+fn read_input(path: &Path, role: &'static str, inputs: &mut Vec<Input>) -> miette::Result<Vec<u8>> {
     let bytes = crate::fsutil::read_capped(path, false, MAX_INPUT_BYTES).map_err(|e| {
         miette!(
             code = "unreadable-input",
@@ -332,7 +331,7 @@ fn read_input(
 fn check_tokens(
     path: &Path,
     bytes: &[u8],
-    keys: &[(PublicKey, String)],
+    keys: &[Approver],
     ttl_seconds: u64,
 ) -> Vec<TokenEvidence> {
     let expected = Expectations {

@@ -100,9 +100,9 @@ pub fn svg(page: &mut String, model: &Model) {
         }
     }
     let y = LANES.len() * LANE_HEIGHT + 20;
-    let _ = write!(
+    let _ = writeln!(
         page,
-        "<text x=\"{LEFT}\" y=\"{y}\" class=\"tick\">{}</text><text x=\"{}\" y=\"{y}\" class=\"tick\" text-anchor=\"end\">{}</text></svg></section>\n",
+        "<text x=\"{LEFT}\" y=\"{y}\" class=\"tick\">{}</text><text x=\"{}\" y=\"{y}\" class=\"tick\" text-anchor=\"end\">{}</text></svg></section>",
         super::html::iso_ms(start),
         LEFT + BINS * BIN_WIDTH,
         super::html::iso_ms(end)
