@@ -225,4 +225,6 @@
   sync();
   render();
   document.documentElement.setAttribute("data-ready", "1");
+  // When the page became usable, for the benchmark (milliseconds since navigation start).
+  document.documentElement.setAttribute("data-ready-ms", String(Math.round(performance.now())));
 })();
