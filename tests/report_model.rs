@@ -340,3 +340,69 @@ fn an_unreadable_input_is_exit_2_and_writes_nothing() {
     assert_eq!(output.status.code(), Some(2));
     assert!(!inside.exists());
 }
+
+#[test]
+fn usage_errors_are_exit_2_with_a_code() {
+    let temp = tempfile::tempdir().unwrap();
+    let out = temp.path().join("page.html");
+    // Tokens without a trusted key cannot be checked.
+    let output = sealkit()
+        .arg("report")
+        .arg("--out")
+        .arg(&out)
+        .arg("--tokens")
+        .arg(fixture("new/approvals-L.ndjson"))
+        .arg(fixture("new/receipts"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("missing-approval-key"));
+    // One document: JSON Lines is refused.
+    let output = sealkit()
+        .args(["--format", "jsonl", "report", "--out"])
+        .arg(&out)
+        .arg(fixture("new/receipts"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(!out.exists());
+    // Without a receipt key nothing authenticates: error findings, exit 1, page written.
+    let output = sealkit()
+        .arg("report")
+        .arg("--out")
+        .arg(&out)
+        .arg(fixture("new/receipts"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let page = std::fs::read_to_string(&out).unwrap();
+    assert!(page.contains("no receipt key pinned"));
+    assert!(page.contains("<span class=\"n\" data-k=\"unpinned\">13</span>"));
+}
+
+#[test]
+fn a_token_that_was_not_fresh_when_used_is_flagged() {
+    let temp = tempfile::tempdir().unwrap();
+    let tokens = [
+        fixture("new/approvals-L.ndjson"),
+        fixture("new/approvals-M.ndjson"),
+    ];
+    // The fixture's releases came 6 s after their approvals: a 1 s TTL makes each stale.
+    let (code, m) = json_report(temp.path(), &tokens, &["--ttl", "1"]);
+    assert_eq!(code, 0);
+    let released: Vec<&Value> = m["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["class"] == "released")
+        .collect();
+    assert_eq!(released.len(), 3);
+    for row in released {
+        assert_eq!(row["approval"]["fresh_when_used"], "past-ttl", "{row}");
+        assert!(row["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["code"] == "token-not-fresh" && f["severity"] == "warning"));
+    }
+}
