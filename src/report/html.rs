@@ -55,18 +55,48 @@ fn is_invisible(c: char) -> bool {
 /// The model as JSON that cannot close or confuse the script element holding it: `<`, `>`,
 /// `&`, U+2028, U+2029 and the invisible characters of [`escape`] become `\u` escapes.
 pub fn embedded_json(model: &Model) -> Result<String, serde_json::Error> {
-    let json = serde_json::to_string(model)?;
-    let mut out = String::with_capacity(json.len() + json.len() / 32);
-    for c in json.chars() {
-        match c {
-            // Inside JSON strings (the only place these occur), a \u escape is the same value.
-            c if matches!(c, '<' | '>' | '&') || is_invisible(c) => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
+    let mut out = ScriptSafe(Vec::new());
+    serde_json::to_writer(&mut out, model)?;
+    String::from_utf8(out.0).map_err(|e| serde_json::Error::io(std::io::Error::other(e)))
+}
+
+/// Receives serde_json's output and escapes as it goes (no second copy of a large model).
+/// serde_json writes whole characters per call (string pieces are cut only at ASCII bytes
+/// that need escaping), and these characters occur only inside JSON strings, where a `\u`
+/// escape is the same value.
+struct ScriptSafe(Vec<u8>);
+
+/// `fmt::Write` into a byte buffer.
+struct Hex<'a>(&'a mut Vec<u8>);
+
+impl std::fmt::Write for Hex<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
     }
-    Ok(out)
+}
+
+impl std::io::Write for ScriptSafe {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let text = std::str::from_utf8(buf).map_err(std::io::Error::other)?;
+        let mut start = 0;
+        for (at, c) in text.char_indices() {
+            if matches!(c, '<' | '>' | '&') || is_invisible(c) {
+                self.0.extend_from_slice(&buf[start..at]);
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    let _ = write!(Hex(&mut self.0), "\\u{unit:04x}");
+                }
+                start = at + c.len_utf8();
+            }
+        }
+        self.0.extend_from_slice(&buf[start..]);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 fn csp_hash(text: &str) -> String {

@@ -21,6 +21,7 @@ use crate::migrate::frames::FrameIndex;
 use crate::migrate::{FrameRef, Link};
 use crate::receipt::recompute;
 use crate::request::{self, Session, Verdict};
+use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
@@ -366,12 +367,13 @@ pub fn join(evidence: Evidence) -> Model {
     join_chains(&mut rows, &mut chains);
     let frames_captured = frames.as_ref().map_or(0, |f| f.len() as u64);
     let frames_joined = join_frames(&mut rows, frames.as_ref());
-    for row in &mut rows {
+    // Each row's frame is analysed on its own, so the rows are shared out across the cores.
+    rows.par_iter_mut().for_each(|row| {
         row.details = row
             .frame_bytes
             .take()
             .map(|bytes| details_of(&bytes, trust.server.as_deref().unwrap_or(&row.server)));
-    }
+    });
     findings.extend(token_findings(&tokens));
     findings.extend(chain_findings(&chains));
     let summary = summarize(
