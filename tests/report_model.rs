@@ -406,3 +406,16 @@ fn a_token_that_was_not_fresh_when_used_is_flagged() {
             .any(|f| f["code"] == "token-not-fresh" && f["severity"] == "warning"));
     }
 }
+
+#[test]
+fn every_join_code_has_a_test_in_this_file() {
+    let text = include_str!("report_model.rs");
+    for code in sealkit::report::model::JOIN_CODES {
+        let compared = format!("== \"{}\"", code.as_str());
+        let listed = format!("contains(&\"{}\"", code.as_str());
+        assert!(
+            text.contains(&compared) || text.contains(&listed),
+            "{code} has no test"
+        );
+    }
+}

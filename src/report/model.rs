@@ -27,6 +27,19 @@ use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
+/// The finding codes only the joins of the report give (every other code comes from the
+/// checks the report reuses).
+pub const JOIN_CODES: &[Code] = &[
+    Code::ReleasedWithoutToken,
+    Code::TokenNotFresh,
+    Code::TokenRejected,
+    Code::TokenNeverUsed,
+    Code::ChainBroken,
+    Code::ChainEntryWithoutReceipt,
+    Code::ReceiptNotInChain,
+    Code::FrameNotCaptured,
+];
+
 /// One input file, named and fingerprinted.
 #[derive(Debug, Clone, Serialize)]
 pub struct Input {
