@@ -15,14 +15,15 @@
 
 #[path = "support/child.rs"]
 mod child;
+#[path = "support/receipts.rs"]
+mod receipts;
 
 use sealkit::receipt::{self, lock};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-const TEMPLATE: &str = "testdata/receipts/legacy-vs-current/new/receipts/receipt-00000000000000000001-460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793.json";
-const SEED: &str = "testdata/receipts/legacy-vs-current/new/receipts/.seal-receipt-ed25519.key";
+use receipts::{generate, SEED, TEMPLATE};
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -116,31 +117,6 @@ fn main() {
             slowest * cpu_us / 1e6,
         );
     }
-}
-
-fn generate(
-    dir: &Path,
-    template: &serde_json::Map<String, serde_json::Value>,
-    seed: &[u8; 32],
-    count: usize,
-) -> Vec<PathBuf> {
-    use rayon::prelude::*;
-    let base = template["now"].as_u64().unwrap();
-    let hash = template["canonical_request_sha256"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    (0..count)
-        .into_par_iter()
-        .map(|i| {
-            let mut map = template.clone();
-            map.insert("now".into(), serde_json::Value::from(base + i as u64));
-            lock::sign(&mut map, seed).unwrap();
-            let path = dir.join(format!("receipt-{i:020}-{hash}.json"));
-            std::fs::write(&path, lock::to_file_bytes(&map)).unwrap();
-            path
-        })
-        .collect()
 }
 
 /// The preimage and signature of one receipt, as the verifier rebuilds them.

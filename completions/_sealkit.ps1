@@ -37,6 +37,7 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Pair old receipts with new ones (or with a migration output) and show what changed')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR')
             [CompletionResult]::new('envelope', 'envelope', [CompletionResultType]::ParameterValue, 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it')
+            [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'One offline HTML page (or, with --format json, one JSON document) joining receipts, approval tokens, chain entries and captured frames for an incident')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -301,6 +302,29 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'sealkit;report' {
+            [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'Where to write the page (or the JSON model with --format json); replaced atomically')
+            [CompletionResult]::new('--receipt-key', '--receipt-key', [CompletionResultType]::ParameterName, 'The installation''s receipt key (64 hex, raw 32-byte seed file, or public key file)')
+            [CompletionResult]::new('--pubkey', '--pubkey', [CompletionResultType]::ParameterName, 'The trusted approval public key (64 hex) the token files are checked against')
+            [CompletionResult]::new('--trusted-approvers', '--trusted-approvers', [CompletionResultType]::ParameterName, 'File of trusted approval public keys: one 64-hex key per line; blank lines and lines starting with # are skipped')
+            [CompletionResult]::new('--tokens', '--tokens', [CompletionResultType]::ParameterName, 'Approval token files (NDJSON); needs --pubkey or --trusted-approvers')
+            [CompletionResult]::new('--chain', '--chain', [CompletionResultType]::ParameterName, 'Sealed logs (seal-verifiable-record/v1) whose entries are joined by request hash')
+            [CompletionResult]::new('--audit-lines', '--audit-lines', [CompletionResultType]::ParameterName, 'Raw kernel audit lines, joined by request hash like a sealed log''s entries')
+            [CompletionResult]::new('--frames', '--frames', [CompletionResultType]::ParameterName, 'Captures of the client''s frames (files of LF-terminated frames, .frame files or directories of them), joined by canonical request hash')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The server identity identities are computed under [default: each receipt''s own]')
+            [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'The host''s approval TTL in seconds, for freshness when a token was used (capped at 300, as the host caps it)')
+            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'The page title')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Worker threads for the receipt checks (default: the number of cores)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--timestamp', '--timestamp', [CompletionResultType]::ParameterName, 'Record the generation time in the output (otherwise the same inputs give the same bytes)')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'sealkit;help' {
             [CompletionResult]::new('target', 'target', [CompletionResultType]::ParameterValue, 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile')
             [CompletionResult]::new('keygen', 'keygen', [CompletionResultType]::ParameterValue, 'Create an Ed25519 approval key pair; the secret key is encrypted with a passphrase')
@@ -311,6 +335,7 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Pair old receipts with new ones (or with a migration output) and show what changed')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR')
             [CompletionResult]::new('envelope', 'envelope', [CompletionResultType]::ParameterValue, 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it')
+            [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'One offline HTML page (or, with --format json, one JSON document) joining receipts, approval tokens, chain entries and captured frames for an incident')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -363,6 +388,9 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             break
         }
         'sealkit;help;envelope' {
+            break
+        }
+        'sealkit;help;report' {
             break
         }
         'sealkit;help;help' {

@@ -40,6 +40,9 @@ _sealkit() {
             sealkit,migrate)
                 cmd="sealkit__subcmd__migrate"
                 ;;
+            sealkit,report)
+                cmd="sealkit__subcmd__report"
+                ;;
             sealkit,target)
                 cmd="sealkit__subcmd__target"
                 ;;
@@ -69,6 +72,9 @@ _sealkit() {
                 ;;
             sealkit__subcmd__help,migrate)
                 cmd="sealkit__subcmd__help__subcmd__migrate"
+                ;;
+            sealkit__subcmd__help,report)
+                cmd="sealkit__subcmd__help__subcmd__report"
                 ;;
             sealkit__subcmd__help,target)
                 cmd="sealkit__subcmd__help__subcmd__target"
@@ -149,7 +155,7 @@ _sealkit() {
 
     case "${cmd}" in
         sealkit)
-            opts="-h -V --format --deny-warnings --color --help --version target keygen key approve verify audit diff migrate envelope help"
+            opts="-h -V --format --deny-warnings --color --help --version target keygen key approve verify audit diff migrate envelope report help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -171,7 +177,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__approve)
-            opts="-h -V --token-file --refusal --frame --target --key-file --passphrase-file --ssh-agent --ssh-key --server --nonce --authorized-at --expiry --ttl --session --approver --yes --deny --renderer-version --format --deny-warnings --color --help --version"
+            opts="-h -V --token-file --refusal --frame --target --key-file --passphrase-file --ssh-agent --ssh-key --server --nonce --authorized-at --now --expiry --ttl --session --approver --yes --deny --renderer-version --format --deny-warnings --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -214,6 +220,10 @@ _sealkit() {
                     return 0
                     ;;
                 --authorized-at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -391,7 +401,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__help)
-            opts="target keygen key approve verify audit diff migrate envelope help"
+            opts="target keygen key approve verify audit diff migrate envelope report help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -531,6 +541,20 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__help__subcmd__migrate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__help__subcmd__report)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -808,6 +832,76 @@ _sealkit() {
                     return 0
                     ;;
                 --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__report)
+            opts="-h -V --out --receipt-key --pubkey --trusted-approvers --tokens --chain --audit-lines --frames --server --ttl --title --timestamp --jobs --format --deny-warnings --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --receipt-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pubkey)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trusted-approvers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --chain)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-lines)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --frames)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ttl)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --title)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

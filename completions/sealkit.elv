@@ -34,6 +34,7 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand diff 'Pair old receipts with new ones (or with a migration output) and show what changed'
             cand migrate 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR'
             cand envelope 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
+            cand report 'One offline HTML page (or, with --format json, one JSON document) joining receipts, approval tokens, chain entries and captured frames for an incident'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sealkit;target'= {
@@ -272,6 +273,28 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'sealkit;report'= {
+            cand --out 'Where to write the page (or the JSON model with --format json); replaced atomically'
+            cand --receipt-key 'The installation''s receipt key (64 hex, raw 32-byte seed file, or public key file)'
+            cand --pubkey 'The trusted approval public key (64 hex) the token files are checked against'
+            cand --trusted-approvers 'File of trusted approval public keys: one 64-hex key per line; blank lines and lines starting with # are skipped'
+            cand --tokens 'Approval token files (NDJSON); needs --pubkey or --trusted-approvers'
+            cand --chain 'Sealed logs (seal-verifiable-record/v1) whose entries are joined by request hash'
+            cand --audit-lines 'Raw kernel audit lines, joined by request hash like a sealed log''s entries'
+            cand --frames 'Captures of the client''s frames (files of LF-terminated frames, .frame files or directories of them), joined by canonical request hash'
+            cand --server 'The server identity identities are computed under [default: each receipt''s own]'
+            cand --ttl 'The host''s approval TTL in seconds, for freshness when a token was used (capped at 300, as the host caps it)'
+            cand --title 'The page title'
+            cand --jobs 'Worker threads for the receipt checks (default: the number of cores)'
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
+            cand --timestamp 'Record the generation time in the output (otherwise the same inputs give the same bytes)'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'sealkit;help'= {
             cand target 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
             cand keygen 'Create an Ed25519 approval key pair; the secret key is encrypted with a passphrase'
@@ -282,6 +305,7 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand diff 'Pair old receipts with new ones (or with a migration output) and show what changed'
             cand migrate 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR'
             cand envelope 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
+            cand report 'One offline HTML page (or, with --format json, one JSON document) joining receipts, approval tokens, chain entries and captured frames for an incident'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sealkit;help;target'= {
@@ -319,6 +343,8 @@ set edit:completion:arg-completer[sealkit] = {|@words|
         &'sealkit;help;migrate'= {
         }
         &'sealkit;help;envelope'= {
+        }
+        &'sealkit;help;report'= {
         }
         &'sealkit;help;help'= {
         }

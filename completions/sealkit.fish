@@ -42,6 +42,7 @@ complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "audit" -d 'Audit wh
 complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "diff" -d 'Pair old receipts with new ones (or with a migration output) and show what changed'
 complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "migrate" -d 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR'
 complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "envelope" -d 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
+complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "report" -d 'One offline HTML page (or, with --format json, one JSON document) joining receipts, approval tokens, chain entries and captured frames for an incident'
 complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand target" -l server -d 'The operator\'s server identity (Seal\'s `server` config; never read from a frame)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand target" -l era -d 'Protocol era: detect it from the capture, or force one' -r -f -a "auto\t'From `initialize` / `server/discover` and the frame\'s own `_meta` markers'
@@ -267,16 +268,39 @@ never\t''"
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -s V -l version -d 'Print version'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope help" -f -a "target" -d 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope help" -f -a "keygen" -d 'Create an Ed25519 approval key pair; the secret key is encrypted with a passphrase'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope help" -f -a "key" -d 'Inspect or protect key files'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope help" -f -a "approve" -d 'Sign an ApprovalRecord v2 for a blocked call after showing exactly what it approves'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope help" -f -a "verify" -d 'Verify evidence: approval tokens, receipts, audit chains, statement bundles'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope help" -f -a "audit" -d 'Audit whole receipt directories: every receipt, names, counters, chain state, files'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope help" -f -a "diff" -d 'Pair old receipts with new ones (or with a migration output) and show what changed'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope help" -f -a "migrate" -d 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope help" -f -a "envelope" -d 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
-complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l out -d 'Where to write the page (or the JSON model with --format json); replaced atomically' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l receipt-key -d 'The installation\'s receipt key (64 hex, raw 32-byte seed file, or public key file)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l pubkey -d 'The trusted approval public key (64 hex) the token files are checked against' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l trusted-approvers -d 'File of trusted approval public keys: one 64-hex key per line; blank lines and lines starting with # are skipped' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l tokens -d 'Approval token files (NDJSON); needs --pubkey or --trusted-approvers' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l chain -d 'Sealed logs (seal-verifiable-record/v1) whose entries are joined by request hash' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l audit-lines -d 'Raw kernel audit lines, joined by request hash like a sealed log\'s entries' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l frames -d 'Captures of the client\'s frames (files of LF-terminated frames, .frame files or directories of them), joined by canonical request hash' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l server -d 'The server identity identities are computed under [default: each receipt\'s own]' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l ttl -d 'The host\'s approval TTL in seconds, for freshness when a token was used (capped at 300, as the host caps it)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l title -d 'The page title' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l jobs -d 'Worker threads for the receipt checks (default: the number of cores)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
+json\t'One JSON document (an array or an object) on stdout'
+jsonl\t'One JSON object per line on stdout'"
+complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t''
+never\t''"
+complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l timestamp -d 'Record the generation time in the output (otherwise the same inputs give the same bytes)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand report" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sealkit -n "__fish_sealkit_using_subcommand report" -s V -l version -d 'Print version'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope report help" -f -a "target" -d 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope report help" -f -a "keygen" -d 'Create an Ed25519 approval key pair; the secret key is encrypted with a passphrase'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope report help" -f -a "key" -d 'Inspect or protect key files'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope report help" -f -a "approve" -d 'Sign an ApprovalRecord v2 for a blocked call after showing exactly what it approves'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope report help" -f -a "verify" -d 'Verify evidence: approval tokens, receipts, audit chains, statement bundles'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope report help" -f -a "audit" -d 'Audit whole receipt directories: every receipt, names, counters, chain state, files'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope report help" -f -a "diff" -d 'Pair old receipts with new ones (or with a migration output) and show what changed'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope report help" -f -a "migrate" -d 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope report help" -f -a "envelope" -d 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope report help" -f -a "report" -d 'One offline HTML page (or, with --format json, one JSON document) joining receipts, approval tokens, chain entries and captured frames for an incident'
+complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope report help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "show" -d 'Say what a key file is: its kind, public key (64 hex) and key id. Never prints a secret'
 complete -c sealkit -n "__fish_sealkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "protect" -d 'Encrypt a plain secret key file in place with a passphrase (atomically)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand help; and __fish_seen_subcommand_from verify" -f -a "approval" -d 'Check ApprovalRecord v2 token lines with seal-host\'s rules, then their binding'

@@ -46,6 +46,9 @@ pub enum Command {
     /// Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an
     /// Ed25519 signature over it.
     Envelope(Box<EnvelopeArgs>),
+    /// One offline HTML page (or, with --format json, one JSON document) joining receipts,
+    /// approval tokens, chain entries and captured frames for an incident.
+    Report(Box<ReportArgs>),
 }
 
 /// How results are printed.
@@ -507,3 +510,68 @@ pub struct DiffArgs {
 }
 
 // --- end issue 6 ---
+
+// --- incident report ---
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("approval_keys").args(["pubkey", "trusted_approvers"])))]
+pub struct ReportArgs {
+    /// Receipt directories (or files) to audit; symbolic links are never followed.
+    #[arg(value_name = "DIR", required = true)]
+    pub dirs: Vec<PathBuf>,
+
+    /// Where to write the page (or the JSON model with --format json); replaced atomically.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+
+    /// The installation's receipt key (64 hex, raw 32-byte seed file, or public key file).
+    #[arg(long, value_name = "HEX|FILE")]
+    pub receipt_key: Option<String>,
+
+    /// The trusted approval public key (64 hex) the token files are checked against.
+    #[arg(long, value_name = "HEX")]
+    pub pubkey: Option<String>,
+
+    /// File of trusted approval public keys: one 64-hex key per line; blank lines and lines
+    /// starting with # are skipped.
+    #[arg(long, value_name = "FILE")]
+    pub trusted_approvers: Option<PathBuf>,
+
+    /// Approval token files (NDJSON); needs --pubkey or --trusted-approvers.
+    #[arg(long = "tokens", value_name = "FILE")]
+    pub tokens: Vec<PathBuf>,
+
+    /// Sealed logs (seal-verifiable-record/v1) whose entries are joined by request hash.
+    #[arg(long = "chain", value_name = "FILE")]
+    pub chains: Vec<PathBuf>,
+
+    /// Raw kernel audit lines, joined by request hash like a sealed log's entries.
+    #[arg(long = "audit-lines", value_name = "FILE")]
+    pub audit_lines: Vec<PathBuf>,
+
+    /// Captures of the client's frames (files of LF-terminated frames, .frame files or
+    /// directories of them), joined by canonical request hash.
+    #[arg(long = "frames", value_name = "CAPTURE")]
+    pub frames: Vec<PathBuf>,
+
+    /// The server identity identities are computed under [default: each receipt's own].
+    #[arg(long, value_name = "ID")]
+    pub server: Option<String>,
+
+    /// The host's approval TTL in seconds, for freshness when a token was used (capped at
+    /// 300, as the host caps it).
+    #[arg(long, value_name = "SECONDS", default_value_t = 120)]
+    pub ttl: u64,
+
+    /// The page title.
+    #[arg(long, value_name = "TEXT", default_value = "sealkit incident report")]
+    pub title: String,
+
+    /// Record the generation time in the output (otherwise the same inputs give the same bytes).
+    #[arg(long)]
+    pub timestamp: bool,
+
+    /// Worker threads for the receipt checks (default: the number of cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+}

@@ -94,6 +94,15 @@ codes! {
     ChainStateMismatch => ("chain-state-mismatch", Error, "the chain head recomputed from the receipts' audit lines is not the head in .seal-audit-head.state (a receipt deleted, added or reordered)"),
     OperationStateMismatch => ("operation-state-mismatch", Error, "a released ALLOW receipt's operation is missing from, or differs in, .seal-operation-state.json"),
     OperationReceiptMissing => ("operation-receipt-missing", Error, "an operation .seal-operation-state.json records as released has no receipt in the directory (a deleted receipt)"),
+    // Joins of `sealkit report`.
+    ReleasedWithoutToken => ("released-without-token", Warning, "an approval-authorized ALLOW receipt matches no accepted token of the given token files (target and exact-frame subject)"),
+    TokenNotFresh => ("token-not-fresh", Warning, "the token matching a released receipt was expired or not yet valid at the receipt's decision time"),
+    TokenRejected => ("token-rejected", Error, "a token line fails seal-host's checks under every trusted approval key"),
+    TokenNeverUsed => ("token-never-used", Info, "an accepted approval token matches no approval-authorized ALLOW receipt"),
+    ChainBroken => ("chain-broken", Error, "a sealed log's genesis or an entry's recorded head does not recompute"),
+    ChainEntryWithoutReceipt => ("chain-entry-without-receipt", Warning, "a chain entry's request hash matches no receipt of the report"),
+    ReceiptNotInChain => ("receipt-not-in-chain", Warning, "a receipt's request hash matches no entry of the given chains"),
+    FrameNotCaptured => ("frame-not-captured", Info, "no frame of the given captures has the receipt's canonical request hash"),
 }
 
 impl Serialize for Code {

@@ -27,6 +27,8 @@ pub mod migrate;
 pub mod outcome;
 pub mod receipt;
 pub mod refusal;
+// One page joining receipts, tokens, chains and frames: sealkit report.
+pub mod report;
 pub mod request;
 pub mod shown;
 pub mod signature;

@@ -150,6 +150,11 @@ pub struct Facts {
     pub release_status: Option<String>,
     pub operation_id: Option<String>,
     pub release_frame_sha256: Option<String>,
+    /// `signed_artifacts.object_a` as decoded: the exact frame, to be trusted only when the
+    /// object-a check passed (`verified` then holds `framed_subject_sha256`).
+    pub object_a: Option<Vec<u8>>,
+    /// The operator's server identity the receipt's `kernel_config` names (else empty).
+    pub server: String,
 }
 
 /// Everything sealkit established about one receipt.
@@ -1689,6 +1694,8 @@ impl<'a> Ctx<'a> {
             release_status: text("release_status"),
             operation_id: text("operation_id"),
             release_frame_sha256: self.release_frame_sha256.clone(),
+            object_a: self.object_a.clone(),
+            server: self.server_identity(),
         }
     }
 }

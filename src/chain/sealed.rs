@@ -55,8 +55,18 @@ impl std::fmt::Display for SealedError {
 
 /// Verifies a sealed log read from `reader`.
 pub fn verify_stream(reader: impl Read) -> Result<SealedReport, SealedError> {
+    verify_stream_each(reader, |_, _, _| {})
+}
+
+/// [`verify_stream`], also handing every chained entry to `each` as it is read: its index, its
+/// payload, and whether its recorded head equals the one recomputed from the genesis.
+pub fn verify_stream_each(
+    reader: impl Read,
+    each: impl FnMut(usize, &str, bool),
+) -> Result<SealedReport, SealedError> {
     let mut framer = Framer {
         src: Text::new(reader),
+        each: Some(each),
         duplicate: None,
         top_level_names: std::collections::HashSet::new(),
     };
@@ -124,17 +134,19 @@ impl Chain {
         }
     }
 
-    fn entry(&mut self, entry: &Value<'_>) {
+    /// Chains one entry; its index and whether its recorded head recomputes, unless the
+    /// array's check has stopped.
+    fn entry(&mut self, entry: &Value<'_>) -> Option<(usize, bool)> {
         let index = self.count;
         self.count += 1;
         if self.refused.is_some() {
-            return;
+            return None;
         }
         let Some(payload) = entry.get("payload").and_then(|p| p.value.as_str()) else {
             self.refused = Some(format!(
                 "entries[{index}].payload is missing or not a string"
             ));
-            return;
+            return None;
         };
         self.head = commit(&self.head, payload);
         let recorded = entry.get("head").and_then(|h| h.value.as_str());
@@ -148,6 +160,7 @@ impl Chain {
                 });
             }
         }
+        Some((index, recorded == Some(self.head.as_str())))
     }
 }
 
@@ -200,8 +213,10 @@ enum Shape {
     Scalar,
 }
 
-struct Framer<R> {
+struct Framer<R, F> {
     src: Text<R>,
+    /// Told of every chained entry (taken out while an entry is read).
+    each: Option<F>,
     /// The first repeated member name, at its offset in the file (the one a whole-text
     /// `json::find_duplicate` reports).
     duplicate: Option<json::Duplicate>,
@@ -209,7 +224,7 @@ struct Framer<R> {
     top_level_names: std::collections::HashSet<String>,
 }
 
-impl<R: Read> Framer<R> {
+impl<R: Read, F: FnMut(usize, &str, bool)> Framer<R, F> {
     fn peek(&mut self) -> io::Result<Option<u8>> {
         self.src.byte_at(self.src.pos)
     }
@@ -306,7 +321,16 @@ impl<R: Read> Framer<R> {
             return Ok(chain);
         }
         loop {
-            self.value(2, |node| chain.entry(&node.value))?;
+            let mut each = self.each.take();
+            let read = self.value(2, |node| {
+                let chained = chain.entry(&node.value);
+                if let (Some((index, ok)), Some(each)) = (chained, each.as_mut()) {
+                    let payload = node.value.get("payload").and_then(|p| p.value.as_str());
+                    each(index, payload.unwrap_or_default(), ok);
+                }
+            });
+            self.each = each;
+            read?;
             self.skip_ws()?;
             match self.peek()? {
                 Some(b',') => {
@@ -349,11 +373,12 @@ impl<R: Read> Framer<R> {
                 }
             }
         };
-        if let Some(mut duplicate) = json::first_duplicate(&node) {
+        let duplicate = json::first_duplicate(&node);
+        let taken = take(&node);
+        if let Some(mut duplicate) = duplicate {
             duplicate.offset += self.src.offset(start);
             self.note_duplicate(duplicate);
         }
-        let taken = take(&node);
         self.src.pos = start + used;
         Ok(taken)
     }

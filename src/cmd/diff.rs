@@ -9,8 +9,8 @@
 use super::migrate::{changes_text, load_captures, receipt_name};
 use super::{Global, Out};
 use crate::cli::{DiffArgs, Format};
-use crate::migrate::diff::verify::LabelCheck;
 use crate::inert::escape;
+use crate::migrate::diff::verify::LabelCheck;
 use crate::migrate::diff::{self, short, DiffReport, Pair, View};
 use crate::migrate::{Label, Options, Presence};
 use crate::outcome::Outcome;

@@ -50,8 +50,14 @@ pub fn run(args: KeygenArgs, global: &Global) -> miette::Result<Outcome> {
                 "UNENCRYPTED, mode 0600; keep it private"
             };
             let secret_file = &report.secret_key_file;
-            writeln!(out, "secret key file  {} ({protection})", escape(secret_file)).into_diagnostic()?;
-            writeln!(out, "public key file  {}", escape(&report.public_key_file)).into_diagnostic()?;
+            writeln!(
+                out,
+                "secret key file  {} ({protection})",
+                escape(secret_file)
+            )
+            .into_diagnostic()?;
+            writeln!(out, "public key file  {}", escape(&report.public_key_file))
+                .into_diagnostic()?;
             writeln!(out, "public key       {}", report.public_key).into_diagnostic()?;
             writeln!(out, "key id           {}", report.key_id).into_diagnostic()?;
             writeln!(

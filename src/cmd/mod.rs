@@ -23,6 +23,7 @@ pub mod key;
 pub mod keygen;
 pub mod migrate;
 pub mod passphrase;
+pub mod report;
 pub mod target;
 pub mod verify;
 pub mod verify_approval;
@@ -71,6 +72,7 @@ pub fn run(cli: Cli) -> Outcome {
         Command::Keygen(args) => keygen::run(args, &global),
         Command::Key(args) => key::run(args, &global),
         Command::Approve(args) => approve::run(args, &global),
+        Command::Report(args) => report::run(*args, &global),
     };
     match result {
         Ok(outcome) => outcome,

@@ -193,6 +193,10 @@ fn examples(page: &str) -> &'static [(&'static str, &'static str)] {
         "sealkit-diff" => &[
             ("Old receipts against a migration output, with the captured frames:", "sealkit diff old-receipts/ migrated/ --frames capture.jsonl"),
         ],
+        "sealkit-report" => &[
+            ("One page joining a receipt directory with its tokens, chain and captured frames:", "sealkit report --out incident.html --receipt-key receipt.pub --trusted-approvers approvers.txt --tokens tokens.ndjson --chain sealed.json --frames capture.jsonl receipts/"),
+            ("The joined model as JSON, for a dashboard of your own:", "sealkit report --out incident.json --format json --receipt-key receipt.pub receipts/"),
+        ],
         "sealkit-migrate" => &[
             ("Label old receipts, recovering frames from a capture:", "sealkit migrate old-receipts/ --frames capture.jsonl --out migrated/"),
         ],

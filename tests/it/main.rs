@@ -2,6 +2,7 @@
 //! the suite's build time. Each module is one area; `support` holds the shared helpers.
 //! `cargo test --test it MODULE::` runs one area.
 
+mod report_support;
 mod support;
 
 mod approval_approve_cli;
@@ -20,12 +21,15 @@ mod cli_diff;
 mod cli_envelope;
 mod cli_migrate;
 mod cli_transcripts;
+mod closed_stdout;
+mod duplicate_members;
 mod envelope_corpus;
 mod fuzz_corpus;
 mod fuzz_regressions;
 mod generated_files;
 mod identity_invariants;
 mod identity_vectors;
+mod inert_output;
 mod json_test_suite;
 mod json_test_suite_evidence;
 mod keys_agent;
@@ -42,6 +46,9 @@ mod receipt_flips;
 mod receipt_unsupported_version;
 mod receipts;
 mod refusal_agreement;
+mod report_browser;
+mod report_model;
+mod report_page;
 mod robust_cli;
 mod signature_batching;
 mod spec_conformance;

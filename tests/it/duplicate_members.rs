@@ -8,7 +8,7 @@
 //! were read as if the first value did not exist.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use assert_cmd::Command;
 use serde_json::Value;

@@ -1,0 +1,177 @@
+//! `sealkit report` benchmark: generates signed receipts with the audit benchmark's generator
+//! (100,000 by default, `SEALKIT_BENCH_RECEIPTS=N` to change; modes 0700 / 0600 as seal-host
+//! writes them), then measures with the release binary, one after the other on the same warm
+//! directory: `sealkit audit --format jsonl` and `sealkit report` (HTML and `--format json`):
+//! wall time, CPU time, peak resident memory and the output size; then, when Chromium is
+//! installed, the time until the page is interactive in headless Chromium (the page script
+//! records `performance.now()` when its first page of rows is rendered and its filters are
+//! live) and the same after a free-text search given in the URL fragment. The load average
+//! is printed around each run: the machine may be shared.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+// Only part of the shared measuring helpers is used here.
+#[allow(dead_code)]
+#[path = "support/child.rs"]
+mod child;
+#[path = "support/receipts.rs"]
+mod receipts;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let count: usize = std::env::var("SEALKIT_BENCH_RECEIPTS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(100_000);
+    let seed: [u8; 32] = std::fs::read(root.join(receipts::SEED))
+        .unwrap()
+        .try_into()
+        .unwrap();
+    let template =
+        sealkit::receipt::parse(&std::fs::read(root.join(receipts::TEMPLATE)).unwrap()).unwrap();
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path().join("receipts");
+    std::fs::create_dir(&dir).unwrap();
+    let started = Instant::now();
+    let files = receipts::generate(&dir, &template, &seed, count);
+    set_modes(&dir, &files);
+    println!(
+        "generated {count} receipts in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    for file in &files {
+        std::hint::black_box(std::fs::read(file).unwrap());
+    }
+    let seed_path = root.join(receipts::SEED);
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+
+    let mut audit = Command::new(env!("CARGO_BIN_EXE_sealkit"));
+    audit
+        .args(["audit", "--format", "jsonl", "--receipt-key"])
+        .arg(&seed_path)
+        .arg(&dir);
+    let audit = child::run(audit, Duration::from_millis(20));
+    line("sealkit audit --format jsonl", count, &audit, None);
+
+    let page = temp.path().join("report.html");
+    let html = report(&dir, &seed_path, &page, &[]);
+    line(
+        "sealkit report (HTML)",
+        count,
+        &html,
+        Some(std::fs::metadata(&page).unwrap().len()),
+    );
+    let json = temp.path().join("report.json");
+    let model = report(&dir, &seed_path, &json, &["--format", "json"]);
+    line(
+        "sealkit report --format json",
+        count,
+        &model,
+        Some(std::fs::metadata(&json).unwrap().len()),
+    );
+    println!(
+        "report / audit: {:.2} by the clock, {:.2} by CPU time ({jobs} jobs)",
+        html.elapsed.as_secs_f64() / audit.elapsed.as_secs_f64(),
+        html.cpu_seconds / audit.cpu_seconds
+    );
+
+    match chromium() {
+        Some(browser) => {
+            for fragment in [
+                "",
+                "#q=receipt-00000000000000099999",
+                "#verdict=block&page=500",
+            ] {
+                let (wall, ready) = interactive(&browser, &page, fragment);
+                println!(
+                    "headless Chromium {fragment:?}: interactive after {ready} ms (page script), process done in {:.1} s (load average {})",
+                    wall.as_secs_f64(),
+                    child::load_average()
+                );
+            }
+        }
+        None => println!("chromium not installed: time to interactive not measured"),
+    }
+}
+
+fn report(dir: &Path, seed: &Path, out: &Path, extra: &[&str]) -> child::Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sealkit"));
+    command
+        .args(extra)
+        .arg("report")
+        .arg("--out")
+        .arg(out)
+        .arg("--receipt-key")
+        .arg(seed)
+        .arg(dir);
+    child::run(command, Duration::from_millis(20))
+}
+
+fn line(what: &str, count: usize, run: &child::Run, size: Option<u64>) {
+    println!(
+        "{what}: {count} receipts in {:.2} s = {:.0} receipts/s, CPU {:.1} s, exit {}, peak RSS {:.0} MB{} (load average {} before, {} after)",
+        run.elapsed.as_secs_f64(),
+        count as f64 / run.elapsed.as_secs_f64(),
+        run.cpu_seconds,
+        run.status,
+        run.peak_kb as f64 / 1024.0,
+        size.map(|s| format!(", {:.1} MB written ({:.0} bytes/receipt)", s as f64 / 1e6, s as f64 / count as f64))
+            .unwrap_or_default(),
+        run.load_before,
+        run.load_after,
+    );
+}
+
+fn set_modes(dir: &Path, files: &[PathBuf]) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+    for file in files {
+        std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+}
+
+fn chromium() -> Option<PathBuf> {
+    let output = Command::new("sh")
+        .args(["-c", "command -v chromium"])
+        .output()
+        .ok()?;
+    output
+        .status
+        .success()
+        .then(|| PathBuf::from(String::from_utf8_lossy(&output.stdout).trim()))
+}
+
+/// Loads the page with `fragment`; returns the process's wall time and the page's own
+/// `data-ready-ms`.
+fn interactive(browser: &Path, page: &Path, fragment: &str) -> (Duration, String) {
+    let profile = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let output = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}{fragment}", page.display()))
+        .output()
+        .unwrap();
+    let wall = started.elapsed();
+    let dom = String::from_utf8_lossy(&output.stdout);
+    let ready = dom
+        .find("data-ready-ms=\"")
+        .map(|i| {
+            let rest = &dom[i + "data-ready-ms=\"".len()..];
+            rest[..rest.find('"').unwrap_or(0)].to_owned()
+        })
+        .unwrap_or_else(|| "(never: the page script did not finish)".into());
+    (wall, ready)
+}

@@ -1,0 +1,34 @@
+//! Signed receipts for the throughput benchmarks: copies of one seal-host fixture receipt,
+//! each with its own `now`, re-signed with sealkit's own `receipt::lock::sign`.
+
+use sealkit::receipt::lock;
+use std::path::{Path, PathBuf};
+
+pub const TEMPLATE: &str = "testdata/receipts/legacy-vs-current/new/receipts/receipt-00000000000000000001-460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793.json";
+pub const SEED: &str = "testdata/receipts/legacy-vs-current/new/receipts/.seal-receipt-ed25519.key";
+
+/// Writes `count` receipts into `dir` (in parallel) and returns their paths.
+pub fn generate(
+    dir: &Path,
+    template: &serde_json::Map<String, serde_json::Value>,
+    seed: &[u8; 32],
+    count: usize,
+) -> Vec<PathBuf> {
+    use rayon::prelude::*;
+    let base = template["now"].as_u64().unwrap();
+    let hash = template["canonical_request_sha256"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    (0..count)
+        .into_par_iter()
+        .map(|i| {
+            let mut map = template.clone();
+            map.insert("now".into(), serde_json::Value::from(base + i as u64));
+            lock::sign(&mut map, seed).unwrap();
+            let path = dir.join(format!("receipt-{i:020}-{hash}.json"));
+            std::fs::write(&path, lock::to_file_bytes(&map)).unwrap();
+            path
+        })
+        .collect()
+}

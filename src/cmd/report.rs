@@ -1,0 +1,370 @@
+//! `sealkit report --out FILE DIR… [--receipt-key K] [--pubkey K | --trusted-approvers F]
+//! [--tokens F]… [--chain F]… [--audit-lines F]… [--frames C]… [--server ID] [--title T]
+//! [--timestamp]`: reads every input with the library's own readers (the directory audit,
+//! seal-host's token pipeline, the chain verifier, the frame index), joins them
+//! ([`crate::report::model`]) and writes one page ([`crate::report::html`]) or, with
+//! `--format json`, the joined model, atomically. Exit status as `audit`: 1 when an
+//! error-severity finding is in the report (warnings too with --deny-warnings), 2 when an
+//! input cannot be read.
+
+use super::{Global, Out};
+use crate::approval::binding::Expectations;
+use crate::approval::report::{Checker, LineReport, Status};
+use crate::audit::{self, AuditError, Event, Options, Quiet};
+use crate::chain;
+use crate::cli::{Format, ReportArgs};
+use crate::digest::sha256_hex;
+use crate::finding::Severity;
+use crate::keys::PublicKey;
+use crate::outcome::Outcome;
+use crate::report::model::{self, Chain, Evidence, Input, KeyAnchor, TokenEvidence, Trust};
+use crate::tokenfile::{Batch, LineReader};
+use miette::miette;
+use std::path::Path;
+
+/// Inputs larger than this are not read (the host's token file is read up to 4 MiB; sealed
+/// logs and captures can be large, but not beyond this).
+// The report holds its whole model in memory, so each input is read whole up to 1 GiB.
+const MAX_INPUT_BYTES: u64 = 1 << 30;
+const BATCH_LINES: usize = 4096;
+
+pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
+    if global.format == Format::Jsonl {
+        return Err(miette!(
+            code = "unsupported-format",
+            "sealkit report writes one document: use --format json for the joined model"
+        ));
+    }
+    refuse_output_inside_inputs(&args)?;
+    let pin = args
+        .receipt_key
+        .as_deref()
+        .map(crate::receipt::pin::load)
+        .transpose()
+        .map_err(|e| miette!(code = "bad-receipt-key", "{e}"))?;
+    let (approvers, mut inputs) = approval_keys(&args)?;
+    if !args.tokens.is_empty() && approvers.is_empty() {
+        return Err(miette!(
+            code = "missing-approval-key",
+            help = "give --pubkey HEX or --trusted-approvers FILE",
+            "token files need a trusted approval key to be checked"
+        ));
+    }
+    let jobs = args
+        .jobs
+        .map(usize::from)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let trust = Trust {
+        receipt_key: pin.as_ref().map(|p| KeyAnchor {
+            public_key: p.public_key_hex(),
+            key_id: None,
+            source: p.source.describe(),
+        }),
+        approvers: approvers
+            .iter()
+            .map(|(key, source)| KeyAnchor {
+                public_key: key.hex.clone(),
+                key_id: Some(key.key_id.clone()),
+                source: source.clone(),
+            })
+            .collect(),
+        ttl_seconds: args.ttl.min(300),
+        server: args.server.clone(),
+    };
+
+    // Receipts, as the directory audit checks them.
+    let mut rows = Vec::new();
+    let mut findings = Vec::new();
+    let options = Options { pin, jobs };
+    audit::audit(&args.dirs, &options, &Quiet, &mut |event| {
+        match event {
+            Event::Receipt(entry) => rows.push(model::row_of(entry)),
+            Event::Finding(finding) => findings.push(finding.clone()),
+        }
+        Ok(())
+    })
+    .map_err(|error| match error {
+        AuditError::Root(path, error) => miette!(
+            code = "unreadable-input",
+            "cannot read {}: {error}",
+            path.display()
+        ),
+        AuditError::Sink(error) => super::io_report(error),
+    })?;
+    let dir_inputs: Vec<Input> = args
+        .dirs
+        .iter()
+        .map(|dir| Input {
+            role: "receipts",
+            path: dir.display().to_string(),
+            bytes: rows
+                .iter()
+                .filter(|r| Path::new(&r.file).starts_with(dir))
+                .count() as u64,
+            sha256: None,
+        })
+        .collect();
+    inputs.splice(0..0, dir_inputs);
+
+    let tokens = if args.tokens.is_empty() {
+        None
+    } else {
+        let mut all = Vec::new();
+        for path in &args.tokens {
+            let bytes = read_input(path, "tokens", &mut inputs)?;
+            all.extend(check_tokens(path, &bytes, &approvers, args.ttl));
+        }
+        Some(all)
+    };
+
+    let mut chains = Vec::new();
+    for path in &args.chains {
+        let bytes = read_input(path, "chain", &mut inputs)?;
+        let mut entries = Vec::new();
+        let report = chain::sealed::verify_stream_each(&bytes[..], |index, payload, ok| {
+            entries.push(model::chain_entry(index, payload, ok))
+        })
+        .map_err(|e| {
+            miette!(
+                code = "unreadable-input",
+                "{}: not a sealed log: {e}",
+                path.display()
+            )
+        })?;
+        chains.push(Chain {
+            file: path.display().to_string(),
+            kind: "sealed",
+            intact: report.intact(),
+            genesis_ok: report.genesis.ok,
+            first_bad_entry: report.first_bad_entry.map(|b| b.index),
+            head: report.head,
+            entries,
+        });
+    }
+    for path in &args.audit_lines {
+        let bytes = read_input(path, "audit-lines", &mut inputs)?;
+        let mut entries = Vec::new();
+        let lines = chain::lines::chain_lines(&bytes[..], |payload| {
+            entries.push(model::chain_entry(entries.len(), payload, true))
+        })
+        .map_err(|e| miette!(code = "unreadable-input", "{}: {e}", path.display()))?;
+        chains.push(Chain {
+            file: path.display().to_string(),
+            kind: "audit-lines",
+            intact: lines.cut_last_line.is_none(),
+            genesis_ok: true,
+            first_bad_entry: None,
+            head: lines.head,
+            entries,
+        });
+    }
+
+    let frames = if args.frames.is_empty() {
+        None
+    } else {
+        let (index, infos) = super::migrate::load_captures(&args.frames)
+            .map_err(|e| miette!(code = "unreadable-input", "{e}"))?;
+        for info in infos {
+            let bytes = std::fs::metadata(&info.path).map_or(0, |m| m.len());
+            inputs.push(Input {
+                role: "frames",
+                path: info.path,
+                bytes,
+                sha256: Some(info.sha256),
+            });
+        }
+        Some(index)
+    };
+
+    let mut model = model::join(Evidence {
+        title: args.title.clone(),
+        inputs,
+        trust,
+        rows,
+        tokens,
+        chains,
+        frames,
+        findings,
+    });
+    if args.timestamp {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        model.generated_at = Some(crate::report::html::iso_ms(now));
+    }
+    let bytes = match global.format {
+        Format::Json => {
+            let mut json = serde_json::to_vec(&model).map_err(|e| miette!("{e}"))?;
+            json.push(b'\n');
+            json
+        }
+        _ => crate::report::html::render(&model)
+            .map_err(|e| miette!("{e}"))?
+            .into_bytes(),
+    };
+    crate::fsutil::write_atomic(&args.out, &bytes, 0o600).map_err(|e| {
+        miette!(
+            code = "cannot-write-output",
+            "cannot write {}: {e}",
+            args.out.display()
+        )
+    })?;
+    if global.format == Format::Human {
+        let s = &model.summary;
+        let severity = |name: &str| s.findings_by_severity.get(name).copied().unwrap_or(0);
+        let mut out = Out::new();
+        out.text(&format!(
+            "wrote {} ({} bytes): {} receipts, {} tokens, {} chain entries, {} errors, {} warnings\n",
+            args.out.display(),
+            bytes.len(),
+            s.receipts,
+            model.tokens.len(),
+            s.chain_entries,
+            severity("error"),
+            severity("warning")
+        ))
+        .and_then(|()| out.flush())
+        .map_err(super::io_report)?;
+    }
+    Ok(match model.worst() {
+        Some(Severity::Error) => Outcome::Problems,
+        Some(Severity::Warning) if global.deny_warnings => Outcome::Problems,
+        _ => Outcome::Good,
+    })
+}
+
+/// The page must not land inside a directory it reports on, nor replace an input file.
+fn refuse_output_inside_inputs(args: &ReportArgs) -> miette::Result<()> {
+    let resolve = |p: &Path| std::fs::canonicalize(p).ok();
+    let parent = args
+        .out
+        .parent()
+        .map(|p| {
+            if p.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                p
+            }
+        })
+        .and_then(resolve);
+    let out = resolve(&args.out);
+    let inside = args.dirs.iter().filter_map(|d| resolve(d)).any(|dir| {
+        parent.as_ref().is_some_and(|p| p.starts_with(&dir)) || out.as_ref() == Some(&dir)
+    });
+    let replaces = args
+        .tokens
+        .iter()
+        .chain(&args.chains)
+        .chain(&args.audit_lines)
+        .chain(&args.frames)
+        .chain(&args.trusted_approvers)
+        .filter_map(|f| resolve(f))
+        .any(|f| out.as_ref() == Some(&f));
+    if inside || replaces {
+        return Err(miette!(
+            code = "output-inside-input",
+            "--out {} would write into the evidence being reported on",
+            args.out.display()
+        ));
+    }
+    Ok(())
+}
+
+/// A trusted approval key and where it was given.
+type Approver = (PublicKey, String);
+
+/// The trusted approval keys and, for a key file, its input record.
+fn approval_keys(args: &ReportArgs) -> miette::Result<(Vec<Approver>, Vec<Input>)> {
+    let mut keys = Vec::new();
+    let mut inputs = Vec::new();
+    if let Some(hex) = &args.pubkey {
+        let key =
+            PublicKey::from_hex(hex).map_err(|e| miette!(code = e.code(), "--pubkey: {e}"))?;
+        keys.push((key, "--pubkey".to_owned()));
+    }
+    if let Some(path) = &args.trusted_approvers {
+        let bytes = read_input(path, "trusted-approvers", &mut inputs)?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| miette!(code = "unreadable-input", "{}: not UTF-8", path.display()))?;
+        for (number, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let key = PublicKey::from_hex(line).map_err(|e| {
+                miette!(
+                    code = e.code(),
+                    "{} line {}: {e}",
+                    path.display(),
+                    number + 1
+                )
+            })?;
+            keys.push((key, format!("{} line {}", path.display(), number + 1)));
+        }
+    }
+    Ok((keys, inputs))
+}
+
+/// Reads an input file whole and records its size and SHA-256.
+fn read_input(path: &Path, role: &'static str, inputs: &mut Vec<Input>) -> miette::Result<Vec<u8>> {
+    let bytes = crate::fsutil::read_capped(path, false, MAX_INPUT_BYTES).map_err(|e| {
+        miette!(
+            code = "unreadable-input",
+            "cannot read {} {}: {e}",
+            role,
+            path.display()
+        )
+    })?;
+    inputs.push(Input {
+        role,
+        path: path.display().to_string(),
+        bytes: bytes.len() as u64,
+        sha256: Some(sha256_hex(&bytes)),
+    });
+    Ok(bytes)
+}
+
+/// Every non-blank token line judged by seal-host's pipeline under each trusted key: the
+/// first key that accepts it wins; a line no key accepts keeps the first key's rejection.
+fn check_tokens(
+    path: &Path,
+    bytes: &[u8],
+    keys: &[Approver],
+    ttl_seconds: u64,
+) -> Vec<TokenEvidence> {
+    let expected = Expectations {
+        ttl_ms: crate::approval::effective_ttl_ms(ttl_seconds),
+        ..Expectations::default()
+    };
+    let mut checkers: Vec<Checker<'_>> = keys
+        .iter()
+        .map(|(key, _)| Checker::new(key, expected.clone()))
+        .collect();
+    let mut lines = LineReader::new(std::io::Cursor::new(bytes));
+    let mut batch = Batch::default();
+    let mut out = Vec::new();
+    let file = path.display().to_string();
+    loop {
+        // Reading from memory cannot fail.
+        if lines.next_batch(&mut batch, BATCH_LINES).is_err() || batch.lines.is_empty() {
+            break;
+        }
+        let per_key: Vec<Vec<LineReport>> =
+            checkers.iter_mut().map(|c| c.check_batch(&batch)).collect();
+        let count = per_key.first().map_or(0, Vec::len);
+        for i in 0..count {
+            let chosen = per_key
+                .iter()
+                .map(|reports| &reports[i])
+                .find(|r| r.status == Status::Accepted)
+                .or_else(|| per_key.first().map(|reports| &reports[i]));
+            if let Some(report) = chosen {
+                out.push(TokenEvidence {
+                    file: file.clone(),
+                    report: report.clone(),
+                });
+            }
+        }
+    }
+    out
+}

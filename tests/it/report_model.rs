@@ -1,0 +1,421 @@
+//! `sealkit report --format json` over the bundled legacy-vs-current fixture: every receipt
+//! is a row, every join is the one the fixture's manifest records (token by target and
+//! exact-frame subject, chain entry by request hash, captured frame by canonical request
+//! hash), and evidence that cannot be joined is reported as such.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::report_support;
+
+use report_support::{fixture, report, sealkit, APPROVAL_PUBKEY};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn model(out: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(out).unwrap()).unwrap()
+}
+
+fn json_report(dir: &Path, tokens: &[PathBuf], extra: &[&str]) -> (i32, Value) {
+    let out = dir.join("model.json");
+    let mut args = vec!["--format", "json"];
+    args.extend_from_slice(extra);
+    let code = report(&out, &fixture("new/receipts"), tokens, &args);
+    (code, model(&out))
+}
+
+/// The manifest's record of each new receipt: file name → (frame file, verdict, authorization).
+fn manifest() -> BTreeMap<String, (String, String, Option<String>)> {
+    let manifest: Value =
+        serde_json::from_slice(&std::fs::read(fixture("manifest.json")).unwrap()).unwrap();
+    manifest["receipts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["era"] == "new")
+        .map(|r| {
+            let file = r["file"].as_str().unwrap().rsplit('/').next().unwrap();
+            (
+                file.to_owned(),
+                (
+                    r["frame"]
+                        .as_str()
+                        .unwrap()
+                        .trim_start_matches("frames/")
+                        .to_owned(),
+                    r["verdict"].as_str().unwrap().to_owned(),
+                    r["authorization"].as_str().map(str::to_owned),
+                ),
+            )
+        })
+        .collect()
+}
+
+fn name(path: &Value) -> String {
+    path.as_str()
+        .unwrap()
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn every_receipt_is_a_row_and_every_join_is_the_manifests() {
+    let temp = tempfile::tempdir().unwrap();
+    let tokens = [
+        fixture("new/approvals-L.ndjson"),
+        fixture("new/approvals-M.ndjson"),
+    ];
+    let sealed = fixture("new/sealed.json");
+    let frames = fixture("frames");
+    let (code, m) = json_report(
+        temp.path(),
+        &tokens,
+        &[
+            "--chain",
+            sealed.to_str().unwrap(),
+            "--frames",
+            frames.to_str().unwrap(),
+        ],
+    );
+    // Only warnings (modes, the seed beside the receipts) and infos: exit 0.
+    assert_eq!(code, 0);
+    let expected = manifest();
+    let rows = m["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 13);
+    // Rows are in decision-time order.
+    let times: Vec<u64> = rows.iter().map(|r| r["time"].as_u64().unwrap()).collect();
+    assert!(times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
+    let mut seen = std::collections::BTreeSet::new();
+    let mut released = 0;
+    for (index, row) in rows.iter().enumerate() {
+        let file = name(&row["file"]);
+        let (frame, verdict, authorization) = &expected[&file];
+        assert!(seen.insert((file.clone(), row["time"].as_u64())));
+        assert_eq!(row["status"], "authenticated", "{file}");
+        assert_eq!(row["verdict"], verdict.as_str(), "{file}");
+        // The frame: the receipt's own object A, and the capture with its canonical hash.
+        assert_eq!(row["frame"]["status"], "object-a", "{file}");
+        assert_eq!(name(&row["frame"]["capture"]["file"]), *frame, "{file}");
+        assert_eq!(row["frame"]["capture"]["link"], "canonical-request-sha256");
+        // The chain entry with the same request hash, and no other.
+        let entry = row["chain"]["entry"].as_u64().unwrap() as usize;
+        let chain_entry = &m["chains"][0]["entries"][entry];
+        assert_eq!(
+            chain_entry["request_sha256"], row["request_sha256"],
+            "{file}"
+        );
+        assert_eq!(chain_entry["row"].as_u64(), Some(index as u64), "{file}");
+        assert_eq!(row["chain"]["head_ok"], true);
+        // Identities under every profile; the host target is the receipt's.
+        let ids = &row["details"]["identities"];
+        if let Some(target) = row["target"].as_str() {
+            assert_eq!(ids["host"]["target"], target, "{file}");
+        }
+        if authorization.as_deref() == Some("approval") {
+            released += 1;
+            assert_eq!(row["class"], "released");
+            let approval = &row["approval"];
+            assert_eq!(approval["approver"], "fixture operator", "{file}");
+            assert_eq!(approval["fresh_when_used"], "fresh", "{file}");
+            // The token names this receipt's target and exact frame.
+            let token = &m["tokens"][approval["token"].as_u64().unwrap() as usize];
+            assert_eq!(token["signed"]["target"], row["target"]);
+            assert_eq!(token["signed"]["subject"], row["subject"]);
+            assert!(token["used_by"]
+                .as_array()
+                .unwrap()
+                .contains(&Value::from(index)));
+        } else {
+            assert!(row["approval"].is_null(), "{file}");
+            assert_ne!(row["class"], "released");
+        }
+    }
+    assert_eq!(seen.len(), 13);
+    assert_eq!(released, 3);
+    // Four accepted tokens: three used, the fourth (approvals-M line 3) never used.
+    let s = &m["summary"];
+    assert_eq!(s["tokens_accepted"], 4);
+    assert_eq!(s["tokens_used"], 3);
+    assert_eq!(s["tokens_never_used"], 1);
+    let never: Vec<&Value> = m["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "token-never-used")
+        .collect();
+    assert_eq!(never.len(), 1);
+    assert_eq!(name(&never[0]["path"]), "approvals-M.ndjson");
+    assert!(never[0]["message"].as_str().unwrap().starts_with("line 3:"));
+    assert_eq!(s["chain_entries"], 13);
+    assert_eq!(s["chain_entries_joined"], 13);
+    assert_eq!(s["chain_breaks"], 0);
+    assert_eq!(s["frames_joined"], 9);
+    assert_eq!(s["verdicts"]["block"], 7);
+    assert_eq!(s["verdicts"]["allow"], 3);
+    assert_eq!(s["verdicts"]["released"], 3);
+    // Inputs are fingerprinted.
+    let inputs = m["inputs"].as_array().unwrap();
+    let sealed_input = inputs.iter().find(|i| i["role"] == "chain").unwrap();
+    assert_eq!(
+        sealed_input["sha256"],
+        sealkit::digest::sha256_hex(&std::fs::read(&sealed).unwrap())
+    );
+    assert_eq!(inputs[0]["role"], "receipts");
+    assert_eq!(inputs[0]["bytes"], 13);
+}
+
+#[test]
+fn unjoined_evidence_is_reported() {
+    let temp = tempfile::tempdir().unwrap();
+    // Only the L session's token; a sealed log of other traffic, tampered; one frame.
+    let tampered = fixture("../chain/tampered.json");
+    let one_frame = fixture("frames/F01.frame");
+    let (code, m) = json_report(
+        temp.path(),
+        &[fixture("new/approvals-L.ndjson")],
+        &[
+            "--chain",
+            tampered.to_str().unwrap(),
+            "--frames",
+            one_frame.to_str().unwrap(),
+        ],
+    );
+    // A broken chain is an error finding: exit 1.
+    assert_eq!(code, 1);
+    let rows = m["rows"].as_array().unwrap();
+    let codes_of = |row: &Value| -> Vec<String> {
+        row["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["code"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // The two M-session releases have no matching token; the L one has.
+    let released: Vec<&Value> = rows.iter().filter(|r| r["class"] == "released").collect();
+    assert_eq!(released.len(), 3);
+    let without: Vec<&&Value> = released
+        .iter()
+        .filter(|r| codes_of(r).contains(&"released-without-token".to_owned()))
+        .collect();
+    assert_eq!(without.len(), 2);
+    assert!(without.iter().all(|r| r["approval"].is_null()));
+    assert_eq!(m["summary"]["released_without_token"], 2);
+    // Frames: only F01 is captured; every other receipt says so.
+    let captured: Vec<&Value> = rows
+        .iter()
+        .filter(|r| !r["frame"]["capture"].is_null())
+        .collect();
+    assert_eq!(captured.len(), 1);
+    assert_eq!(name(&captured[0]["frame"]["capture"]["file"]), "F01.frame");
+    assert_eq!(
+        rows.iter()
+            .filter(|r| codes_of(r).contains(&"frame-not-captured".to_owned()))
+            .count(),
+        12
+    );
+    // The tampered log (two entries of other traffic): broken at entry 0. Its entry 0 is
+    // the docs.read call L1 also made (same request hash), so it joins that receipt and
+    // carries the break to it; entry 1 joins nothing.
+    let chain = &m["chains"][0];
+    assert_eq!(chain["intact"], false);
+    assert_eq!(chain["first_bad_entry"], 0);
+    let findings = m["findings"].as_array().unwrap();
+    assert!(findings
+        .iter()
+        .any(|f| f["code"] == "chain-broken" && f["severity"] == "error"));
+    let joined: Vec<&Value> = rows.iter().filter(|r| !r["chain"].is_null()).collect();
+    assert_eq!(joined.len(), 1);
+    assert_eq!(
+        joined[0]["request_sha256"],
+        "103292357cac56d748afc89bae05e15775bdba7922f761d60ed349c7ebfb9f29"
+    );
+    assert_eq!(joined[0]["chain"]["head_ok"], false);
+    let unjoined: Vec<&Value> = findings
+        .iter()
+        .filter(|f| f["code"] == "chain-entry-without-receipt")
+        .collect();
+    assert_eq!(unjoined.len(), 1);
+    assert!(unjoined[0]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("entry 1:"));
+    assert_eq!(
+        rows.iter()
+            .filter(|r| codes_of(r).contains(&"receipt-not-in-chain".to_owned()))
+            .count(),
+        12
+    );
+}
+
+#[test]
+fn a_token_under_an_untrusted_key_is_rejected_and_joins_nothing() {
+    let temp = tempfile::tempdir().unwrap();
+    let out = temp.path().join("model.json");
+    let status = sealkit()
+        .args(["--format", "json", "report", "--out"])
+        .arg(&out)
+        .arg("--receipt-key")
+        .arg(fixture("new/receipts/.seal-receipt-ed25519.key"))
+        // Not the approval key: the receipt key's public half.
+        .args([
+            "--pubkey",
+            "3e249cf1656c5e8c9e4e863766145dbfbef6ebe55f62490b63fe6898ac0d6fa4",
+        ])
+        .arg("--tokens")
+        .arg(fixture("new/approvals-L.ndjson"))
+        .arg(fixture("new/receipts"))
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(1));
+    let m = model(&out);
+    assert_eq!(m["summary"]["tokens_rejected"], 1);
+    assert!(m["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r["approval"].is_null()));
+    assert!(m["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f["code"] == "token-rejected"));
+    // The same file under the approval key from a trusted-approvers file is accepted.
+    let keys = temp.path().join("approvers.txt");
+    std::fs::write(&keys, format!("# incident keys\n\n{APPROVAL_PUBKEY}\n")).unwrap();
+    let status = sealkit()
+        .args(["--format", "json", "report", "--out"])
+        .arg(&out)
+        .arg("--receipt-key")
+        .arg(fixture("new/receipts/.seal-receipt-ed25519.key"))
+        .arg("--trusted-approvers")
+        .arg(&keys)
+        .arg("--tokens")
+        .arg(fixture("new/approvals-L.ndjson"))
+        .arg(fixture("new/receipts"))
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    assert_eq!(model(&out)["summary"]["tokens_used"], 1);
+}
+
+#[test]
+fn an_unreadable_input_is_exit_2_and_writes_nothing() {
+    let temp = tempfile::tempdir().unwrap();
+    let out = temp.path().join("page.html");
+    for extra in [
+        vec!["--chain", "/nonexistent/sealed.json"],
+        vec!["--frames", "/nonexistent/capture"],
+    ] {
+        let output = sealkit()
+            .arg("report")
+            .arg("--out")
+            .arg(&out)
+            .args(&extra)
+            .arg(fixture("new/receipts"))
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{extra:?}");
+        assert!(!out.exists());
+    }
+    let output = sealkit()
+        .arg("report")
+        .arg("--out")
+        .arg(&out)
+        .arg("/nonexistent/receipts")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("unreadable-input"));
+    // The page never lands inside the evidence.
+    let inside = fixture("new/receipts/report.html");
+    let output = sealkit()
+        .arg("report")
+        .arg("--out")
+        .arg(&inside)
+        .arg(fixture("new/receipts"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(!inside.exists());
+}
+
+#[test]
+fn usage_errors_are_exit_2_with_a_code() {
+    let temp = tempfile::tempdir().unwrap();
+    let out = temp.path().join("page.html");
+    // Tokens without a trusted key cannot be checked.
+    let output = sealkit()
+        .arg("report")
+        .arg("--out")
+        .arg(&out)
+        .arg("--tokens")
+        .arg(fixture("new/approvals-L.ndjson"))
+        .arg(fixture("new/receipts"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("missing-approval-key"));
+    // One document: JSON Lines is refused.
+    let output = sealkit()
+        .args(["--format", "jsonl", "report", "--out"])
+        .arg(&out)
+        .arg(fixture("new/receipts"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(!out.exists());
+    // Without a receipt key nothing authenticates: error findings, exit 1, page written.
+    let output = sealkit()
+        .arg("report")
+        .arg("--out")
+        .arg(&out)
+        .arg(fixture("new/receipts"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let page = std::fs::read_to_string(&out).unwrap();
+    assert!(page.contains("no receipt key pinned"));
+    assert!(page.contains("<span class=\"n\" data-k=\"unpinned\">13</span>"));
+}
+
+#[test]
+fn a_token_that_was_not_fresh_when_used_is_flagged() {
+    let temp = tempfile::tempdir().unwrap();
+    let tokens = [
+        fixture("new/approvals-L.ndjson"),
+        fixture("new/approvals-M.ndjson"),
+    ];
+    // The fixture's releases came 6 s after their approvals: a 1 s TTL makes each stale.
+    let (code, m) = json_report(temp.path(), &tokens, &["--ttl", "1"]);
+    assert_eq!(code, 0);
+    let released: Vec<&Value> = m["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["class"] == "released")
+        .collect();
+    assert_eq!(released.len(), 3);
+    for row in released {
+        assert_eq!(row["approval"]["fresh_when_used"], "past-ttl", "{row}");
+        assert!(row["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["code"] == "token-not-fresh" && f["severity"] == "warning"));
+    }
+}
+
+#[test]
+fn every_join_code_has_a_test_in_this_file() {
+    let text = include_str!("report_model.rs");
+    for code in sealkit::report::model::JOIN_CODES {
+        let compared = format!("== \"{}\"", code.as_str());
+        let listed = format!("contains(&\"{}\"", code.as_str());
+        assert!(
+            text.contains(&compared) || text.contains(&listed),
+            "{code} has no test"
+        );
+    }
+}

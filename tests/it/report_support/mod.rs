@@ -1,0 +1,153 @@
+//! Inputs for the `sealkit report` tests: the legacy-vs-current fixture (record_version 3
+//! receipts, their tokens, sealed log and frames) and a hostile copy of it built at test
+//! time: one extra receipt whose tool name, arguments and `_meta` carry markup, script,
+//! a URL and bidi / control characters, re-signed with the fixture's receipt seed so it
+//! authenticates and only its content checks fail; a file whose name is markup; and a token
+//! line whose signed approver is markup.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine as _;
+use sealkit::digest::sha256_hex;
+use sealkit::receipt::{self, lock};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub const FIXTURE: &str = "testdata/receipts/legacy-vs-current";
+pub const APPROVAL_PUBKEY: &str =
+    "31debe55d37c722768b137131caa6087080b2e0b60b94bd785d14575cfa498bc";
+/// The released ALLOW receipt the hostile one is made from.
+const TEMPLATE: &str = "new/receipts/receipt-00000000000000000002-460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793.json";
+/// What a script from the data would do if it ran: mark the document.
+pub const PWNED: &str = "data-pwned";
+
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+}
+
+pub fn fixture(rel: &str) -> PathBuf {
+    root().join(FIXTURE).join(rel)
+}
+
+pub fn sealkit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sealkit"))
+}
+
+/// The hostile tool name (markup that would run a script and load a URL).
+pub fn hostile_tool(leak: &str) -> String {
+    format!(
+        "<img src={leak}/tool onerror=\"document.documentElement.setAttribute('{PWNED}','tool')\">"
+    )
+}
+
+/// The exact hostile frame.
+pub fn hostile_frame(leak: &str) -> String {
+    let tool = serde_json::to_string(&hostile_tool(leak)).unwrap();
+    let script = format!(
+        "</script><script>document.documentElement.setAttribute('{PWNED}','args')</script><iframe src=\"{leak}/frame\"></iframe>"
+    );
+    let args = serde_json::json!({ "sql": script });
+    // A raw bidi override, zero-width space and line separator, and an escaped BEL, in a
+    // _meta key and value.
+    format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{{\"name\":{tool},\"arguments\":{args},\"_meta\":{{\"x.example/\u{202e}evil\":\"exe.\u{202e}gnp\u{200b}\\u0007\u{2028}<b>bold</b>\"}}}}}}\n"
+    )
+}
+
+/// Builds `dir/receipts` (the fixture's receipts plus the hostile receipt and file) and
+/// `dir/tokens.ndjson` (the fixture's token lines plus one with a hostile approver).
+pub fn hostile_inputs(dir: &Path, leak: &str) -> (PathBuf, PathBuf) {
+    let receipts = dir.join("receipts");
+    std::fs::create_dir_all(&receipts).unwrap();
+    for entry in std::fs::read_dir(fixture("new/receipts")).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), receipts.join(entry.file_name())).unwrap();
+    }
+    let seed: [u8; 32] = std::fs::read(fixture("new/receipts/.seal-receipt-ed25519.key"))
+        .unwrap()
+        .try_into()
+        .unwrap();
+    let mut map = receipt::parse(&std::fs::read(fixture(TEMPLATE)).unwrap()).unwrap();
+    let frame = hostile_frame(leak);
+    map["tool"] = hostile_tool(leak).into();
+    map["now"] = (map["now"].as_u64().unwrap() + 60_000).into();
+    map["framed_subject_sha256"] = sha256_hex(frame.as_bytes()).into();
+    map["framed_subject_length"] = (frame.len() as u64).into();
+    map["signed_artifacts"]["object_a"] = STANDARD.encode(frame.as_bytes()).into();
+    lock::sign(&mut map, &seed).unwrap();
+    let hash = map["canonical_request_sha256"].as_str().unwrap().to_owned();
+    std::fs::write(
+        receipts.join(format!("receipt-00000000000000000099-{hash}.json")),
+        lock::to_file_bytes(&map),
+    )
+    .unwrap();
+    std::fs::write(
+        receipts.join(format!(
+            "x<svg onload=\"document.documentElement.setAttribute('{PWNED}','name')\">.txt"
+        )),
+        b"{}",
+    )
+    .unwrap();
+    let tokens = dir.join("tokens.ndjson");
+    let mut text = std::fs::read_to_string(fixture("new/approvals-L.ndjson")).unwrap();
+    text.push_str(&std::fs::read_to_string(fixture("new/approvals-M.ndjson")).unwrap());
+    text.push_str(&hostile_token(leak));
+    std::fs::write(&tokens, text).unwrap();
+    (receipts, tokens)
+}
+
+/// A token line signed by the fixture approval key whose approver is markup.
+fn hostile_token(leak: &str) -> String {
+    use ed25519_dalek::{Signer, SigningKey};
+    let line: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(fixture("new/approvals-L.ndjson"))
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    let mut payload: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(line["payload"].as_str().unwrap()).unwrap();
+    payload.insert(
+        "approver".into(),
+        format!("<script>document.documentElement.setAttribute('{PWNED}','token')</script><img src={leak}/token>\u{202e}").into(),
+    );
+    payload.insert("nonce".into(), "nonce-hostile".into());
+    // The payload's canonical rendering: keys sorted, compact (all values are strings,
+    // integers or the sorted renderer object here).
+    let sorted: std::collections::BTreeMap<_, _> = payload.into_iter().collect();
+    let payload_text = serde_json::to_string(&sorted).unwrap();
+    let mut message = b"seal.approval-record/v2\0".to_vec();
+    message.extend_from_slice(payload_text.as_bytes());
+    let signature = SigningKey::from_bytes(&[0x17; 32]).sign(&message);
+    let signature = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(signature.to_bytes());
+    let mut out = line.as_object().unwrap().clone();
+    out.insert("payload".into(), payload_text.into());
+    out.insert("signature".into(), signature.into());
+    format!("{}\n", serde_json::to_string(&out).unwrap())
+}
+
+/// Runs `sealkit report` over the fixture (and `extra` arguments); returns the exit code.
+pub fn report(out: &Path, receipts: &Path, tokens: &[PathBuf], extra: &[&str]) -> i32 {
+    let mut command = sealkit();
+    command
+        .arg("report")
+        .arg("--out")
+        .arg(out)
+        .arg("--receipt-key")
+        .arg(fixture("new/receipts/.seal-receipt-ed25519.key"))
+        .arg("--pubkey")
+        .arg(APPROVAL_PUBKEY);
+    for token in tokens {
+        command.arg("--tokens").arg(token);
+    }
+    command.args(extra).arg(receipts);
+    let output = command.output().unwrap();
+    assert!(
+        out.exists(),
+        "no output: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output.status.code().unwrap()
+}
