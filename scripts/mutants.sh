@@ -17,7 +17,7 @@
 #   Results: mutants.out/<group>/ (missed.txt, caught.txt, timeout.txt, unviable.txt,
 #   outcomes.json); mutants.out is not committed.
 #
-# Cost: each mutant rebuilds the library and the binary and runs only the test binaries
+# Cost: each mutant rebuilds the library and the binary and runs only the test modules
 # named for its group (plus the library's unit tests), which takes seconds to a minute per
 # mutant on a quiet 2-core machine; the whole set is about 1,500 mutants, so run the group
 # (or the --re / --file selection) you changed. CI does not run this.
@@ -43,16 +43,16 @@ while [ $# -gt 0 ]; do
 done
 [ ${#groups[@]} -gt 0 ] || groups=(receipt signature approval chain migrate wire)
 
-# Per group: the source files (cargo-mutants --file globs) and the test binaries that
-# exercise them (cargo test --test NAME, or --lib for the library's unit tests). The slowest
-# binaries that add nothing for a group are left out (e.g. receipts, about a minute, from
+# Per group: the source files (cargo-mutants --file globs) and the test modules that
+# exercise them (modules of the one integration-test binary, or --lib for the unit tests). The slowest
+# modules that add nothing for a group are left out (e.g. receipts, about a minute, from
 # the signature group, whose receipt paths mutation_pins and signature_batching cover).
 files_of() {
     case "$1" in
         receipt) echo "src/receipt.rs src/receipt/*.rs" ;;
         signature) echo "src/signature.rs" ;;
         approval) echo "src/approval.rs src/approval/*.rs" ;;
-        chain) echo "src/chain.rs" ;;
+        chain) echo "src/chain.rs src/chain/*.rs" ;;
         migrate) echo "src/migrate.rs src/migrate/*.rs" ;;
         wire) echo "src/meta.rs src/request.rs src/wire.rs" ;;
         verdicts) echo "src/receipt.rs src/receipt/*.rs src/approval/verify.rs" ;;
@@ -61,12 +61,12 @@ files_of() {
 }
 tests_of() {
     case "$1" in
-        receipt) echo "mutation_pins receipts receipt_flips signature_batching" ;;
+        receipt) echo "mutation_pins receipts receipt_flips signature_batching duplicate_members receipt_unsupported_version" ;;
         signature) echo "mutation_pins approval_wycheproof approval_fixtures signature_batching envelope_corpus" ;;
-        approval) echo "mutation_pins approval_verify_cli approval_fixtures approval_wycheproof v2_signed_approval" ;;
-        chain) echo "--lib cli_audit" ;;
-        migrate) echo "--lib migrate_labels cli_migrate cli_diff" ;;
-        wire) echo "--lib target_refusals target_tool_spec json_test_suite fuzz_regressions identity_vectors" ;;
+        approval) echo "mutation_pins approval_verify_cli approval_fixtures approval_wycheproof v2_signed_approval approval_verify_conflicts approval_approve_refusals keys_approvers" ;;
+        chain) echo "--lib chain cli_audit cli_chain chain_stream" ;;
+        migrate) echo "--lib migrate migrate_labels cli_migrate cli_diff migration_integrity" ;;
+        wire) echo "--lib meta request wire target_refusals target_tool_spec json_test_suite fuzz_regressions identity_vectors spec_conformance watched_mutations refusal_agreement" ;;
         verdicts) echo "mutation_pins approval_verify_cli" ;;
         *) return 1 ;;
     esac
@@ -80,13 +80,19 @@ for group in "${groups[@]}"; do
     # these targets are built and run for each mutant.
     # The library's unit tests (--lib) compile the crate a second time, so they are named
     # only for the groups whose rules are mostly unit-tested.
+    # The integration tests are one binary (tests/it); each area is a module of it, so the
+    # areas named for a group become test-name filters after `--`.
     test_args=()
+    filters=()
     for t in $(tests_of "$group"); do
         case "$t" in
             --lib) test_args+=(--cargo-arg=--lib) ;;
-            *) test_args+=("--cargo-arg=--test=$t") ;;
+            *) filters+=("--cargo-test-arg=${t}::") ;;
         esac
     done
+    if [ ${#filters[@]} -gt 0 ]; then
+        test_args+=(--cargo-arg=--test=it --cargo-test-arg=-- "${filters[@]}")
+    fi
     if [ "$group" = verdicts ]; then
         test_args+=(--re 'signature_block|release_tag|durability_tag|config_signature|u64_number_or_text|payload_over_limits')
     fi

@@ -120,9 +120,6 @@ pub fn parse_state(bytes: &[u8]) -> Result<HeadState, String> {
     serde_json::from_str::<serde_json::Value>(text)
         .map_err(|e| format!("not JSON to seal-host's serde_json: {e}"))?;
     let node = json::parse(text, 8).map_err(|e| format!("not JSON: {}", e.message))?;
-    if let Some(duplicate) = json::first_duplicate(&node) {
-        return Err(duplicate.to_string());
-    }
     let members = node.value.as_object().ok_or("not a JSON object")?;
     let mut names: Vec<&str> = members.iter().map(|m| m.key.as_ref()).collect();
     names.sort_unstable();
@@ -130,6 +127,9 @@ pub fn parse_state(bytes: &[u8]) -> Result<HeadState, String> {
     // derived serde struct refuses the file, a map keeps the last), so neither is adopted.
     if let Some(pair) = names.windows(2).find(|pair| pair[0] == pair[1]) {
         return Err(format!("member {:?} appears more than once", pair[0]));
+    }
+    if let Some(duplicate) = json::first_duplicate(&node) {
+        return Err(duplicate.to_string());
     }
     if names != ["head", "seal_audit_state", "session"] {
         return Err("members are not exactly seal_audit_state, session, head".into());

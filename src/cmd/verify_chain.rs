@@ -30,6 +30,9 @@ struct ChainResult {
     expected_head: Option<HeadCheck>,
     #[serde(skip_serializing_if = "Option::is_none")]
     state: Option<StateCheck>,
+    /// Evidence read differently by different readers (a repeated member name).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    findings: Vec<crate::finding::Finding>,
 }
 
 #[derive(Debug, Serialize)]
@@ -77,6 +80,7 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
         head: String::new(),
         expected_head: None,
         state: None,
+        findings: Vec::new(),
     };
     let mut intact: bool;
     if kind == "sealed" {
@@ -120,7 +124,11 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
     if let Some(state_file) = &args.state {
         let bytes = read(state_file, chain::MAX_STATE_BYTES)?;
         if let Ok(Some(duplicate)) = crate::json::find_duplicate(&String::from_utf8_lossy(&bytes)) {
-            return super::refused_duplicate(state_file, duplicate.to_string(), global);
+            result.findings.push(crate::finding::Finding::new(
+                crate::finding::Code::DuplicateMember,
+                None,
+                format!("{}: {duplicate}", state_file.display()),
+            ));
         }
         // A file that cannot be read is unchecked; one that is read but is no head state is
         // evidence checked and found bad.
@@ -219,10 +227,18 @@ fn human(result: &ChainResult) -> String {
             ),
             (None, reason) => format!(
                 "STATE INVALID: {} is no head state: {}\n",
-                check.file.display(),
-                reason.as_deref().unwrap_or("")
+                escape(&check.file.display().to_string()),
+                escape(reason.as_deref().unwrap_or(""))
             ),
         });
+    }
+    for finding in &result.findings {
+        text.push_str(&format!(
+            "  REFUSED  {} ({}): {}\n",
+            finding.code,
+            finding.severity.as_str(),
+            escape(&finding.message)
+        ));
     }
     text
 }

@@ -114,6 +114,8 @@ fn approve(tokens: &Path, socket: &Path, key_args: &[&str]) -> std::process::Out
             "n-1",
             "--authorized-at",
             "1786000000000",
+            "--now",
+            "1786000000500",
             "--session",
             "s-1",
         ])

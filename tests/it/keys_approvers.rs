@@ -49,6 +49,7 @@ fn sign(tokens: &Path, key: &Path, at: u64, nonce: &str) {
         .arg(key)
         .args(["--frame", &frame, "--target", TARGET, "--nonce", nonce])
         .args(["--authorized-at", &at.to_string(), "--session", "s"])
+        .args(["--now", &(at + 500).to_string()])
         .output()
         .unwrap();
     assert_eq!(status.status.code(), Some(0), "{status:?}");

@@ -180,6 +180,8 @@ fn approve(token_file: &Path, key: &Path, extra: &[&str]) -> (i32, String, Strin
             "n-1",
             "--authorized-at",
             "1786000000000",
+            "--now",
+            "1786000000500",
             "--session",
             "s-1",
         ])
@@ -398,7 +400,7 @@ fn readme_renderer_2_screen_is_the_real_one() {
         .arg("--passphrase-file")
         .arg(&pass)
         .args(["--frame", &frame, "--target", TARGET])
-        .args(["--authorized-at", "1786000000000"]));
+        .args(["--authorized-at", "1786000000000", "--now", "1786000000500"]));
     assert_eq!(code, 0, "{stderr}");
     let report: Value = serde_json::from_str(&stdout).unwrap();
     let screen = report["shown"]["text"].as_str().unwrap();

@@ -137,6 +137,8 @@ fn renderer_2_names_the_signer_and_asks_one_line() {
             TARGET.into(),
             "--authorized-at".into(),
             "1786000000000".into(),
+            "--now".into(),
+            "1786000000500".into(),
         ]
     };
     let no_args = args("no.ndjson");
