@@ -1,4 +1,4 @@
-//! Audit throughput benchmark (issue 4). Generates receipts shaped like the seal-host
+//! Audit throughput benchmark. Generates receipts shaped like the seal-host
 //! fixtures (~10 KB, signed with sealkit's own `receipt::lock::sign`), then measures in one
 //! run: the per-stage limits on one core (file read, JSON parse, one Ed25519 verification of a
 //! receipt preimage with the key already decompressed), and the release binary's

@@ -1,4 +1,4 @@
-//! Migration throughput benchmark (issue 6). Generates receipts shaped like the
+//! Migration throughput benchmark. Generates receipts shaped like the
 //! legacy-vs-current fixtures — half record_version 3 (signed with sealkit's own
 //! `receipt::lock::sign`, from the NEW M2 receipt), half record_version 2 (from the OLD M2
 //! receipt) — each for its own frame (F05 with a distinct `id`), plus one capture holding
@@ -154,7 +154,7 @@ fn main() {
         "per-receipt limits on one core (receipts/s, in memory; load average {}):",
         child::load_average()
     );
-    println!("  all receipt checks (issue 4)   {checks:>10.0}");
+    println!("  all receipt checks           {checks:>10.0}");
     println!("  frame validation + identities  {analysis:>10.0}");
     println!(
         "  whole migration of one receipt {whole:>10.0}  (checks, lookup, analysis, JSON record)"

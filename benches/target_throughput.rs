@@ -1,4 +1,4 @@
-//! `sealkit target` throughput and memory (issue 2), measured against limits taken in the
+//! `sealkit target` throughput and memory, measured against limits taken in the
 //! same run:
 //! * a generated capture of 100,000 frames of about 1 KB (half with 2026-07-28 `_meta`);
 //! * bare `serde_json::from_slice::<Value>` over the same frames (the parse limit);

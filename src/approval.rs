@@ -1,5 +1,5 @@
-//! ApprovalRecord v2 exactly as seal-host ingests it (reference/seal-host-formats.md §1,
-//! DESIGN.md §4): the 19-field payload and its own canonical rendering, the five-member token
+//! ApprovalRecord v2 exactly as seal-host ingests it (docs/formats.md,
+//! docs/approvals.md): the 19-field payload and its own canonical rendering, the five-member token
 //! line, Ed25519 over `"seal.approval-record/v2" 0x00 payload`, seal-host's acceptance pipeline
 //! with its reason codes in its order, the binding of a verified record to a frame, a target
 //! and a time, and seal-host's signed decline. Nothing here prints or touches files.

@@ -1,4 +1,4 @@
-//! Audits whole receipt directories (DESIGN.md §5, reference/seal-host-formats.md §3.3):
+//! Audits whole receipt directories (docs/receipts.md, docs/formats.md):
 //! walks each root in sorted order without following any symbolic link (a link loop cannot
 //! hang it), checks every receipt with [`crate::receipt`] plus its file name, and reports
 //! files seal-host does not leave behind, modes, files that change under the audit, and the

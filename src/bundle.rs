@@ -1,5 +1,5 @@
 //! Detached statement bundles, the input of seal-host's `receipt-verifier/verify.mjs`
-//! (reference/seal-host-formats.md §3.5): three statements `{payload, signature:{algorithm,
+//! (docs/formats.md): three statements `{payload, signature:{algorithm,
 //! encoding, public_key, value}}`, each signed over `"seal.<role>-statement/v1" 0x00 ‖
 //! u64_be(len(payload)) ‖ payload` by the key the user trusts for that role. The decision
 //! line follows the issuer payload's `verification_profile.id`; reproducing a decision needs

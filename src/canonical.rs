@@ -1,4 +1,4 @@
-//! The value bytes inside Seal's identities (DESIGN.md §2; reference/seal-host-formats.md
+//! The value bytes inside Seal's identities (docs/target.md; docs/formats.md
 //! §2.2 and §2.5), rendered exactly:
 //!
 //! * [`lean_compress`]: Lean `Json.compress` as the pinned kernel renders arguments and

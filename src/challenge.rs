@@ -1,5 +1,5 @@
 //! seal-host's approval challenge: the refusal line a blocked call gets
-//! (reference/seal-host-formats.md §1.9), `{"id":…,"jsonrpc":"2.0","result":{"content":
+//! (docs/formats.md), `{"id":…,"jsonrpc":"2.0","result":{"content":
 //! [{"text":"approval required: <64 hex>","type":"text"}],"isError":true,"framed_subject":
 //! {"encoding":"base64","length":n,"sha256":hex,"base64":…}}}`. Reading one yields the
 //! challenged target and the exact frame, after checking that the text is an approval

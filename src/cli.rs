@@ -1,5 +1,5 @@
 //! Command-line definitions (clap derive) and nothing else: every subcommand, option and
-//! help text of DESIGN.md §7. `man/` and `completions/` are generated from these.
+//! help text of docs/exit-status.md. `man/` and `completions/` are generated from these.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -99,7 +99,7 @@ pub struct TargetArgs {
     pub tool_spec: Option<PathBuf>,
 }
 
-/// The protocol era a capture is read under (DESIGN.md §3).
+/// The protocol era a capture is read under (docs/target.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum EraChoice {
     /// From `initialize` / `server/discover` and the frame's own `_meta` markers.
@@ -120,7 +120,7 @@ pub enum ProfileChoice {
     All,
 }
 
-/// `sealkit envelope` (issue 7): the signed bytes of a V2.3 effect envelope.
+/// `sealkit envelope`: the signed bytes of a V2.3 effect envelope.
 #[derive(Debug, Args)]
 pub struct EnvelopeArgs {
     /// File holding exactly one JSON-RPC frame: the judged line ("-" or nothing for stdin).
@@ -195,7 +195,7 @@ pub enum EffectArg {
     /// Declared absent (one signed 0x00 byte).
     Absent,
 }
-// --- receipts, chains, bundles, audits (issue 4) ---
+// --- receipts, chains, bundles, audits ---
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
@@ -282,9 +282,7 @@ pub struct AuditArgs {
     pub jobs: Option<u16>,
 }
 
-// --- end issue 4 ---
-
-// --- approvals (issue 3) ---
+// --- approvals ---
 
 #[derive(Debug, Args)]
 pub struct KeygenArgs {
@@ -463,9 +461,8 @@ pub struct VerifyApprovalArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 120)]
     pub ttl: u64,
 }
-// --- end issue 3 ---
 
-// --- migration (issue 6) ---
+// --- migration ---
 
 #[derive(Debug, Args)]
 pub struct MigrateArgs {
@@ -508,8 +505,6 @@ pub struct DiffArgs {
     #[arg(long, value_name = "ID")]
     pub server: Option<String>,
 }
-
-// --- end issue 6 ---
 
 // --- incident report ---
 

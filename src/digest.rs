@@ -1,5 +1,5 @@
 //! SHA-256 and lowercase hex, the digest form every Seal identity uses
-//! (reference/seal-host-formats.md §2.5: "SHA-256, lowercase hex").
+//! (docs/formats.md: "SHA-256, lowercase hex").
 
 use sha2::{Digest, Sha256};
 

@@ -1,7 +1,7 @@
 //! Seal's V2.3 effect envelope (`seal.effect/v2`): the exact signed-message bytes, the
 //! effect claim derived from a judged line, the Ed25519 check seal-host applies to them,
-//! and the host/kernel gates that can be decided offline (issue 7;
-//! reference/seal-identities.md §5.2 and reference/seal-host-formats.md §2.4). Facts were
+//! and the host/kernel gates that can be decided offline (see
+//! docs/v2-and-envelopes.md and docs/formats.md). Facts were
 //! read (never copied) from velvetmonkey/mcp-seal-dev `SealV2/EffectEnvelope.lean`
 //! (`effectMessage`, `optMeta`, `optMrtr`, `deriveEffect`, the gates) and
 //! velvetmonkey/seal-host `rust/src/envelope_v23.rs`, `rust/src/ed25519.rs`,
@@ -243,7 +243,7 @@ pub fn verify_signature(
     }
 }
 
-/// How serious a finding is (DESIGN.md §7: warnings change the exit code only under
+/// How serious a finding is (docs/exit-status.md: warnings change the exit code only under
 /// `--deny-warnings`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -1,5 +1,5 @@
 //! Stable finding codes and their severities for receipt verification and directory audits
-//! (DESIGN.md §5, §7). Codes are kebab-case and never renamed; `error` findings make the
+//! (docs/receipts.md). Codes are kebab-case and never renamed; `error` findings make the
 //! exit status 1, `warning` findings only with `--deny-warnings`, `info` never.
 
 use serde::Serialize;

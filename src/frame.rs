@@ -1,5 +1,5 @@
 //! Splits a capture (a byte stream of JSON-RPC frames) into frames exactly as seal-host
-//! reads its client's stdin (reference/seal-host-formats.md §1.5, §4): a frame is the bytes
+//! reads its client's stdin (docs/formats.md, §4): a frame is the bytes
 //! up to and including the first LF (so a CRLF frame keeps its `\r\n`); a last frame without
 //! a terminator is still a frame. Each frame keeps its exact bytes (the exact-frame subject).
 //! Memory stays bounded: a frame over [`MAX_FRAME_BYTES`] is drained to its LF, keeping

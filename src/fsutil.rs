@@ -1,6 +1,6 @@
 //! File writes that never lose data: atomic replace (temp file in the same directory,
 //! fsync, rename, fsync of the directory) and private file modes. Used by every command
-//! that writes outputs (CLI conventions, DESIGN.md §6 and §7: "outputs are written
+//! that writes outputs (CLI conventions, docs/migration.md: "outputs are written
 //! atomically", "no command modifies its inputs"). Also whole-file reads into a reused
 //! buffer with no system call beyond the reads themselves ([`read_into`]), and whole-input
 //! reads that stop at a size limit ([`read_capped`]), so that no input (a FIFO, `/dev/zero`, a

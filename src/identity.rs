@@ -1,5 +1,5 @@
 //! The effect commitment and guard target of a `tools/call` under each identity profile of
-//! DESIGN.md §2, framed and hashed as Seal does: every part becomes
+//! docs/target.md, framed and hashed as Seal does: every part becomes
 //! `<Unicode scalar count>:<part>`, the frames are concatenated, and the identity is the
 //! lowercase hex SHA-256 of that UTF-8 text.
 //!

@@ -1,7 +1,7 @@
 //! One strict JSON parse of a frame that already passed the wire guards, keeping what the
 //! identities need: object members in wire order, decoded strings, the exact literal of
 //! every number, and the byte span of every value and key for diagnostics
-//! (DESIGN.md §3 "one parse"). Grammar is RFC 8259, which is also the grammar of the Lean
+//! (docs/target.md "one parse"). Grammar is RFC 8259, which is also the grammar of the Lean
 //! reader Seal uses: no comments, no trailing commas, `ws` = space, tab, LF, CR.
 //!
 //! Decoding follows the Lean reader where readers differ: a `\uD83D\uDE00` pair decodes to

@@ -22,7 +22,7 @@ pub mod inert;
 pub mod json;
 pub mod keys;
 pub mod meta;
-// Migration of _meta-blind receipts: sealkit migrate / diff (issue 6).
+// Migration of _meta-blind receipts: sealkit migrate / diff.
 pub mod migrate;
 pub mod outcome;
 pub mod receipt;
@@ -35,7 +35,7 @@ pub mod signature;
 pub mod tokenfile;
 pub mod wire;
 
-// Seal V2: canonical reader/serializer, typed targets, V2.3 effect envelopes (issue 7).
+// Seal V2: canonical reader/serializer, typed targets, V2.3 effect envelopes.
 pub mod envelope;
 pub mod typed;
 pub mod v2;

@@ -1,5 +1,5 @@
 //! The `sealkit` binary: parse arguments, run the library, map the outcome to an exit code
-//! (0 good, 1 checked and found a problem, 2 could not check; DESIGN.md §7).
+//! (0 good, 1 checked and found a problem, 2 could not check; docs/exit-status.md).
 
 use clap::Parser;
 use std::process::ExitCode;

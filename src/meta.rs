@@ -1,4 +1,4 @@
-//! The `_meta` rules a `tools/call` must pass before it gets an identity (DESIGN.md §3):
+//! The `_meta` rules a `tools/call` must pass before it gets an identity (docs/target.md):
 //! the era markers, the 2026-07-28 required keys and supported version, the types and
 //! formats of the known keys (W3C Trace Context and Baggage included), the MCP key-name
 //! grammar (a warning only: unknown keys are committed whole, whatever their name), and

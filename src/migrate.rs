@@ -1,11 +1,11 @@
-//! Migration of `_meta`-blind receipts to the committed identity (DESIGN.md §6): for one
+//! Migration of `_meta`-blind receipts to the committed identity (docs/migration.md): for one
 //! receipt, check it with the receipt checks of [`crate::receipt`], recover its exact frame
 //! (its own signed object A, or a supplied capture, see [`frames`]), validate the frame under
 //! today's rules ([`crate::request`]), compute every profile ([`crate::identity`]), and say
-//! in one [`Record`] what changes: a primary [`Label`] (the first of DESIGN §6's table that
+//! in one [`Record`] what changes: a primary [`Label`] (the first of docs/migration.md's table that
 //! applies) and every [`Change`] that moves the identity.
 //!
-//! Guarantees: the label precedence and the change list follow DESIGN §6 exactly
+//! Guarantees: the label precedence and the change list follow docs/migration.md exactly
 //! ([`assess`]); `_meta` is called `absent` only when the frame's bytes show no `_meta`
 //! member, `unknown` whenever the bytes are not available, and a present key is always
 //! listed ([`Presence`]); a frame found through a link weaker than the exact-frame subject,
@@ -35,7 +35,7 @@ use recover::{recover, Recovery};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-/// The primary migration label of a receipt, in DESIGN §6's precedence order (the first
+/// The primary migration label of a receipt, in docs/migration.md's precedence order (the first
 /// that applies wins; `Ord` follows that order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -78,7 +78,7 @@ impl Label {
         }
     }
 
-    /// DESIGN §6's meaning of the label.
+    /// docs/migration.md's meaning of the label.
     pub fn meaning(self) -> &'static str {
         match self {
             Label::ReceiptInvalid => "the old receipt fails its own integrity checks",
@@ -105,7 +105,7 @@ impl std::fmt::Display for Label {
     }
 }
 
-/// A reason the identity moves (DESIGN §6 `changes`).
+/// A reason the identity moves (docs/migration.md `changes`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Change {
@@ -129,7 +129,7 @@ impl Change {
     }
 }
 
-/// Whether a member is in the frame, in the only words DESIGN §6 allows: `absent` only for a
+/// Whether a member is in the frame, in the only words docs/migration.md allows: `absent` only for a
 /// structural absence seen in the bytes, `unknown` when the bytes are not available.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -335,7 +335,7 @@ pub enum FrameState {
     Conflict,
 }
 
-/// What the label rules look at (DESIGN §6).
+/// What the label rules look at (docs/migration.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Assessment {
     pub receipt_valid: bool,
@@ -351,7 +351,7 @@ pub struct Assessment {
     pub old_profile: Option<ProfileName>,
 }
 
-/// DESIGN §6: every reason the identity moves, and the first label that applies. Without a
+/// docs/migration.md: every reason the identity moves, and the first label that applies. Without a
 /// usable frame nothing is known about the frame, so no change is claimed (a conflicting
 /// frame's bytes are known, so its changes are). F07-like frames (both `_meta` and context)
 /// get `meta-now-committed`: the table puts it first, and `changes` still lists `context`.

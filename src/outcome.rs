@@ -1,4 +1,4 @@
-//! What a command concluded, and the exit status that says it (DESIGN.md §7): 0 everything
+//! What a command concluded, and the exit status that says it (docs/exit-status.md): 0 everything
 //! checked and good, 1 checked and found a problem, 2 could not check.
 
 /// The conclusion of one command run. Ordered from best to worst so runs over several

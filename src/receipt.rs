@@ -1,5 +1,5 @@
-//! Verification of seal-host authorization-decision receipts (reference/seal-host-formats.md
-//! §3.3, §3.4; DESIGN.md §5). record_version 3: the `seal.object-b/v2` signature over the exact
+//! Verification of seal-host authorization-decision receipts (docs/formats.md
+//! §3.3, §3.4; docs/receipts.md). record_version 3: the `seal.object-b/v2` signature over the exact
 //! preimage, then every binding seal-host's own verifier skips (object A = framed subject,
 //! request hashes, canonical request, args hash, host-profile target, audit line, decision,
 //! config and policy hash, approval statement, release frame and post-state). record_version 2
@@ -717,7 +717,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// seal-host writes the request members exactly when serde parsed the line, and
-    /// `request_parse_error` exactly when it did not (seal-host-formats §3.3): a receipt
+    /// `request_parse_error` exactly when it did not (docs/formats.md): a receipt
     /// with neither, or with a member of another type, was not written by seal-host, and a
     /// check that would otherwise find the member "missing" must not pass it silently.
     fn request_member_problems(&self) -> Vec<String> {
@@ -1770,7 +1770,7 @@ pub fn splice_operation_id(frame: &[u8], operation_id: &str) -> Option<Vec<u8>> 
 }
 
 /// A certificate's `certHash`: the 64-bit rolling hash of `encodeParts([kernel, verdict,
-/// reason])`, decimal (reference/seal-host-formats.md §3.1).
+/// reason])`, decimal (docs/formats.md).
 pub fn cert_hash(kernel: &str, verdict: &str, reason: &str) -> String {
     let mut h: u64 = 14_695_981_039_346_656_037;
     let mut step = |c: char| {
@@ -1806,7 +1806,7 @@ pub fn key_hex(key: &[u8; 32]) -> String {
 }
 
 /// The approval statement a record_version 3 receipt signs must be a valid, canonical
-/// ApprovalRecord v2 payload (reference/seal-host-formats.md §1.2, §1.3), checked with
+/// ApprovalRecord v2 payload (docs/formats.md, §1.3), checked with
 /// `crate::approval` exactly as seal-host checks a token's payload; its token signature
 /// is not in the receipt.
 fn approval_statement(bytes: &[u8]) -> Result<crate::approval::payload::Payload, String> {

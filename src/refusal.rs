@@ -1,4 +1,4 @@
-//! Why a frame gets no identity: one stable kebab-case code per refusal of DESIGN.md §3,
+//! Why a frame gets no identity: one stable kebab-case code per refusal of docs/target.md,
 //! the JSON-RPC error code a server would answer with, and the bytes it points at.
 //!
 //! JSON-RPC codes: `-32700` the text is not JSON (or not UTF-8), `-32600` not a valid

@@ -1,8 +1,8 @@
 //! From the exact bytes of one frame to a validated `tools/call` with every identity, or a
-//! refusal, in the order of DESIGN.md §3: raw frame checks → Seal's wire guards → lexical
+//! refusal, in the order of docs/target.md: raw frame checks → Seal's wire guards → lexical
 //! caps → one parse → JSON-RPC / `tools/call` shape → era → `_meta` shape and known keys →
 //! `_meta` bounds → identities (§2) and seal-host's request hashes
-//! (reference/seal-host-formats.md §2.5). A refused frame gets no identity.
+//! (docs/formats.md). A refused frame gets no identity.
 
 use crate::canonical::{self, KeyOrder};
 use crate::digest::{hex_lower, sha256_hex};
@@ -401,7 +401,7 @@ fn classify<'n, 'a>(
     }
 }
 
-/// DESIGN.md §3 era rules: `--era` overrides; otherwise the session's entry call decides,
+/// docs/target.md era rules: `--era` overrides; otherwise the session's entry call decides,
 /// and a session-less frame is 2026-07-28 exactly when its `_meta` carries a marker key.
 fn decide_era(mode: EraMode, session: &Session, params: &Node<'_>) -> Result<Era, Refusal> {
     let meta = params.value.get("_meta");

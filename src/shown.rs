@@ -1,5 +1,5 @@
 //! sealkit's approval renderer `sealkit-approve-terminal`, version 1: the exact text a person
-//! reads before `sealkit approve` signs (DESIGN.md §4). The bytes returned are the bytes
+//! reads before `sealkit approve` signs (docs/approvals.md). The bytes returned are the bytes
 //! shown, and the bytes an ApprovalRecord v2 commits to in `shown_sha256` / `shown_length`;
 //! the renderer's name, version and manifest digest go into the record's `renderer`.
 //!

@@ -1,5 +1,5 @@
 //! Ed25519 checks exactly as seal-host makes them, for every signed artifact sealkit reads
-//! (reference/seal-host-formats.md §1.4 approval tokens, §3.4 receipts, §3.5 statement
+//! (docs/formats.md approval tokens, §3.4 receipts, §3.5 statement
 //! bundles; the V2.3 envelope rule is the same): base64url signatures without padding must
 //! re-encode to the very same text; the scalar S (bytes 32..64, little-endian) must be below
 //! the group order L (`non_canonical_signature_scalar`); then ed25519-dalek's `verify` —

@@ -1,9 +1,9 @@
-//! The NDJSON token file seal-host polls (reference/seal-host-formats.md §1.1): lines are
+//! The NDJSON token file seal-host polls (docs/formats.md): lines are
 //! split as Rust's `str::lines` splits them (at LF; one CR before a LF is dropped; a last
 //! line without LF is still a line), blank lines are skipped, and seal-host reads at most
 //! 4 MiB of UTF-8. Reading streams in batches so files of any size can be checked.
 //!
-//! Appending follows the approver's side of the contract (DESIGN.md §4): exactly one line per
+//! Appending follows the approver's side of the contract (docs/approvals.md): exactly one line per
 //! call, under an exclusive lock on the file, written in a single `write` at the end and
 //! fsync'd; earlier bytes are never rewritten; a new file is created mode 0600. If the file
 //! does not end with LF, one LF is written first so the new token stays its own line. Only a

@@ -1,5 +1,5 @@
 //! Seal's V2 typed targets and V2 signed-approval bytes for a `tools/call` line that
-//! carries `params.action` (issue 7; reference/seal-identities.md §4). Facts were read
+//! carries `params.action` (docs/v2-and-envelopes.md). Facts were read
 //! (never copied) from velvetmonkey/mcp-seal-dev `SealV2/Validation.lean` (`requestFromAst`,
 //! `Target.keyParts`, `serializeTargetKey`, `MetaValue` / `RequestState` /
 //! `InputResponses`, `signedMessageAst`, `isCanonicalNonceString`), `Test/V2SignedBytes.lean`,

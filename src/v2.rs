@@ -1,8 +1,8 @@
 //! Seal's V2 canonical JSON: a strict reader that accepts a line only when its bytes are
 //! already the canonical V2 serialization of the value they denote, and that serializer
 //! (`serializeAstValue`). Nothing is ever normalised: a line that is not canonical is
-//! refused with a stable code and the offset of the first offending byte (issue 7;
-//! reference/seal-identities.md §4, recovered from the upstream sources in PROVENANCE.md).
+//! refused with a stable code and the offset of the first offending byte (see
+//! docs/v2-and-envelopes.md, recovered from the upstream sources in PROVENANCE.md).
 //!
 //! The canonical form, as facts read (never copied) from velvetmonkey/mcp-seal-dev
 //! `SealV2/Parser.lean`, `SealV2/Escape.lean`, `SealV2/Canonical.lean`,

@@ -1,5 +1,5 @@
 //! Seal's seven raw-wire guards and seal-host's lexical caps, evaluated on the frame text
-//! before any parse (DESIGN.md §3; reference/seal-host-formats.md §2.2 and §4).
+//! before any parse (docs/target.md; docs/formats.md and §4).
 //!
 //! The guards, in Seal's perimeter order (the first one that fails is the one reported):
 //! 1. no unquoted number with an exponent of more than 6 digits;

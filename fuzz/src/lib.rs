@@ -1,4 +1,4 @@
-//! The invariants every fuzz target checks (issue 5): one function per target, each taking
+//! The invariants every fuzz target checks: one function per target, each taking
 //! arbitrary bytes and panicking only when sealkit breaks a stated property. Nothing here
 //! depends on libFuzzer, so `tests/fuzz_corpus.rs` in the main crate includes this file and
 //! replays the committed seed corpora and regression inputs through the same checks in
@@ -1087,7 +1087,7 @@ fn payload_round_trip(text: &str) {
     );
 }
 
-/// seal-host-formats §1.3 written out plainly: members sorted by key bytes, integers up to
+/// docs/formats.md (the payload) written out plainly: members sorted by key bytes, integers up to
 /// 2^53-1 as digits, strings escaping `"`, `\` and U+0000–U+001F (as `\u00xx`) only.
 fn reference_canonical(value: &serde_json::Value) -> Option<String> {
     use serde_json::Value as S;
@@ -1229,7 +1229,7 @@ fn signed_payload(text: &str) {
 // ---------------------------------------------------------------------------------------
 // approval_verify: the verifier on (mutated) fixture tokens, binding and key files
 
-/// Every reason code seal-host logs for a token line (seal-host-formats §1.7, §1.8),
+/// Every reason code seal-host logs for a token line (docs/approvals.md),
 /// written out here rather than taken from `Reason::ALL`.
 const HOST_REASONS: &[&str] = &[
     "token_file_bytes_exceeded",

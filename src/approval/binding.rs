@@ -1,5 +1,5 @@
 //! What a verified token is bound to, checked against what the caller gives
-//! (reference/seal-host-formats.md §1.7 steps 11–12): the exact frame (subject sha256 and
+//! (docs/formats.md steps 11–12): the exact frame (subject sha256 and
 //! length), the challenged target (together seal-host's `target_or_subject_mismatch`), then A3
 //! freshness at a given time in seal-host's order — `now > expiry` is `expired`,
 //! `authorized_at > now + 5 s` is `future_issued_at`, `now − authorized_at > TTL` is `expired`.

@@ -1,4 +1,4 @@
-//! The ApprovalRecord v2 canonical renderer (reference/seal-host-formats.md §1.3) — not JCS,
+//! The ApprovalRecord v2 canonical renderer (docs/formats.md) — not JCS,
 //! not Lean `compress`, not serde_json: no whitespace; object members sorted by the raw UTF-8
 //! bytes of their keys (recursively); integers as plain decimal digits in 0 … 2^53−1, any
 //! other number is an error; strings escape `"` and `\`, every U+0000–U+001F as `\u00xx` with

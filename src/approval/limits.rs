@@ -1,4 +1,4 @@
-//! seal-host's size limits for approval tokens (reference/seal-host-formats.md §1.1, §4):
+//! seal-host's size limits for approval tokens (docs/formats.md, §4):
 //! 16 KiB per token line and per payload string, 4 MiB per token file, and its conservative
 //! lexical JSON pass — nesting depth 64, 256 KiB inside one quoted token (escape characters
 //! counted), 4096 items (commas + 1) per container — which runs before any parse and is not a

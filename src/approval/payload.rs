@@ -1,7 +1,7 @@
 //! The ApprovalRecord v2 payload: 19 required members, unknown members refused, parsed with
 //! serde_json exactly as seal-host parses it (so every input seal-host refuses at
 //! `approval_v2_payload_parse_error` is refused here too), then validated field by field in
-//! seal-host's order (reference/seal-host-formats.md §1.2).
+//! seal-host's order (docs/formats.md).
 
 use super::{ALGORITHM, DOMAIN, MAX_INTEGER, SUBJECT_SCOPE};
 use crate::digest::is_sha256_hex;

@@ -1,6 +1,6 @@
 //! seal-host's reasons for dropping an approval token, spelled exactly as seal-host logs them
 //! in its `approval_drop` stderr lines, with the `source` it logs beside each, in the order its
-//! pipeline checks them (reference/seal-host-formats.md §1.7, §1.8).
+//! pipeline checks them (docs/formats.md, §1.8).
 
 use std::borrow::Cow;
 use std::fmt;

@@ -1,6 +1,6 @@
 //! Signing, from explicit inputs only, so the same inputs always give the same bytes
 //! (Ed25519 is deterministic): an ApprovalRecord v2 token line as seal-host's own producers
-//! emit it (reference/seal-host-formats.md §1.1–§1.4: members `payload`,
+//! emit it (docs/formats.md–§1.4: members `payload`,
 //! `signature_algorithm`, `signature_encoding`, `signer_key_id`, `signature` in that order,
 //! compact, non-ASCII raw), and seal-host's signed decline (§1.8: a v1 envelope
 //! `{"payload":…,"signature":<hex>}` whose payload is `{"target","issuedAt","nonce",

@@ -1,4 +1,4 @@
-//! seal-host's acceptance pipeline for one token line (reference/seal-host-formats.md §1.7,
+//! seal-host's acceptance pipeline for one token line (docs/formats.md,
 //! §1.8), first failure wins: size and lexical caps of the line; an outer JSON object with a
 //! string `payload`; size and caps of the payload; payload JSON; version detection (an object
 //! with `approval_record_version` takes the v2 path, anything else the signed-v1 path); then

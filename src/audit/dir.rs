@@ -1,4 +1,4 @@
-//! Checks that need a whole receipt directory (DESIGN.md §5): counters reused across host
+//! Checks that need a whole receipt directory (docs/receipts.md): counters reused across host
 //! restarts (or twice in one session), distinct frames sharing one `canonical_request_sha256`,
 //! `.seal-audit-head.state` against the chain recomputed from the receipts' own audit lines,
 //! and `.seal-operation-state.json` against the released ALLOW receipts, both ways: a

@@ -1,4 +1,4 @@
-//! What a file in a receipt directory is, by its name (reference/seal-host-formats.md §3.3):
+//! What a file in a receipt directory is, by its name (docs/formats.md):
 //! `receipt-<entry:020>-<hash>.json`, the head state, the signing seed, the operation state,
 //! and seal-host's transient names.
 

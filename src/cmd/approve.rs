@@ -1,6 +1,6 @@
 //! `sealkit approve`: a person at a terminal signs an ApprovalRecord v2 (or seal-host's signed
-//! decline) for one blocked call, after reading exactly what it approves (issue 3; DESIGN.md
-//! §4). The frame comes from the host's refusal line or is given with its target; its
+//! decline) for one blocked call, after reading exactly what it approves (docs/approvals.md). The frame comes from the
+//! host's refusal line or is given with its target; its
 //! identities are recomputed and the challenged target must match one of its profiles. The
 //! text shown is sealkit's renderer output and is what `shown_sha256` commits to. Without a
 //! terminal nothing is signed unless `--yes`. One token line is appended to the token file

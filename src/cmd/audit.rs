@@ -1,6 +1,6 @@
 //! `sealkit audit DIR… [--receipt-key HEX|FILE] [--jobs N]`: streams every receipt and
 //! finding of [`crate::audit`], then a summary table (human) or a summary object (JSON), with
-//! a progress bar when stderr is a terminal (DESIGN.md §5, §7).
+//! a progress bar when stderr is a terminal (docs/receipts.md).
 
 use super::{Global, Out};
 use crate::audit::{self, AuditError, Event, Observer, Options, Summary};

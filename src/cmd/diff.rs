@@ -2,7 +2,7 @@
 //! [`crate::migrate::diff`] and prints, per pair, the old receipt's migration label and what
 //! changed (target and profile, canonical request hash, verdict, `_meta` keys), the receipts
 //! found on one side only, the migration facts the evidence shows, and which labels it could
-//! only read from a migration output (DESIGN.md §6; README.md). Exit: 0 every receipt on both
+//! only read from a migration output (docs/migration.md; README.md). Exit: 0 every receipt on both
 //! sides `identity-unchanged`, every label recomputed and all paired, 1 otherwise, 2 could
 //! not run.
 

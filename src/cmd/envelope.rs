@@ -1,6 +1,6 @@
 //! `sealkit envelope`: the V2.3 `seal.effect/v2` signed message for one frame, its
-//! SHA-256, the offline gate findings, and optionally an Ed25519 check over it (issue 7;
-//! reference/seal-identities.md §5.2). The frame first goes through the validation
+//! SHA-256, the offline gate findings, and optionally an Ed25519 check over it (see
+//! docs/v2-and-envelopes.md). The frame first goes through the validation
 //! pipeline `target` uses; a frame it refuses gets the same refusal record and no message.
 //! Output shapes are documented in README.md.
 

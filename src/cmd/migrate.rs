@@ -1,6 +1,6 @@
 //! `sealkit migrate OLD_DIR… [--frames CAPTURE…] [--server ID] --out NEW_DIR`: runs
 //! [`crate::migrate::run::migrate`] and prints its records (a table for people, one JSON
-//! object per receipt for scripts) and summary (DESIGN.md §6, §7; README.md).
+//! object per receipt for scripts) and summary (docs/migration.md; README.md).
 //! Exit: 0 every receipt `identity-unchanged`, 1 any other label, 2 could not run.
 
 use super::{Global, Out};

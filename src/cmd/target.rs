@@ -1,5 +1,5 @@
 //! `sealkit target`: streams captures frame by frame through the identity engine and prints
-//! one record per frame (issue 2; DESIGN.md §2, §3). Memory does not grow with a capture:
+//! one record per frame (docs/target.md). Memory does not grow with a capture:
 //! JSON is written as frames arrive, and the human table is printed a page at a time.
 
 use super::{Global, JsonArray, Out};

@@ -1,4 +1,4 @@
-//! `sealkit verify …`: one subcommand per kind of evidence (DESIGN.md §4, §5).
+//! `sealkit verify …`: one subcommand per kind of evidence (docs/approvals.md).
 
 use super::Global;
 use crate::cli::{VerifyArgs, VerifyCommand};

@@ -1,6 +1,6 @@
 //! `sealkit verify approval`: every token line checked with seal-host's rules in its order,
-//! then bound to the given frame, target and time (issue 3; DESIGN.md §4,
-//! reference/seal-host-formats.md §1.7). Exit 0 when every line is accepted, 1 when any is
+//! then bound to the given frame, target and time (docs/approvals.md,
+//! docs/formats.md). Exit 0 when every line is accepted, 1 when any is
 //! rejected or an accepted allow stands beside a signed decline for its target, 2 when the
 //! input or the trusted key cannot be read. Memory does not grow with the number of lines in
 //! any format: reports are written batch by batch (the human table in chunks); only the

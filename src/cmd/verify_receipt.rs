@@ -1,5 +1,5 @@
 //! `sealkit verify receipt FILE… [--receipt-key HEX|FILE]`: every check of
-//! [`crate::receipt`] per file, verified facts apart from reported fields (DESIGN.md §5, §7).
+//! [`crate::receipt`] per file, verified facts apart from reported fields (docs/receipts.md).
 
 use super::{Global, JsonArray, Out};
 use crate::cli::{Format, VerifyReceiptArgs};

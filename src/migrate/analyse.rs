@@ -1,4 +1,4 @@
-//! Today's validation of a recovered frame and what it makes of a record (DESIGN.md §6
+//! Today's validation of a recovered frame and what it makes of a record (docs/migration.md
 //! steps 3 and 4): identities of every profile, the old target's profile, and the label; a
 //! refused frame keeps only what its bytes show. When captures sent the frame in sessions of
 //! both eras, both are analysed and a disagreement is `frame-conflict`, never a choice.

@@ -1,4 +1,4 @@
-//! Old evidence against new (DESIGN.md §6 "Pairing old with new evidence"): each side is
+//! Old evidence against new (docs/migration.md "Pairing old with new evidence"): each side is
 //! receipts (files or directories) or a migration output; every receipt is migrated with
 //! the same rules as `migrate` (frames from the supplied captures and from the object A of
 //! any receipt on either side that passed its integrity checks: a frame is matched by its

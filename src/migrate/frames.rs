@@ -1,4 +1,4 @@
-//! The frames migration can recover receipts' frames from (DESIGN.md §6): every frame of the
+//! The frames migration can recover receipts' frames from (docs/migration.md): every frame of the
 //! supplied captures (split by [`crate::frame::FrameReader`] exactly as seal-host reads
 //! them) and, in `diff`, the object A of receipts that passed their integrity checks.
 //!

@@ -1,4 +1,4 @@
-//! Which files are receipts to migrate (reference/seal-host-formats.md §3.3): a file given
+//! Which files are receipts to migrate (docs/formats.md): a file given
 //! by name is one; a directory is walked in sorted order without following symbolic links,
 //! and its `receipt-*.json` files (and other `.json` files whose `record_type` is a
 //! seal-host decision) are receipts; everything else (state files, the signing seed,

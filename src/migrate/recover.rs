@@ -1,4 +1,4 @@
-//! Finding a receipt's frame in the index (DESIGN.md §6 step 2): by the exact-frame subject,
+//! Finding a receipt's frame in the index (docs/migration.md step 2): by the exact-frame subject,
 //! and then the frame must reproduce every digest the receipt recorded; a frame found only by
 //! `request_sha256` or `canonical_request_sha256` contradicts the recorded subject.
 //!

@@ -1,4 +1,4 @@
-//! `sealkit migrate OLD_DIR… --out NEW_DIR` as a library call (DESIGN.md §6): every receipt
+//! `sealkit migrate OLD_DIR… --out NEW_DIR` as a library call (docs/migration.md): every receipt
 //! under the old directories becomes one [`Record`], streamed in walk order to
 //! `NEW_DIR/migration.jsonl` and to a caller's sink, then `NEW_DIR/summary.json` is written.
 //!

@@ -1,5 +1,5 @@
 //! The `seal.object-b/v2` "three-artifact byte lock" of a record_version 3 receipt
-//! (reference/seal-host-formats.md §3.4): the signature block, object B (the receipt minus
+//! (docs/formats.md): the signature block, object B (the receipt minus
 //! `signature`, re-serialized by serde_json compact in stored member order, exactly as
 //! seal-host's verifier does), and the preimage
 //! `"seal.object-b/v2" 0x00 ‖ blob(A) ‖ (0x02 | 0x03 ‖ blob(statement)) ‖ blob(B) ‖ release

@@ -1,4 +1,4 @@
-//! The receipt key a user pins with `--receipt-key HEX|FILE` (DESIGN.md §5: the key inside a
+//! The receipt key a user pins with `--receipt-key HEX|FILE` (docs/receipts.md: the key inside a
 //! receipt is reported, never trusted). FILE is either seal-host's raw 32-byte seed
 //! (`.seal-receipt-ed25519.key`) or a public key file of 64 hex digits (optional LF).
 

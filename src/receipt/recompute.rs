@@ -1,5 +1,5 @@
-//! What a receipt's request fields must be, recomputed from bytes (reference/seal-host-formats.md
-//! §2.1, §2.5, §3.3; DESIGN.md §6): from the exact frame for record_version 3 (object A), from
+//! What a receipt's request fields must be, recomputed from bytes (docs/formats.md
+//! §2.1, §2.5, §3.3; docs/migration.md): from the exact frame for record_version 3 (object A), from
 //! the receipt's own `tool` / `arguments` for record_version 2 (which carries no frame).
 //!
 //! For a frame today's validation accepts, the identity engine ([`crate::request::analyze`])

@@ -530,8 +530,7 @@ fn unreachable_reason_codes_are_the_documented_five() {
         "approval_v2_signature_algorithm_mismatch",
         "approval_v2_canonicalization_error",
     ];
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let readme = crate::support::documentation();
     for code in unreachable {
         assert!(readme.contains(code), "{code} is documented");
     }
@@ -549,8 +548,8 @@ fn unreachable_reason_codes_are_the_documented_five() {
     }
 }
 
-/// Line endings and blank lines as seal-host's `str::lines` reads them (hostile input,
-/// issue 5): CRLF endings are dropped, blank and whitespace-only lines are skipped, a CR
+/// Line endings and blank lines as seal-host's `str::lines` reads them (hostile input):
+/// CRLF endings are dropped, blank and whitespace-only lines are skipped, a CR
 /// that is not part of the line ending stays in the line (and is surrounding whitespace),
 /// a last line without LF is still a line, and line numbers are physical lines.
 #[test]

@@ -1,4 +1,4 @@
-//! The build rules issue 5 makes permanent, checked on the repository's own files: unsafe
+//! The build rules, checked on the repository's own files: unsafe
 //! code is forbidden crate-wide, clippy denies `unwrap` / `expect` outside tests, CI runs
 //! clippy with warnings as errors, and every proptest block runs a fixed, modest number of
 //! cases so that `.ci/run` stays well under its time budget.
@@ -112,4 +112,76 @@ fn ci_runs_fmt_clippy_with_warnings_as_errors_and_the_tests() {
     assert!(has(&["cargo clippy", "--all-targets", "-D warnings"]));
     assert!(has(&["cargo test"]));
     assert!(commands.iter().any(|l| l.starts_with("set -euo pipefail")));
+}
+
+/// Every relative Markdown link in the README and docs/ names a file the repository holds, and
+/// no text a reader or contributor sees sends them outside it (to a brief or reference that is
+/// not in the repository). Seen red with `docs/formats.md` removed, and with a `../shared`
+/// mention added to docs/target.md.
+#[test]
+fn documentation_links_stay_inside_the_repository() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = vec![root.join("README.md")];
+    for entry in std::fs::read_dir(root.join("docs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            pages.push(path);
+        }
+    }
+    let mut broken = Vec::new();
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find("](") {
+            rest = &rest[at + 2..];
+            let Some(end) = rest.find(')') else { break };
+            let target = &rest[..end];
+            let file = target.split('#').next().unwrap_or_default();
+            if !file.is_empty()
+                && !file.contains("://")
+                && !page.parent().unwrap().join(file).exists()
+            {
+                broken.push(format!("{}: {target}", page.display()));
+            }
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "links to files that do not exist: {broken:?}"
+    );
+    let mut files = Vec::new();
+    for dir in ["src", "tests", "benches", "docs", "man"] {
+        any_files(&root.join(dir), &mut files);
+    }
+    files.push(root.join("README.md"));
+    let outside = [
+        "../shared",
+        "DESIGN.md",
+        "seal-host-formats.md",
+        "seal-identities.md",
+    ];
+    let mut mentions = Vec::new();
+    for file in files {
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        for name in outside {
+            // This test names them in order to look for them.
+            if text.contains(name) && !file.ends_with("ci_hygiene.rs") {
+                mentions.push(format!("{} mentions {name}", file.display()));
+            }
+        }
+    }
+    assert!(mentions.is_empty(), "{mentions:?}");
+}
+
+fn any_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            any_files(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
 }

@@ -220,7 +220,7 @@ fn every_content_check_reports_its_code() {
     }
 }
 
-/// Receipts with wrong member types under a valid, pinned signature (hostile input, issue 5):
+/// Receipts with wrong member types under a valid, pinned signature (hostile input):
 /// `verify receipt` and `audit` both report `malformed-receipt` naming the member, exit 1,
 /// and never call the receipt authenticated.
 #[test]

@@ -1,4 +1,4 @@
-//! `sealkit diff` through the real binary (DESIGN.md §6): pairing by exact-frame subject and
+//! `sealkit diff` through the real binary (docs/migration.md): pairing by exact-frame subject and
 //! session order, the fixture README's migration facts in the output, labels of both sides,
 //! migration outputs as input, one-sided receipts and exit codes.
 #![allow(clippy::unwrap_used, clippy::expect_used)]

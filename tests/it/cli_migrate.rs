@@ -1,4 +1,4 @@
-//! `sealkit migrate` through the real binary (DESIGN.md §6): every expected label and change
+//! `sealkit migrate` through the real binary (docs/migration.md): every expected label and change
 //! list of the legacy-vs-current fixtures, the exact old and committed targets, the wording
 //! rules, damaged receipts, exit codes, byte-identical reruns, an interrupted run, and the
 //! old directory left untouched.

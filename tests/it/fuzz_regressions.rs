@@ -1,4 +1,4 @@
-//! One test per defect the fuzz targets found in the library (issue 5), each asserting the
+//! One test per defect the fuzz targets found in the library, each asserting the
 //! exact corrected value. The crash inputs themselves live in `tests/fuzz-regressions/`
 //! and are replayed through the fuzz invariants by `tests/fuzz_corpus.rs`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]

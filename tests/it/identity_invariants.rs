@@ -1,4 +1,4 @@
-//! The invariants of DESIGN.md §2, as tests that fail when the identity rules drift:
+//! The invariants of docs/target.md, as tests that fail when the identity rules drift:
 //! * no `_meta`, `requestState`, `inputResponses` → committed = host;
 //! * changing the value of any accepted `_meta` key, unknown keys included, changes the
 //!   committed effect and target and leaves the host target unchanged;

@@ -1,8 +1,8 @@
-//! Every identity vector of issue 2 reproduces exactly, through the library: Seal's legacy
+//! Every identity vector reproduces exactly, through the library: Seal's legacy
 //! v3 effects, the `_meta` compress bytes (and 6-part layout) of the v4 vectors, all three
 //! profiles of the dev vectors under two server identities, the targets and digests
 //! recorded in the legacy-vs-current manifest, and the worked example of
-//! seal-host-formats.md §2.3. Inputs are the copies in testdata/vectors.
+//! docs/formats.md Inputs are the copies in testdata/vectors.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use sealkit::canonical::lean_compress;

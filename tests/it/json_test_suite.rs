@@ -11,7 +11,7 @@
 //! * every call has 64-hex identities, committed = host (no context values) and the same
 //!   verdict when analysed again; nothing panics.
 //!
-//! The corpus is checked against its aggregate digest first (seal-host-formats.md §5).
+//! The corpus is checked against its aggregate digest first (docs/formats.md).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::support;

@@ -172,11 +172,12 @@ fn malformed_lists_exit_2_with_the_line_number() {
 
 #[test]
 fn the_readme_example_list_parses_as_a_rotation() {
-    let readme = include_str!("../../README.md");
+    let readme = crate::support::documentation();
     let at = readme.find("# who may approve production calls\n").unwrap();
     let block = &readme[at..];
     let block = &block[..block.find("```").unwrap()];
-    let list = sealkit::keys::approvers::Approvers::parse(block, Path::new("README.md")).unwrap();
+    let list =
+        sealkit::keys::approvers::Approvers::parse(block, Path::new("docs/approvals.md")).unwrap();
     assert_eq!(list.entries.len(), 2);
     assert_eq!(list.entries[0].key.hex, PUBKEY);
     assert_eq!(list.entries[0].valid_before, Some(ROTATION));

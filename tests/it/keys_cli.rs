@@ -365,7 +365,7 @@ fn bundle_keys_given_as_openssh_lines_verify_as_their_hex() {
 /// getting-started frame signed with the fixture key, encrypted.
 #[test]
 fn readme_renderer_2_screen_is_the_real_one() {
-    let readme = include_str!("../../README.md");
+    let readme = crate::support::documentation();
     let at = readme
         .find("```\nSeal approval request (sealkit-approve-terminal 2)\n")
         .unwrap();

@@ -1,4 +1,4 @@
-//! Every entry of expected-labels.json (DESIGN.md §6 labels for the seal-host
+//! Every entry of expected-labels.json (docs/migration.md labels for the seal-host
 //! legacy-vs-current fixtures) through the library: with the session captures, with the
 //! single `.frame` files, and from the receipts alone.
 #![allow(clippy::unwrap_used, clippy::expect_used)]

@@ -1,4 +1,4 @@
-//! The README documents every stable code a script can see: each refusal code of
+//! The documentation (README and docs/) documents every stable code a script can see: each refusal code of
 //! `sealkit target` with its JSON-RPC code, each audit finding code, each V2 reader code,
 //! each migration label and change, each finding code of `diff`.
 
@@ -6,16 +6,16 @@ use sealkit::refusal::RefusalCode;
 
 #[test]
 fn readme_lists_every_refusal_code_with_its_jsonrpc_code() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .unwrap_or_default();
+    let readme = readme();
     for code in RefusalCode::ALL {
         let row = format!("| `{}` | {} |", code.as_str(), code.jsonrpc_code());
         assert!(readme.contains(&row), "README.md lacks the row {row}");
     }
 }
 
+/// The README and the pages under docs/, where the code tables live.
 fn readme() -> String {
-    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap_or_default()
+    crate::support::documentation()
 }
 
 #[test]

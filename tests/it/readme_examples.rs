@@ -1,4 +1,4 @@
-//! The README's "real output" blocks are what the binary prints today: each block named here
+//! The documentation's "real output" blocks (README and docs/) are what the binary prints today: each block named here
 //! is re-run (stdout and stderr in one stream, as a terminal shows them) and compared, whole
 //! or — where the README shows only some rows (`diff`) — line by line in order. Blocks run
 //! elsewhere (keygen, approve in a scratch directory; the audit tail, whose modes depend on
@@ -8,7 +8,9 @@
 use std::path::Path;
 use std::process::Command;
 
-const README: &str = include_str!("../../README.md");
+/// The README and the pages under docs/, in one text.
+static README: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(crate::support::documentation);
 
 /// The first fenced block after the line starting with `marker`.
 fn block_after(marker: &str) -> &'static str {
@@ -150,4 +152,10 @@ fn diff_rows_and_the_whole_migrate_output_are_printed() {
         migrate, actual,
         "the whole migrate output, its digest included"
     );
+}
+
+#[test]
+fn the_readme_tour_is_what_the_commands_print() {
+    let block = block_after("Tour output");
+    assert_eq!(transcript(block), block);
 }

@@ -269,7 +269,7 @@ fn same_type(a: &Value, b: &Value) -> bool {
     std::mem::discriminant(a) == std::mem::discriminant(b)
 }
 
-/// Wrong member types and missing members under a valid, pinned signature (issue 5): every
+/// Wrong member types and missing members under a valid, pinned signature: every
 /// member of every signed fixture receipt, removed or given a value of each other JSON type
 /// and re-signed with the receipt's own key, is refused as `malformed-receipt` or a content
 /// finding — never authenticated. (Until seal-host's member layout was enforced, a removed or

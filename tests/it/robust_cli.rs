@@ -1,4 +1,4 @@
-//! Hostile inputs through the real binary (issue 5): sizes at and past every limit,
+//! Hostile inputs through the real binary: sizes at and past every limit,
 //! nesting, wide objects, bytes that are not UTF-8 or not UTF-8 at all, and lines the V2
 //! reader and the envelope builder must refuse. Large inputs are generated here, never
 //! committed. Every case asserts the exact code, offset and exit status; smaller, readable

@@ -171,3 +171,22 @@ pub fn receipt_seed(dir: &str) -> [u8; 32] {
         .try_into()
         .unwrap()
 }
+
+/// The project's documentation as one text: README.md, then every page under docs/ in name
+/// order. Tests that re-run documented output or look for documented codes read this, so a
+/// block or a table row may live on whichever page suits the reader.
+pub fn documentation() -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut text = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "md"))
+        .collect();
+    pages.sort();
+    for page in pages {
+        text.push('\n');
+        text.push_str(&std::fs::read_to_string(page).unwrap());
+    }
+    text
+}
