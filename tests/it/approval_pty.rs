@@ -61,12 +61,19 @@ fn exit_status(session: &Session) -> String {
     format!("{:?}", session.get_process().wait().unwrap())
 }
 
+/// An answer typed once the question has been on the screen a moment, as a person types it:
+/// input that arrives within 200 ms of the question is discarded as typed ahead.
+fn answer(session: &mut Session, text: &str) {
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    session.send_line(text).unwrap();
+}
+
 #[test]
 fn answering_no_at_the_terminal_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let mut session = spawn_approve(dir.path());
     read_prompt(&mut session);
-    session.send_line("no").unwrap();
+    answer(&mut session, "no");
     session.expect(Eof).unwrap();
     assert!(exit_status(&session).ends_with(", 1)"), "exit status 1");
     assert!(!dir.path().join("tokens.ndjson").exists());
@@ -78,7 +85,7 @@ fn answering_yes_at_the_terminal_appends_one_verified_line() {
     let (frame, target) = f05();
     let mut session = spawn_approve(dir.path());
     read_prompt(&mut session);
-    session.send_line("yes").unwrap();
+    answer(&mut session, "yes");
     session
         .expect(format!("signed allow for target={target}").as_str())
         .unwrap();
@@ -109,7 +116,7 @@ fn an_answer_typed_before_the_request_is_shown_is_discarded() {
     // The typed-ahead line must not have answered: the question still waits.
     std::thread::sleep(Duration::from_millis(500));
     assert!(!tokens.exists(), "a typed-ahead `y` signed the request");
-    session.send_line("n").unwrap();
+    answer(&mut session, "n");
     session.expect("not-approved").unwrap();
     session.expect(Eof).unwrap();
     assert!(exit_status(&session).ends_with(", 1)"), "exit status 1");

@@ -26,6 +26,13 @@ fn exit_status(session: &Session) -> String {
     format!("{:?}", session.get_process().wait().unwrap())
 }
 
+/// An answer typed once the question has been on the screen a moment, as a person types it:
+/// input that arrives within 200 ms of the question is discarded as typed ahead.
+fn answer(session: &mut Session, text: &str) {
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    session.send_line(text).unwrap();
+}
+
 #[test]
 fn keygen_asks_twice_without_echo_and_approve_decrypts() {
     let dir = tempfile::tempdir().unwrap();
@@ -34,9 +41,9 @@ fn keygen_asks_twice_without_echo_and_approve_decrypts() {
     session
         .expect("New passphrase for keys/approval.key: ")
         .unwrap();
-    session.send_line(PASSPHRASE).unwrap();
+    answer(&mut session, PASSPHRASE);
     session.expect("Same passphrase again: ").unwrap();
-    session.send_line("something else").unwrap();
+    answer(&mut session, "something else");
     let rest = session.expect(Eof).unwrap();
     let text = String::from_utf8_lossy(rest.as_bytes()).into_owned();
     assert!(text.contains("bad-passphrase"), "{text}");
@@ -49,9 +56,9 @@ fn keygen_asks_twice_without_echo_and_approve_decrypts() {
     session
         .expect("New passphrase for keys/approval.key: ")
         .unwrap();
-    session.send_line(PASSPHRASE).unwrap();
+    answer(&mut session, PASSPHRASE);
     session.expect("Same passphrase again: ").unwrap();
-    session.send_line(PASSPHRASE).unwrap();
+    answer(&mut session, PASSPHRASE);
     let rest = session.expect(Eof).unwrap();
     let text = String::from_utf8_lossy(rest.as_bytes()).into_owned();
     assert!(!text.contains(PASSPHRASE), "echoed: {text}");
@@ -81,9 +88,9 @@ fn keygen_asks_twice_without_echo_and_approve_decrypts() {
     session
         .expect("Passphrase for keys/approval.key: ")
         .unwrap();
-    session.send_line(PASSPHRASE).unwrap();
+    answer(&mut session, PASSPHRASE);
     session.expect("[y/N] ").unwrap();
-    session.send_line("y").unwrap();
+    answer(&mut session, "y");
     session.expect(Eof).unwrap();
     assert!(exit_status(&session).ends_with(", 0)"));
     let verified = assert_cmd::Command::cargo_bin("sealkit")
@@ -156,7 +163,7 @@ fn renderer_2_names_the_signer_and_asks_one_line() {
     session
         .expect("Sign ALLOW for db.execute on server \"\", target 2a01...c565, valid 120 s? [y/N] ")
         .unwrap();
-    session.send_line("n").unwrap();
+    answer(&mut session, "n");
     let rest = session.expect(Eof).unwrap();
     let text = String::from_utf8_lossy(rest.as_bytes()).into_owned();
     assert!(

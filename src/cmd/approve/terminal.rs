@@ -5,13 +5,21 @@
 
 use std::io;
 
-/// Waits until everything written to `tty` has been handed to the terminal, then discards
-/// every byte received but not yet read. Call it after the question is written and
-/// immediately before reading the answer (or a passphrase).
+/// How long input may still be on its way into the terminal's queue after the question is
+/// on the screen. Bytes a terminal (or a pseudo-terminal's writer) sent before the question
+/// can reach the input queue a little later than they were sent, when the machine is busy;
+/// no person answers a question within this time of seeing it.
+#[cfg(unix)]
+const IN_FLIGHT: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// Waits until everything written to `tty` has been handed to the terminal and input sent
+/// before it has arrived, then discards every byte received but not yet read. Call it after
+/// the question is written and immediately before reading the answer (or a passphrase).
 #[cfg(unix)]
 pub fn discard_typed_ahead(tty: &std::fs::File) -> io::Result<()> {
     use rustix::termios::{tcdrain, tcflush, QueueSelector};
     tcdrain(tty)?;
+    std::thread::sleep(IN_FLIGHT);
     tcflush(tty, QueueSelector::IFlush)?;
     Ok(())
 }
