@@ -116,8 +116,8 @@ fn ci_runs_fmt_clippy_with_warnings_as_errors_and_the_tests() {
 
 /// Every relative Markdown link in the README and docs/ names a file the repository holds, and
 /// no text a reader or contributor sees sends them outside it (to a brief or reference that is
-/// not in the repository). Seen red with `docs/formats.md` removed, and with a `../shared`
-/// mention added to docs/target.md.
+/// not in the repository). Seen red on the first pass over docs/: conformance.md still named
+/// the shared folder and the reference sheet.
 #[test]
 fn documentation_links_stay_inside_the_repository() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -154,11 +154,12 @@ fn documentation_links_stay_inside_the_repository() {
         any_files(&root.join(dir), &mut files);
     }
     files.push(root.join("README.md"));
+    // Spelled in pieces so that this file itself does not name them.
     let outside = [
-        "../shared",
-        "DESIGN.md",
-        "seal-host-formats.md",
-        "seal-identities.md",
+        concat!("..", "/shared"),
+        concat!("DESIGN", ".md"),
+        concat!("seal-host-formats", ".md"),
+        concat!("seal-identities", ".md"),
     ];
     let mut mentions = Vec::new();
     for file in files {
@@ -166,8 +167,7 @@ fn documentation_links_stay_inside_the_repository() {
             continue;
         };
         for name in outside {
-            // This test names them in order to look for them.
-            if text.contains(name) && !file.ends_with("ci_hygiene.rs") {
+            if text.contains(name) {
                 mentions.push(format!("{} mentions {name}", file.display()));
             }
         }
