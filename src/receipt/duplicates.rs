@@ -26,9 +26,16 @@ pub fn refuse(text: &str, receipt: &Map<String, Value>) -> Result<(), ReadProble
             })
         }
     }
-    let emitted = receipt.get("emitted_bytes").and_then(Value::as_str);
+    // The kernel step output is parsed once: its own members, then the audit line it holds.
+    let emitted = receipt
+        .get("emitted_bytes")
+        .and_then(Value::as_str)
+        .and_then(|text| json::parse(text, json::DUPLICATE_SCAN_DEPTH).ok());
+    if let Some(duplicate) = emitted.as_ref().and_then(json::first_duplicate) {
+        return Err(found(format!("emitted_bytes: {duplicate}")));
+    }
     let audit = emitted
-        .and_then(|text| json::parse(text, json::DUPLICATE_SCAN_DEPTH).ok())
+        .as_ref()
         .and_then(|node| node.value.get("audit")?.value.as_str().map(str::to_owned));
     let payload = receipt
         .get("signed_config")
@@ -36,7 +43,6 @@ pub fn refuse(text: &str, receipt: &Map<String, Value>) -> Result<(), ReadProble
         .and_then(Value::as_str);
     // Texts that do not parse are left to the checks that read them.
     let embedded = [
-        ("emitted_bytes", emitted),
         ("the audit line in emitted_bytes", audit.as_deref()),
         ("signed_config.payload", payload),
     ]
