@@ -351,8 +351,31 @@ impl<R: Read, F: FnMut(usize, &str, bool)> Framer<R, F> {
     fn value<T>(&mut self, depth: usize, take: impl FnOnce(&Node<'_>) -> T) -> Result<T, Stop> {
         self.src.compact();
         let start = self.src.pos;
-        let (end, shape) = self.extent(depth)?;
         let max_depth = MAX_DEPTH - depth;
+        // The fast path, taken for nearly every entry: an object, array or string that is
+        // whole in the buffer parses as a prefix of it. Such a value ends where its matching
+        // bracket or closing quote is, which is where `extent` would end it, so the result is
+        // the one the general path below gives; anything else (a scalar, a value cut by the
+        // end of the buffer, a syntax error, a value over the cap) takes the general path.
+        if matches!(
+            self.src.text.as_bytes().get(start),
+            Some(b'{' | b'[' | b'"')
+        ) {
+            let text = &self.src.text[start..];
+            if let Ok((node, used)) = json::parse_prefix(text, max_depth) {
+                if used < text.len() && used <= MAX_VALUE_BYTES {
+                    let duplicate = json::first_duplicate(&node);
+                    let taken = take(&node);
+                    if let Some(mut duplicate) = duplicate {
+                        duplicate.offset += self.src.offset(start);
+                        self.note_duplicate(duplicate);
+                    }
+                    self.src.pos = start + used;
+                    return Ok(taken);
+                }
+            }
+        }
+        let (end, shape) = self.extent(depth)?;
         let text = &self.src.text[start..end];
         let (node, used) = match json::parse(text, max_depth) {
             Ok(node) => (node, end - start),
@@ -433,7 +456,8 @@ impl<R: Read, F: FnMut(usize, &str, bool)> Framer<R, F> {
                     _ => {
                         // Skip the body up to the next quote or backslash in what is read.
                         let rest = &self.src.text.as_bytes()[i + 1..];
-                        if let Some(skip) = memchr::memchr2(b'"', b'\\', rest) {
+                        let skip = json::string_run(rest, false);
+                        if skip < rest.len() {
                             i = self.within_cap(start, i + 1 + skip, depth)?;
                             continue;
                         }
@@ -461,10 +485,17 @@ impl<R: Read, F: FnMut(usize, &str, bool)> Framer<R, F> {
     /// `i` when the value from `start` to `i` is within [`MAX_VALUE_BYTES`]. Past it, an error
     /// the parser finds well before the cut is still the whole-text parse's verdict (deep
     /// nesting, say); anything else is a value too large to read.
+    #[inline]
     fn within_cap(&self, start: usize, i: usize, depth: usize) -> Result<usize, Stop> {
         if i - start <= MAX_VALUE_BYTES {
             return Ok(i);
         }
+        self.over_cap(start, i, depth)
+    }
+
+    /// [`Framer::within_cap`] past the cap: which error the value gives.
+    #[cold]
+    fn over_cap(&self, start: usize, i: usize, depth: usize) -> Result<usize, Stop> {
         let mut cut = i.min(self.src.text.len());
         while !self.src.text.is_char_boundary(cut) {
             cut -= 1;
