@@ -277,6 +277,13 @@ pub struct AuditArgs {
     #[arg(long, value_name = "HEX|FILE")]
     pub receipt_key: Option<String>,
 
+    /// Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME]
+    /// (as `verify approval`). Each approval-authorized ALLOW receipt names the approver its
+    /// signed approval statement names; a key not listed, or used outside its window, is a
+    /// finding. Needs --receipt-key: only an authenticated receipt's statement is believed.
+    #[arg(long, value_name = "FILE", requires = "receipt_key")]
+    pub trusted_approvers: Option<PathBuf>,
+
     /// Worker threads (default: the number of cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
@@ -527,8 +534,8 @@ pub struct ReportArgs {
     #[arg(long, value_name = "HEX")]
     pub pubkey: Option<String>,
 
-    /// File of trusted approval public keys: one 64-hex key per line; blank lines and lines
-    /// starting with # are skipped.
+    /// Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME] (as
+    /// `verify approval` and `audit`): tokens and approval receipts name their approver.
     #[arg(long, value_name = "FILE")]
     pub trusted_approvers: Option<PathBuf>,
 

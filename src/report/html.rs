@@ -427,6 +427,13 @@ fn details_html(page: &mut String, row: &Row, model: &Model) {
         }
         None => kv(page, "approval token", "(none joined)"),
     }
+    if let Some(by) = &row.signed_by {
+        kv(
+            page,
+            "approved by (trusted-approvers list)",
+            &format!("{} (key id {})", by.name, by.key_id),
+        );
+    }
     match &row.chain {
         Some(c) => kv(
             page,
