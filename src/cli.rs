@@ -424,9 +424,10 @@ pub struct ApproveArgs {
     #[arg(long)]
     pub deny: bool,
 
-    /// Approval screen layout: 1, or 2 (signer, validity and a one-line question first;
-    /// values pretty-printed; plain words). The record names the renderer version it used.
-    #[arg(long, value_name = "N", default_value_t = 1,
+    /// Approval screen layout: 2 (the default: signer, validity and a one-line question
+    /// first; values pretty-printed; plain words), or 1 (the earlier layout, still
+    /// verifiable). The record names the renderer version it used.
+    #[arg(long, value_name = "N", default_value_t = 2,
           value_parser = clap::value_parser!(u8).range(1..=2))]
     pub renderer_version: u8,
 }
