@@ -316,6 +316,28 @@ fn a_token_under_an_untrusted_key_is_rejected_and_joins_nothing() {
         .filter_map(|r| r["signed_by"]["name"].as_str())
         .collect();
     assert_eq!(named, ["alice"; 3]);
+    // The page says so too: the token's status and each approval receipt's details.
+    let page_path = temp.path().join("page.html");
+    let status = sealkit()
+        .args(["report", "--out"])
+        .arg(&page_path)
+        .arg("--receipt-key")
+        .arg(fixture("new/receipts/.seal-receipt-ed25519.key"))
+        .arg("--trusted-approvers")
+        .arg(&keys)
+        .arg("--tokens")
+        .arg(fixture("new/approvals-L.ndjson"))
+        .arg(fixture("new/receipts"))
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    let page = std::fs::read_to_string(&page_path).unwrap();
+    assert!(page.contains("<td>accepted (alice)</td>"));
+    assert_eq!(
+        page.matches("<dt>approved by (trusted-approvers list)</dt><dd>alice (key id ")
+            .count(),
+        3
+    );
 }
 
 #[test]
