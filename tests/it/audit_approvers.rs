@@ -111,6 +111,8 @@ struct Audit {
     exit: i32,
     signed_by: BTreeMap<String, (String, String)>,
     codes: BTreeMap<String, Vec<String>>,
+    /// The approver findings' messages, per file.
+    messages: BTreeMap<String, Vec<String>>,
     stderr: String,
 }
 
@@ -125,6 +127,7 @@ fn audit(root: &Path, extra: &[&str]) -> Audit {
         .unwrap();
     let mut signed_by = BTreeMap::new();
     let mut codes = BTreeMap::new();
+    let mut messages = BTreeMap::new();
     for line in String::from_utf8(output.stdout).unwrap().lines() {
         let line: Value = serde_json::from_str(line).unwrap();
         if line["type"] != "receipt" {
@@ -148,6 +151,16 @@ fn audit(root: &Path, extra: &[&str]) -> Audit {
             .map(|f| f["code"].as_str().unwrap().to_owned())
             .filter(|c| c != "counter-reused")
             .collect();
+        let said: Vec<String> = receipt["file_findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["code"].as_str().unwrap().starts_with("approver-"))
+            .map(|f| f["message"].as_str().unwrap().to_owned())
+            .collect();
+        if !said.is_empty() {
+            messages.insert(file.clone(), said);
+        }
         if !found.is_empty() {
             codes.insert(file, found);
         }
@@ -156,6 +169,7 @@ fn audit(root: &Path, extra: &[&str]) -> Audit {
         exit: output.status.code().unwrap(),
         signed_by,
         codes,
+        messages,
         stderr: String::from_utf8(output.stderr).unwrap(),
     }
 }
@@ -215,6 +229,15 @@ fn a_rotation_accepts_each_receipt_in_its_window_and_rejects_one_outside() {
         )])
     );
     assert_eq!(run.exit, 1);
+    // The message names the holder, the key, the time and every window the list gives it.
+    assert_eq!(
+        run.messages[M6],
+        [format!(
+            "approved with alice's key {} at 1787218833500 ms, which the trusted-approvers \
+             list allows only before {ROTATION_MS} ms (line 1)",
+            key_id(&old_key())
+        )]
+    );
     assert_eq!(run.signed_by[L3], named("alice", &old_key()));
     assert_eq!(run.signed_by[M3], named("alice", &new_key()));
     // Named (the key is alice's), and rejected by the finding.
