@@ -136,7 +136,7 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'Lifetime in seconds: expiry = authorized_at + TTL (default 120; the host caps its own TTL at 300)')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Approval session label (default: sealkit-approve/<random hex>)')
             [CompletionResult]::new('--approver', '--approver', [CompletionResultType]::ParameterName, 'Who approves, as recorded in the signed payload')
-            [CompletionResult]::new('--renderer-version', '--renderer-version', [CompletionResultType]::ParameterName, 'Approval screen layout: 1, or 2 (signer, validity and a one-line question first; values pretty-printed; plain words). The record names the renderer version it used')
+            [CompletionResult]::new('--renderer-version', '--renderer-version', [CompletionResultType]::ParameterName, 'Approval screen layout: 2 (the default: signer, validity and a one-line question first; values pretty-printed; plain words), or 1 (the earlier layout, still verifiable). The record names the renderer version it used')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
             [CompletionResult]::new('--ssh-agent', '--ssh-agent', [CompletionResultType]::ParameterName, 'Sign with an Ed25519 key held by the running ssh-agent (SSH_AUTH_SOCK; Unix only)')
@@ -243,6 +243,7 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
         }
         'sealkit;audit' {
             [CompletionResult]::new('--receipt-key', '--receipt-key', [CompletionResultType]::ParameterName, 'The installation''s receipt key (64 hex, raw 32-byte seed file, or public key file)')
+            [CompletionResult]::new('--trusted-approvers', '--trusted-approvers', [CompletionResultType]::ParameterName, 'Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME] (as `verify approval`). Each approval-authorized ALLOW receipt names the approver its signed approval statement names; a key not listed, or used outside its window, is a finding. Needs --receipt-key: only an authenticated receipt''s statement is believed')
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Worker threads (default: the number of cores)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
@@ -306,7 +307,7 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'Where to write the page (or the JSON model with --format json); replaced atomically')
             [CompletionResult]::new('--receipt-key', '--receipt-key', [CompletionResultType]::ParameterName, 'The installation''s receipt key (64 hex, raw 32-byte seed file, or public key file)')
             [CompletionResult]::new('--pubkey', '--pubkey', [CompletionResultType]::ParameterName, 'The trusted approval public key (64 hex) the token files are checked against')
-            [CompletionResult]::new('--trusted-approvers', '--trusted-approvers', [CompletionResultType]::ParameterName, 'File of trusted approval public keys: one 64-hex key per line; blank lines and lines starting with # are skipped')
+            [CompletionResult]::new('--trusted-approvers', '--trusted-approvers', [CompletionResultType]::ParameterName, 'Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME] (as `verify approval` and `audit`): tokens and approval receipts name their approver')
             [CompletionResult]::new('--tokens', '--tokens', [CompletionResultType]::ParameterName, 'Approval token files (NDJSON); needs --pubkey or --trusted-approvers')
             [CompletionResult]::new('--chain', '--chain', [CompletionResultType]::ParameterName, 'Sealed logs (seal-verifiable-record/v1) whose entries are joined by request hash')
             [CompletionResult]::new('--audit-lines', '--audit-lines', [CompletionResultType]::ParameterName, 'Raw kernel audit lines, joined by request hash like a sealed log''s entries')

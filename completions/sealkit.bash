@@ -263,13 +263,17 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__audit)
-            opts="-h -V --receipt-key --jobs --format --deny-warnings --color --help --version"
+            opts="-h -V --receipt-key --trusted-approvers --jobs --format --deny-warnings --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --receipt-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trusted-approvers)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

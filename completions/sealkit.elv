@@ -123,7 +123,7 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand --ttl 'Lifetime in seconds: expiry = authorized_at + TTL (default 120; the host caps its own TTL at 300)'
             cand --session 'Approval session label (default: sealkit-approve/<random hex>)'
             cand --approver 'Who approves, as recorded in the signed payload'
-            cand --renderer-version 'Approval screen layout: 1, or 2 (signer, validity and a one-line question first; values pretty-printed; plain words). The record names the renderer version it used'
+            cand --renderer-version 'Approval screen layout: 2 (the default: signer, validity and a one-line question first; values pretty-printed; plain words), or 1 (the earlier layout, still verifiable). The record names the renderer version it used'
             cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
             cand --color 'When to use colour in human output'
             cand --ssh-agent 'Sign with an Ed25519 key held by the running ssh-agent (SSH_AUTH_SOCK; Unix only)'
@@ -218,6 +218,7 @@ set edit:completion:arg-completer[sealkit] = {|@words|
         }
         &'sealkit;audit'= {
             cand --receipt-key 'The installation''s receipt key (64 hex, raw 32-byte seed file, or public key file)'
+            cand --trusted-approvers 'Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME] (as `verify approval`). Each approval-authorized ALLOW receipt names the approver its signed approval statement names; a key not listed, or used outside its window, is a finding. Needs --receipt-key: only an authenticated receipt''s statement is believed'
             cand --jobs 'Worker threads (default: the number of cores)'
             cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
             cand --color 'When to use colour in human output'
@@ -277,7 +278,7 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand --out 'Where to write the page (or the JSON model with --format json); replaced atomically'
             cand --receipt-key 'The installation''s receipt key (64 hex, raw 32-byte seed file, or public key file)'
             cand --pubkey 'The trusted approval public key (64 hex) the token files are checked against'
-            cand --trusted-approvers 'File of trusted approval public keys: one 64-hex key per line; blank lines and lines starting with # are skipped'
+            cand --trusted-approvers 'Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME] (as `verify approval` and `audit`): tokens and approval receipts name their approver'
             cand --tokens 'Approval token files (NDJSON); needs --pubkey or --trusted-approvers'
             cand --chain 'Sealed logs (seal-verifiable-record/v1) whose entries are joined by request hash'
             cand --audit-lines 'Raw kernel audit lines, joined by request hash like a sealed log''s entries'

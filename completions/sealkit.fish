@@ -126,7 +126,7 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l expiry -d 'e
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l ttl -d 'Lifetime in seconds: expiry = authorized_at + TTL (default 120; the host caps its own TTL at 300)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l session -d 'Approval session label (default: sealkit-approve/<random hex>)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l approver -d 'Who approves, as recorded in the signed payload' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l renderer-version -d 'Approval screen layout: 1, or 2 (signer, validity and a one-line question first; values pretty-printed; plain words). The record names the renderer version it used' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l renderer-version -d 'Approval screen layout: 2 (the default: signer, validity and a one-line question first; values pretty-printed; plain words), or 1 (the earlier layout, still verifiable). The record names the renderer version it used' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
@@ -209,6 +209,7 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from help" -f -a "bundle" -d 'Verify a detached statement bundle (receipt-verifier/verify.mjs input)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -l receipt-key -d 'The installation\'s receipt key (64 hex, raw 32-byte seed file, or public key file)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -l trusted-approvers -d 'Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME] (as `verify approval`). Each approval-authorized ALLOW receipt names the approver its signed approval statement names; a key not listed, or used outside its window, is a finding. Needs --receipt-key: only an authenticated receipt\'s statement is believed' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -l jobs -d 'Worker threads (default: the number of cores)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
@@ -271,7 +272,7 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -s V -l versio
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l out -d 'Where to write the page (or the JSON model with --format json); replaced atomically' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l receipt-key -d 'The installation\'s receipt key (64 hex, raw 32-byte seed file, or public key file)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l pubkey -d 'The trusted approval public key (64 hex) the token files are checked against' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l trusted-approvers -d 'File of trusted approval public keys: one 64-hex key per line; blank lines and lines starting with # are skipped' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l trusted-approvers -d 'Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME] (as `verify approval` and `audit`): tokens and approval receipts name their approver' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l tokens -d 'Approval token files (NDJSON); needs --pubkey or --trusted-approvers' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l chain -d 'Sealed logs (seal-verifiable-record/v1) whose entries are joined by request hash' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l audit-lines -d 'Raw kernel audit lines, joined by request hash like a sealed log\'s entries' -r -F

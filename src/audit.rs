@@ -8,6 +8,7 @@
 //! Results are streamed to a sink in walk order while receipts are checked in parallel
 //! batches, so memory stays bounded by the batch, not by the number of receipts.
 
+pub mod approvers;
 pub mod dir;
 pub mod names;
 
@@ -34,6 +35,8 @@ const BATCH: usize = 512;
 #[derive(Debug, Clone)]
 pub struct Options {
     pub pin: Option<Pin>,
+    /// A trusted-approvers list: approval-authorized ALLOWs are attributed to its approvers.
+    pub approvers: Option<crate::keys::approvers::Approvers>,
     /// Worker threads (at least 1).
     pub jobs: usize,
 }
@@ -58,6 +61,10 @@ pub struct ReceiptEntry {
     pub file: PathBuf,
     /// `authenticated`, `unpinned`, `unsigned`, `failed`, or `unreadable`.
     pub status: &'static str,
+    /// With a trusted-approvers list: the approver whose key the receipt's signed approval
+    /// statement names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signed_by: Option<crate::approval::approvers::SignedBy>,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub report: Option<ReceiptReport>,
     /// Every finding about this file (receipt checks and file-level), with its path.
@@ -557,6 +564,7 @@ fn check_receipt_file(
                 Box::new(ReceiptEntry {
                     file: item.path.clone(),
                     status: "unreadable",
+                    signed_by: None,
                     report: None,
                     file_findings: vec![Finding::new(Code::UnreadableFile, path, why)],
                 }),
@@ -584,6 +592,7 @@ fn check_receipt_file(
                 Box::new(ReceiptEntry {
                     file: item.path.clone(),
                     status: "unreadable",
+                    signed_by: None,
                     report: None,
                     file_findings: findings,
                 }),
@@ -614,6 +623,12 @@ fn check_receipt_file(
         })
         .collect();
     file_findings.extend(findings);
+    let attribution = options
+        .approvers
+        .as_ref()
+        .map(|list| approvers::attribute(&report, list, &item.path))
+        .unwrap_or_default();
+    file_findings.extend(attribution.finding);
     let facts = ReceiptFacts {
         file: item.path.clone(),
         counter: match kind {
@@ -641,6 +656,7 @@ fn check_receipt_file(
         Box::new(ReceiptEntry {
             file: item.path.clone(),
             status,
+            signed_by: attribution.signed_by,
             report: Some(report),
             file_findings,
         }),

@@ -277,6 +277,13 @@ pub struct AuditArgs {
     #[arg(long, value_name = "HEX|FILE")]
     pub receipt_key: Option<String>,
 
+    /// Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME]
+    /// (as `verify approval`). Each approval-authorized ALLOW receipt names the approver its
+    /// signed approval statement names; a key not listed, or used outside its window, is a
+    /// finding. Needs --receipt-key: only an authenticated receipt's statement is believed.
+    #[arg(long, value_name = "FILE", requires = "receipt_key")]
+    pub trusted_approvers: Option<PathBuf>,
+
     /// Worker threads (default: the number of cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
@@ -417,9 +424,10 @@ pub struct ApproveArgs {
     #[arg(long)]
     pub deny: bool,
 
-    /// Approval screen layout: 1, or 2 (signer, validity and a one-line question first;
-    /// values pretty-printed; plain words). The record names the renderer version it used.
-    #[arg(long, value_name = "N", default_value_t = 1,
+    /// Approval screen layout: 2 (the default: signer, validity and a one-line question
+    /// first; values pretty-printed; plain words), or 1 (the earlier layout, still
+    /// verifiable). The record names the renderer version it used.
+    #[arg(long, value_name = "N", default_value_t = 2,
           value_parser = clap::value_parser!(u8).range(1..=2))]
     pub renderer_version: u8,
 }
@@ -527,8 +535,8 @@ pub struct ReportArgs {
     #[arg(long, value_name = "HEX")]
     pub pubkey: Option<String>,
 
-    /// File of trusted approval public keys: one 64-hex key per line; blank lines and lines
-    /// starting with # are skipped.
+    /// Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME] (as
+    /// `verify approval` and `audit`): tokens and approval receipts name their approver.
     #[arg(long, value_name = "FILE")]
     pub trusted_approvers: Option<PathBuf>,
 

@@ -69,6 +69,9 @@ codes! {
     PolicyHashMismatch => ("policy-hash-mismatch", Error, "a policy_hash is not the SHA-256 of the compact kernel_config"),
     ConfigMismatch => ("config-mismatch", Error, "kernel_config is not the signed_config payload, or the config signature does not verify under its own key"),
     ApprovalStatementInvalid => ("approval-statement-invalid", Error, "the signed approval statement is not a canonical ApprovalRecord v2 payload bound to this decision"),
+    // With --trusted-approvers: who authorized an approval-authorized ALLOW.
+    ApproverNotTrusted => ("approver-not-trusted", Error, "the receipt's signed approval statement names an approval key that is not in the trusted-approvers list"),
+    ApproverKeyOutsideWindow => ("approver-key-outside-window", Error, "the signed approval statement names a listed approval key, but its authorized_at lies outside every window the list gives that key"),
     ReleaseMismatch => ("release-mismatch", Error, "release_status, release_frame, operation_id or post_state_hash are inconsistent"),
     ReleaseUnconfirmed => ("release-unconfirmed", Warning, "an ALLOW receipt stopped at PENDING or UNKNOWN: the release was never confirmed"),
     NotHostLayout => ("not-host-layout", Warning, "the file's bytes are not seal-host's pretty rendering of its content (reformatted, duplicate keys or extra bytes)"),

@@ -1534,14 +1534,21 @@ impl<'a> Ctx<'a> {
                 );
             }
             if wrong.is_empty() {
-                Ok(statement.target)
+                Ok(statement)
             } else {
                 mismatch(wrong.join("; "))
             }
         })();
         match result {
-            Ok(target) => {
-                self.verify("approval_statement_target", target);
+            Ok(statement) => {
+                self.verify("approval_statement_target", statement.target);
+                // Who authorized the call and when, for a trusted-approvers check: as signed
+                // into the receipt, so only as trustworthy as the receipt's signature.
+                self.verify(
+                    "approval_statement_signer_key_id",
+                    statement.authorization_signer_key_id,
+                );
+                self.verify("approval_statement_authorized_at", statement.authorized_at);
                 pass("approval-statement", "a canonical ApprovalRecord v2 payload bound to this frame, target, nonce and approval key (its token signature is not in the receipt)")
             }
             Err(miss) => conclude(

@@ -101,7 +101,8 @@ pub fn attribute(report: &mut LineReport, key: &PublicKey, approvers: &Approvers
     }
 }
 
-fn window_text(after: Option<u64>, before: Option<u64>) -> String {
+/// A key's window in words, for messages.
+pub fn window_text(after: Option<u64>, before: Option<u64>) -> String {
     match (after, before) {
         (Some(a), Some(b)) => format!("from {a} ms until before {b} ms"),
         (Some(a), None) => format!("from {a} ms on"),

@@ -451,6 +451,10 @@ fn report(
         Format::Human => {
             if args.yes {
                 out.write_all(shown_text).into_diagnostic()?;
+                // Version 2's text ends with its question: --yes answered it.
+                if !shown_text.ends_with(b"\n") {
+                    out.write_all(b"yes (--yes)\n").into_diagnostic()?;
+                }
             }
             write_human(&mut out, args, signed, decision, profiles, &shown, appended)
                 .into_diagnostic()?;

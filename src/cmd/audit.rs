@@ -1,12 +1,14 @@
-//! `sealkit audit DIR… [--receipt-key HEX|FILE] [--jobs N]`: streams every receipt and
-//! finding of [`crate::audit`], then a summary table (human) or a summary object (JSON), with
-//! a progress bar when stderr is a terminal (docs/receipts.md).
+//! `sealkit audit DIR… [--receipt-key HEX|FILE] [--trusted-approvers FILE] [--jobs N]`:
+//! streams every receipt and finding of [`crate::audit`], then a summary table (human) or a
+//! summary object (JSON), with a progress bar when stderr is a terminal (docs/receipts.md).
+//! Human output names the approver of each attributed receipt (escaped), up to a cap.
 
 use super::{Global, Out};
 use crate::audit::{self, AuditError, Event, Observer, Options, Summary};
 use crate::cli::{AuditArgs, Format};
 use crate::finding::{Code, Finding, Severity};
 use crate::inert::escape;
+use crate::keys::approvers::Approvers;
 use crate::outcome::Outcome;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 use serde::Serialize;
@@ -27,10 +29,29 @@ pub fn run(args: AuditArgs, global: &Global) -> miette::Result<Outcome> {
         .jobs
         .map(usize::from)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let options = Options { pin, jobs };
+    let approvers = args
+        .trusted_approvers
+        .as_deref()
+        .map(Approvers::read)
+        .transpose()
+        .map_err(|e| super::passphrase::key_report(&e))?;
+    let trust_line = match (&args.trusted_approvers, &approvers) {
+        (Some(path), Some(list)) => Some(format!(
+            "trusted approvers {} ({} entries, {} keys)",
+            escape(&path.display().to_string()),
+            list.entries.len(),
+            list.keys().len()
+        )),
+        _ => None,
+    };
+    let options = Options {
+        pin,
+        approvers,
+        jobs,
+    };
     let progress = Progress::new();
     let mut out = Out::new();
-    let mut writer = Writer::new(global.format);
+    let mut writer = Writer::new(global.format, trust_line);
     writer.begin(&mut out).map_err(super::io_report)?;
     let result = audit::audit(&args.dirs, &options, &progress, &mut |event| {
         writer.event(&mut out, event)
@@ -117,15 +138,23 @@ struct Writer {
     /// `--format json` keeps findings for the second array; human output keeps a capped list.
     findings: Vec<Finding>,
     per_code: BTreeMap<Code, usize>,
+    /// Human output: what `--trusted-approvers` was given, then the first attributed
+    /// receipts (approver, key id, file) and the count per approver.
+    trust_line: Option<String>,
+    approved: Vec<(String, String, String)>,
+    per_approver: BTreeMap<(String, String), usize>,
 }
 
 impl Writer {
-    fn new(format: Format) -> Self {
+    fn new(format: Format, trust_line: Option<String>) -> Self {
         Writer {
             format,
             first_receipt: true,
             findings: Vec::new(),
             per_code: BTreeMap::new(),
+            trust_line,
+            approved: Vec::new(),
+            per_approver: BTreeMap::new(),
         }
     }
 
@@ -158,6 +187,25 @@ impl Writer {
             (Format::Human, Event::Receipt(entry)) => {
                 for finding in &entry.file_findings {
                     self.keep(finding);
+                }
+                let outside = entry
+                    .file_findings
+                    .iter()
+                    .any(|f| f.code == Code::ApproverKeyOutsideWindow);
+                // A key used outside its window names its holder in JSON, but is no approval.
+                if let Some(by) = entry.signed_by.as_ref().filter(|_| !outside) {
+                    let seen = self
+                        .per_approver
+                        .entry((by.name.clone(), by.key_id.clone()))
+                        .or_default();
+                    *seen += 1;
+                    if self.approved.len() < HUMAN_ROWS_PER_CODE {
+                        self.approved.push((
+                            by.name.clone(),
+                            by.key_id.clone(),
+                            entry.file.display().to_string(),
+                        ));
+                    }
                 }
                 Ok(())
             }
@@ -209,6 +257,11 @@ impl Writer {
                 "no receipt key pinned (--receipt-key): no receipt can be authenticated\n",
             ),
         }
+        if let Some(line) = &self.trust_line {
+            text.push_str(line);
+            text.push('\n');
+            text.push_str(&self.approvers_table());
+        }
         if !self.findings.is_empty() {
             let mut table = Table::new();
             table
@@ -241,6 +294,49 @@ impl Writer {
             }
         }
         text.push_str(&summary_tables(summary));
+        text
+    }
+}
+
+impl Writer {
+    /// The attributed receipts (at most [`HUMAN_ROWS_PER_CODE`]) and the count per approver.
+    fn approvers_table(&self) -> String {
+        let total: usize = self.per_approver.values().sum();
+        if total == 0 {
+            return "no receipt is attributed to a listed approver\n".to_owned();
+        }
+        let mut table = Table::new();
+        table
+            .load_preset(UTF8_FULL_CONDENSED)
+            .set_content_arrangement(ContentArrangement::Dynamic)
+            .set_width(140)
+            .set_header(vec!["approved by", "key id", "receipt"]);
+        for (name, key_id, file) in &self.approved {
+            table.add_row(vec![
+                escape(name).into_owned(),
+                key_id.clone(),
+                escape(file).into_owned(),
+            ]);
+        }
+        let mut text = format!("{table}\n");
+        if total > self.approved.len() {
+            text.push_str(&format!(
+                "… and {} more attributed receipts (--format jsonl lists every one)\n",
+                total - self.approved.len()
+            ));
+        }
+        let mut counts = Table::new();
+        counts
+            .load_preset(UTF8_FULL_CONDENSED)
+            .set_header(vec!["approver", "key id", "receipts"]);
+        for ((name, key_id), count) in &self.per_approver {
+            counts.add_row(vec![
+                escape(name).into_owned(),
+                key_id.clone(),
+                count.to_string(),
+            ]);
+        }
+        text.push_str(&format!("{counts}\n"));
         text
     }
 }

@@ -15,6 +15,7 @@ use crate::chain;
 use crate::cli::{Format, ReportArgs};
 use crate::digest::sha256_hex;
 use crate::finding::Severity;
+use crate::keys::approvers::Approvers;
 use crate::keys::PublicKey;
 use crate::outcome::Outcome;
 use crate::report::model::{self, Chain, Evidence, Input, KeyAnchor, TokenEvidence, Trust};
@@ -43,7 +44,7 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
         .transpose()
         .map_err(|e| miette!(code = "bad-receipt-key", "{e}"))?;
     let (approvers, mut inputs) = approval_keys(&args)?;
-    if !args.tokens.is_empty() && approvers.is_empty() {
+    if !args.tokens.is_empty() && approvers.anchors.is_empty() {
         return Err(miette!(
             code = "missing-approval-key",
             help = "give --pubkey HEX or --trusted-approvers FILE",
@@ -61,6 +62,7 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
             source: p.source.describe(),
         }),
         approvers: approvers
+            .anchors
             .iter()
             .map(|(key, source)| KeyAnchor {
                 public_key: key.hex.clone(),
@@ -75,7 +77,11 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
     // Receipts, as the directory audit checks them.
     let mut rows = Vec::new();
     let mut findings = Vec::new();
-    let options = Options { pin, jobs };
+    let options = Options {
+        pin,
+        approvers: approvers.list.clone(),
+        jobs,
+    };
     audit::audit(&args.dirs, &options, &Quiet, &mut |event| {
         match event {
             Event::Receipt(entry) => rows.push(model::row_of(entry)),
@@ -271,36 +277,37 @@ fn refuse_output_inside_inputs(args: &ReportArgs) -> miette::Result<()> {
 }
 
 /// A trusted approval key and where it was given.
-type Approver = (PublicKey, String);
+type Anchor = (PublicKey, String);
+
+/// The trusted approval keys: one `--pubkey`, or a trusted-approvers list (read by the same
+/// parser as `verify approval` and `audit`).
+struct ApprovalKeys {
+    anchors: Vec<Anchor>,
+    list: Option<Approvers>,
+}
 
 /// The trusted approval keys and, for a key file, its input record.
-fn approval_keys(args: &ReportArgs) -> miette::Result<(Vec<Approver>, Vec<Input>)> {
-    let mut keys = Vec::new();
+fn approval_keys(args: &ReportArgs) -> miette::Result<(ApprovalKeys, Vec<Input>)> {
+    let mut keys = ApprovalKeys {
+        anchors: Vec::new(),
+        list: None,
+    };
     let mut inputs = Vec::new();
     if let Some(hex) = &args.pubkey {
         let key =
             PublicKey::from_hex(hex).map_err(|e| miette!(code = e.code(), "--pubkey: {e}"))?;
-        keys.push((key, "--pubkey".to_owned()));
+        keys.anchors.push((key, "--pubkey".to_owned()));
     }
     if let Some(path) = &args.trusted_approvers {
         let bytes = read_input(path, "trusted-approvers", &mut inputs)?;
         let text = String::from_utf8(bytes)
             .map_err(|_| miette!(code = "unreadable-input", "{}: not UTF-8", path.display()))?;
-        for (number, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let key = PublicKey::from_hex(line).map_err(|e| {
-                miette!(
-                    code = e.code(),
-                    "{} line {}: {e}",
-                    path.display(),
-                    number + 1
-                )
-            })?;
-            keys.push((key, format!("{} line {}", path.display(), number + 1)));
+        let list = Approvers::parse(&text, path).map_err(|e| super::passphrase::key_report(&e))?;
+        for entry in &list.entries {
+            let source = format!("{} line {}: {}", path.display(), entry.line, entry.name);
+            keys.anchors.push((entry.key.clone(), source));
         }
+        keys.list = Some(list);
     }
     Ok((keys, inputs))
 }
@@ -324,22 +331,32 @@ fn read_input(path: &Path, role: &'static str, inputs: &mut Vec<Input>) -> miett
     Ok(bytes)
 }
 
-/// Every non-blank token line judged by seal-host's pipeline under each trusted key: the
-/// first key that accepts it wins; a line no key accepts keeps the first key's rejection.
+/// Every non-blank token line judged by seal-host's pipeline: under the trusted-approvers
+/// list as `verify approval --trusted-approvers` judges it (naming the approver), or under
+/// the one `--pubkey`.
 fn check_tokens(
     path: &Path,
     bytes: &[u8],
-    keys: &[Approver],
+    keys: &ApprovalKeys,
     ttl_seconds: u64,
 ) -> Vec<TokenEvidence> {
     let expected = Expectations {
         ttl_ms: crate::approval::effective_ttl_ms(ttl_seconds),
         ..Expectations::default()
     };
-    let mut checkers: Vec<Checker<'_>> = keys
-        .iter()
-        .map(|(key, _)| Checker::new(key, expected.clone()))
-        .collect();
+    let mut checkers: Vec<Checker<'_>> = match &keys.list {
+        Some(list) => list
+            .entries
+            .first()
+            .map(|first| Checker::new(&first.key, expected.clone()).with_approvers(list))
+            .into_iter()
+            .collect(),
+        None => keys
+            .anchors
+            .iter()
+            .map(|(key, _)| Checker::new(key, expected.clone()))
+            .collect(),
+    };
     let mut lines = LineReader::new(std::io::Cursor::new(bytes));
     let mut batch = Batch::default();
     let mut out = Vec::new();

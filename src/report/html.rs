@@ -427,6 +427,13 @@ fn details_html(page: &mut String, row: &Row, model: &Model) {
         }
         None => kv(page, "approval token", "(none joined)"),
     }
+    if let Some(by) = &row.signed_by {
+        kv(
+            page,
+            "approved by (trusted-approvers list)",
+            &format!("{} (key id {})", by.name, by.key_id),
+        );
+    }
     match &row.chain {
         Some(c) => kv(
             page,
@@ -552,9 +559,13 @@ fn unjoined(page: &mut String, model: &Model) {
                 }
                 None => (String::new(), String::new(), String::new()),
             };
-            let status = match report.status {
-                crate::approval::report::Status::Accepted => "accepted".to_owned(),
-                crate::approval::report::Status::Rejected => {
+            let status = match (report.status, &report.signed_by) {
+                // The trusted-approvers list's name for the key that signed it.
+                (crate::approval::report::Status::Accepted, Some(by)) => {
+                    format!("accepted ({})", by.name)
+                }
+                (crate::approval::report::Status::Accepted, None) => "accepted".to_owned(),
+                (crate::approval::report::Status::Rejected, _) => {
                     format!("rejected: {}", report.reason.as_deref().unwrap_or(""))
                 }
             };

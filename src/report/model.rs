@@ -188,6 +188,10 @@ pub struct Row {
     pub request_sha256: Option<String>,
     pub canonical_request_sha256: Option<String>,
     pub approval: Option<ApprovalJoin>,
+    /// With a trusted-approvers list: the approver the receipt's signed approval statement
+    /// names (the directory audit's attribution).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signed_by: Option<crate::approval::approvers::SignedBy>,
     pub chain: Option<ChainJoin>,
     pub frame: FrameJoin,
     /// Receipt, file and join findings about this receipt.
@@ -320,6 +324,7 @@ pub fn row_of(entry: &ReceiptEntry) -> Row {
         canonical_request_sha256: verified_str("canonical_request_sha256")
             .or_else(|| fallback(reported.and_then(|r| r.canonical_request_sha256.as_ref()))),
         approval: None,
+        signed_by: entry.signed_by.clone(),
         chain: None,
         frame: FrameJoin {
             status: if frame_bytes.is_some() {

@@ -65,6 +65,8 @@ fn approve_from_frame_and_target_signs_a_bound_token() {
             "s-1",
             "--approver",
             "alice",
+            "--renderer-version",
+            "1",
         ],
     )
     .output()
@@ -116,6 +118,58 @@ fn approve_from_frame_and_target_signs_a_bound_token() {
     // The shown text printed with --yes is exactly what shown_sha256 commits to.
     let shown_end = stdout.find("signed allow for").unwrap();
     let shown = &stdout.as_bytes()[..shown_end];
+    assert_eq!(signed["shown"]["length"], shown.len() as u64);
+    assert_eq!(
+        signed["shown"]["sha256"],
+        sealkit::digest::sha256_hex(shown)
+    );
+}
+
+/// The default screen is renderer version 2; with --yes its closing question is answered
+/// on the same line, and shown_sha256 commits to the screen exactly as printed before that
+/// answer.
+#[test]
+fn approve_defaults_to_renderer_2_and_yes_answers_its_question() {
+    let dir = tempfile::tempdir().unwrap();
+    let frame = frame_path().display().to_string();
+    let output = approve(
+        dir.path(),
+        &[
+            "--frame",
+            &frame,
+            "--target",
+            TARGET,
+            "--yes",
+            "--authorized-at",
+            "1786000000000",
+            "--now",
+            "1786000000500",
+        ],
+    )
+    .output()
+    .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let question =
+        "Sign ALLOW for db.execute on server \"\", target 2a01...c565, valid 120 s? [y/N] ";
+    let answered = format!("{question}yes (--yes)\nsigned allow for target={TARGET}\n");
+    let shown_end = stdout.find(&answered).expect(&stdout) + question.len();
+    let shown = &stdout.as_bytes()[..shown_end];
+    assert!(stdout.starts_with("Seal approval request (sealkit-approve-terminal 2)\n"));
+    let (code, records) = verify_jsonl(
+        &dir.path().join("tokens.ndjson"),
+        &[
+            "--frame",
+            &frame,
+            "--target",
+            TARGET,
+            "--now",
+            "1786000001000",
+        ],
+    );
+    assert_eq!(code, 0);
+    let signed = &records[0]["signed"];
+    assert_eq!(signed["renderer"]["version"], "2");
     assert_eq!(signed["shown"]["length"], shown.len() as u64);
     assert_eq!(
         signed["shown"]["sha256"],

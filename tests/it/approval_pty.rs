@@ -1,5 +1,6 @@
 //! `sealkit approve` at a terminal, driven in a pseudo-terminal as a person would: the prompt
-//! shows every `_meta` key of the frame, "no" writes nothing, "yes" appends exactly one line.
+//! (renderer version 2 by default, version 1 on request) shows every `_meta` key of the
+//! frame, "no" writes nothing, "yes" appends exactly one line.
 #![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -15,7 +16,7 @@ use support::*;
 const META_KEYS: [&str; 5] = [
     "\"com.example/run\": \"r-1\"",
     "\"io.modelcontextprotocol/clientCapabilities\": {}",
-    "\"io.modelcontextprotocol/clientInfo\": ",
+    "\"io.modelcontextprotocol/clientInfo\":",
     "\"io.modelcontextprotocol/protocolVersion\": \"2026-07-28\"",
     "\"traceparent\": \"00-",
 ];
@@ -30,7 +31,7 @@ fn f05() -> (std::path::PathBuf, String) {
     (path, call.identities.host.target.clone())
 }
 
-fn spawn_approve(dir: &Path) -> Session {
+fn spawn_approve(dir: &Path, extra: &[&str]) -> Session {
     let (frame, target) = f05();
     let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("sealkit"));
     command
@@ -40,13 +41,35 @@ fn spawn_approve(dir: &Path) -> Session {
         .arg(key_file(dir))
         .arg("--frame")
         .arg(frame)
-        .args(["--target", &target]);
+        .args(["--target", &target])
+        .args(extra);
     let mut session = Session::spawn(command).unwrap();
     session.set_expect_timeout(Some(Duration::from_secs(30)));
     session
 }
 
+/// Reads renderer version 2's screen up to its one-line question.
 fn read_prompt(session: &mut Session) {
+    let (_, target) = f05();
+    session.expect("  signer     key id ").unwrap();
+    session.expect("  valid      120 s: from ").unwrap();
+    session
+        .expect("binds the tool and its arguments, as this host checks them")
+        .unwrap();
+    session.expect("_meta: 5 keys, every one shown:").unwrap();
+    for key in META_KEYS {
+        session.expect(key).unwrap();
+    }
+    let question = format!(
+        "Sign ALLOW for db.execute on server \"\", target {}...{}, valid 120 s? [y/N] ",
+        &target[..4],
+        &target[60..]
+    );
+    session.expect(question.as_str()).unwrap();
+}
+
+/// Reads renderer version 1's screen and its question.
+fn read_prompt_v1(session: &mut Session) {
     session.expect("matches profile host").unwrap();
     session.expect("_meta: present, 5 keys").unwrap();
     for key in META_KEYS {
@@ -71,24 +94,61 @@ fn answer(session: &mut Session, text: &str) {
 #[test]
 fn answering_no_at_the_terminal_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let mut session = spawn_approve(dir.path());
+    let mut session = spawn_approve(dir.path(), &[]);
     read_prompt(&mut session);
     answer(&mut session, "no");
+    session
+        .expect("Nothing signed: the answer was not yes.")
+        .unwrap();
     session.expect(Eof).unwrap();
     assert!(exit_status(&session).ends_with(", 1)"), "exit status 1");
     assert!(!dir.path().join("tokens.ndjson").exists());
+}
+
+/// Version 1 stays available (and its records verifiable): its screen, its question, its
+/// refusal on "no".
+#[test]
+fn the_version_1_prompt_still_asks_and_signs() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut session = spawn_approve(dir.path(), &["--renderer-version", "1"]);
+    read_prompt_v1(&mut session);
+    answer(&mut session, "no");
+    session.expect("not-approved").unwrap();
+    session.expect(Eof).unwrap();
+    assert!(exit_status(&session).ends_with(", 1)"), "exit status 1");
+    assert!(!dir.path().join("tokens.ndjson").exists());
+
+    let (frame, target) = f05();
+    let mut session = spawn_approve(dir.path(), &["--renderer-version", "1"]);
+    read_prompt_v1(&mut session);
+    answer(&mut session, "y");
+    session
+        .expect(format!("signed allow for target={target}").as_str())
+        .unwrap();
+    session.expect("sealkit-approve-terminal 1,").unwrap();
+    session.expect(Eof).unwrap();
+    assert!(exit_status(&session).ends_with(", 0)"), "exit status 0");
+    assert_cmd::Command::cargo_bin("sealkit")
+        .unwrap()
+        .args(["verify", "approval"])
+        .arg(dir.path().join("tokens.ndjson"))
+        .args(["--pubkey", PUBKEY, "--target", &target, "--frame"])
+        .arg(frame)
+        .assert()
+        .code(0);
 }
 
 #[test]
 fn answering_yes_at_the_terminal_appends_one_verified_line() {
     let dir = tempfile::tempdir().unwrap();
     let (frame, target) = f05();
-    let mut session = spawn_approve(dir.path());
+    let mut session = spawn_approve(dir.path(), &[]);
     read_prompt(&mut session);
     answer(&mut session, "yes");
     session
         .expect(format!("signed allow for target={target}").as_str())
         .unwrap();
+    session.expect("sealkit-approve-terminal 2,").unwrap();
     session.expect(Eof).unwrap();
     assert!(exit_status(&session).ends_with(", 0)"), "exit status 0");
     let tokens = dir.path().join("tokens.ndjson");
@@ -109,7 +169,7 @@ fn an_answer_typed_before_the_request_is_shown_is_discarded() {
     // answered the question and a valid token was written, exit 0.
     let dir = tempfile::tempdir().unwrap();
     let tokens = dir.path().join("tokens.ndjson");
-    let mut session = spawn_approve(dir.path());
+    let mut session = spawn_approve(dir.path(), &[]);
     // Before the first byte of output: the line waits in the terminal's input queue.
     session.send_line("y").unwrap();
     read_prompt(&mut session);
@@ -117,7 +177,7 @@ fn an_answer_typed_before_the_request_is_shown_is_discarded() {
     std::thread::sleep(Duration::from_millis(500));
     assert!(!tokens.exists(), "a typed-ahead `y` signed the request");
     answer(&mut session, "n");
-    session.expect("not-approved").unwrap();
+    session.expect("Nothing signed").unwrap();
     session.expect(Eof).unwrap();
     assert!(exit_status(&session).ends_with(", 1)"), "exit status 1");
     assert!(!tokens.exists());

@@ -149,8 +149,14 @@ fn agent_signs_tokens_that_verify_and_match_file_signed_ones() {
     let agent = Agent::start(dir.path());
     agent.add(&first);
 
+    // Renderer version 1 (its screen does not name the key's storage) for the byte
+    // comparison below; version 2, the default, is compared apart from its shown text.
     let tokens = dir.path().join("agent.ndjson");
-    let output = approve(&tokens, &agent.socket, &["--ssh-agent"]);
+    let output = approve(
+        &tokens,
+        &agent.socket,
+        &["--ssh-agent", "--renderer-version", "1"],
+    );
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     let verified = verify(&tokens, &dir.path().join("id_ed25519.pub"));
     assert_eq!(verified.status.code(), Some(0), "{verified:?}");
@@ -167,12 +173,30 @@ fn agent_signs_tokens_that_verify_and_match_file_signed_ones() {
     }
     let file_tokens = dir.path().join("file.ndjson");
     let key_arg = key_file.display().to_string();
-    let output = approve(&file_tokens, &agent.socket, &["--key-file", &key_arg]);
+    let output = approve(
+        &file_tokens,
+        &agent.socket,
+        &["--key-file", &key_arg, "--renderer-version", "1"],
+    );
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     assert_eq!(
         std::fs::read(&tokens).unwrap(),
         std::fs::read(&file_tokens).unwrap()
     );
+    // Version 2 names the storage on the screen ("ssh-agent" / "key file …"): only the
+    // shown-text digest and length differ.
+    let agent_v2 = dir.path().join("agent-v2.ndjson");
+    let output = approve(&agent_v2, &agent.socket, &["--ssh-agent"]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let verified = verify(&agent_v2, &dir.path().join("id_ed25519.pub"));
+    assert_eq!(verified.status.code(), Some(0), "{verified:?}");
+    let file_v2 = dir.path().join("file-v2.ndjson");
+    let output = approve(&file_v2, &agent.socket, &["--key-file", &key_arg]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let (agent_payload, agent_shown) = crate::support::payload_and_shown(&agent_v2);
+    let (file_payload, file_shown) = crate::support::payload_and_shown(&file_v2);
+    assert_eq!(agent_payload, file_payload);
+    assert_ne!(agent_shown, file_shown);
     assert!(!String::from_utf8_lossy(&output.stdout).contains(&seed_hex));
 
     // Two keys loaded: refused with both key ids, unless --ssh-key picks one.

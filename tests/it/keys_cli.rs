@@ -195,7 +195,12 @@ fn protected_key_signs_byte_identical_tokens_and_wrong_passphrase_writes_nothing
     std::fs::create_dir(&plain_dir).unwrap();
     let plain = key_file(&plain_dir);
     let plain_tokens = dir.path().join("plain.ndjson");
-    let (code, _, stderr) = approve(&plain_tokens, &plain, &[]);
+    // Renderer version 1's screen does not say where the key lives, so its records are
+    // byte-identical whatever the storage; version 2 (the default) is compared below.
+    let (code, _, stderr) = approve(&plain_tokens, &plain, &["--renderer-version", "1"]);
+    assert_eq!(code, 0, "{stderr}");
+    let plain_v2 = dir.path().join("plain-v2.ndjson");
+    let (code, _, stderr) = approve(&plain_v2, &plain, &[]);
     assert_eq!(code, 0, "{stderr}");
 
     let protected = key_file(dir.path());
@@ -241,13 +246,31 @@ fn protected_key_signs_byte_identical_tokens_and_wrong_passphrase_writes_nothing
     let (code, _, stderr) = approve(
         &tokens,
         &protected,
-        &["--passphrase-file", pass.to_str().unwrap()],
+        &[
+            "--passphrase-file",
+            pass.to_str().unwrap(),
+            "--renderer-version",
+            "1",
+        ],
     );
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(
         std::fs::read(&tokens).unwrap(),
         std::fs::read(&plain_tokens).unwrap()
     );
+    // Under version 2 the screen names the storage ("key file" / "encrypted key file"), so
+    // only the shown-text digest and length differ; every other member is the same.
+    let protected_v2 = dir.path().join("enc-v2.ndjson");
+    let (code, _, stderr) = approve(
+        &protected_v2,
+        &protected,
+        &["--passphrase-file", pass.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let (plain_payload, plain_shown) = crate::support::payload_and_shown(&plain_v2);
+    let (enc_payload, enc_shown) = crate::support::payload_and_shown(&protected_v2);
+    assert_eq!(plain_payload, enc_payload);
+    assert_ne!(plain_shown, enc_shown);
 }
 
 #[test]
@@ -361,8 +384,8 @@ fn bundle_keys_given_as_openssh_lines_verify_as_their_hex() {
     assert!(!hex.stdout.is_empty());
 }
 
-/// The README's renderer-2 screen is what `approve --renderer-version 2` shows for the
-/// getting-started frame signed with the fixture key, encrypted.
+/// The documented renderer-2 screen (and the README's excerpt of it) is what `approve`
+/// shows by default for the getting-started frame signed with the fixture key, encrypted.
 #[test]
 fn readme_renderer_2_screen_is_the_real_one() {
     let readme = crate::support::documentation();
@@ -383,14 +406,7 @@ fn readme_renderer_2_screen_is_the_real_one() {
     let frame = frame_path().display().to_string();
     let (code, stdout, stderr) = run(sealkit()
         .current_dir(dir.path())
-        .args([
-            "approve",
-            "--yes",
-            "--format",
-            "json",
-            "--renderer-version",
-            "2",
-        ])
+        .args(["approve", "--yes", "--format", "json"])
         .args([
             "--token-file",
             "t.ndjson",
@@ -405,6 +421,21 @@ fn readme_renderer_2_screen_is_the_real_one() {
     let report: Value = serde_json::from_str(&stdout).unwrap();
     let screen = report["shown"]["text"].as_str().unwrap();
     assert_eq!(screen.trim_end(), block.trim_end());
+    // The README's excerpt: each of its lines is a line of the real screen, in order.
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let at = readme
+        .find("```\nYou are asked to ALLOW this one call, once.\n")
+        .unwrap();
+    let excerpt = &readme[at + 4..];
+    let excerpt = &excerpt[..excerpt.find("```").unwrap()];
+    let mut lines = screen.lines().map(str::trim_end);
+    for line in excerpt.lines() {
+        assert!(
+            lines.any(|shown| shown == line),
+            "README excerpt line not on the screen (in this order): {line}"
+        );
+    }
 }
 
 /// A 64-hex file neither recognisably secret nor recognisably public (here: nobody but its

@@ -108,9 +108,10 @@ fn keygen_asks_twice_without_echo_and_approve_decrypts() {
     assert_eq!(verified.status.code(), Some(0), "{verified:?}");
 }
 
-/// Renderer version 2 at a terminal: the signer (key id, encrypted key file), the validity and
-/// the one-line question come first and last; "no" reads as a calm "nothing signed"; "yes"
-/// signs a record naming renderer 2 whose shown_sha256 is the SHA-256 of the screen.
+/// Renderer version 2 (the default) at a terminal: the signer (key id, encrypted key file),
+/// the validity and the one-line question come first and last; "no" reads as a calm "nothing
+/// signed"; "yes" signs a record naming renderer 2 whose shown_sha256 is the SHA-256 of the
+/// screen.
 #[test]
 fn renderer_2_names_the_signer_and_asks_one_line() {
     let dir = tempfile::tempdir().unwrap();
@@ -130,8 +131,6 @@ fn renderer_2_names_the_signer_and_asks_one_line() {
     let args = |tokens: &str| {
         vec![
             "approve".to_owned(),
-            "--renderer-version".into(),
-            "2".into(),
             "--token-file".into(),
             tokens.into(),
             "--key-file".into(),

@@ -12,6 +12,7 @@ mod approval_pty;
 mod approval_verify_cli;
 mod approval_verify_conflicts;
 mod approval_wycheproof;
+mod audit_approvers;
 mod canonical_work;
 mod chain_stream;
 mod ci_hygiene;

@@ -283,7 +283,11 @@ fn a_token_under_an_untrusted_key_is_rejected_and_joins_nothing() {
         .any(|f| f["code"] == "token-rejected"));
     // The same file under the approval key from a trusted-approvers file is accepted.
     let keys = temp.path().join("approvers.txt");
-    std::fs::write(&keys, format!("# incident keys\n\n{APPROVAL_PUBKEY}\n")).unwrap();
+    std::fs::write(
+        &keys,
+        format!("# incident keys\n\nalice {APPROVAL_PUBKEY}\n"),
+    )
+    .unwrap();
     let status = sealkit()
         .args(["--format", "json", "report", "--out"])
         .arg(&out)
@@ -297,7 +301,43 @@ fn a_token_under_an_untrusted_key_is_rejected_and_joins_nothing() {
         .status()
         .unwrap();
     assert_eq!(status.code(), Some(0));
-    assert_eq!(model(&out)["summary"]["tokens_used"], 1);
+    let m = model(&out);
+    assert_eq!(m["summary"]["tokens_used"], 1);
+    // The list names the approver of the token and of every approval receipt.
+    assert_eq!(
+        m["tokens"][0]["signed_by"]["name"], "alice",
+        "{}",
+        m["tokens"]
+    );
+    let named: Vec<&str> = m["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["signed_by"]["name"].as_str())
+        .collect();
+    assert_eq!(named, ["alice"; 3]);
+    // The page says so too: the token's status and each approval receipt's details.
+    let page_path = temp.path().join("page.html");
+    let status = sealkit()
+        .args(["report", "--out"])
+        .arg(&page_path)
+        .arg("--receipt-key")
+        .arg(fixture("new/receipts/.seal-receipt-ed25519.key"))
+        .arg("--trusted-approvers")
+        .arg(&keys)
+        .arg("--tokens")
+        .arg(fixture("new/approvals-L.ndjson"))
+        .arg(fixture("new/receipts"))
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    let page = std::fs::read_to_string(&page_path).unwrap();
+    assert!(page.contains("<td>accepted (alice)</td>"));
+    assert_eq!(
+        page.matches("<dt>approved by (trusted-approvers list)</dt><dd>alice (key id ")
+            .count(),
+        3
+    );
 }
 
 #[test]

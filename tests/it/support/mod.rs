@@ -190,3 +190,24 @@ pub fn documentation() -> String {
     }
     text
 }
+
+/// The payload of a one-line token file without its `shown_sha256` and `shown_length`, and
+/// those two apart: renderer version 2's screen names where the signing key lives, so two
+/// storages of one key differ in exactly these members.
+pub fn payload_and_shown(token_file: &Path) -> (serde_json::Value, (String, u64)) {
+    let text = std::fs::read_to_string(token_file).unwrap();
+    let line: serde_json::Value = serde_json::from_str(text.trim_end()).unwrap();
+    let mut payload: serde_json::Value =
+        serde_json::from_str(line["payload"].as_str().unwrap()).unwrap();
+    let object = payload.as_object_mut().unwrap();
+    let sha256 = object.remove("shown_sha256").unwrap();
+    let length = object.remove("shown_length").unwrap();
+    assert_eq!(object["renderer"]["version"], "2");
+    (
+        payload,
+        (
+            sha256.as_str().unwrap().to_owned(),
+            length.as_u64().unwrap(),
+        ),
+    )
+}
