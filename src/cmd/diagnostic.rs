@@ -95,24 +95,24 @@ impl fmt::Display for ForStderr {
 }
 
 /// The code a script sees for an error: the diagnostic's own (kept through every
-/// `wrap_err` on the way up), else `io-error` when an I/O failure is under it, else `error`.
-pub fn code_of(diagnostic: &dyn Diagnostic) -> String {
+/// `wrap_err` on the way up), else `io-error` when it is an I/O failure (`io`, which only the
+/// report around it can tell) or one is among its causes, else `error`.
+pub fn code_of(diagnostic: &dyn Diagnostic, io: bool) -> String {
     if let Some(code) = diagnostic.code() {
         return code.to_string();
     }
     let mut next: Option<&(dyn std::error::Error + 'static)> = diagnostic.source();
+    let mut io = io;
     while let Some(cause) = next {
-        if cause.is::<std::io::Error>() {
-            return "io-error".into();
-        }
+        io |= cause.is::<std::io::Error>();
         next = cause.source();
     }
-    "error".into()
+    if io { "io-error" } else { "error" }.into()
 }
 
 /// The JSON error object: `{"type":"error","code":…,"message":…,"causes":[…]}` plus `help`
 /// when the diagnostic has one. Exact texts (JSON escapes them); the causes outermost first.
-pub fn json(diagnostic: &dyn Diagnostic) -> serde_json::Value {
+pub fn json(diagnostic: &dyn Diagnostic, io: bool) -> serde_json::Value {
     let mut causes = Vec::new();
     let mut next = diagnostic.source();
     while let Some(cause) = next {
@@ -121,7 +121,7 @@ pub fn json(diagnostic: &dyn Diagnostic) -> serde_json::Value {
     }
     let mut object = serde_json::Map::new();
     object.insert("type".into(), "error".into());
-    object.insert("code".into(), code_of(diagnostic).into());
+    object.insert("code".into(), code_of(diagnostic, io).into());
     object.insert("message".into(), diagnostic.to_string().into());
     object.insert("causes".into(), causes.into());
     if let Some(help) = diagnostic.help() {
@@ -186,7 +186,7 @@ mod tests {
             .with_code("key-file-exists")
             .with_help("choose another --name");
         let report = miette::Report::new(inner).wrap_err("cannot write keys/a.key");
-        let value = json(report.as_ref());
+        let value = json(report.as_ref(), false);
         assert_eq!(
             value.to_string(),
             r#"{"type":"error","code":"key-file-exists","message":"cannot write keys/a.key","causes":["key file exists"],"help":"choose another --name"}"#
@@ -196,10 +196,16 @@ mod tests {
     #[test]
     fn json_code_falls_back_to_io_error_then_error() {
         let io = std::io::Error::other("disk on fire");
-        let report = miette::Report::from_err(io).wrap_err("cannot read x");
-        assert_eq!(json(report.as_ref())["code"], "io-error");
+        assert_eq!(
+            json(&miette::MietteDiagnostic::new("x"), true)["code"],
+            "io-error"
+        );
+        let under = miette::MietteDiagnostic::new("outer");
+        assert_eq!(code_of(&under, false), "error");
+        let report = miette::Report::msg(io);
+        assert!(report.downcast_ref::<std::io::Error>().is_some());
         let plain = miette::miette!("no code here");
-        assert_eq!(json(plain.as_ref())["code"], "error");
+        assert_eq!(json(plain.as_ref(), false)["code"], "error");
     }
 
     #[test]

@@ -171,17 +171,22 @@ fn json_requested(args: impl Iterator<Item = std::ffi::OsString>) -> bool {
 /// object for scripts (`{"type":"error","code":…,"message":…,"causes":[…]}`, exact values).
 /// Every error a command shows goes through here, so code and causes reach both forms.
 pub fn report_error(error: &miette::Report, global: &Global) {
-    show_diagnostic(error.as_ref(), global);
+    let io = error.downcast_ref::<io::Error>().is_some();
+    show(error.as_ref(), io, global);
 }
 
 /// [`report_error`] for a diagnostic that is not (yet) a report.
 pub fn show_diagnostic(error: &dyn miette::Diagnostic, global: &Global) {
+    show(error, false, global);
+}
+
+fn show(error: &dyn miette::Diagnostic, io: bool, global: &Global) {
     match global.format {
         Format::Human => eprint!(
             "{}",
             diagnostic::Inert::new(error).for_stderr(global.color_stderr)
         ),
-        Format::Json | Format::Jsonl => eprintln!("{}", diagnostic::json(error)),
+        Format::Json | Format::Jsonl => eprintln!("{}", diagnostic::json(error, io)),
     }
 }
 
