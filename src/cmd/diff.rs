@@ -7,7 +7,7 @@
 //! not run.
 
 use super::migrate::{changes_text, load_captures, receipt_name};
-use super::{Global, Out};
+use super::{Global, Out, Typed};
 use crate::cli::{DiffArgs, Format};
 use crate::inert::escape;
 use crate::migrate::diff::verify::LabelCheck;
@@ -25,7 +25,9 @@ pub fn run(args: DiffArgs, global: &Global) -> miette::Result<Outcome> {
         .map_err(|e| miette::miette!(code = "unreadable-input", "{e}"))?;
     let mut out = Out::new();
     match global.format {
-        Format::Json => out.json_line("diff", &report).map_err(super::io_report)?,
+        Format::Json => out
+            .json_line("diff", &Document::of(&report))
+            .map_err(super::io_report)?,
         Format::Jsonl => jsonl(&mut out, &report).map_err(super::io_report)?,
         Format::Human => out.text(&human(&report, &args)).map_err(super::io_report)?,
     }
@@ -35,6 +37,36 @@ pub fn run(args: DiffArgs, global: &Global) -> miette::Result<Outcome> {
     } else {
         Outcome::Good
     })
+}
+
+/// `--format json`: the report with every element typed as its JSON Lines record is.
+#[derive(serde::Serialize)]
+struct Document<'a> {
+    pairs: Vec<Typed<'a, Pair>>,
+    old_only: Vec<Typed<'a, View>>,
+    new_only: Vec<Typed<'a, View>>,
+    notes: Vec<Typed<'a, diff::Note>>,
+    findings: Vec<Typed<'a, diff::verify::Finding>>,
+    summary: Typed<'a, diff::DiffSummary>,
+}
+
+impl<'a> Document<'a> {
+    fn of(report: &'a DiffReport) -> Self {
+        fn all<'a, T>(kind: &'a str, items: &'a [T]) -> Vec<Typed<'a, T>> {
+            items.iter().map(|value| Typed { kind, value }).collect()
+        }
+        Document {
+            pairs: all("pair", &report.pairs),
+            old_only: all("old-only", &report.old_only),
+            new_only: all("new-only", &report.new_only),
+            notes: all("note", &report.notes),
+            findings: all("finding", &report.findings),
+            summary: Typed {
+                kind: "summary",
+                value: &report.summary,
+            },
+        }
+    }
 }
 
 fn jsonl(out: &mut Out, report: &DiffReport) -> std::io::Result<()> {

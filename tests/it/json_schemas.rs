@@ -47,6 +47,9 @@ fn nested(kind: &str) -> &'static [&'static str] {
         "audit" => &["receipts", "findings", "summary"],
         "approvals" => &["tokens", "conflicts", "summary"],
         "migration" => &["records", "summary"],
+        "diff" => &[
+            "pairs", "old_only", "new_only", "notes", "findings", "summary",
+        ],
         _ => &[],
     }
 }
