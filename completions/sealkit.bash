@@ -155,7 +155,7 @@ _sealkit() {
 
     case "${cmd}" in
         sealkit)
-            opts="-h -V --format --deny-warnings --color --help --version target keygen key approve verify audit diff migrate envelope report help"
+            opts="-q -h -V --format --deny-warnings --color --quiet --help --version target keygen key approve verify audit diff migrate envelope report help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -177,7 +177,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__approve)
-            opts="-h -V --token-file --refusal --frame --target --key-file --passphrase-file --ssh-agent --ssh-key --server --nonce --authorized-at --now --expiry --ttl --session --approver --yes --deny --renderer-version --format --deny-warnings --color --help --version"
+            opts="-q -h -V --token-file --refusal --frame --target --key-file --passphrase-file --ssh-agent --ssh-key --server --nonce --authorized-at --now --expiry --ttl --session --approver --yes --deny --renderer-version --format --deny-warnings --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -263,7 +263,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__audit)
-            opts="-h -V --receipt-key --trusted-approvers --jobs --format --deny-warnings --color --help --version"
+            opts="-q -h -V --receipt-key --trusted-approvers --jobs --format --deny-warnings --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -297,7 +297,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__diff)
-            opts="-h -V --frames --server --format --deny-warnings --color --help --version"
+            opts="-q -h -V --frames --server --format --deny-warnings --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -327,7 +327,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__envelope)
-            opts="-h -V --era --params --authority --key-id --nonce --issued-at --expires-at --adapter-type --adapter-version --session --policy-version --effect --verify --pubkey --format --deny-warnings --color --help --version"
+            opts="-q -h -V --era --params --authority --key-id --nonce --issued-at --expires-at --adapter-type --adapter-version --session --policy-version --effect --verify --pubkey --format --deny-warnings --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -657,7 +657,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__key)
-            opts="-h -V --format --deny-warnings --color --help --version show protect help"
+            opts="-q -h -V --format --deny-warnings --color --quiet --help --version show protect help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -735,7 +735,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__key__subcmd__protect)
-            opts="-h -V --passphrase-file --format --deny-warnings --color --help --version"
+            opts="-q -h -V --passphrase-file --format --deny-warnings --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -761,7 +761,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__key__subcmd__show)
-            opts="-h -V --passphrase-file --format --deny-warnings --color --help --version"
+            opts="-q -h -V --passphrase-file --format --deny-warnings --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -787,7 +787,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__keygen)
-            opts="-h -V --out-dir --name --passphrase-file --unencrypted --format --deny-warnings --color --help --version"
+            opts="-q -h -V --out-dir --name --passphrase-file --unencrypted --format --deny-warnings --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -821,7 +821,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__migrate)
-            opts="-h -V --frames --server --out --format --deny-warnings --color --help --version"
+            opts="-q -h -V --frames --server --out --format --deny-warnings --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -855,7 +855,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__report)
-            opts="-h -V --out --receipt-key --pubkey --trusted-approvers --tokens --chain --audit-lines --frames --server --ttl --title --timestamp --jobs --format --deny-warnings --color --help --version"
+            opts="-q -h -V --out --receipt-key --pubkey --trusted-approvers --tokens --chain --audit-lines --frames --server --ttl --title --timestamp --jobs --format --deny-warnings --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -925,7 +925,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__target)
-            opts="-h -V --server --era --profile --explain --tool-spec --format --deny-warnings --color --help --version"
+            opts="-q -h -V --server --era --profile --explain --tool-spec --format --deny-warnings --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -963,7 +963,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__verify)
-            opts="-h -V --format --deny-warnings --color --help --version approval receipt chain bundle help"
+            opts="-q -h -V --format --deny-warnings --color --quiet --help --version approval receipt chain bundle help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -985,7 +985,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__verify__subcmd__approval)
-            opts="-h -V --pubkey --pubkey-file --trusted-approvers --frame --target --now --ttl --format --deny-warnings --color --help --version"
+            opts="-q -h -V --pubkey --pubkey-file --trusted-approvers --frame --target --now --ttl --format --deny-warnings --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1035,7 +1035,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__verify__subcmd__bundle)
-            opts="-h -V --issuer-pubkey --request-pubkey --approval-pubkey --format --deny-warnings --color --help --version"
+            opts="-q -h -V --issuer-pubkey --request-pubkey --approval-pubkey --format --deny-warnings --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1069,7 +1069,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__verify__subcmd__chain)
-            opts="-h -V --audit-lines --head --state --format --deny-warnings --color --help --version"
+            opts="-q -h -V --audit-lines --head --state --format --deny-warnings --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1187,7 +1187,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__verify__subcmd__receipt)
-            opts="-h -V --receipt-key --format --deny-warnings --color --help --version"
+            opts="-q -h -V --receipt-key --format --deny-warnings --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

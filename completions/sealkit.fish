@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_sealkit_global_optspecs
-    string join \n format= deny-warnings color= h/help V/version
+    string join \n format= deny-warnings color= q/quiet h/help V/version
 end
 
 function __fish_sealkit_needs_command
@@ -27,10 +27,11 @@ end
 complete -c sealkit -n "__fish_sealkit_needs_command" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
-complete -c sealkit -n "__fish_sealkit_needs_command" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+complete -c sealkit -n "__fish_sealkit_needs_command" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when the output is a terminal and NO_COLOR is unset'
 always\t''
 never\t''"
 complete -c sealkit -n "__fish_sealkit_needs_command" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_needs_command" -s q -l quiet -d 'Print nothing but errors (on stderr); the exit status is unchanged'
 complete -c sealkit -n "__fish_sealkit_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_needs_command" -s V -l version -d 'Print version'
 complete -c sealkit -n "__fish_sealkit_needs_command" -f -a "target" -d 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
@@ -56,11 +57,12 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand target" -l tool-spec -d 
 complete -c sealkit -n "__fish_sealkit_using_subcommand target" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
-complete -c sealkit -n "__fish_sealkit_using_subcommand target" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+complete -c sealkit -n "__fish_sealkit_using_subcommand target" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when the output is a terminal and NO_COLOR is unset'
 always\t''
 never\t''"
 complete -c sealkit -n "__fish_sealkit_using_subcommand target" -l explain -d 'Show the exact parts framed and hashed for every identity, and where profiles differ'
 complete -c sealkit -n "__fish_sealkit_using_subcommand target" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand target" -s q -l quiet -d 'Print nothing but errors (on stderr); the exit status is unchanged'
 complete -c sealkit -n "__fish_sealkit_using_subcommand target" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand target" -s V -l version -d 'Print version'
 complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -l out-dir -d 'Directory for the key files (created with mode 0700 when missing)' -r -F
@@ -69,20 +71,22 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -l passphrase-fi
 complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
-complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when the output is a terminal and NO_COLOR is unset'
 always\t''
 never\t''"
 complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -l unencrypted -d 'Write the secret key unencrypted, in seal-host\'s bare-hex format (64 hex + LF)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -s q -l quiet -d 'Print nothing but errors (on stderr); the exit status is unchanged'
 complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand keygen" -s V -l version -d 'Print version'
 complete -c sealkit -n "__fish_sealkit_using_subcommand key; and not __fish_seen_subcommand_from show protect help" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
-complete -c sealkit -n "__fish_sealkit_using_subcommand key; and not __fish_seen_subcommand_from show protect help" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and not __fish_seen_subcommand_from show protect help" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when the output is a terminal and NO_COLOR is unset'
 always\t''
 never\t''"
 complete -c sealkit -n "__fish_sealkit_using_subcommand key; and not __fish_seen_subcommand_from show protect help" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and not __fish_seen_subcommand_from show protect help" -s q -l quiet -d 'Print nothing but errors (on stderr); the exit status is unchanged'
 complete -c sealkit -n "__fish_sealkit_using_subcommand key; and not __fish_seen_subcommand_from show protect help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand key; and not __fish_seen_subcommand_from show protect help" -s V -l version -d 'Print version'
 complete -c sealkit -n "__fish_sealkit_using_subcommand key; and not __fish_seen_subcommand_from show protect help" -f -a "show" -d 'Say what a key file is: its kind, public key (64 hex) and key id. Never prints a secret'
@@ -92,20 +96,22 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_sub
 complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from show" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
-complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from show" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from show" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when the output is a terminal and NO_COLOR is unset'
 always\t''
 never\t''"
 complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from show" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print nothing but errors (on stderr); the exit status is unchanged'
 complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from protect" -l passphrase-file -d 'Read the new passphrase from the first line of FILE instead of the terminal' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from protect" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
-complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from protect" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from protect" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when the output is a terminal and NO_COLOR is unset'
 always\t''
 never\t''"
 complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from protect" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from protect" -s q -l quiet -d 'Print nothing but errors (on stderr); the exit status is unchanged'
 complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from protect" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from protect" -s V -l version -d 'Print version'
 complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "show" -d 'Say what a key file is: its kind, public key (64 hex) and key id. Never prints a secret'
@@ -130,22 +136,24 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l renderer-ver
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
-complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when the output is a terminal and NO_COLOR is unset'
 always\t''
 never\t''"
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l ssh-agent -d 'Sign with an Ed25519 key held by the running ssh-agent (SSH_AUTH_SOCK; Unix only)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l yes -d 'Sign without asking (for scripts; no terminal needed)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l deny -d 'Write seal-host\'s signed decline for the target instead of an approval'
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -s q -l quiet -d 'Print nothing but errors (on stderr); the exit status is unchanged'
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -s V -l version -d 'Print version'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from approval receipt chain bundle help" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
-complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from approval receipt chain bundle help" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from approval receipt chain bundle help" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when the output is a terminal and NO_COLOR is unset'
 always\t''
 never\t''"
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from approval receipt chain bundle help" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from approval receipt chain bundle help" -s q -l quiet -d 'Print nothing but errors (on stderr); the exit status is unchanged'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from approval receipt chain bundle help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from approval receipt chain bundle help" -s V -l version -d 'Print version'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from approval receipt chain bundle help" -f -a "approval" -d 'Check ApprovalRecord v2 token lines with seal-host\'s rules, then their binding'
@@ -163,20 +171,22 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
-complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when the output is a terminal and NO_COLOR is unset'
 always\t''
 never\t''"
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -s q -l quiet -d 'Print nothing but errors (on stderr); the exit status is unchanged'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -s V -l version -d 'Print version'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from receipt" -l receipt-key -d 'The installation\'s receipt key: 64 hex digits, a raw 32-byte seed file (.seal-receipt-ed25519.key) or a file holding the public key in hex. Without it no receipt can be authenticated' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from receipt" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
-complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from receipt" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from receipt" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when the output is a terminal and NO_COLOR is unset'
 always\t''
 never\t''"
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from receipt" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from receipt" -s q -l quiet -d 'Print nothing but errors (on stderr); the exit status is unchanged'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from receipt" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from receipt" -s V -l version -d 'Print version'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -l audit-lines -d 'Recompute the head from raw audit lines instead (trimmed, empty lines dropped)' -r -F
@@ -185,10 +195,11 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
-complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when the output is a terminal and NO_COLOR is unset'
 always\t''
 never\t''"
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -s q -l quiet -d 'Print nothing but errors (on stderr); the exit status is unchanged'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -s V -l version -d 'Print version'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l issuer-pubkey -d 'Trusted issuer public key (64 hex, or an `ssh-ed25519 AAAA…` key)' -r
@@ -197,10 +208,11 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
-complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when the output is a terminal and NO_COLOR is unset'
 always\t''
 never\t''"
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -s q -l quiet -d 'Print nothing but errors (on stderr); the exit status is unchanged'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -s V -l version -d 'Print version'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from help" -f -a "approval" -d 'Check ApprovalRecord v2 token lines with seal-host\'s rules, then their binding'
@@ -214,10 +226,11 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -l jobs -d 'Worke
 complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
-complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when the output is a terminal and NO_COLOR is unset'
 always\t''
 never\t''"
 complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -s q -l quiet -d 'Print nothing but errors (on stderr); the exit status is unchanged'
 complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand audit" -s V -l version -d 'Print version'
 complete -c sealkit -n "__fish_sealkit_using_subcommand diff" -l frames -d 'Captures of the client\'s frames (as for `sealkit migrate`)' -r -F
@@ -225,10 +238,11 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand diff" -l server -d 'The 
 complete -c sealkit -n "__fish_sealkit_using_subcommand diff" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
-complete -c sealkit -n "__fish_sealkit_using_subcommand diff" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+complete -c sealkit -n "__fish_sealkit_using_subcommand diff" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when the output is a terminal and NO_COLOR is unset'
 always\t''
 never\t''"
 complete -c sealkit -n "__fish_sealkit_using_subcommand diff" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand diff" -s q -l quiet -d 'Print nothing but errors (on stderr); the exit status is unchanged'
 complete -c sealkit -n "__fish_sealkit_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -l frames -d 'Captures of the client\'s frames: files of LF-terminated frames, single .frame files, or directories of them ("-" for stdin). Frames are matched by exact-frame subject' -r -F
@@ -237,10 +251,11 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -l out -d 'Wher
 complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
-complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when the output is a terminal and NO_COLOR is unset'
 always\t''
 never\t''"
 complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -s q -l quiet -d 'Print nothing but errors (on stderr); the exit status is unchanged'
 complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand migrate" -s V -l version -d 'Print version'
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l era -d 'Protocol era the frame is validated under: from its own `_meta` markers, or forced (the same validation `target` applies; a refused frame gets no message)' -r -f -a "auto\t'From `initialize` / `server/discover` and the frame\'s own `_meta` markers'
@@ -263,10 +278,11 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l pubkey -d '
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
-complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when the output is a terminal and NO_COLOR is unset'
 always\t''
 never\t''"
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -s q -l quiet -d 'Print nothing but errors (on stderr); the exit status is unchanged'
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -s V -l version -d 'Print version'
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l out -d 'Where to write the page (or the JSON model with --format json); replaced atomically' -r -F
@@ -284,11 +300,12 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l jobs -d 'Work
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
-complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l color -d 'When to use colour in human output' -r -f -a "auto\t'Colour when the output is a terminal and NO_COLOR is unset'
 always\t''
 never\t''"
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l timestamp -d 'Record the generation time in the output (otherwise the same inputs give the same bytes)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l deny-warnings -d 'Treat warning-severity findings as problems (exit status 1)'
+complete -c sealkit -n "__fish_sealkit_using_subcommand report" -s q -l quiet -d 'Print nothing but errors (on stderr); the exit status is unchanged'
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -s V -l version -d 'Print version'
 complete -c sealkit -n "__fish_sealkit_using_subcommand help; and not __fish_seen_subcommand_from target keygen key approve verify audit diff migrate envelope report help" -f -a "target" -d 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'

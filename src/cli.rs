@@ -22,6 +22,10 @@ pub struct Cli {
     /// When to use colour in human output.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+
+    /// Print nothing but errors (on stderr); the exit status is unchanged.
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -65,7 +69,7 @@ pub enum Format {
 /// When to colour human output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ColorChoice {
-    /// Colour when stdout is a terminal and NO_COLOR is unset.
+    /// Colour when the output is a terminal and NO_COLOR is unset.
     Auto,
     Always,
     Never,

@@ -5,7 +5,10 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = sealkit::cli::Cli::parse();
+    let cli = match sealkit::cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return ExitCode::from(sealkit::cmd::usage_error(&error)),
+    };
     let outcome = sealkit::cmd::run(cli);
     ExitCode::from(outcome.exit_code())
 }

@@ -29,7 +29,6 @@ pub struct TargetDecisions {
 /// One target whose accepted allows are void under a signed decline.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Conflict {
-    pub record: &'static str,
     pub code: &'static str,
     pub target: String,
     pub allows: u64,
@@ -85,7 +84,6 @@ fn conflict(target: &str, seen: &Seen) -> Conflict {
         n => format!("{n} allows (the first on line {}) stand", seen.first_allow),
     };
     Conflict {
-        record: "conflict",
         code: CODE,
         target: target.to_owned(),
         allows: seen.allows,

@@ -74,7 +74,6 @@ pub struct Reported {
 /// The report for one non-blank token line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LineReport {
-    pub record: &'static str,
     /// 1-based physical line number in the file.
     pub line: u64,
     pub status: Status,
@@ -260,7 +259,6 @@ fn report(number: u64, bytes: &[u8], verdict: Verdict, expected: &Expectations) 
             report
         }
         Verdict::Rejected(rejection) => LineReport {
-            record: "token",
             line: number,
             status: Status::Rejected,
             kind: rejection.kind.as_str(),
@@ -294,7 +292,6 @@ fn finish(
         ),
     };
     LineReport {
-        record: "token",
         line: number,
         status,
         kind,
@@ -346,7 +343,6 @@ fn signed_approval(payload: Payload) -> SignedApproval {
 
 fn not_utf8(number: u64, bytes: &[u8]) -> LineReport {
     LineReport {
-        record: "token",
         line: number,
         status: Status::Rejected,
         kind: TokenKind::Undetermined.as_str(),

@@ -235,15 +235,18 @@ fn refuse(global: &Global, refused: &Refused) -> miette::Result<Outcome> {
             if let Some(help) = &refused.help {
                 diagnostic = diagnostic.with_help(help.clone());
             }
-            eprintln!("{:?}", super::diagnostic::Inert::new(&diagnostic).report());
+            super::show_diagnostic(&diagnostic, global);
         }
         Format::Json | Format::Jsonl => {
             let mut out = Out::new();
-            out.json_line(&serde_json::json!({
-                "status": "refused",
-                "code": refused.code,
-                "message": refused.message,
-            }))
+            out.json_line(
+                "refusal",
+                &serde_json::json!({
+                    "status": "refused",
+                    "code": refused.code,
+                    "message": refused.message,
+                }),
+            )
             .into_diagnostic()?;
             out.flush().into_diagnostic()?;
         }
@@ -446,7 +449,7 @@ fn report(
                 },
                 renderer: (signed.decision == Decision::Allow).then_some(&signed.renderer),
             };
-            out.json_line(&report).into_diagnostic()?;
+            out.json_line("approval", &report).into_diagnostic()?;
         }
         Format::Human => {
             if args.yes {

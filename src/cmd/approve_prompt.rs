@@ -78,14 +78,18 @@ pub fn render(
 /// A "no" at the version 2 screen: nothing signed, said plainly (exit 1, as any refusal).
 pub fn declined(global: &Global) -> miette::Result<Outcome> {
     match global.format {
+        Format::Human if super::quiet() => {}
         Format::Human => eprintln!("Nothing signed: the answer was not yes. No token was written."),
         Format::Json | Format::Jsonl => {
             let mut out = Out::new();
-            out.json_line(&serde_json::json!({
-                "status": "refused",
-                "code": "not-approved",
-                "message": "nothing signed: the answer was not yes",
-            }))
+            out.json_line(
+                "refusal",
+                &serde_json::json!({
+                    "status": "refused",
+                    "code": "not-approved",
+                    "message": "nothing signed: the answer was not yes",
+                }),
+            )
             .into_diagnostic()?;
             out.flush().into_diagnostic()?;
         }

@@ -11,7 +11,6 @@ use crate::inert::escape;
 use crate::keys::approvers::Approvers;
 use crate::outcome::Outcome;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
-use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal};
 
@@ -52,7 +51,6 @@ pub fn run(args: AuditArgs, global: &Global) -> miette::Result<Outcome> {
     let progress = Progress::new();
     let mut out = Out::new();
     let mut writer = Writer::new(global.format, trust_line);
-    writer.begin(&mut out).map_err(super::io_report)?;
     let result = audit::audit(&args.dirs, &options, &progress, &mut |event| {
         writer.event(&mut out, event)
     });
@@ -86,7 +84,7 @@ struct Progress {
 
 impl Progress {
     fn new() -> Self {
-        let bar = if io::stderr().is_terminal() {
+        let bar = if io::stderr().is_terminal() && !super::quiet() {
             let bar = indicatif::ProgressBar::new(0);
             if let Ok(style) = indicatif::ProgressStyle::with_template(
                 "{spinner} auditing {pos}/{len} files [{bar:40}] {per_sec} eta {eta}",
@@ -115,26 +113,12 @@ impl Observer for Progress {
     }
 }
 
-/// `{"type": "receipt", "receipt": {…}}`, serialized straight from the entry.
-#[derive(Serialize)]
-struct ReceiptLine<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    receipt: &'a audit::ReceiptEntry,
-}
-
-/// `{"type": "finding", "finding": {…}}`.
-#[derive(Serialize)]
-struct FindingLine<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    finding: &'a Finding,
-}
-
 /// Writes events as they come, in the chosen format.
 struct Writer {
     format: Format,
     first_receipt: bool,
+    /// Whether the `--format json` document has been opened (see [`Writer::begin`]).
+    begun: bool,
     /// `--format json` keeps findings for the second array; human output keeps a capped list.
     findings: Vec<Finding>,
     per_code: BTreeMap<Code, usize>,
@@ -150,6 +134,7 @@ impl Writer {
         Writer {
             format,
             first_receipt: true,
+            begun: false,
             findings: Vec::new(),
             per_code: BTreeMap::new(),
             trust_line,
@@ -158,27 +143,25 @@ impl Writer {
         }
     }
 
+    /// Opens the `--format json` document at its first content, so a directory that cannot be
+    /// audited at all leaves no half document on stdout (only the error on stderr).
     fn begin(&mut self, out: &mut Out) -> io::Result<()> {
-        match self.format {
-            Format::Json => out.text("{\"receipts\":["),
-            _ => Ok(()),
+        if self.format != Format::Json || self.begun {
+            return Ok(());
         }
+        self.begun = true;
+        out.text("{\"type\":\"audit\",\"receipts\":[")
     }
 
     fn event(&mut self, out: &mut Out, event: Event<'_>) -> io::Result<()> {
+        self.begin(out)?;
         match (self.format, event) {
-            (Format::Jsonl, Event::Receipt(entry)) => out.json_line(&ReceiptLine {
-                kind: "receipt",
-                receipt: entry,
-            }),
-            (Format::Jsonl, Event::Finding(finding)) => out.json_line(&FindingLine {
-                kind: "finding",
-                finding,
-            }),
+            (Format::Jsonl, Event::Receipt(entry)) => out.json_line("receipt", entry),
+            (Format::Jsonl, Event::Finding(finding)) => out.json_line("finding", finding),
             (Format::Json, Event::Receipt(entry)) => {
                 out.text(if self.first_receipt { "\n" } else { ",\n" })?;
                 self.first_receipt = false;
-                serde_json::to_writer(&mut *out, entry).map_err(io::Error::from)
+                out.typed("receipt", entry)
             }
             (Format::Json, Event::Finding(finding)) => {
                 self.findings.push(finding.clone());
@@ -230,15 +213,25 @@ impl Writer {
         summary: &Summary,
         pin: Option<&crate::receipt::pin::Pin>,
     ) -> io::Result<()> {
+        self.begin(out)?;
         match self.format {
-            Format::Jsonl => {
-                out.json_line(&serde_json::json!({"type": "summary", "summary": summary}))
-            }
+            Format::Jsonl => out.json_line("summary", summary),
             Format::Json => {
-                out.text("\n],\"findings\":")?;
-                serde_json::to_writer(&mut *out, &self.findings).map_err(io::Error::from)?;
-                out.text(",\"summary\":")?;
-                serde_json::to_writer(&mut *out, summary).map_err(io::Error::from)?;
+                out.text(if self.first_receipt {
+                    "],\"findings\":["
+                } else {
+                    "\n],\"findings\":["
+                })?;
+                for (index, finding) in self.findings.iter().enumerate() {
+                    out.text(if index == 0 { "\n" } else { ",\n" })?;
+                    out.typed("finding", finding)?;
+                }
+                out.text(if self.findings.is_empty() {
+                    "],\"summary\":"
+                } else {
+                    "\n],\"summary\":"
+                })?;
+                out.typed("summary", summary)?;
                 out.text("}\n")
             }
             Format::Human => out.text(&self.human(summary, pin)),

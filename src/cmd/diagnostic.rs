@@ -1,7 +1,7 @@
 //! Diagnostics for people, made inert: every text a report shows (message, code, help, each
 //! cause) goes through [`crate::inert::escape`] before miette renders it, so an error that
 //! quotes an input (a file name, a token field) cannot drive the terminal. JSON modes keep
-//! exact values and do not come here.
+//! exact values: [`json`] is the one error object scripts see, with the same code and causes.
 
 use crate::inert::escape;
 use miette::{Diagnostic, Severity};
@@ -57,6 +57,15 @@ impl Inert {
         miette::Report::new(self)
     }
 
+    /// The report for stderr, as miette's own handler lays it out there (width, unicode),
+    /// coloured only if `color` (`--color`, NO_COLOR and whether stderr is a terminal).
+    pub fn for_stderr(self, color: bool) -> ForStderr {
+        ForStderr {
+            inert: self,
+            handler: miette::MietteHandlerOpts::new().color(color).build(),
+        }
+    }
+
     /// The report rendered without colour unless `color` (for reports written to stdout).
     pub fn render(&self, color: bool) -> String {
         let theme = if color {
@@ -70,6 +79,55 @@ impl Inert {
         let _ = miette::GraphicalReportHandler::new_themed(theme).render_report(&mut text, self);
         text
     }
+}
+
+/// A diagnostic rendered for stderr; see [`Inert::for_stderr`].
+pub struct ForStderr {
+    inert: Inert,
+    handler: miette::MietteHandler,
+}
+
+impl fmt::Display for ForStderr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        miette::ReportHandler::debug(&self.handler, &self.inert, f)?;
+        f.write_str("\n")
+    }
+}
+
+/// The code a script sees for an error: the diagnostic's own (kept through every
+/// `wrap_err` on the way up), else `io-error` when it is an I/O failure (`io`, which only the
+/// report around it can tell) or one is among its causes, else `error`.
+pub fn code_of(diagnostic: &dyn Diagnostic, io: bool) -> String {
+    if let Some(code) = diagnostic.code() {
+        return code.to_string();
+    }
+    let mut next: Option<&(dyn std::error::Error + 'static)> = diagnostic.source();
+    let mut io = io;
+    while let Some(cause) = next {
+        io |= cause.is::<std::io::Error>();
+        next = cause.source();
+    }
+    if io { "io-error" } else { "error" }.into()
+}
+
+/// The JSON error object: `{"type":"error","code":…,"message":…,"causes":[…]}` plus `help`
+/// when the diagnostic has one. Exact texts (JSON escapes them); the causes outermost first.
+pub fn json(diagnostic: &dyn Diagnostic, io: bool) -> serde_json::Value {
+    let mut causes = Vec::new();
+    let mut next = diagnostic.source();
+    while let Some(cause) = next {
+        causes.push(serde_json::Value::from(cause.to_string()));
+        next = cause.source();
+    }
+    let mut object = serde_json::Map::new();
+    object.insert("type".into(), "error".into());
+    object.insert("code".into(), code_of(diagnostic, io).into());
+    object.insert("message".into(), diagnostic.to_string().into());
+    object.insert("causes".into(), causes.into());
+    if let Some(help) = diagnostic.help() {
+        object.insert("help".into(), help.to_string().into());
+    }
+    serde_json::Value::Object(object)
 }
 
 impl fmt::Display for Inert {
@@ -121,6 +179,47 @@ impl std::error::Error for Cause {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_keeps_code_causes_and_help_through_wrapping() {
+        let inner = miette::MietteDiagnostic::new("key file exists")
+            .with_code("key-file-exists")
+            .with_help("choose another --name");
+        let report = miette::Report::new(inner).wrap_err("cannot write keys/a.key");
+        let value = json(report.as_ref(), false);
+        assert_eq!(
+            value.to_string(),
+            r#"{"type":"error","code":"key-file-exists","message":"cannot write keys/a.key","causes":["key file exists"],"help":"choose another --name"}"#
+        );
+    }
+
+    #[test]
+    fn json_code_falls_back_to_io_error_then_error() {
+        let io = std::io::Error::other("disk on fire");
+        assert_eq!(
+            json(&miette::MietteDiagnostic::new("x"), true)["code"],
+            "io-error"
+        );
+        let under = miette::MietteDiagnostic::new("outer");
+        assert_eq!(code_of(&under, false), "error");
+        let report = miette::Report::msg(io);
+        assert!(report.downcast_ref::<std::io::Error>().is_some());
+        let plain = miette::miette!("no code here");
+        assert_eq!(json(plain.as_ref(), false)["code"], "error");
+    }
+
+    #[test]
+    fn stderr_rendering_follows_color() {
+        let diagnostic = miette::MietteDiagnostic::new("broken").with_code("some-code");
+        let plain = Inert::new(&diagnostic).for_stderr(false).to_string();
+        assert!(!plain.contains('\u{1b}'), "{plain:?}");
+        assert!(
+            plain.contains("some-code") && plain.contains("broken"),
+            "{plain}"
+        );
+        let coloured = Inert::new(&diagnostic).for_stderr(true).to_string();
+        assert!(coloured.contains('\u{1b}'), "{coloured:?}");
+    }
 
     #[test]
     fn every_shown_text_is_escaped() {

@@ -7,7 +7,7 @@
 //! not run.
 
 use super::migrate::{changes_text, load_captures, receipt_name};
-use super::{Global, Out};
+use super::{Global, Out, Typed};
 use crate::cli::{DiffArgs, Format};
 use crate::inert::escape;
 use crate::migrate::diff::verify::LabelCheck;
@@ -15,8 +15,6 @@ use crate::migrate::diff::{self, short, DiffReport, Pair, View};
 use crate::migrate::{Label, Options, Presence};
 use crate::outcome::Outcome;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
-use serde::Serialize;
-use serde_json::{Map, Value};
 
 pub fn run(args: DiffArgs, global: &Global) -> miette::Result<Outcome> {
     let (index, _) = load_captures(&args.frames)?;
@@ -27,7 +25,9 @@ pub fn run(args: DiffArgs, global: &Global) -> miette::Result<Outcome> {
         .map_err(|e| miette::miette!(code = "unreadable-input", "{e}"))?;
     let mut out = Out::new();
     match global.format {
-        Format::Json => out.json_line(&report).map_err(super::io_report)?,
+        Format::Json => out
+            .json_line("diff", &Document::of(&report))
+            .map_err(super::io_report)?,
         Format::Jsonl => jsonl(&mut out, &report).map_err(super::io_report)?,
         Format::Human => out.text(&human(&report, &args)).map_err(super::io_report)?,
     }
@@ -39,33 +39,53 @@ pub fn run(args: DiffArgs, global: &Global) -> miette::Result<Outcome> {
     })
 }
 
-/// `{"type": …}` first, then the object's own members.
-fn tagged<T: Serialize>(kind: &str, value: &T) -> Value {
-    let mut map = Map::new();
-    map.insert("type".into(), Value::from(kind));
-    if let Ok(Value::Object(members)) = serde_json::to_value(value) {
-        map.extend(members);
+/// `--format json`: the report with every element typed as its JSON Lines record is.
+#[derive(serde::Serialize)]
+struct Document<'a> {
+    pairs: Vec<Typed<'a, Pair>>,
+    old_only: Vec<Typed<'a, View>>,
+    new_only: Vec<Typed<'a, View>>,
+    notes: Vec<Typed<'a, diff::Note>>,
+    findings: Vec<Typed<'a, diff::verify::Finding>>,
+    summary: Typed<'a, diff::DiffSummary>,
+}
+
+impl<'a> Document<'a> {
+    fn of(report: &'a DiffReport) -> Self {
+        fn all<'a, T>(kind: &'a str, items: &'a [T]) -> Vec<Typed<'a, T>> {
+            items.iter().map(|value| Typed { kind, value }).collect()
+        }
+        Document {
+            pairs: all("pair", &report.pairs),
+            old_only: all("old-only", &report.old_only),
+            new_only: all("new-only", &report.new_only),
+            notes: all("note", &report.notes),
+            findings: all("finding", &report.findings),
+            summary: Typed {
+                kind: "summary",
+                value: &report.summary,
+            },
+        }
     }
-    Value::Object(map)
 }
 
 fn jsonl(out: &mut Out, report: &DiffReport) -> std::io::Result<()> {
     for pair in &report.pairs {
-        out.json_line(&tagged("pair", pair))?;
+        out.json_line("pair", pair)?;
     }
     for view in &report.old_only {
-        out.json_line(&tagged("old-only", view))?;
+        out.json_line("old-only", view)?;
     }
     for view in &report.new_only {
-        out.json_line(&tagged("new-only", view))?;
+        out.json_line("new-only", view)?;
     }
     for note in &report.notes {
-        out.json_line(&tagged("note", note))?;
+        out.json_line("note", note)?;
     }
     for finding in &report.findings {
-        out.json_line(&tagged("finding", finding))?;
+        out.json_line("finding", finding)?;
     }
-    out.json_line(&tagged("summary", &report.summary))
+    out.json_line("summary", &report.summary)
 }
 
 fn arrow(old: &str, new: &str) -> String {

@@ -24,7 +24,7 @@ use std::path::Path;
 pub fn run(args: EnvelopeArgs, global: &Global) -> miette::Result<Outcome> {
     let frame = read_input(args.frame.as_deref())?;
     let line = single_frame_line(&frame).ok_or_else(|| {
-        miette!("envelope-multiple-frames: the input holds more than one LF-terminated frame; give exactly one")
+        miette!(code = "envelope-multiple-frames", "envelope-multiple-frames: the input holds more than one LF-terminated frame; give exactly one")
     })?;
     // The one validation pipeline `target` uses: a frame it refuses gets no message, with
     // the same code, JSON-RPC code and offset. Other JSON-RPC messages (not tool calls) go
@@ -38,6 +38,7 @@ pub fn run(args: EnvelopeArgs, global: &Global) -> miette::Result<Outcome> {
     }
     let line = std::str::from_utf8(line).map_err(|e| {
         miette!(
+            code = "line-not-utf8",
             "line-not-utf8: the judged line is not UTF-8 (byte {})",
             e.valid_up_to()
         )
@@ -47,7 +48,8 @@ pub fn run(args: EnvelopeArgs, global: &Global) -> miette::Result<Outcome> {
             let text = read_capped_text(path, MAX_SMALL_INPUT_BYTES)
                 .into_diagnostic()
                 .wrap_err_with(|| format!("cannot read the parameter file {}", path.display()))?;
-            Params::from_json(&text).map_err(|e| miette!("{e} (in {})", path.display()))?
+            Params::from_json(&text)
+                .map_err(|e| miette!(code = e.code, "{e} (in {})", path.display()))?
         }
         None => Params::default(),
     };
@@ -57,7 +59,9 @@ pub fn run(args: EnvelopeArgs, global: &Global) -> miette::Result<Outcome> {
         Some(EffectChoice::Absent) => "absent",
         Some(EffectChoice::Derive) | None => "derived",
     };
-    let (authority, envelope) = params.resolve(line).map_err(|e| miette!("{e}"))?;
+    let (authority, envelope) = params
+        .resolve(line)
+        .map_err(|e| miette!(code = e.code, "{e}"))?;
     let signature = match (&args.verify, &args.pubkey) {
         (Some(sig), Some(key)) => Some(signature_inputs(sig, key)?),
         _ => None,
@@ -80,7 +84,7 @@ pub fn run(args: EnvelopeArgs, global: &Global) -> miette::Result<Outcome> {
 
     let mut out = Out::new();
     match global.format {
-        Format::Json | Format::Jsonl => out.json_line(&report).into_diagnostic()?,
+        Format::Json | Format::Jsonl => out.json_line("envelope", &report).into_diagnostic()?,
         Format::Human => out.text(&human(&report)).into_diagnostic()?,
     }
     out.flush().into_diagnostic()?;
@@ -93,10 +97,13 @@ fn refused(frame: &[u8], refusal: &Refusal, global: &Global) -> miette::Result<O
     match global.format {
         Format::Json | Format::Jsonl => out
             // Like `target`, no exact-frame evidence for a frame over seal-host's limit.
-            .json_line(&RefusalRecord::new(
-                refusal,
-                (frame.len() <= crate::frame::MAX_FRAME_BYTES).then_some(frame),
-            ))
+            .json_line(
+                "refusal",
+                &RefusalRecord::new(
+                    refusal,
+                    (frame.len() <= crate::frame::MAX_FRAME_BYTES).then_some(frame),
+                ),
+            )
             .into_diagnostic()?,
         Format::Human => {
             let frame_view = crate::frame::Frame {
@@ -129,7 +136,7 @@ fn read_input(path: Option<&Path>) -> miette::Result<Vec<u8>> {
 fn flag_params(args: &EnvelopeArgs) -> miette::Result<Params> {
     let hex = |what: &str, text: &Option<String>| -> miette::Result<Option<[u8; 32]>> {
         text.as_deref()
-            .map(|t| hex32(what, t).map_err(|e| miette!("{e}")))
+            .map(|t| hex32(what, t).map_err(|e| miette!(code = e.code, "{e}")))
             .transpose()
     };
     Ok(Params {
@@ -152,10 +159,19 @@ fn flag_params(args: &EnvelopeArgs) -> miette::Result<Params> {
 fn signature_inputs(sig: &str, key: &str) -> miette::Result<([u8; 64], [u8; 32])> {
     let sig = hex_decode(sig)
         .and_then(|b| <[u8; 64]>::try_from(b).ok())
-        .ok_or_else(|| miette!("signature-malformed: --verify takes 128 hex digits (64 bytes)"))?;
+        .ok_or_else(|| {
+            miette!(
+                code = "signature-malformed",
+                "signature-malformed: --verify takes 128 hex digits (64 bytes)"
+            )
+        })?;
     // An OpenSSH `ssh-ed25519` key is accepted too, read as its 64 hex digits.
-    let key = crate::keys::public_key_option(key)
-        .map_err(|e| miette!("public-key-malformed: --pubkey: {e}"))?;
+    let key = crate::keys::public_key_option(key).map_err(|e| {
+        miette!(
+            code = "public-key-malformed",
+            "public-key-malformed: --pubkey: {e}"
+        )
+    })?;
     let key = hex_decode(&key)
         .and_then(|b| <[u8; 32]>::try_from(b).ok())
         .ok_or_else(|| miette!("public-key-malformed: --pubkey takes 64 hex digits (32 bytes)"))?;

@@ -22,8 +22,6 @@ pub fn run(args: KeyArgs, global: &Global) -> miette::Result<Outcome> {
 
 #[derive(Serialize)]
 struct Shown {
-    #[serde(rename = "type")]
-    record: &'static str,
     kind: &'static str,
     /// 64 hex, or `null` for a file not recognisably a public key (only its key id is shown).
     public_key: Option<String>,
@@ -36,7 +34,6 @@ fn show(args: KeyShowArgs, global: &Global) -> miette::Result<Outcome> {
     let kind = content.kind();
     let (public, shown) = public_of(&args, content).map_err(|e| key_report(&e))?;
     let record = Shown {
-        record: "key",
         kind: kind.as_str(),
         public_key: shown.then(|| public.hex.clone()),
         key_id: public.key_id.clone(),
@@ -44,7 +41,7 @@ fn show(args: KeyShowArgs, global: &Global) -> miette::Result<Outcome> {
     };
     let mut out = Out::new();
     match global.format {
-        Format::Json | Format::Jsonl => out.json_line(&record).into_diagnostic()?,
+        Format::Json | Format::Jsonl => out.json_line("key", &record).into_diagnostic()?,
         Format::Human => {
             writeln!(out, "file        {}", record.file).into_diagnostic()?;
             writeln!(out, "kind        {}", record.kind).into_diagnostic()?;
@@ -128,7 +125,9 @@ fn protect(args: KeyProtectArgs, global: &Global) -> miette::Result<Outcome> {
     };
     let mut out = Out::new();
     match global.format {
-        Format::Json | Format::Jsonl => out.json_line(&record).into_diagnostic()?,
+        Format::Json | Format::Jsonl => {
+            out.json_line("key-protected", &record).into_diagnostic()?
+        }
         Format::Human => writeln!(
             out,
             "encrypted {} in place with your passphrase (key id {})",

@@ -42,7 +42,7 @@ pub fn run(args: KeygenArgs, global: &Global) -> miette::Result<Outcome> {
     };
     let mut out = Out::new();
     match global.format {
-        Format::Json | Format::Jsonl => out.json_line(&report).into_diagnostic()?,
+        Format::Json | Format::Jsonl => out.json_line("keygen", &report).into_diagnostic()?,
         Format::Human => {
             let protection = if report.encrypted {
                 "encrypted with your passphrase, mode 0600"

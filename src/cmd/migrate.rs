@@ -32,15 +32,18 @@ pub fn run(args: MigrateArgs, global: &Global) -> miette::Result<Outcome> {
     let mut shown: Vec<Record> = Vec::new();
     let mut more = 0usize;
     let mut first = true;
-    if global.format == Format::Json {
-        out.text("{\"records\":[").map_err(super::io_report)?;
-    }
+    // The `--format json` document is opened at its first record (or at the summary), so a
+    // run that cannot start leaves no half document on stdout, only the error on stderr.
+    const HEAD: &str = "{\"type\":\"migration\",\"records\":[";
     let result = run::migrate(&plan, &index, &mut |line| match global.format {
         Format::Jsonl => {
             out.write_all(line)?;
             out.write_all(b"\n")
         }
         Format::Json => {
+            if first {
+                out.text(HEAD)?;
+            }
             out.write_all(if first { b"\n" } else { b",\n" })?;
             first = false;
             out.write_all(line)
@@ -57,16 +60,16 @@ pub fn run(args: MigrateArgs, global: &Global) -> miette::Result<Outcome> {
     let summary = result.map_err(run_error)?;
     match global.format {
         Format::Jsonl => out
-            .json_line(&serde_json::json!({"type": "summary", "summary": summary}))
+            .json_line("summary", &summary)
             .map_err(super::io_report)?,
         Format::Json => {
-            out.text(if first {
-                "],\"summary\":"
+            out.text(&if first {
+                format!("{HEAD}],\"summary\":")
             } else {
-                "\n],\"summary\":"
+                "\n],\"summary\":".to_owned()
             })
             .map_err(super::io_report)?;
-            serde_json::to_writer(&mut out, &summary).map_err(|e| super::io_report(e.into()))?;
+            out.typed("summary", &summary).map_err(super::io_report)?;
             out.text("}\n").map_err(super::io_report)?;
         }
         Format::Human => out

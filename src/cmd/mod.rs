@@ -11,6 +11,7 @@ use crate::cli::{Cli, ColorChoice, Command, Format};
 use crate::outcome::Outcome;
 use serde::Serialize;
 use std::io::{self, IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub mod approve;
 pub mod approve_key;
@@ -36,25 +37,41 @@ pub mod verify_receipt;
 pub struct Global {
     pub format: Format,
     pub deny_warnings: bool,
-    /// Colour resolved against the terminal and NO_COLOR.
+    /// Colour for stdout, resolved against the terminal and NO_COLOR.
     pub color: bool,
+    /// Colour for diagnostics on stderr, resolved the same way against stderr.
+    pub color_stderr: bool,
+    /// `-q`: nothing but errors is printed (see [`Out`]).
+    pub quiet: bool,
 }
 
 impl Global {
     fn from_cli(cli: &Cli) -> Self {
-        let color = match cli.color {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let resolve = |terminal: bool| match cli.color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => {
-                std::env::var_os("NO_COLOR").is_none() && io::stdout().is_terminal()
-            }
+            ColorChoice::Auto => !no_color && terminal,
         };
         Global {
             format: cli.format,
             deny_warnings: cli.deny_warnings,
-            color,
+            color: resolve(io::stdout().is_terminal()),
+            color_stderr: resolve(io::stderr().is_terminal()),
+            quiet: cli.quiet,
         }
     }
+}
+
+/// Set once, before any command runs, from `-q`: every [`Out`] made afterwards drops what it
+/// is given. Process-wide because every stdout writer is an [`Out`] and the setting never
+/// changes during a run; a flag threaded through each command would be one more thing a new
+/// writer could forget.
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// Whether `-q` is in force (for the few things printed to stderr that are not errors).
+pub fn quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
 }
 
 /// Runs the parsed command line and returns its outcome. Errors that stop a command
@@ -62,6 +79,7 @@ impl Global {
 /// become [`Outcome::Unchecked`]; a closed stdout ends the run quietly.
 pub fn run(cli: Cli) -> Outcome {
     let global = Global::from_cli(&cli);
+    QUIET.store(global.quiet, Ordering::Relaxed);
     let result = match cli.command {
         Command::Target(args) => target::run(args, &global),
         Command::Envelope(args) => envelope::run(*args, &global),
@@ -96,16 +114,79 @@ fn is_broken_pipe(error: &miette::Report) -> bool {
         .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
 }
 
-/// Prints an error that stopped a command: a miette report for people (its texts escaped,
-/// see [`diagnostic`]), one JSON object (`{"status":"error","message":…}`, exact) on stderr
-/// for scripts.
-pub fn report_error(error: &miette::Report, global: &Global) {
-    match global.format {
-        Format::Human => eprintln!("{:?}", diagnostic::Inert::new(error.as_ref()).report()),
-        Format::Json | Format::Jsonl => {
-            let line = serde_json::json!({"status": "error", "message": format!("{error}")});
-            eprintln!("{line}");
+/// A command line the parser refused (or `--help`/`--version`, which it reports the same way):
+/// printed as clap prints it, except that in JSON modes a refusal is the JSON error object
+/// (code `usage`), so a script asking for JSON gets JSON on every path. The format is read
+/// from the raw arguments, as the parse did not finish. Returns the exit status (clap's: 0
+/// for help and version, 2 otherwise).
+pub fn usage_error(error: &clap::Error) -> u8 {
+    use clap::error::ErrorKind;
+    let informational = matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    );
+    if informational || !json_requested(std::env::args_os().skip(1)) {
+        // Printing help or a usage text to a closed stream has nowhere else to go.
+        let _ = error.print();
+        return u8::try_from(error.exit_code()).unwrap_or(2);
+    }
+    let text = error.render().to_string();
+    let mut lines = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more"));
+    let message = lines
+        .next()
+        .map(|l| l.strip_prefix("error: ").unwrap_or(l).to_owned())
+        .unwrap_or_default();
+    let causes: Vec<&str> = lines.collect();
+    let line =
+        serde_json::json!({"type": "error", "code": "usage", "message": message, "causes": causes});
+    eprintln!("{line}");
+    2
+}
+
+/// Whether the arguments ask for `--format json` or `jsonl` (the last `--format` wins, as in
+/// the parser).
+fn json_requested(args: impl Iterator<Item = std::ffi::OsString>) -> bool {
+    let mut format = None;
+    let mut args = args.map(|a| a.to_string_lossy().into_owned());
+    while let Some(arg) = args.next() {
+        if arg == "--" {
+            break;
         }
+        if arg == "--format" {
+            format = args.next();
+        } else if let Some(value) = arg.strip_prefix("--format=") {
+            format = Some(value.to_owned());
+        }
+    }
+    matches!(format.as_deref(), Some("json" | "jsonl"))
+}
+
+/// Prints an error that stopped a command, on stderr: a miette report for people (its texts
+/// escaped, coloured only as `--color` and NO_COLOR allow; see [`diagnostic`]), one JSON
+/// object for scripts (`{"type":"error","code":…,"message":…,"causes":[…]}`, exact values).
+/// Every error a command shows goes through here, so code and causes reach both forms.
+pub fn report_error(error: &miette::Report, global: &Global) {
+    let io = error.downcast_ref::<io::Error>().is_some();
+    show(error.as_ref(), io, global);
+}
+
+/// [`report_error`] for a diagnostic that is not (yet) a report.
+pub fn show_diagnostic(error: &dyn miette::Diagnostic, global: &Global) {
+    show(error, false, global);
+}
+
+fn show(error: &dyn miette::Diagnostic, io: bool, global: &Global) {
+    match global.format {
+        Format::Human => eprint!(
+            "{}",
+            diagnostic::Inert::new(error).for_stderr(global.color_stderr)
+        ),
+        Format::Json | Format::Jsonl => eprintln!("{}", diagnostic::json(error, io)),
     }
 }
 
@@ -120,11 +201,14 @@ pub fn refused_duplicate(
         crate::finding::Finding::new(crate::finding::Code::DuplicateMember, None, message);
     let mut out = Out::new();
     match global.format {
-        Format::Json | Format::Jsonl => out.json_line(&serde_json::json!({
-            "file": file,
-            "status": "fail",
-            "findings": [finding],
-        })),
+        Format::Json | Format::Jsonl => out.json_line(
+            "refused-file",
+            &serde_json::json!({
+                "file": file,
+                "status": "fail",
+                "findings": [finding],
+            }),
+        ),
         Format::Human => out.text(&format!(
             "{}\n  REFUSED  {} ({}): {}\n",
             crate::inert::escape(&file.display().to_string()),
@@ -140,7 +224,8 @@ pub fn refused_duplicate(
 
 /// Buffered stdout for reports; every command writes stdout through here. Once the reader
 /// has gone (`BrokenPipe`), output is dropped and writes report success, so the command goes
-/// on to its true outcome (see the module notes); any other write error is returned.
+/// on to its true outcome (see the module notes); any other write error is returned. Under
+/// `-q` it is closed from the start: the command runs the same and prints nothing.
 pub struct Out {
     inner: io::BufWriter<io::StdoutLock<'static>>,
     closed: bool,
@@ -150,14 +235,20 @@ impl Out {
     pub fn new() -> Self {
         Out {
             inner: io::BufWriter::with_capacity(1 << 16, io::stdout().lock()),
-            closed: false,
+            closed: quiet(),
         }
     }
 
-    /// Writes one value as a single JSON line.
-    pub fn json_line<T: Serialize + ?Sized>(&mut self, value: &T) -> io::Result<()> {
-        serde_json::to_writer(&mut *self, value).map_err(io::Error::from)?;
+    /// Writes one object as a single JSON line, `"type": kind` first (see [`typed`]).
+    pub fn json_line<T: Serialize + ?Sized>(&mut self, kind: &str, value: &T) -> io::Result<()> {
+        self.typed(kind, value)?;
         self.write_all(b"\n")
+    }
+
+    /// Writes one object with `"type": kind` first (see [`Typed`]), no newline: an element of a
+    /// JSON document being streamed.
+    pub fn typed<T: Serialize + ?Sized>(&mut self, kind: &str, value: &T) -> io::Result<()> {
+        serde_json::to_writer(&mut *self, &Typed { kind, value }).map_err(io::Error::from)
     }
 
     pub fn text(&mut self, text: &str) -> io::Result<()> {
@@ -215,15 +306,38 @@ impl JsonArray {
         Ok(JsonArray { first: true })
     }
 
-    pub fn item<T: Serialize + ?Sized>(&mut self, out: &mut Out, value: &T) -> io::Result<()> {
+    /// One element, an object with `"type": kind` first (see [`typed`]).
+    pub fn item<T: Serialize + ?Sized>(
+        &mut self,
+        out: &mut Out,
+        kind: &str,
+        value: &T,
+    ) -> io::Result<()> {
         out.text(if self.first { "\n" } else { ",\n" })?;
         self.first = false;
-        serde_json::to_writer(&mut *out, value).map_err(io::Error::from)
+        out.typed(kind, value)
     }
 
     pub fn end(self, out: &mut Out) -> io::Result<()> {
         out.text(if self.first { "]\n" } else { "\n]\n" })
     }
+}
+
+/// An object with `"type": kind` as its first member, then `value`'s own members: the one way
+/// the JSON contract's `type` is written (docs/json.md), for JSON Lines records, documents and
+/// the typed objects nested in documents alike. `value` must serialize to an object without a
+/// `type` member of its own (the schema tests refuse a record that names a member twice).
+#[derive(Serialize)]
+pub struct Typed<'a, T: ?Sized> {
+    #[serde(rename = "type")]
+    pub kind: &'a str,
+    #[serde(flatten)]
+    pub value: &'a T,
+}
+
+/// [`Typed`] as bytes.
+pub fn typed<T: Serialize + ?Sized>(kind: &str, value: &T) -> io::Result<Vec<u8>> {
+    serde_json::to_vec(&Typed { kind, value }).map_err(io::Error::from)
 }
 
 /// Wraps an I/O error so [`run`] can still recognise a closed pipe.

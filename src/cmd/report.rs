@@ -200,7 +200,7 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
     }
     let bytes = match global.format {
         Format::Json => {
-            let mut json = serde_json::to_vec(&model).map_err(|e| miette!("{e}"))?;
+            let mut json = super::typed("report", &model).map_err(|e| miette!("{e}"))?;
             json.push(b'\n');
             json
         }

@@ -47,7 +47,10 @@ pub fn run(args: TargetArgs, global: &Global) -> miette::Result<Outcome> {
             }
             Err(error) => {
                 report.flush_page(&mut out).into_diagnostic()?;
-                super::report_error(&miette::miette!("cannot read {source}: {error}"), global);
+                super::report_error(
+                    &miette::miette!(code = "unreadable-input", "cannot read {source}: {error}"),
+                    global,
+                );
                 outcome = Outcome::Unchecked;
             }
         }
@@ -68,15 +71,22 @@ pub(super) fn era_mode(choice: EraChoice) -> EraMode {
 
 fn read_tool_specs(path: &Path) -> miette::Result<ToolSpecs> {
     let text = crate::fsutil::read_capped_text(path, crate::fsutil::MAX_SMALL_INPUT_BYTES)
-        .map_err(|e| miette::miette!("cannot read the tool spec {}: {e}", path.display()))?;
-    ToolSpecs::parse(&text).map_err(|e| miette::miette!("{e} (in {})", path.display()))
+        .map_err(|e| {
+            miette::miette!(
+                code = "unreadable-input",
+                "cannot read the tool spec {}: {e}",
+                path.display()
+            )
+        })?;
+    ToolSpecs::parse(&text)
+        .map_err(|e| miette::miette!(code = "bad-tool-spec", "{e} (in {})", path.display()))
 }
 
 fn source_error(source: &str, error: io::Error) -> miette::Report {
     if error.kind() == io::ErrorKind::BrokenPipe {
         miette::Report::from_err(error)
     } else {
-        miette::miette!("cannot read {source}: {error}")
+        miette::miette!(code = "unreadable-input", "cannot read {source}: {error}")
     }
 }
 
@@ -167,7 +177,10 @@ impl<'g> Report<'g> {
         if let Some(encoding) = ForeignEncoding::sniff(start) {
             let message = format!("{source} is {}; sealkit reads UTF-8 captures (convert it, e.g. `iconv -f UTF-16 -t UTF-8`)", encoding.describe());
             self.flush_page(out)?;
-            super::report_error(&miette::miette!("{message}"), self.global);
+            super::report_error(
+                &miette::miette!(code = "unsupported-encoding", "{message}"),
+                self.global,
+            );
             return Ok(Outcome::Unchecked);
         }
         let mut frames = FrameReader::new(reader);
@@ -220,11 +233,14 @@ impl<'g> Report<'g> {
                 }
                 Ok(())
             }
-            Format::Jsonl => out.json_line(&self.json_record(source, frame, verdict, typed)),
+            Format::Jsonl => {
+                let record = self.json_record(source, frame, verdict, typed);
+                out.json_line(record.kind(), &record)
+            }
             Format::Json => {
                 let record = self.json_record(source, frame, verdict, typed);
                 match self.array.as_mut() {
-                    Some(array) => array.item(out, &record),
+                    Some(array) => array.item(out, record.kind(), &record),
                     None => Ok(()),
                 }
             }
@@ -441,6 +457,17 @@ enum Record<'r> {
     Ok(OkRecord<'r>),
     Refused(RefusedRecord<'r>),
     Skipped(SkippedRecord<'r>),
+}
+
+impl Record<'_> {
+    /// The record's `type` (docs/json.md): a computed frame, a refused one, or one skipped.
+    fn kind(&self) -> &'static str {
+        match self {
+            Record::Ok(_) => "frame",
+            Record::Refused(_) => "refusal",
+            Record::Skipped(_) => "skipped",
+        }
+    }
 }
 
 #[derive(Serialize)]

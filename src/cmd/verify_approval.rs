@@ -245,7 +245,6 @@ struct TrustedKey {
 
 #[derive(Debug, Serialize)]
 struct Summary {
-    record: &'static str,
     source: String,
     /// The one trusted key; `null` with `--trusted-approvers`.
     trusted_key: Option<TrustedKey>,
@@ -285,7 +284,6 @@ impl Summary {
             });
         }
         Summary {
-            record: "summary",
             source,
             trusted_key: Some(TrustedKey {
                 public_key: Some(key.hex.clone()),
@@ -328,7 +326,8 @@ impl Sink {
             Format::Jsonl => Sink::Jsonl(Out::new()),
             Format::Json => {
                 let mut out = Out::new();
-                out.text("{\"tokens\":[").into_diagnostic()?;
+                out.text("{\"type\":\"approvals\",\"tokens\":[")
+                    .into_diagnostic()?;
                 Sink::Json { out, first: true }
             }
             Format::Human => Sink::Human(Box::new(Human::new(Out::new()))),
@@ -360,17 +359,21 @@ impl Sink {
         match self {
             Sink::Jsonl(mut out) => {
                 for conflict in conflicts {
-                    out.json_line(conflict)?;
+                    out.json_line("conflict", conflict)?;
                 }
-                out.json_line(summary)?;
+                out.json_line("summary", summary)?;
                 out.flush()
             }
             Sink::Json { mut out, first } => {
                 out.text(if first { "]" } else { "\n]" })?;
-                out.text(",\"conflicts\":")?;
-                serde_json::to_writer(&mut out, conflicts).map_err(io::Error::from)?;
+                out.text(",\"conflicts\":[")?;
+                for (index, conflict) in conflicts.iter().enumerate() {
+                    out.text(if index == 0 { "\n" } else { ",\n" })?;
+                    out.typed("conflict", conflict)?;
+                }
+                out.text(if conflicts.is_empty() { "]" } else { "\n]" })?;
                 out.text(",\"summary\":")?;
-                serde_json::to_writer(&mut out, summary).map_err(io::Error::from)?;
+                out.typed("summary", summary)?;
                 out.text("}\n")?;
                 out.flush()
             }
@@ -382,7 +385,7 @@ impl Sink {
 fn serialise(reports: &[LineReport]) -> io::Result<Vec<Vec<u8>>> {
     reports
         .par_iter()
-        .map(|report| serde_json::to_vec(report).map_err(io::Error::from))
+        .map(|report| super::typed("token", report))
         .collect()
 }
 

@@ -63,10 +63,13 @@ pub fn run(mut args: VerifyBundleArgs, global: &Global) -> miette::Result<Outcom
         .map_err(|e| miette::miette!(code = "unreadable-file", "{}: {e}", args.file.display()))?;
     let mut out = Out::new();
     match global.format {
-        Format::Json | Format::Jsonl => out.json_line(&BundleResult {
-            file: args.file.clone(),
-            report: &report,
-        }),
+        Format::Json | Format::Jsonl => out.json_line(
+            "bundle",
+            &BundleResult {
+                file: args.file.clone(),
+                report: &report,
+            },
+        ),
         Format::Human => out.text(&human(&report)),
     }
     .and_then(|()| out.flush())

@@ -65,7 +65,12 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
     let (kind, file) = match (&args.sealed, &args.audit_lines) {
         (Some(sealed), _) => ("sealed", sealed.clone()),
         (None, Some(lines)) => ("audit-lines", lines.clone()),
-        (None, None) => return Err(miette::miette!("give SEALED.json or --audit-lines FILE")),
+        (None, None) => {
+            return Err(miette::miette!(
+                code = "usage",
+                "give SEALED.json or --audit-lines FILE"
+            ))
+        }
     };
     let unreadable = |e: &dyn std::fmt::Display| {
         miette::miette!(code = "unreadable-file", "{}: {e}", file.display())
@@ -154,7 +159,7 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
     }
     let mut out = Out::new();
     match global.format {
-        Format::Json | Format::Jsonl => out.json_line(&result),
+        Format::Json | Format::Jsonl => out.json_line("chain", &result),
         Format::Human => out.text(&human(&result)),
     }
     .and_then(|()| out.flush())

@@ -68,8 +68,8 @@ pub fn run(args: VerifyReceiptArgs, global: &Global) -> miette::Result<Outcome> 
         outcome = outcome.worst(file_outcome(&result, global.deny_warnings));
         statuses.push((file.clone(), result.status));
         match (global.format, &mut array) {
-            (Format::Json, Some(array)) => array.item(&mut out, &result),
-            (Format::Jsonl, _) => out.json_line(&result),
+            (Format::Json, Some(array)) => array.item(&mut out, "receipt", &result),
+            (Format::Jsonl, _) => out.json_line("receipt", &result),
             _ => out.text(&human(&result, pin.as_ref())),
         }
         .map_err(super::io_report)?;

@@ -90,7 +90,7 @@ fn fixture_token_is_accepted_with_its_binding() {
     );
     assert_eq!(record["reported"], Value::Null);
     let summary = run.records.last().unwrap();
-    assert_eq!(summary["record"], "summary");
+    assert_eq!(summary["type"], "summary");
     assert_eq!(summary["lines"], 1);
     assert_eq!(summary["accepted"], 1);
     assert_eq!(summary["trusted_key"]["key_id"], KEY_ID);

@@ -52,12 +52,9 @@ fn an_allow_beside_a_signed_decline_for_its_target_is_a_conflict_in_either_order
     let lines = [allow("a-1"), decline(TARGET, "d-1"), allow("a-2")];
     let (code, records) = jsonl(&lines);
     assert_eq!(code, 1);
-    let tokens: Vec<&Value> = records.iter().filter(|r| r["record"] == "token").collect();
+    let tokens: Vec<&Value> = records.iter().filter(|r| r["type"] == "token").collect();
     assert!(tokens.iter().all(|t| t["status"] == "accepted"));
-    let conflicts: Vec<&Value> = records
-        .iter()
-        .filter(|r| r["record"] == "conflict")
-        .collect();
+    let conflicts: Vec<&Value> = records.iter().filter(|r| r["type"] == "conflict").collect();
     assert_eq!(conflicts.len(), 1);
     let conflict = conflicts[0];
     assert_eq!(conflict["code"], "allow-beside-signed-decline");
@@ -67,14 +64,14 @@ fn an_allow_beside_a_signed_decline_for_its_target_is_a_conflict_in_either_order
     assert_eq!(conflict["declines"], 1);
     assert_eq!(conflict["first_decline_line"], 2);
     let summary = records.last().unwrap();
-    assert_eq!(summary["record"], "summary");
+    assert_eq!(summary["type"], "summary");
     assert_eq!(summary["conflicts"], 1);
     assert_eq!(summary["rejected"], 0);
 
     // The decline first: the same conflict.
     let (code, records) = jsonl(&[decline(TARGET, "d-1"), allow("a-1")]);
     assert_eq!(code, 1);
-    let conflict = records.iter().find(|r| r["record"] == "conflict").unwrap();
+    let conflict = records.iter().find(|r| r["type"] == "conflict").unwrap();
     assert_eq!(
         (
             conflict["first_allow_line"].clone(),
@@ -113,14 +110,14 @@ fn only_accepted_lines_for_the_same_target_conflict() {
     let other = "1".repeat(64);
     let (code, records) = jsonl(&[allow("a-1"), decline(&other, "d-1")]);
     assert_eq!(code, 0);
-    assert!(records.iter().all(|r| r["record"] != "conflict"));
+    assert!(records.iter().all(|r| r["type"] != "conflict"));
     assert_eq!(records.last().unwrap()["conflicts"], 0);
     // An allow the host drops (its signature is broken) leaves nothing to void.
     let broken = allow("a-1").replacen("\"signature\":\"", "\"signature\":\"A", 1);
     let (code, records) = jsonl(&[broken, decline(TARGET, "d-1")]);
     assert_eq!(code, 1);
     assert_eq!(records[0]["status"], "rejected");
-    assert!(records.iter().all(|r| r["record"] != "conflict"));
+    assert!(records.iter().all(|r| r["type"] != "conflict"));
 }
 
 #[test]

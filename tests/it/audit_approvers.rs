@@ -133,7 +133,7 @@ fn audit(root: &Path, extra: &[&str]) -> Audit {
         if line["type"] != "receipt" {
             continue;
         }
-        let receipt = &line["receipt"];
+        let receipt = &line;
         let file = Path::new(receipt["file"].as_str().unwrap())
             .file_name()
             .unwrap()

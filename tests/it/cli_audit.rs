@@ -96,14 +96,10 @@ fn audit(dir: &Path, extra: &[&str]) -> Run {
     for line in String::from_utf8(output.stdout).unwrap().lines() {
         let event: Value = serde_json::from_str(line).unwrap();
         match event["type"].as_str().unwrap() {
-            "receipt" => findings.extend(
-                event["receipt"]["file_findings"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .cloned(),
-            ),
-            "finding" => findings.push(event["finding"].clone()),
+            "receipt" => {
+                findings.extend(event["file_findings"].as_array().unwrap().iter().cloned())
+            }
+            "finding" => findings.push(event.clone()),
             _ => {}
         }
     }

@@ -147,8 +147,8 @@ fn every_expected_label_and_target_through_the_binary_with_captures() {
             assert!(record.get(key).is_some(), "{file} lacks {key}");
         }
     }
-    assert_eq!(summary["summary"]["receipts"], 26);
-    assert_eq!(summary["summary"]["labels"]["identity-unchanged"], 6);
+    assert_eq!(summary["receipts"], 26);
+    assert_eq!(summary["labels"]["identity-unchanged"], 6);
 }
 
 #[test]
@@ -171,7 +171,7 @@ fn without_captures_old_receipts_are_unrecoverable_and_meta_unknown_never_absent
             assert!(record["detail"].as_str().unwrap().starts_with("no frame: "));
         }
     }
-    assert_eq!(summary["summary"]["meta"]["unknown"], 13);
+    assert_eq!(summary["meta"]["unknown"], 13);
     // Human output uses the same words.
     let human = sealkit(&fixtures())
         .args(["migrate", "old/receipts", "--out"])
@@ -600,7 +600,7 @@ fn damaged_receipts_are_receipt_invalid_and_the_misnamed_one_migrates() {
         })
         .collect();
     assert_eq!(by_name.len(), 5, "the temporary file is not a receipt");
-    assert_eq!(summary["summary"]["other_files"], 1);
+    assert_eq!(summary["other_files"], 1);
     let invalid = |name: &str, check: &str, code: &str| {
         let r = by_name[name];
         assert_eq!(r["label"], "receipt-invalid", "{name}");

@@ -253,9 +253,8 @@ fn audit_refuses_state_files_with_a_repeated_member() {
         let finding = stdout
             .lines()
             .map(|l| serde_json::from_str::<Value>(l).unwrap())
-            .find(|v| v["finding"]["code"] == "duplicate-member")
+            .find(|v| v["type"] == "finding" && v["code"] == "duplicate-member")
             .unwrap_or_else(|| panic!("{name}: {stdout}"));
-        let finding = &finding["finding"];
         assert!(
             finding["path"].as_str().unwrap().ends_with(name),
             "{finding}"

@@ -136,7 +136,7 @@ fn approval_outcomes(files: &[(String, Vec<u8>)], splice: fn(&[u8]) -> Vec<u8>) 
         &[path],
     );
     let summary = records.last().unwrap();
-    assert_eq!(summary["record"], "summary");
+    assert_eq!(summary["type"], "summary");
     assert_eq!(summary["accepted"], 0, "a spliced token was accepted");
     let mut by_line: BTreeMap<u64, String> = BTreeMap::new();
     for record in &records[..records.len() - 1] {

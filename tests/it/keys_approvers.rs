@@ -133,7 +133,7 @@ fn rotation_accepts_each_key_in_its_window_and_names_the_approver() {
         "signer_key_id names no key in the trusted-approvers list"
     );
     let summary = &records[5];
-    assert_eq!(summary["record"], "summary");
+    assert_eq!(summary["type"], "summary");
     assert_eq!(summary["accepted"], 2);
     assert_eq!(summary["trusted_approvers"]["entries"], 2);
     assert!(summary["trusted_key"].is_null());

@@ -275,7 +275,7 @@ fn the_order_of_frames_never_decides_a_migration_label() {
                 "migrate", "old.json", "--frames", first, second, "--out", out,
             ],
         );
-        let summary = &of_type(&lines, "summary")[0]["summary"];
+        let summary = &of_type(&lines, "summary")[0];
         assert_eq!(summary["labels"]["frame-conflict"], 1);
         assert_eq!(summary["needs_attention"], 1);
     }

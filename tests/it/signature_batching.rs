@@ -241,7 +241,7 @@ fn each_bad_signature_among_many_is_reported_for_its_own_receipt_only() {
         let event: Value = serde_json::from_str(line).unwrap();
         match event["type"].as_str().unwrap() {
             "receipt" => {
-                let receipt = &event["receipt"];
+                let receipt = &event;
                 let name = Path::new(receipt["file"].as_str().unwrap())
                     .file_name()
                     .unwrap()
@@ -270,7 +270,7 @@ fn each_bad_signature_among_many_is_reported_for_its_own_receipt_only() {
                     }
                 }
             }
-            "summary" => summary = Some(event["summary"].clone()),
+            "summary" => summary = Some(event.clone()),
             _ => {}
         }
     }

@@ -135,11 +135,14 @@ pub(super) fn warn_ttl(args: &ApproveArgs, decision: Decision, now: u64, global:
          its approval TTL at: the host treats it as expired {MAX_TTL_SECONDS} s after \
          authorized_at at the latest"
     );
+    if global.quiet {
+        return;
+    }
     match global.format {
         Format::Human => eprintln!("warning [ttl-over-host-cap]: {message}"),
         Format::Json | Format::Jsonl => eprintln!(
             "{}",
-            serde_json::json!({"status": "warning", "code": "ttl-over-host-cap", "message": message})
+            serde_json::json!({"type": "warning", "status": "warning", "code": "ttl-over-host-cap", "message": message})
         ),
     }
 }
