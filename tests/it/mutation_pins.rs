@@ -92,7 +92,7 @@ fn the_resigned_block_receipt_is_authenticated() {
 /// The config envelope's signature replaced by a genuine Ed25519 signature of the same
 /// payload by another key, the receipt then re-signed with the installation key: the receipt
 /// signature verifies, the config check does not.
-/// Seen red under `config_signature` in src/receipt.rs replaced by `Ok(())` (AUTHENTICATED,
+/// Seen red under `config_signature` in src/receipt/config.rs replaced by `Ok(())` (AUTHENTICATED,
 /// exit 0).
 #[test]
 fn a_forged_config_signature_under_a_valid_receipt_signature_fails() {
