@@ -10,8 +10,8 @@
 //! error-severity check fails; nothing here panics on any input.
 
 pub mod duplicates;
-pub mod lock;
 pub mod pin;
+pub mod preimage;
 pub mod recompute;
 
 // The checks, one file per family; the order they run in is `verify_parsed_with_frame`'s.

@@ -252,7 +252,7 @@ fn member_replaced(data: &[u8]) {
         return;
     }
     map.insert(name.clone(), value);
-    let bytes = sealkit::receipt::lock::to_file_bytes(&map);
+    let bytes = sealkit::receipt::preimage::to_file_bytes(&map);
     let pins = receipt_pins();
     for pin in [None, Some(&pins[0]), Some(&pins[1])] {
         let result = sealkit::receipt::verify_bytes(&bytes, pin, &mut Scratch::default());
@@ -342,10 +342,10 @@ fn resigned_member_replaced(data: &[u8]) {
     let seed: [u8; 32] = RECEIPT_SEEDS[key]
         .try_into()
         .unwrap_or_else(|_| panic!("fixture seeds are 32 bytes"));
-    if sealkit::receipt::lock::sign(&mut map, &seed).is_err() {
+    if sealkit::receipt::preimage::sign(&mut map, &seed).is_err() {
         return;
     }
-    let bytes = sealkit::receipt::lock::to_file_bytes(&map);
+    let bytes = sealkit::receipt::preimage::to_file_bytes(&map);
     let pin = &receipt_pins()[key];
     let report = sealkit::receipt::verify_bytes(&bytes, Some(pin), &mut Scratch::default())
         .unwrap_or_else(|e| panic!("a pretty receipt is unreadable: {}", e.message));
@@ -370,10 +370,10 @@ fn resigned(data: &[u8]) {
     let seed: [u8; 32] = RECEIPT_SEEDS[pick(data, 12, 2)]
         .try_into()
         .unwrap_or_else(|_| panic!("fixture seeds are 32 bytes"));
-    if sealkit::receipt::lock::sign(&mut map, &seed).is_err() {
+    if sealkit::receipt::preimage::sign(&mut map, &seed).is_err() {
         return;
     }
-    let bytes = sealkit::receipt::lock::to_file_bytes(&map);
+    let bytes = sealkit::receipt::preimage::to_file_bytes(&map);
     let pin = &receipt_pins()[pick(data, 12, 2)];
     let result = sealkit::receipt::verify_bytes(&bytes, Some(pin), &mut Scratch::default());
     let report = result
@@ -382,7 +382,7 @@ fn resigned(data: &[u8]) {
     assert_ne!(
         report.signature.status,
         SignatureStatus::Invalid,
-        "a receipt signed by lock::sign does not verify: {}",
+        "a receipt signed by preimage::sign does not verify: {}",
         report.signature.detail
     );
     let errors = report

@@ -1,7 +1,7 @@
 //! The shape checks: a receipt has every member seal-host writes, with the type it writes it
 //! with, and its bytes are seal-host's own pretty layout (anything else was edited).
 
-use super::lock;
+use super::preimage;
 use super::{fail, pass, Check, Ctx, MemberRule};
 use crate::digest::is_sha256_hex;
 use crate::finding::Code;
@@ -192,14 +192,14 @@ impl Ctx<'_> {
         }
         if self
             .str_of("release_status")
-            .and_then(lock::release_tag)
+            .and_then(preimage::release_tag)
             .is_none()
         {
             problems.push("release_status is not a known status".into());
         }
         if self
             .str_of("durability_class")
-            .and_then(lock::durability_tag)
+            .and_then(preimage::durability_tag)
             .is_none()
         {
             problems.push("durability_class is not a known class".into());

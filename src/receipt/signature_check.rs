@@ -2,7 +2,7 @@
 //! preimage under the embedded key, and the verdict says whether that key is the pinned one
 //! (the embedded key is reported, never trusted).
 
-use super::{lock, pin, Ctx, SignatureReport, SignatureStatus};
+use super::{pin, preimage, Ctx, SignatureReport, SignatureStatus};
 use crate::digest::sha256_hex;
 use crate::signature;
 use serde_json::Value;
@@ -22,7 +22,7 @@ impl Ctx<'_> {
             pin_source: pin.map(|p| p.source.kind()),
             detail: String::new(),
         };
-        let block = match lock::signature_block(self.receipt) {
+        let block = match preimage::signature_block(self.receipt) {
             Ok(block) => block,
             Err(detail) => {
                 report.detail = detail;
@@ -99,33 +99,33 @@ impl Ctx<'_> {
                     .ok_or("approval_statement is not base64")?,
             ),
         };
-        let parts = lock::LockParts {
+        let parts = preimage::LockParts {
             object_a,
             approval_statement: statement,
             release_tag: self
                 .str_of("release_status")
-                .and_then(lock::release_tag)
+                .and_then(preimage::release_tag)
                 .ok_or("bad release_status")?,
             operation_id: self
                 .str_of("operation_id")
                 .ok_or("signed receipt lacks operation_id")?,
             durability_tag: self
                 .str_of("durability_class")
-                .and_then(lock::durability_tag)
+                .and_then(preimage::durability_tag)
                 .ok_or("bad durability_class")?,
         };
         let scratch = &mut *self.scratch;
-        let object_b = match host_layout.and_then(lock::host_layout_members) {
-            Some(members) => lock::ObjectB::HostLayout(members),
+        let object_b = match host_layout.and_then(preimage::host_layout_members) {
+            Some(members) => preimage::ObjectB::HostLayout(members),
             None => {
                 scratch.object_b.clear();
-                lock::write_object_b(self.receipt, &mut scratch.object_b)?;
-                lock::ObjectB::Compact(&scratch.object_b)
+                preimage::write_object_b(self.receipt, &mut scratch.object_b)?;
+                preimage::ObjectB::Compact(&scratch.object_b)
             }
         };
         let key = scratch.keys.get(key).map_err(|e| e.to_string())?;
         signature::verify_streamed(key, &signature, |message| {
-            lock::stream_preimage(&parts, object_b, &mut |piece| message.update(piece))
+            preimage::stream_preimage(&parts, object_b, &mut |piece| message.update(piece))
         })
         .map_err(|e| e.to_string())
     }

@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use sealkit::finding::Code;
-use sealkit::receipt::{self, lock, pin, CheckStatus, Scratch, Status};
+use sealkit::receipt::{self, pin, preimage, CheckStatus, Scratch, Status};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -187,9 +187,9 @@ fn resigning_a_fixture_with_its_seed_reproduces_its_bytes_exactly() {
     let seed = seed("fixture-dir/.seal-receipt-ed25519.key");
     for file in receipts_in("fixture-dir") {
         let mut map = load(&file);
-        lock::sign(&mut map, &seed).unwrap();
+        preimage::sign(&mut map, &seed).unwrap();
         assert_eq!(
-            lock::to_file_bytes(&map),
+            preimage::to_file_bytes(&map),
             std::fs::read(&file).unwrap(),
             "{file:?}"
         );
@@ -203,10 +203,10 @@ fn resigned_report(
     seed: &[u8; 32],
     pin: &pin::Pin,
 ) -> Option<receipt::ReceiptReport> {
-    lock::sign(&mut map, seed).ok()?;
+    preimage::sign(&mut map, seed).ok()?;
     Some(
         receipt::verify_bytes(
-            &lock::to_file_bytes(&map),
+            &preimage::to_file_bytes(&map),
             Some(pin),
             &mut Scratch::default(),
         )
