@@ -25,7 +25,7 @@ pub mod run;
 
 use crate::digest::sha256_hex;
 use crate::identity::Profile;
-use crate::receipt::{self, ReceiptReport, Scratch, Status};
+use crate::receipt::{self, ReceiptReport, ReceiptStatus, Scratch};
 use crate::request;
 use analyse::{analyse, analyse_each_era, profile_from_checks, reusable};
 use base64::engine::general_purpose::STANDARD;
@@ -443,7 +443,7 @@ pub fn prepare(
     record.record_version = report.record_version;
     record.receipt_check = report.status.as_str().to_owned();
     record.fill_reported(&map, &report);
-    if report.status == Status::Failed {
+    if report.status == ReceiptStatus::Failed {
         let codes: Vec<String> = report
             .findings
             .iter()

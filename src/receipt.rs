@@ -38,7 +38,7 @@ use std::collections::HashMap;
 /// What a receipt amounts to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Status {
+pub enum ReceiptStatus {
     /// Signed by the pinned key and every check passes.
     Authenticated,
     /// Every check passes and the signature holds under the receipt's own key, but no key was
@@ -50,13 +50,13 @@ pub enum Status {
     Failed,
 }
 
-impl Status {
+impl ReceiptStatus {
     pub fn as_str(self) -> &'static str {
         match self {
-            Status::Authenticated => "authenticated",
-            Status::Unpinned => "unpinned",
-            Status::Unsigned => "unsigned",
-            Status::Failed => "failed",
+            ReceiptStatus::Authenticated => "authenticated",
+            ReceiptStatus::Unpinned => "unpinned",
+            ReceiptStatus::Unsigned => "unsigned",
+            ReceiptStatus::Failed => "failed",
         }
     }
 }
@@ -174,7 +174,7 @@ pub struct ReceiptReport {
     pub record_version: Option<u64>,
     /// Printed by the caller beside the file name (an audit can make it worse).
     #[serde(skip)]
-    pub status: Status,
+    pub status: ReceiptStatus,
     pub signature: SignatureReport,
     /// Values sealkit recomputed from bytes and found equal to the receipt's.
     pub verified: Map<String, Value>,
@@ -362,17 +362,17 @@ fn findings_of(checks: &[Check], signature: &SignatureReport) -> Vec<Finding> {
     findings
 }
 
-fn status_of(findings: &[Finding], signature: &SignatureReport) -> Status {
+fn status_of(findings: &[Finding], signature: &SignatureReport) -> ReceiptStatus {
     let content_error = findings.iter().any(|f| {
         f.severity == Severity::Error
             && !matches!(f.code, Code::SignerUnpinned | Code::UnsignedReceipt)
     });
     match signature.status {
-        _ if content_error => Status::Failed,
-        SignatureStatus::Verified => Status::Authenticated,
-        SignatureStatus::SignerUnpinned => Status::Unpinned,
-        SignatureStatus::Absent => Status::Unsigned,
-        SignatureStatus::SignerMismatch | SignatureStatus::Invalid => Status::Failed,
+        _ if content_error => ReceiptStatus::Failed,
+        SignatureStatus::Verified => ReceiptStatus::Authenticated,
+        SignatureStatus::SignerUnpinned => ReceiptStatus::Unpinned,
+        SignatureStatus::Absent => ReceiptStatus::Unsigned,
+        SignatureStatus::SignerMismatch | SignatureStatus::Invalid => ReceiptStatus::Failed,
     }
 }
 

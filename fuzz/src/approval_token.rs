@@ -9,8 +9,8 @@ use sealkit::approval;
 use sealkit::approval::binding::Expectations;
 use sealkit::approval::limits::{first_exceeded_cap, MAX_APPROVAL_LINE_BYTES};
 use sealkit::approval::payload::Payload;
-use sealkit::approval::report::{Checker, Status as ReportStatus};
-use sealkit::approval::verify::Verdict as TokenVerdict;
+use sealkit::approval::report::{Checker, TokenStatus};
+use sealkit::approval::verify::TokenVerdict;
 use sealkit::keys::{PublicKey, SecretKey};
 use sealkit::tokenfile::{Batch, LineReader};
 use std::sync::OnceLock;
@@ -278,7 +278,7 @@ fn signed_payload(text: &str) {
         .unwrap_or_else(|e| panic!("{e}"));
     let reports = checker.check_batch(&batch);
     assert_eq!(reports.len(), 2, "the blank line is skipped");
-    assert_eq!(reports[0].status, ReportStatus::Accepted);
-    assert_eq!(reports[1].status, ReportStatus::Rejected);
+    assert_eq!(reports[0].status, TokenStatus::Accepted);
+    assert_eq!(reports[1].status, TokenStatus::Rejected);
     assert_eq!(reports[1].reason.as_deref(), Some("replayed_nonce"));
 }

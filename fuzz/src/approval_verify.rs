@@ -5,9 +5,9 @@ use super::{first_lines, pick};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use sealkit::approval;
-use sealkit::approval::binding::{freshness, Expectations, Freshness, Subject as BoundSubject};
-use sealkit::approval::report::{Checker, Signed, Status as ReportStatus};
-use sealkit::approval::verify::Verdict as TokenVerdict;
+use sealkit::approval::binding::{freshness, Expectations, Freshness, Subject};
+use sealkit::approval::report::{Checker, Signed, TokenStatus};
+use sealkit::approval::verify::TokenVerdict;
 use sealkit::digest::sha256_hex;
 use sealkit::keys::{self, PublicKey};
 use sealkit::signature::GROUP_ORDER;
@@ -233,7 +233,7 @@ fn mutations_of_an_accepted_line(data: &[u8], line: &str, content: &(String, Vec
 fn token_file_report(data: &[u8]) {
     let key = &approval_key().public;
     let expected = Expectations {
-        subject: Some(BoundSubject::of(FIXTURE_FRAME)),
+        subject: Some(Subject::of(FIXTURE_FRAME)),
         target: Some(FIXTURE_TARGET.to_owned()),
         now_ms: Some(1_786_000_060_000),
         ttl_ms: 120_000,
@@ -252,7 +252,7 @@ fn token_file_report(data: &[u8]) {
         for report in checker.check_batch(&batch) {
             serde_json::to_string(&report).unwrap_or_else(|e| panic!("report: {e}"));
             match report.status {
-                ReportStatus::Accepted => {
+                TokenStatus::Accepted => {
                     assert!(report.reason.is_none() && report.reported.is_none());
                     assert!(report.binding.first_failure().is_none());
                     match &report.signed {
@@ -264,7 +264,7 @@ fn token_file_report(data: &[u8]) {
                         None => panic!("accepted without signed fields"),
                     }
                 }
-                ReportStatus::Rejected => {
+                TokenStatus::Rejected => {
                     let reason = report
                         .reason
                         .as_deref()

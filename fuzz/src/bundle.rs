@@ -5,7 +5,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use ed25519_dalek::Signer;
 use sealkit::bundle::Trust;
-use sealkit::json::{self, Value};
+use sealkit::json::{self, JsonValue};
 use sealkit::signature::GROUP_ORDER;
 use std::sync::OnceLock;
 
@@ -89,7 +89,7 @@ pub fn bundle(data: &[u8]) {
 
 fn check_bundle(text: &str, resigned: bool) {
     let result = sealkit::bundle::evaluate(text, &BUNDLE_TRUST);
-    let is_object = json::parse(text, 128).is_ok_and(|n| matches!(n.value, Value::Object(_)));
+    let is_object = json::parse(text, 128).is_ok_and(|n| matches!(n.value, JsonValue::Object(_)));
     let report = match result {
         Ok(report) => {
             assert!(is_object, "evaluated a bundle that is not a JSON object");

@@ -2,7 +2,7 @@
 
 use super::PARSE_DEPTH;
 use sealkit::canonical::{self, KeyOrder, RenderError};
-use sealkit::json::{self, Node, Value};
+use sealkit::json::{self, JsonValue, Node};
 
 /// Parses UTF-8 input and renders it every way; checks the fixpoints and, where
 /// serde_json reads the text too, that both readers saw the same value.
@@ -47,8 +47,10 @@ const SERDE_JSON_DEPTH: usize = 128;
 
 fn depth(node: &Node<'_>) -> usize {
     match &node.value {
-        Value::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
-        Value::Object(members) => 1 + members.iter().map(|m| depth(&m.value)).max().unwrap_or(0),
+        JsonValue::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
+        JsonValue::Object(members) => {
+            1 + members.iter().map(|m| depth(&m.value)).max().unwrap_or(0)
+        }
         _ => 0,
     }
 }
@@ -81,7 +83,7 @@ fn check_lean_number(literal: &str) {
         return;
     }
     assert!(
-        json::parse(&rendered, 1).is_ok_and(|n| matches!(n.value, Value::Number(_))),
+        json::parse(&rendered, 1).is_ok_and(|n| matches!(n.value, JsonValue::Number(_))),
         "lean_number({literal}) = {rendered} is not a JSON number"
     );
     assert_eq!(
@@ -98,9 +100,9 @@ fn literal_is_zero(literal: &str) -> bool {
 
 fn for_each_number<'a>(node: &Node<'a>, f: &mut dyn FnMut(&'a str)) {
     match &node.value {
-        Value::Number(literal) => f(literal),
-        Value::Array(items) => items.iter().for_each(|item| for_each_number(item, f)),
-        Value::Object(members) => members
+        JsonValue::Number(literal) => f(literal),
+        JsonValue::Array(items) => items.iter().for_each(|item| for_each_number(item, f)),
+        JsonValue::Object(members) => members
             .iter()
             .for_each(|member| for_each_number(&member.value, f)),
         _ => {}
@@ -125,16 +127,16 @@ fn agree_with_serde_json(text: &str, ours: Option<&Node<'_>>) {
 fn same_value(ours: &Node<'_>, theirs: &serde_json::Value) -> bool {
     use serde_json::Value as S;
     match (&ours.value, theirs) {
-        (Value::Null, S::Null) => true,
-        (Value::Bool(a), S::Bool(b)) => a == b,
-        (Value::Number(literal), S::Number(n)) => {
+        (JsonValue::Null, S::Null) => true,
+        (JsonValue::Bool(a), S::Bool(b)) => a == b,
+        (JsonValue::Number(literal), S::Number(n)) => {
             serde_json::from_str::<serde_json::Number>(literal).is_ok_and(|m| m == *n)
         }
-        (Value::String(a), S::String(b)) => a == b,
-        (Value::Array(a), S::Array(b)) => {
+        (JsonValue::String(a), S::String(b)) => a == b,
+        (JsonValue::Array(a), S::Array(b)) => {
             a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_value(x, y))
         }
-        (Value::Object(members), S::Object(map)) => {
+        (JsonValue::Object(members), S::Object(map)) => {
             map.iter().all(|(key, value)| {
                 ours.value
                     .get(key)

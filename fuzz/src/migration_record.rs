@@ -4,7 +4,7 @@ use super::pick;
 use sealkit::digest::sha256_hex;
 use sealkit::frame::{self, FrameReader};
 use sealkit::migrate::frames::FrameIndex;
-use sealkit::migrate::{diff, Change, Label, Link, Options as MigrateOptions, Presence, Record};
+use sealkit::migrate::{diff, Change, Label, Link, Options, Presence, Record};
 use sealkit::receipt::Scratch;
 use std::sync::OnceLock;
 
@@ -136,7 +136,7 @@ fn capture_index(data: &[u8]) {
 /// the receipt's SHA-256, follows the label rules, and bases every label past
 /// `frame-mismatch` on a frame linked by the exact-frame subject the receipt records.
 fn migrated_receipt(data: &[u8]) {
-    let options = MigrateOptions::default();
+    let options = Options::default();
     let record = WARM_MIGRATE.with(|cell| {
         sealkit::migrate::migrate_receipt(
             "fuzz.json",

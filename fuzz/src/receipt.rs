@@ -3,9 +3,7 @@
 use super::pick;
 use sealkit::finding::{Code, Severity};
 use sealkit::receipt::pin::Pin;
-use sealkit::receipt::{
-    ReadProblem, ReceiptReport, Scratch, SignatureStatus, Status as ReceiptStatus,
-};
+use sealkit::receipt::{ReadProblem, ReceiptReport, ReceiptStatus, Scratch, SignatureStatus};
 use std::sync::OnceLock;
 
 /// The public keys of the two receipt-signing seeds in testdata/receipts.

@@ -3,7 +3,7 @@
 use super::{is_lower_hex64, PARSE_DEPTH, TOOL_SPECS};
 use sealkit::canonical;
 use sealkit::digest::sha256_hex;
-use sealkit::json::{self, Node, Value};
+use sealkit::json::{self, JsonValue, Node};
 use sealkit::typed::{self, ToolSpecs};
 use sealkit::v2;
 
@@ -30,7 +30,7 @@ pub fn v2_reader(data: &[u8]) {
         }
         Err(refusal) => {
             assert!(refusal.offset <= data.len(), "{refusal:?}");
-            assert!(v2::RefusalCode::ALL.contains(&refusal.code));
+            assert!(v2::V2RefusalCode::ALL.contains(&refusal.code));
         }
     }
     let specs = ToolSpecs::parse(TOOL_SPECS).unwrap_or_else(|e| panic!("fixed specs: {e}"));
@@ -55,28 +55,28 @@ pub fn v2_reader(data: &[u8]) {
 
 /// A V2 value holding the same strings and structure as a parsed JSON value; numbers
 /// that are not canonical V2 literals become their canonical neighbour `0`.
-fn to_v2(node: &Node<'_>) -> v2::Value {
+fn to_v2(node: &Node<'_>) -> v2::V2Value {
     match &node.value {
-        Value::Null => v2::Value::Null,
-        Value::Bool(b) => v2::Value::Bool(*b),
-        Value::Number(literal) => {
+        JsonValue::Null => v2::V2Value::Null,
+        JsonValue::Bool(b) => v2::V2Value::Bool(*b),
+        JsonValue::Number(literal) => {
             let canonical = v2::read(literal.as_bytes()).is_ok();
-            v2::Value::Number(if canonical {
+            v2::V2Value::Number(if canonical {
                 (*literal).to_owned()
             } else {
                 "0".into()
             })
         }
-        Value::String(s) => v2::Value::String(s.to_string()),
-        Value::Array(items) => v2::Value::Array(items.iter().map(to_v2).collect()),
-        Value::Object(members) => {
-            let mut out: Vec<(String, v2::Value)> = Vec::new();
+        JsonValue::String(s) => v2::V2Value::String(s.to_string()),
+        JsonValue::Array(items) => v2::V2Value::Array(items.iter().map(to_v2).collect()),
+        JsonValue::Object(members) => {
+            let mut out: Vec<(String, v2::V2Value)> = Vec::new();
             for member in members {
                 if out.iter().all(|(k, _)| k != member.key.as_ref()) {
                     out.push((member.key.to_string(), to_v2(&member.value)));
                 }
             }
-            v2::Value::Object(out)
+            v2::V2Value::Object(out)
         }
     }
 }

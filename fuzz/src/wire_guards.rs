@@ -1,7 +1,7 @@
 //! The `wire_guards` fuzz target: wire::check against slow reference definitions.
 
 use super::PARSE_DEPTH;
-use sealkit::json::{self, Node, Value};
+use sealkit::json::{self, JsonValue, Node};
 use sealkit::wire::{self, WireCheck};
 
 /// `wire::check` never panics; on every text that parses as JSON its verdict equals the
@@ -62,9 +62,9 @@ mod reference {
     fn walk(text: &str, node: &Node<'_>, depth: usize, found: &mut Vec<Found>) {
         let at = node.span.start;
         match &node.value {
-            Value::Number(literal) => number(literal, at, found),
-            Value::String(_) => string(&text[node.span.start..node.span.end], at, found),
-            Value::Array(items) => {
+            JsonValue::Number(literal) => number(literal, at, found),
+            JsonValue::String(_) => string(&text[node.span.start..node.span.end], at, found),
+            JsonValue::Array(items) => {
                 container(depth, at, items.len(), found);
                 if items.len() > wire::MAX_JSON_COLLECTION_ITEMS {
                     // The 4097th item starts after the 4096th comma.
@@ -78,7 +78,7 @@ mod reference {
                     walk(text, item, depth + 1, found);
                 }
             }
-            Value::Object(members) => {
+            JsonValue::Object(members) => {
                 container(depth, at, members.len(), found);
                 if members.len() > wire::MAX_JSON_COLLECTION_ITEMS {
                     let comma = members[wire::MAX_JSON_COLLECTION_ITEMS - 1].value.span.end;
@@ -129,7 +129,7 @@ mod reference {
                     walk(text, &member.value, depth + 1, found);
                 }
             }
-            Value::Null | Value::Bool(_) => {}
+            JsonValue::Null | JsonValue::Bool(_) => {}
         }
     }
 

@@ -553,8 +553,8 @@ fn unjoined(page: &mut String, model: &Model) {
                 None => (String::new(), String::new(), String::new()),
             };
             let status = match report.status {
-                crate::approval::report::Status::Accepted => "accepted".to_owned(),
-                crate::approval::report::Status::Rejected => {
+                crate::approval::report::TokenStatus::Accepted => "accepted".to_owned(),
+                crate::approval::report::TokenStatus::Rejected => {
                     format!("rejected: {}", report.reason.as_deref().unwrap_or(""))
                 }
             };
