@@ -9,6 +9,9 @@
 //! * [`serde_compact`]: seal-host's serde_json compact text (`canonical_request`,
 //!   `args_hash`): members in wire order or recursively byte-sorted, scalars rendered by
 //!   serde_json itself so escapes and float forms are its own.
+//!
+//! The Lean rendering is written by hand (no crate renders Lean's number and escape forms):
+//! the identities hash these bytes, so they must equal the kernel's byte for byte.
 
 use crate::json::{JsonValue, Member, Node};
 use std::fmt::Write as _;

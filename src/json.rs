@@ -7,6 +7,10 @@
 //! Decoding follows the Lean reader where readers differ: a `\uD83D\uDE00` pair decodes to
 //! one scalar, and an unpaired surrogate escape decodes to U+FFFD (Seal's wire guard refuses
 //! such lines before this parse; the rule only keeps standalone use total).
+//!
+//! Written by hand rather than taken from a JSON crate: the identities hash exact literals,
+//! wire order and spans that general-purpose readers normalise away, and every byte has to
+//! agree with the peer's reader.
 
 use std::borrow::Cow;
 

@@ -34,11 +34,26 @@ use frames::{FrameIndex, SessionEra};
 use recover::{recover, Recovery};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use strum::{IntoStaticStr, VariantArray};
 
 /// The primary migration label of a receipt, in docs/migration.md's precedence order (the first
 /// that applies wins; `Ord` follows that order).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    IntoStaticStr,
+    VariantArray,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum Label {
     ReceiptInvalid,
     FrameUnrecoverable,
@@ -52,30 +67,10 @@ pub enum Label {
 }
 
 impl Label {
-    pub const ALL: [Label; 9] = [
-        Label::ReceiptInvalid,
-        Label::FrameUnrecoverable,
-        Label::FrameMismatch,
-        Label::FrameConflict,
-        Label::RefusedNow,
-        Label::MetaNowCommitted,
-        Label::ContextNowCommitted,
-        Label::LayoutChanged,
-        Label::IdentityUnchanged,
-    ];
+    pub const ALL: &'static [Label] = Label::VARIANTS;
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            Label::ReceiptInvalid => "receipt-invalid",
-            Label::FrameUnrecoverable => "frame-unrecoverable",
-            Label::FrameMismatch => "frame-mismatch",
-            Label::FrameConflict => "frame-conflict",
-            Label::RefusedNow => "refused-now",
-            Label::MetaNowCommitted => "meta-now-committed",
-            Label::ContextNowCommitted => "context-now-committed",
-            Label::LayoutChanged => "layout-changed",
-            Label::IdentityUnchanged => "identity-unchanged",
-        }
+        self.into()
     }
 
     /// docs/migration.md's meaning of the label.
@@ -106,8 +101,11 @@ impl std::fmt::Display for Label {
 }
 
 /// A reason the identity moves (docs/migration.md `changes`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, IntoStaticStr,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Change {
     /// `_meta` is present: the committed identity commits it.
     Meta,
@@ -118,14 +116,11 @@ pub enum Change {
 }
 
 impl Change {
+    /// A fixed-size array (not strum's slice): the tallies index by it.
     pub const ALL: [Change; 3] = [Change::Meta, Change::Context, Change::Layout];
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            Change::Meta => "meta",
-            Change::Context => "context",
-            Change::Layout => "layout",
-        }
+        self.into()
     }
 }
 

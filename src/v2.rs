@@ -25,9 +25,13 @@
 //! bytes differ from the canonical serialization is not the line Seal would forward.
 //! Nesting is capped at [`MAX_DEPTH`] (Seal's raw-wire guard bound) so no input recurses
 //! without limit.
+//!
+//! Reader and serializer are written by hand rather than taken from a JSON crate: whether a
+//! line is accepted, and the bytes it serializes to, must match Seal's byte for byte.
 
 use crate::canonical::RenderError;
 use std::fmt::Write as _;
+use strum::{IntoStaticStr, VariantArray};
 
 /// Deepest container nesting the reader accepts (Seal's wire guard refuses deeper lines).
 pub const MAX_DEPTH: usize = 128;
@@ -76,76 +80,60 @@ impl V2Value {
 }
 
 /// Why a line is not in canonical V2 form. Codes are stable (documented in README.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, IntoStaticStr, VariantArray)]
 pub enum V2RefusalCode {
     /// Whitespace outside a string.
+    #[strum(serialize = "v2-whitespace")]
     Whitespace,
     /// A literal byte of 0x80 or above inside a string (must be `\u`-escaped).
+    #[strum(serialize = "v2-non-ascii")]
     NonAscii,
     /// A literal control byte or DEL inside a string.
+    #[strum(serialize = "v2-control-character")]
     ControlCharacter,
     /// An escape that is not the canonical one for its character (`\/`, `\u0041`,
     /// `\u000a`, uppercase hex, an unknown or truncated escape).
+    #[strum(serialize = "v2-escape-not-canonical")]
     EscapeNotCanonical,
     /// A surrogate escape that is not a high surrogate followed by a low one.
+    #[strum(serialize = "v2-lone-surrogate")]
     LoneSurrogate,
     /// An integer part with a leading zero (`01`, `-00`).
+    #[strum(serialize = "v2-leading-zero")]
     LeadingZero,
     /// `-0` without a fraction.
+    #[strum(serialize = "v2-negative-zero")]
     NegativeZero,
     /// A fraction ending in `0` (`1.0`, `1.50`).
+    #[strum(serialize = "v2-fraction-trailing-zero")]
     FractionTrailingZero,
     /// An exponent (`1e3`, `1E3`).
+    #[strum(serialize = "v2-exponent")]
     Exponent,
     /// A key repeated within one object.
+    #[strum(serialize = "v2-duplicate-key")]
     DuplicateKey,
     /// A comma directly before `]` or `}`.
+    #[strum(serialize = "v2-trailing-comma")]
     TrailingComma,
     /// Nesting deeper than [`MAX_DEPTH`].
+    #[strum(serialize = "v2-too-deep")]
     TooDeep,
     /// Anything else that is not JSON (truncation, unexpected byte, empty fraction).
+    #[strum(serialize = "v2-syntax")]
     Syntax,
     /// Bytes after the value.
+    #[strum(serialize = "v2-trailing-data")]
     TrailingData,
 }
 
 impl V2RefusalCode {
     pub fn as_str(self) -> &'static str {
-        match self {
-            V2RefusalCode::Whitespace => "v2-whitespace",
-            V2RefusalCode::NonAscii => "v2-non-ascii",
-            V2RefusalCode::ControlCharacter => "v2-control-character",
-            V2RefusalCode::EscapeNotCanonical => "v2-escape-not-canonical",
-            V2RefusalCode::LoneSurrogate => "v2-lone-surrogate",
-            V2RefusalCode::LeadingZero => "v2-leading-zero",
-            V2RefusalCode::NegativeZero => "v2-negative-zero",
-            V2RefusalCode::FractionTrailingZero => "v2-fraction-trailing-zero",
-            V2RefusalCode::Exponent => "v2-exponent",
-            V2RefusalCode::DuplicateKey => "v2-duplicate-key",
-            V2RefusalCode::TrailingComma => "v2-trailing-comma",
-            V2RefusalCode::TooDeep => "v2-too-deep",
-            V2RefusalCode::Syntax => "v2-syntax",
-            V2RefusalCode::TrailingData => "v2-trailing-data",
-        }
+        self.into()
     }
 
     /// Every code, for documentation tests.
-    pub const ALL: [V2RefusalCode; 14] = [
-        V2RefusalCode::Whitespace,
-        V2RefusalCode::NonAscii,
-        V2RefusalCode::ControlCharacter,
-        V2RefusalCode::EscapeNotCanonical,
-        V2RefusalCode::LoneSurrogate,
-        V2RefusalCode::LeadingZero,
-        V2RefusalCode::NegativeZero,
-        V2RefusalCode::FractionTrailingZero,
-        V2RefusalCode::Exponent,
-        V2RefusalCode::DuplicateKey,
-        V2RefusalCode::TrailingComma,
-        V2RefusalCode::TooDeep,
-        V2RefusalCode::Syntax,
-        V2RefusalCode::TrailingData,
-    ];
+    pub const ALL: &'static [V2RefusalCode] = V2RefusalCode::VARIANTS;
 }
 
 /// A refused line: the code, the offset of the first offending byte, and what was wrong.
