@@ -1,5 +1,5 @@
 //! Audit throughput benchmark. Generates receipts shaped like the seal-host
-//! fixtures (~10 KB, signed with sealkit's own `receipt::lock::sign`), then measures in one
+//! fixtures (~10 KB, signed with sealkit's own `receipt::preimage::sign`), then measures in one
 //! run: the per-stage limits on one core (file read, JSON parse, one Ed25519 verification of a
 //! receipt preimage with the key already decompressed), and the release binary's
 //! `sealkit audit --format jsonl` with 1 and 2 jobs: receipts/s by the wall clock, the CPU
@@ -18,7 +18,7 @@ mod child;
 #[path = "support/receipts.rs"]
 mod receipts;
 
-use sealkit::receipt::{self, lock};
+use sealkit::receipt::{self, preimage};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -130,16 +130,17 @@ fn preimage_of(bytes: &[u8], seed: &[u8; 32]) -> ([u8; 32], Vec<u8>, [u8; 64]) {
     };
     let object_a = b64("object_a");
     let mut object_b = Vec::new();
-    lock::write_object_b(&map, &mut object_b).unwrap();
-    let parts = lock::LockParts {
+    preimage::write_object_b(&map, &mut object_b).unwrap();
+    let parts = preimage::LockParts {
         object_a: &object_a,
         approval_statement: None,
-        release_tag: lock::release_tag(map["release_status"].as_str().unwrap()).unwrap(),
+        release_tag: preimage::release_tag(map["release_status"].as_str().unwrap()).unwrap(),
         operation_id: map["operation_id"].as_str().unwrap(),
-        durability_tag: lock::durability_tag(map["durability_class"].as_str().unwrap()).unwrap(),
+        durability_tag: preimage::durability_tag(map["durability_class"].as_str().unwrap())
+            .unwrap(),
     };
     let mut message = Vec::new();
-    lock::preimage(&parts, &object_b, &mut message);
+    preimage::preimage(&parts, &object_b, &mut message);
     let signature =
         sealkit::signature::decode_signature_64(map["signature"]["value"].as_str().unwrap())
             .unwrap();

@@ -1,6 +1,6 @@
 //! Migration throughput benchmark. Generates receipts shaped like the
 //! legacy-vs-current fixtures — half record_version 3 (signed with sealkit's own
-//! `receipt::lock::sign`, from the NEW M2 receipt), half record_version 2 (from the OLD M2
+//! `receipt::preimage::sign`, from the NEW M2 receipt), half record_version 2 (from the OLD M2
 //! receipt) — each for its own frame (F05 with a distinct `id`), plus one capture holding
 //! every frame. Then it measures, in one run: the per-receipt limits on one core (all
 //! receipt checks, frame analysis, the whole migration of one receipt), and
@@ -20,7 +20,7 @@ mod child;
 use base64::Engine as _;
 use rayon::prelude::*;
 use sealkit::digest::sha256_hex;
-use sealkit::receipt::{self, lock};
+use sealkit::receipt::{self, preimage};
 use serde_json::{Map, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -222,13 +222,13 @@ fn generate(template: &Template, i: usize, seed: Option<&[u8; 32]>) -> (Vec<u8>,
         Value::from(map["now"].as_u64().unwrap() + i as u64),
     );
     if let Some(seed) = seed {
-        lock::sign(&mut receipt, seed).unwrap();
+        preimage::sign(&mut receipt, seed).unwrap();
     }
     let hash = receipt["canonical_request_sha256"]
         .as_str()
         .unwrap()
         .to_owned();
-    (lock::to_file_bytes(&receipt), frame, hash)
+    (preimage::to_file_bytes(&receipt), frame, hash)
 }
 
 fn write_capture(path: &Path, frames: &[Vec<u8>]) {

@@ -28,7 +28,7 @@ mod child;
 use criterion::{criterion_group, Criterion, Throughput};
 use ed25519_dalek::{Signature, Verifier};
 use sealkit::approval::binding::{Expectations, Subject};
-use sealkit::approval::report::{Checker, Status};
+use sealkit::approval::report::{Checker, TokenStatus};
 use sealkit::approval::sign::{sign_approval, ApprovalInputs};
 use sealkit::approval::{preimage, Renderer};
 use sealkit::keys::SecretKey;
@@ -99,7 +99,7 @@ fn pipeline(corpus: &Corpus) -> u64 {
             return accepted;
         }
         for report in checker.check_batch(&batch) {
-            accepted += u64::from(report.status == Status::Accepted);
+            accepted += u64::from(report.status == TokenStatus::Accepted);
         }
     }
 }

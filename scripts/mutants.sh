@@ -10,7 +10,7 @@
 #
 # Usage: scripts/mutants.sh [GROUP...] [-- EXTRA-CARGO-MUTANTS-OPTIONS...]
 #   GROUP: receipt signature approval chain migrate wire (default: all, in that order), or
-#   verdicts: only the functions whose verdicts tests/mutation_pins.rs pins (a quick check).
+#   verdicts: only the functions whose verdicts tests/it/mutation_pins.rs pins (a quick check).
 #   Extra options go to cargo-mutants, e.g. `-- --re config_signature` for one function,
 #   `-- --list` to list the mutants without running them, `-- --in-diff my.diff` for the
 #   functions a change touched.

@@ -6,7 +6,7 @@
 //! the pinned kernel wasm, which the public snapshot lacks, so sealkit never claims
 //! `DECISION REPRODUCED`.
 
-use crate::json::{self, Node, Value};
+use crate::json::{self, JsonValue, Node};
 use crate::signature;
 use serde::Serialize;
 
@@ -66,7 +66,7 @@ pub struct Trust<'a> {
 pub fn evaluate(text: &str, trust: &Trust<'_>) -> Result<BundleReport, String> {
     let node =
         json::parse(text, 128).map_err(|e| format!("RECEIPT JSON UNREADABLE ({})", e.message))?;
-    if !matches!(node.value, Value::Object(_)) {
+    if !matches!(node.value, JsonValue::Object(_)) {
         return Err("RECEIPT UNREADABLE (not a JSON object)".into());
     }
     let statements = ROLES
@@ -141,7 +141,7 @@ fn verify_statement(node: Option<&Node<'_>>, role: &str, trusted: &str) -> Resul
     let signature = statement
         .value
         .get("signature")
-        .filter(|s| matches!(s.value, Value::Object(_)))
+        .filter(|s| matches!(s.value, JsonValue::Object(_)))
         .ok_or("signature is absent")?;
     let field = |name: &str| signature.value.get(name).and_then(|v| v.value.as_str());
     if field("algorithm") != Some("Ed25519") || field("encoding") != Some("base64url-nopad") {
@@ -214,12 +214,12 @@ fn decision(bundle: &Node<'_>) -> DecisionResult {
 fn closed_profile(payload: Option<&Node<'_>>) -> (&'static str, String, String) {
     let closure = payload.and_then(|p| p.value.get("standalone_replay_closure"));
     let member = |name: &str| closure.and_then(|c| c.value.get(name)).map(|n| &n.value);
-    let holds = member("semantics").and_then(Value::as_str) == Some("one-init-one-decide")
-        && member("every_verdict_input_embedded") == Some(&Value::Bool(true))
-        && member("prior_kernel_state_required") == Some(&Value::Bool(false))
-        && member("prior_host_state_required") == Some(&Value::Bool(false))
-        && member("active_kernel_set_bound") == Some(&Value::Bool(true))
-        && member("omitted_state_influences") == Some(&Value::Bool(false));
+    let holds = member("semantics").and_then(JsonValue::as_str) == Some("one-init-one-decide")
+        && member("every_verdict_input_embedded") == Some(&JsonValue::Bool(true))
+        && member("prior_kernel_state_required") == Some(&JsonValue::Bool(false))
+        && member("prior_host_state_required") == Some(&JsonValue::Bool(false))
+        && member("active_kernel_set_bound") == Some(&JsonValue::Bool(true))
+        && member("omitted_state_influences") == Some(&JsonValue::Bool(false));
     if !holds {
         return (
             "not-reproduced",

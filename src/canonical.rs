@@ -9,8 +9,11 @@
 //! * [`serde_compact`]: seal-host's serde_json compact text (`canonical_request`,
 //!   `args_hash`): members in wire order or recursively byte-sorted, scalars rendered by
 //!   serde_json itself so escapes and float forms are its own.
+//!
+//! The Lean rendering is written by hand (no crate renders Lean's number and escape forms):
+//! the identities hash these bytes, so they must equal the kernel's byte for byte.
 
-use crate::json::{Member, Node, Value};
+use crate::json::{JsonValue, Member, Node};
 use std::fmt::Write as _;
 
 /// Rendering refused: only reachable for values Seal's wire guards refuse first.
@@ -52,14 +55,14 @@ pub fn lean_compress(node: &Node<'_>) -> Result<String, RenderError> {
     Ok(out)
 }
 
-fn write_lean(value: &Value<'_>, out: &mut String) -> Result<(), RenderError> {
+fn write_lean(value: &JsonValue<'_>, out: &mut String) -> Result<(), RenderError> {
     match value {
-        Value::Null => out.push_str("null"),
-        Value::Bool(true) => out.push_str("true"),
-        Value::Bool(false) => out.push_str("false"),
-        Value::Number(literal) => out.push_str(&lean_number(literal)?),
-        Value::String(text) => write_lean_string(text, out),
-        Value::Array(items) => {
+        JsonValue::Null => out.push_str("null"),
+        JsonValue::Bool(true) => out.push_str("true"),
+        JsonValue::Bool(false) => out.push_str("false"),
+        JsonValue::Number(literal) => out.push_str(&lean_number(literal)?),
+        JsonValue::String(text) => write_lean_string(text, out),
+        JsonValue::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
@@ -69,7 +72,7 @@ fn write_lean(value: &Value<'_>, out: &mut String) -> Result<(), RenderError> {
             }
             out.push(']');
         }
-        Value::Object(members) => {
+        JsonValue::Object(members) => {
             out.push('{');
             for (i, member) in sorted_members(members).into_iter().enumerate() {
                 if i > 0 {
@@ -251,12 +254,12 @@ pub fn serde_compact(
     out: &mut Vec<u8>,
 ) -> Result<(), RenderError> {
     match &node.value {
-        Value::Null => out.extend_from_slice(b"null"),
-        Value::Bool(true) => out.extend_from_slice(b"true"),
-        Value::Bool(false) => out.extend_from_slice(b"false"),
-        Value::Number(literal) => out.extend_from_slice(serde_number(literal)?.as_bytes()),
-        Value::String(text) => serde_string(text, out),
-        Value::Array(items) => {
+        JsonValue::Null => out.extend_from_slice(b"null"),
+        JsonValue::Bool(true) => out.extend_from_slice(b"true"),
+        JsonValue::Bool(false) => out.extend_from_slice(b"false"),
+        JsonValue::Number(literal) => out.extend_from_slice(serde_number(literal)?.as_bytes()),
+        JsonValue::String(text) => serde_string(text, out),
+        JsonValue::Array(items) => {
             out.push(b'[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
@@ -266,7 +269,7 @@ pub fn serde_compact(
             }
             out.push(b']');
         }
-        Value::Object(members) => {
+        JsonValue::Object(members) => {
             out.push(b'{');
             let ordered: Vec<&Member<'_>> = match order {
                 KeyOrder::Wire => members.iter().collect(),

@@ -28,7 +28,7 @@
 //! the two disagree for a line the findings say so rather than picking a side silently.
 
 use crate::canonical::{lean_compress, serde_compact, KeyOrder, RenderError};
-use crate::json::{self, Node, Value as JsonValue};
+use crate::json::{self, JsonValue, Node};
 use crate::signature::Failure;
 use crate::typed::{read_request, RequestRefusal, V2Request};
 use crate::v2;
@@ -128,7 +128,7 @@ fn frame(out: &mut Vec<u8>, bytes: &[u8]) {
 
 /// The claim the Lean kernel derives from a V2 request (`deriveEffect`).
 pub fn kernel_effect(request: &V2Request) -> Result<EffectClaim, RenderError> {
-    let compress = |v: &Option<v2::Value>| v.as_ref().map(v2::compress).transpose();
+    let compress = |v: &Option<v2::V2Value>| v.as_ref().map(v2::compress).transpose();
     Ok(EffectClaim {
         resource: request.tool.clone(),
         action: request.action.clone(),

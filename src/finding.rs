@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 use std::path::PathBuf;
+use strum::{IntoStaticStr, VariantArray};
 
 /// How much a finding matters for the exit status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -25,17 +26,21 @@ impl Severity {
 }
 
 macro_rules! codes {
-    ($($variant:ident => ($text:literal, $severity:ident, $what:literal),)*) => {
-        /// Every finding sealkit reports. The text form is the stable interface.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    ($($variant:ident => ($severity:ident, $what:literal),)*) => {
+        /// Every finding sealkit reports. The text form (the variant's name in kebab-case) is
+        /// the stable interface.
+        #[derive(
+            Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, IntoStaticStr, VariantArray,
+        )]
+        #[strum(serialize_all = "kebab-case")]
         pub enum Code { $($variant,)* }
 
         impl Code {
             /// Every code, in documentation order.
-            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+            pub const ALL: &'static [Code] = Code::VARIANTS;
 
             pub fn as_str(self) -> &'static str {
-                match self { $(Code::$variant => $text,)* }
+                self.into()
             }
 
             pub fn severity(self) -> Severity {
@@ -52,60 +57,60 @@ macro_rules! codes {
 
 codes! {
     // Receipt trust.
-    SignatureInvalid => ("signature-invalid", Error, "the seal.object-b/v2 signature block is malformed or does not verify"),
-    SignerMismatch => ("signer-mismatch", Error, "the receipt is signed by a key other than the pinned receipt key"),
-    SignerUnpinned => ("signer-unpinned", Error, "no --receipt-key was given, so the receipt cannot be authenticated"),
-    UnsignedReceipt => ("unsigned-receipt", Error, "record_version 2 receipt: it carries no signature and cannot be authenticated"),
+    SignatureInvalid => (Error, "the seal.object-b/v2 signature block is malformed or does not verify"),
+    SignerMismatch => (Error, "the receipt is signed by a key other than the pinned receipt key"),
+    SignerUnpinned => (Error, "no --receipt-key was given, so the receipt cannot be authenticated"),
+    UnsignedReceipt => (Error, "record_version 2 receipt: it carries no signature and cannot be authenticated"),
     // Receipt content, recomputed.
-    MalformedReceipt => ("malformed-receipt", Error, "not a seal-host authorization-decision receipt: a required member is missing or mistyped"),
-    ObjectAMismatch => ("object-a-mismatch", Error, "the signed frame (object A) does not hash to framed_subject_sha256 / framed_subject_length"),
-    RequestHashMismatch => ("request-hash-mismatch", Error, "request_sha256 is not the SHA-256 of the frame's request line"),
-    CanonicalRequestMismatch => ("canonical-request-mismatch", Error, "canonical_request or canonical_request_sha256 does not recompute from the request"),
-    ArgsHashMismatch => ("args-hash-mismatch", Error, "args_hash does not recompute from the arguments"),
-    RequestFieldsMismatch => ("request-fields-mismatch", Error, "tool / arguments / _meta / requestState / inputResponses / effect_view differ from the request"),
-    TargetMismatch => ("target-mismatch", Error, "the safety certificate's target is not the host (v3) or legacy (v2) profile target of the request"),
-    AuditMismatch => ("audit-mismatch", Error, "the kernel audit line inside emitted_bytes disagrees with the receipt (request hash, certificates, tool, route)"),
-    DecisionMismatch => ("decision-mismatch", Error, "verdict, reason, deny_kernel, authorization or approval do not follow from the kernel's certificates"),
-    PolicyHashMismatch => ("policy-hash-mismatch", Error, "a policy_hash is not the SHA-256 of the compact kernel_config"),
-    ConfigMismatch => ("config-mismatch", Error, "kernel_config is not the signed_config payload, or the config signature does not verify under its own key"),
-    ApprovalStatementInvalid => ("approval-statement-invalid", Error, "the signed approval statement is not a canonical ApprovalRecord v2 payload bound to this decision"),
+    MalformedReceipt => (Error, "not a seal-host authorization-decision receipt: a required member is missing or mistyped"),
+    ObjectAMismatch => (Error, "the signed frame (object A) does not hash to framed_subject_sha256 / framed_subject_length"),
+    RequestHashMismatch => (Error, "request_sha256 is not the SHA-256 of the frame's request line"),
+    CanonicalRequestMismatch => (Error, "canonical_request or canonical_request_sha256 does not recompute from the request"),
+    ArgsHashMismatch => (Error, "args_hash does not recompute from the arguments"),
+    RequestFieldsMismatch => (Error, "tool / arguments / _meta / requestState / inputResponses / effect_view differ from the request"),
+    TargetMismatch => (Error, "the safety certificate's target is not the host (v3) or legacy (v2) profile target of the request"),
+    AuditMismatch => (Error, "the kernel audit line inside emitted_bytes disagrees with the receipt (request hash, certificates, tool, route)"),
+    DecisionMismatch => (Error, "verdict, reason, deny_kernel, authorization or approval do not follow from the kernel's certificates"),
+    PolicyHashMismatch => (Error, "a policy_hash is not the SHA-256 of the compact kernel_config"),
+    ConfigMismatch => (Error, "kernel_config is not the signed_config payload, or the config signature does not verify under its own key"),
+    ApprovalStatementInvalid => (Error, "the signed approval statement is not a canonical ApprovalRecord v2 payload bound to this decision"),
     // With --trusted-approvers: who authorized an approval-authorized ALLOW.
-    ApproverNotTrusted => ("approver-not-trusted", Error, "the receipt's signed approval statement names an approval key that is not in the trusted-approvers list"),
-    ApproverKeyOutsideWindow => ("approver-key-outside-window", Error, "the signed approval statement names a listed approval key, but its authorized_at lies outside every window the list gives that key"),
-    ReleaseMismatch => ("release-mismatch", Error, "release_status, release_frame, operation_id or post_state_hash are inconsistent"),
-    ReleaseUnconfirmed => ("release-unconfirmed", Warning, "an ALLOW receipt stopped at PENDING or UNKNOWN: the release was never confirmed"),
-    NotHostLayout => ("not-host-layout", Warning, "the file's bytes are not seal-host's pretty rendering of its content (reformatted, duplicate keys or extra bytes)"),
+    ApproverNotTrusted => (Error, "the receipt's signed approval statement names an approval key that is not in the trusted-approvers list"),
+    ApproverKeyOutsideWindow => (Error, "the signed approval statement names a listed approval key, but its authorized_at lies outside every window the list gives that key"),
+    ReleaseMismatch => (Error, "release_status, release_frame, operation_id or post_state_hash are inconsistent"),
+    ReleaseUnconfirmed => (Warning, "an ALLOW receipt stopped at PENDING or UNKNOWN: the release was never confirmed"),
+    NotHostLayout => (Warning, "the file's bytes are not seal-host's pretty rendering of its content (reformatted, duplicate keys or extra bytes)"),
     // Files.
-    UnreadableFile => ("unreadable-file", Error, "the file could not be read"),
-    NotUtf8 => ("not-utf8", Error, "the file is not UTF-8"),
-    TruncatedJson => ("truncated-json", Error, "the JSON ends early (a partial write)"),
-    InvalidJson => ("invalid-json", Error, "the file is not JSON"),
-    DuplicateMember => ("duplicate-member", Error, "a JSON object in the file writes one member name twice: readers disagree on its value, so it is refused whatever the signature says"),
-    MisnamedReceipt => ("misnamed-receipt", Error, "the file name is not receipt-<20-digit counter>-<the receipt's own request hash>.json"),
-    ChangedDuringAudit => ("changed-during-audit", Warning, "the file was replaced or modified while it was being audited; rerun the audit"),
-    ModeNotPrivate => ("mode-not-private", Warning, "seal-host writes receipt directories 0700 and their files 0600 (and refuses anything else)"),
-    SymlinkSkipped => ("symlink-skipped", Warning, "a symbolic link: never followed"),
-    NotRegularFile => ("not-regular-file", Warning, "a FIFO, socket or device: not opened"),
-    LeftoverTempFile => ("leftover-temp-file", Warning, "a seal-host temporary file left by an interrupted write"),
-    SigningKeyExposed => ("signing-key-exposed", Warning, "the receipt-signing seed lies beside the receipts it signs (as seal-host writes it)"),
-    UnexpectedFile => ("unexpected-file", Info, "a file seal-host does not write into receipt directories"),
+    UnreadableFile => (Error, "the file could not be read"),
+    NotUtf8 => (Error, "the file is not UTF-8"),
+    TruncatedJson => (Error, "the JSON ends early (a partial write)"),
+    InvalidJson => (Error, "the file is not JSON"),
+    DuplicateMember => (Error, "a JSON object in the file writes one member name twice: readers disagree on its value, so it is refused whatever the signature says"),
+    MisnamedReceipt => (Error, "the file name is not receipt-<20-digit counter>-<the receipt's own request hash>.json"),
+    ChangedDuringAudit => (Warning, "the file was replaced or modified while it was being audited; rerun the audit"),
+    ModeNotPrivate => (Warning, "seal-host writes receipt directories 0700 and their files 0600 (and refuses anything else)"),
+    SymlinkSkipped => (Warning, "a symbolic link: never followed"),
+    NotRegularFile => (Warning, "a FIFO, socket or device: not opened"),
+    LeftoverTempFile => (Warning, "a seal-host temporary file left by an interrupted write"),
+    SigningKeyExposed => (Warning, "the receipt-signing seed lies beside the receipts it signs (as seal-host writes it)"),
+    UnexpectedFile => (Info, "a file seal-host does not write into receipt directories"),
     // Directories.
-    CounterReused => ("counter-reused", Info, "one file counter used by several host sessions (seal-host restarts counters at 0)"),
-    CounterDuplicate => ("counter-duplicate", Error, "one file counter used twice by the same host session"),
-    SharedCanonicalHash => ("shared-canonical-hash", Warning, "distinct frames share one canonical_request_sha256, so the file name does not identify the request"),
-    ChainStateInvalid => ("chain-state-invalid", Error, ".seal-audit-head.state is not a seal_audit_state v1 record"),
-    ChainStateMismatch => ("chain-state-mismatch", Error, "the chain head recomputed from the receipts' audit lines is not the head in .seal-audit-head.state (a receipt deleted, added or reordered)"),
-    OperationStateMismatch => ("operation-state-mismatch", Error, "a released ALLOW receipt's operation is missing from, or differs in, .seal-operation-state.json"),
-    OperationReceiptMissing => ("operation-receipt-missing", Error, "an operation .seal-operation-state.json records as released has no receipt in the directory (a deleted receipt)"),
+    CounterReused => (Info, "one file counter used by several host sessions (seal-host restarts counters at 0)"),
+    CounterDuplicate => (Error, "one file counter used twice by the same host session"),
+    SharedCanonicalHash => (Warning, "distinct frames share one canonical_request_sha256, so the file name does not identify the request"),
+    ChainStateInvalid => (Error, ".seal-audit-head.state is not a seal_audit_state v1 record"),
+    ChainStateMismatch => (Error, "the chain head recomputed from the receipts' audit lines is not the head in .seal-audit-head.state (a receipt deleted, added or reordered)"),
+    OperationStateMismatch => (Error, "a released ALLOW receipt's operation is missing from, or differs in, .seal-operation-state.json"),
+    OperationReceiptMissing => (Error, "an operation .seal-operation-state.json records as released has no receipt in the directory (a deleted receipt)"),
     // Joins of `sealkit report`.
-    ReleasedWithoutToken => ("released-without-token", Warning, "an approval-authorized ALLOW receipt matches no accepted token of the given token files (target and exact-frame subject)"),
-    TokenNotFresh => ("token-not-fresh", Warning, "the token matching a released receipt was expired or not yet valid at the receipt's decision time"),
-    TokenRejected => ("token-rejected", Error, "a token line fails seal-host's checks under every trusted approval key"),
-    TokenNeverUsed => ("token-never-used", Info, "an accepted approval token matches no approval-authorized ALLOW receipt"),
-    ChainBroken => ("chain-broken", Error, "a sealed log's genesis or an entry's recorded head does not recompute"),
-    ChainEntryWithoutReceipt => ("chain-entry-without-receipt", Warning, "a chain entry's request hash matches no receipt of the report"),
-    ReceiptNotInChain => ("receipt-not-in-chain", Warning, "a receipt's request hash matches no entry of the given chains"),
-    FrameNotCaptured => ("frame-not-captured", Info, "no frame of the given captures has the receipt's canonical request hash"),
+    ReleasedWithoutToken => (Warning, "an approval-authorized ALLOW receipt matches no accepted token of the given token files (target and exact-frame subject)"),
+    TokenNotFresh => (Warning, "the token matching a released receipt was expired or not yet valid at the receipt's decision time"),
+    TokenRejected => (Error, "a token line fails seal-host's checks under every trusted approval key"),
+    TokenNeverUsed => (Info, "an accepted approval token matches no approval-authorized ALLOW receipt"),
+    ChainBroken => (Error, "a sealed log's genesis or an entry's recorded head does not recompute"),
+    ChainEntryWithoutReceipt => (Warning, "a chain entry's request hash matches no receipt of the report"),
+    ReceiptNotInChain => (Warning, "a receipt's request hash matches no entry of the given chains"),
+    FrameNotCaptured => (Info, "no frame of the given captures has the receipt's canonical request hash"),
 }
 
 impl Serialize for Code {

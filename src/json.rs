@@ -7,6 +7,10 @@
 //! Decoding follows the Lean reader where readers differ: a `\uD83D\uDE00` pair decodes to
 //! one scalar, and an unpaired surrogate escape decodes to U+FFFD (Seal's wire guard refuses
 //! such lines before this parse; the rule only keeps standalone use total).
+//!
+//! Written by hand rather than taken from a JSON crate: the identities hash exact literals,
+//! wire order and spans that general-purpose readers normalise away, and every byte has to
+//! agree with the peer's reader.
 
 use std::borrow::Cow;
 
@@ -30,7 +34,7 @@ impl Span {
 /// A JSON value with its span.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node<'a> {
-    pub value: Value<'a>,
+    pub value: JsonValue<'a>,
     pub span: Span,
 }
 
@@ -44,7 +48,7 @@ pub struct Member<'a> {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum Value<'a> {
+pub enum JsonValue<'a> {
     Null,
     Bool(bool),
     /// The number exactly as written (validated against the JSON number grammar).
@@ -54,12 +58,12 @@ pub enum Value<'a> {
     Object(Vec<Member<'a>>),
 }
 
-impl<'a> Value<'a> {
+impl<'a> JsonValue<'a> {
     /// The member named `key`, if this is an object that has one (the last one if the key
     /// repeats, as the Lean reader keeps; the wire guards refuse repeats before this).
     pub fn get(&self, key: &str) -> Option<&Node<'a>> {
         match self {
-            Value::Object(members) => members
+            JsonValue::Object(members) => members
                 .iter()
                 .rev()
                 .find(|m| m.key == key)
@@ -70,14 +74,14 @@ impl<'a> Value<'a> {
 
     pub fn as_str(&self) -> Option<&str> {
         match self {
-            Value::String(s) => Some(s),
+            JsonValue::String(s) => Some(s),
             _ => None,
         }
     }
 
     pub fn as_object(&self) -> Option<&[Member<'a>]> {
         match self {
-            Value::Object(members) => Some(members),
+            JsonValue::Object(members) => Some(members),
             _ => None,
         }
     }
@@ -85,18 +89,18 @@ impl<'a> Value<'a> {
     /// The JSON type name, for messages.
     pub fn type_name(&self) -> &'static str {
         match self {
-            Value::Null => "null",
-            Value::Bool(_) => "boolean",
-            Value::Number(_) => "number",
-            Value::String(_) => "string",
-            Value::Array(_) => "array",
-            Value::Object(_) => "object",
+            JsonValue::Null => "null",
+            JsonValue::Bool(_) => "boolean",
+            JsonValue::Number(_) => "number",
+            JsonValue::String(_) => "string",
+            JsonValue::Array(_) => "array",
+            JsonValue::Object(_) => "object",
         }
     }
 
     /// True for a number literal without fraction or exponent (a JSON integer).
     pub fn is_integer(&self) -> bool {
-        matches!(self, Value::Number(n) if !n.contains(['.', 'e', 'E']))
+        matches!(self, JsonValue::Number(n) if !n.contains(['.', 'e', 'E']))
     }
 }
 
@@ -204,11 +208,11 @@ impl<'a> Parser<'a> {
         let value = match self.peek() {
             Some(b'{') => self.object(depth)?,
             Some(b'[') => self.array(depth)?,
-            Some(b'"') => Value::String(self.string()?),
-            Some(b't') => self.literal("true", Value::Bool(true))?,
-            Some(b'f') => self.literal("false", Value::Bool(false))?,
-            Some(b'n') => self.literal("null", Value::Null)?,
-            Some(b'-' | b'0'..=b'9') => Value::Number(self.number()?),
+            Some(b'"') => JsonValue::String(self.string()?),
+            Some(b't') => self.literal("true", JsonValue::Bool(true))?,
+            Some(b'f') => self.literal("false", JsonValue::Bool(false))?,
+            Some(b'n') => self.literal("null", JsonValue::Null)?,
+            Some(b'-' | b'0'..=b'9') => JsonValue::Number(self.number()?),
             Some(_) => return Err(self.error("expected a JSON value")),
             None => return Err(self.error("unexpected end of input, expected a JSON value")),
         };
@@ -221,7 +225,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn literal(&mut self, word: &str, value: Value<'a>) -> Result<Value<'a>, ParseError> {
+    fn literal(&mut self, word: &str, value: JsonValue<'a>) -> Result<JsonValue<'a>, ParseError> {
         if self.bytes[self.pos..].starts_with(word.as_bytes()) {
             self.pos += word.len();
             Ok(value)
@@ -238,14 +242,14 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn object(&mut self, depth: usize) -> Result<Value<'a>, ParseError> {
+    fn object(&mut self, depth: usize) -> Result<JsonValue<'a>, ParseError> {
         let depth = self.enter(depth)?;
         self.pos += 1;
         self.skip_ws();
         let mut members = Vec::new();
         if self.peek() == Some(b'}') {
             self.pos += 1;
-            return Ok(Value::Object(members));
+            return Ok(JsonValue::Object(members));
         }
         loop {
             if self.peek() != Some(b'"') {
@@ -277,21 +281,21 @@ impl<'a> Parser<'a> {
                 }
                 Some(b'}') => {
                     self.pos += 1;
-                    return Ok(Value::Object(members));
+                    return Ok(JsonValue::Object(members));
                 }
                 _ => return Err(self.error("expected ',' or '}' in an object")),
             }
         }
     }
 
-    fn array(&mut self, depth: usize) -> Result<Value<'a>, ParseError> {
+    fn array(&mut self, depth: usize) -> Result<JsonValue<'a>, ParseError> {
         let depth = self.enter(depth)?;
         self.pos += 1;
         self.skip_ws();
         let mut items = Vec::new();
         if self.peek() == Some(b']') {
             self.pos += 1;
-            return Ok(Value::Array(items));
+            return Ok(JsonValue::Array(items));
         }
         loop {
             items.push(self.value(depth)?);
@@ -303,7 +307,7 @@ impl<'a> Parser<'a> {
                 }
                 Some(b']') => {
                     self.pos += 1;
-                    return Ok(Value::Array(items));
+                    return Ok(JsonValue::Array(items));
                 }
                 _ => return Err(self.error("expected ',' or ']' in an array")),
             }
@@ -499,8 +503,8 @@ pub fn first_duplicate(node: &Node<'_>) -> Option<Duplicate> {
     let mut stack = vec![node];
     while let Some(node) = stack.pop() {
         match &node.value {
-            Value::Array(items) => stack.extend(items),
-            Value::Object(members) => {
+            JsonValue::Array(items) => stack.extend(items),
+            JsonValue::Object(members) => {
                 let mut seen = std::collections::HashSet::with_capacity(members.len());
                 for member in members {
                     if !seen.insert(member.key.as_ref())
@@ -574,7 +578,7 @@ mod tests {
         let node = ok(r#" {"b":1.50,"a":[true,null,-0]} "#);
         let members = node.value.as_object().unwrap();
         assert_eq!(members[0].key, "b");
-        assert_eq!(members[0].value.value, Value::Number("1.50"));
+        assert_eq!(members[0].value.value, JsonValue::Number("1.50"));
         assert_eq!(members[1].key, "a");
         assert_eq!(members[0].key_span, Span { start: 2, end: 5 });
         assert_eq!(node.span, Span { start: 1, end: 30 });

@@ -4,7 +4,7 @@
 //! grammar (a warning only: unknown keys are committed whole, whatever their name), and
 //! sealkit's pinned resource bounds.
 
-use crate::json::{Member, Node, Span, Value};
+use crate::json::{JsonValue, Member, Node, Span};
 use crate::refusal::{Refusal, RefusalCode};
 
 /// The protocol era a request is read under.
@@ -73,7 +73,7 @@ pub struct Warning {
 }
 
 /// True when a `_meta` value carries a 2026-07-28 marker key.
-pub fn has_modern_markers(meta: &Value<'_>) -> bool {
+pub fn has_modern_markers(meta: &JsonValue<'_>) -> bool {
     meta.get(KEY_PROTOCOL_VERSION).is_some() || meta.get(KEY_CLIENT_CAPABILITIES).is_some()
 }
 
@@ -86,7 +86,7 @@ pub fn has_modern_markers(meta: &Value<'_>) -> bool {
 /// 2026-07-28 request names a supported version. The unsupported-version refusal
 /// (`-32022`) therefore only ever answers an otherwise well-formed request.
 pub fn validate(meta: &Node<'_>, era: Era) -> Result<Vec<Warning>, Refusal> {
-    let Value::Object(members) = &meta.value else {
+    let JsonValue::Object(members) = &meta.value else {
         return Err(Refusal::new(
             RefusalCode::MetaNotObject,
             meta.span,
@@ -178,7 +178,7 @@ fn check_known_key(member: &Member<'_>) -> Result<(), Refusal> {
             RefusalCode::InvalidProtocolVersion,
             format!("must be a string, found {}", describe(&value.value)),
         ),
-        KEY_CLIENT_CAPABILITIES if !matches!(value.value, Value::Object(_)) => fail(
+        KEY_CLIENT_CAPABILITIES if !matches!(value.value, JsonValue::Object(_)) => fail(
             RefusalCode::InvalidClientCapabilities,
             format!("must be an object, found {}", describe(&value.value)),
         ),
@@ -242,21 +242,21 @@ fn check_known_key(member: &Member<'_>) -> Result<(), Refusal> {
     }
 }
 
-fn describe(value: &Value<'_>) -> String {
+fn describe(value: &JsonValue<'_>) -> String {
     match value {
-        Value::String(s) => format!("\"{s}\""),
-        Value::Number(n) => (*n).to_owned(),
+        JsonValue::String(s) => format!("\"{s}\""),
+        JsonValue::Number(n) => (*n).to_owned(),
         other => other.type_name().to_owned(),
     }
 }
 
-fn is_string_or_integer(value: &Value<'_>) -> bool {
-    matches!(value, Value::String(_)) || value.is_integer()
+fn is_string_or_integer(value: &JsonValue<'_>) -> bool {
+    matches!(value, JsonValue::String(_)) || value.is_integer()
 }
 
 /// MCP `Implementation`: an object with string `name` and `version` (other members free).
 fn check_implementation(node: &Node<'_>) -> Result<(), String> {
-    if !matches!(node.value, Value::Object(_)) {
+    if !matches!(node.value, JsonValue::Object(_)) {
         return Err(format!(
             "must be an Implementation object, found {}",
             node.value.type_name()
@@ -264,7 +264,7 @@ fn check_implementation(node: &Node<'_>) -> Result<(), String> {
     }
     for field in ["name", "version"] {
         match node.value.get(field) {
-            Some(n) if matches!(n.value, Value::String(_)) => {}
+            Some(n) if matches!(n.value, JsonValue::String(_)) => {}
             Some(n) => {
                 return Err(format!(
                     "member \"{field}\" must be a string, found {}",
@@ -457,11 +457,11 @@ fn walk_bounds(node: &Node<'_>, depth: usize, items: &mut usize) -> Result<(), R
         )
     };
     let children: Vec<&Node<'_>> = match &node.value {
-        Value::String(s) if s.len() > MAX_META_STRING_BYTES => {
+        JsonValue::String(s) if s.len() > MAX_META_STRING_BYTES => {
             return Err(too_long(node.span, s.len()))
         }
-        Value::Array(elements) => elements.iter().collect(),
-        Value::Object(members) => {
+        JsonValue::Array(elements) => elements.iter().collect(),
+        JsonValue::Object(members) => {
             for member in members {
                 if member.key.len() > MAX_META_STRING_BYTES {
                     return Err(too_long(member.key_span, member.key.len()));

@@ -10,9 +10,12 @@
 use crate::json::Span;
 use crate::meta::Era;
 use crate::request::Subject;
+use strum::{IntoStaticStr, VariantArray};
 
-/// Every refusal sealkit can give a frame. The string forms are a stable interface.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Every refusal sealkit can give a frame. The string forms (the variant's name in
+/// kebab-case) are a stable interface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, IntoStaticStr, VariantArray)]
+#[strum(serialize_all = "kebab-case")]
 pub enum RefusalCode {
     // Raw frame checks.
     FrameTooLarge,
@@ -70,67 +73,22 @@ pub enum RefusalCode {
 
 impl RefusalCode {
     /// Every code, in validation order.
-    pub const ALL: [RefusalCode; 44] = [
-        RefusalCode::FrameTooLarge,
-        RefusalCode::InvalidUtf8,
-        RefusalCode::ExponentTooLong,
-        RefusalCode::DuplicateKey,
-        RefusalCode::EscapedKey,
-        RefusalCode::UnbalancedBracket,
-        RefusalCode::NfdEqualKeys,
-        RefusalCode::TooManyDigits,
-        RefusalCode::NumberNotBinary64,
-        RefusalCode::LoneSurrogate,
-        RefusalCode::NestingTooDeep,
-        RefusalCode::JsonDepthExceeded,
-        RefusalCode::JsonStringTooLong,
-        RefusalCode::JsonCollectionTooLarge,
-        RefusalCode::ParseError,
-        RefusalCode::NotAnObject,
-        RefusalCode::InvalidJsonrpcVersion,
-        RefusalCode::MissingMethod,
-        RefusalCode::InvalidMethod,
-        RefusalCode::MissingId,
-        RefusalCode::InvalidId,
-        RefusalCode::ParamsNotObject,
-        RefusalCode::InvalidToolName,
-        RefusalCode::ArgumentsNotObject,
-        RefusalCode::EraConflict,
-        RefusalCode::MetaRequired,
-        RefusalCode::MetaNotObject,
-        RefusalCode::MissingProtocolVersion,
-        RefusalCode::InvalidProtocolVersion,
-        RefusalCode::UnsupportedProtocolVersion,
-        RefusalCode::MissingClientCapabilities,
-        RefusalCode::InvalidClientCapabilities,
-        RefusalCode::InvalidProgressToken,
-        RefusalCode::InvalidClientInfo,
-        RefusalCode::InvalidLogLevel,
-        RefusalCode::InvalidTraceparent,
-        RefusalCode::InvalidTracestate,
-        RefusalCode::InvalidBaggage,
-        RefusalCode::InvalidSubscriptionId,
-        RefusalCode::InvalidServerInfo,
-        RefusalCode::MetaTooLarge,
-        RefusalCode::MetaTooDeep,
-        RefusalCode::MetaTooManyItems,
-        RefusalCode::MetaStringTooLong,
-    ];
+    pub const ALL: &'static [RefusalCode] = RefusalCode::VARIANTS;
 
     pub fn as_str(self) -> &'static str {
-        self.describe().0
+        self.into()
     }
 
     pub fn jsonrpc_code(self) -> i32 {
-        self.describe().1
+        self.describe().0
     }
 
     /// The validation stage that gives this refusal.
     pub fn stage(self) -> &'static str {
-        self.describe().2
+        self.describe().1
     }
 
-    fn describe(self) -> (&'static str, i32, &'static str) {
+    fn describe(self) -> (i32, &'static str) {
         use RefusalCode::*;
         const PARSE: i32 = -32700;
         const REQUEST: i32 = -32600;
@@ -138,50 +96,50 @@ impl RefusalCode {
         const RESOURCE: i32 = -32001;
         const VERSION: i32 = -32022;
         match self {
-            FrameTooLarge => ("frame-too-large", RESOURCE, "frame"),
-            InvalidUtf8 => ("invalid-utf8", PARSE, "frame"),
-            ExponentTooLong => ("exponent-too-long", PARAMS, "wire guard 1"),
-            DuplicateKey => ("duplicate-key", PARAMS, "wire guard 2"),
-            EscapedKey => ("escaped-key", PARAMS, "wire guard 2"),
-            UnbalancedBracket => ("unbalanced-bracket", PARSE, "wire guard 2"),
-            NfdEqualKeys => ("nfd-equal-keys", PARAMS, "wire guard 3"),
-            TooManyDigits => ("too-many-digits", PARAMS, "wire guard 4"),
-            NumberNotBinary64 => ("number-not-binary64", PARAMS, "wire guard 5"),
-            LoneSurrogate => ("lone-surrogate", PARAMS, "wire guard 6"),
-            NestingTooDeep => ("nesting-too-deep", PARAMS, "wire guard 7"),
-            JsonDepthExceeded => ("json-depth-exceeded", RESOURCE, "lexical cap"),
-            JsonStringTooLong => ("json-string-too-long", RESOURCE, "lexical cap"),
-            JsonCollectionTooLarge => ("json-collection-too-large", RESOURCE, "lexical cap"),
-            ParseError => ("parse-error", PARSE, "parse"),
-            NotAnObject => ("not-an-object", REQUEST, "shape"),
-            InvalidJsonrpcVersion => ("invalid-jsonrpc-version", REQUEST, "shape"),
-            MissingMethod => ("missing-method", REQUEST, "shape"),
-            InvalidMethod => ("invalid-method", REQUEST, "shape"),
-            MissingId => ("missing-id", REQUEST, "shape"),
-            InvalidId => ("invalid-id", REQUEST, "shape"),
-            ParamsNotObject => ("params-not-object", PARAMS, "shape"),
-            InvalidToolName => ("invalid-tool-name", PARAMS, "shape"),
-            ArgumentsNotObject => ("arguments-not-object", PARAMS, "shape"),
-            EraConflict => ("era-conflict", PARAMS, "era"),
-            MetaRequired => ("meta-required", PARAMS, "era"),
-            MetaNotObject => ("meta-not-object", PARAMS, "_meta shape"),
-            MissingProtocolVersion => ("missing-protocol-version", PARAMS, "_meta shape"),
-            InvalidProtocolVersion => ("invalid-protocol-version", PARAMS, "_meta shape"),
-            UnsupportedProtocolVersion => ("unsupported-protocol-version", VERSION, "_meta shape"),
-            MissingClientCapabilities => ("missing-client-capabilities", PARAMS, "_meta shape"),
-            InvalidClientCapabilities => ("invalid-client-capabilities", PARAMS, "_meta shape"),
-            InvalidProgressToken => ("invalid-progress-token", PARAMS, "_meta key"),
-            InvalidClientInfo => ("invalid-client-info", PARAMS, "_meta key"),
-            InvalidLogLevel => ("invalid-log-level", PARAMS, "_meta key"),
-            InvalidTraceparent => ("invalid-traceparent", PARAMS, "_meta key"),
-            InvalidTracestate => ("invalid-tracestate", PARAMS, "_meta key"),
-            InvalidBaggage => ("invalid-baggage", PARAMS, "_meta key"),
-            InvalidSubscriptionId => ("invalid-subscription-id", PARAMS, "_meta key"),
-            InvalidServerInfo => ("invalid-server-info", PARAMS, "_meta key"),
-            MetaTooLarge => ("meta-too-large", RESOURCE, "_meta bounds"),
-            MetaTooDeep => ("meta-too-deep", RESOURCE, "_meta bounds"),
-            MetaTooManyItems => ("meta-too-many-items", RESOURCE, "_meta bounds"),
-            MetaStringTooLong => ("meta-string-too-long", RESOURCE, "_meta bounds"),
+            FrameTooLarge => (RESOURCE, "frame"),
+            InvalidUtf8 => (PARSE, "frame"),
+            ExponentTooLong => (PARAMS, "wire guard 1"),
+            DuplicateKey => (PARAMS, "wire guard 2"),
+            EscapedKey => (PARAMS, "wire guard 2"),
+            UnbalancedBracket => (PARSE, "wire guard 2"),
+            NfdEqualKeys => (PARAMS, "wire guard 3"),
+            TooManyDigits => (PARAMS, "wire guard 4"),
+            NumberNotBinary64 => (PARAMS, "wire guard 5"),
+            LoneSurrogate => (PARAMS, "wire guard 6"),
+            NestingTooDeep => (PARAMS, "wire guard 7"),
+            JsonDepthExceeded => (RESOURCE, "lexical cap"),
+            JsonStringTooLong => (RESOURCE, "lexical cap"),
+            JsonCollectionTooLarge => (RESOURCE, "lexical cap"),
+            ParseError => (PARSE, "parse"),
+            NotAnObject => (REQUEST, "shape"),
+            InvalidJsonrpcVersion => (REQUEST, "shape"),
+            MissingMethod => (REQUEST, "shape"),
+            InvalidMethod => (REQUEST, "shape"),
+            MissingId => (REQUEST, "shape"),
+            InvalidId => (REQUEST, "shape"),
+            ParamsNotObject => (PARAMS, "shape"),
+            InvalidToolName => (PARAMS, "shape"),
+            ArgumentsNotObject => (PARAMS, "shape"),
+            EraConflict => (PARAMS, "era"),
+            MetaRequired => (PARAMS, "era"),
+            MetaNotObject => (PARAMS, "_meta shape"),
+            MissingProtocolVersion => (PARAMS, "_meta shape"),
+            InvalidProtocolVersion => (PARAMS, "_meta shape"),
+            UnsupportedProtocolVersion => (VERSION, "_meta shape"),
+            MissingClientCapabilities => (PARAMS, "_meta shape"),
+            InvalidClientCapabilities => (PARAMS, "_meta shape"),
+            InvalidProgressToken => (PARAMS, "_meta key"),
+            InvalidClientInfo => (PARAMS, "_meta key"),
+            InvalidLogLevel => (PARAMS, "_meta key"),
+            InvalidTraceparent => (PARAMS, "_meta key"),
+            InvalidTracestate => (PARAMS, "_meta key"),
+            InvalidBaggage => (PARAMS, "_meta key"),
+            InvalidSubscriptionId => (PARAMS, "_meta key"),
+            InvalidServerInfo => (PARAMS, "_meta key"),
+            MetaTooLarge => (RESOURCE, "_meta bounds"),
+            MetaTooDeep => (RESOURCE, "_meta bounds"),
+            MetaTooManyItems => (RESOURCE, "_meta bounds"),
+            MetaStringTooLong => (RESOURCE, "_meta bounds"),
         }
     }
 }

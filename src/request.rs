@@ -8,7 +8,7 @@ use crate::canonical::{self, KeyOrder};
 use crate::digest::{hex_lower, sha256_hex};
 use crate::frame::{self, Frame, MAX_FRAME_BYTES};
 use crate::identity::{self, Identities, Inputs};
-use crate::json::{self, Node, Span, Value};
+use crate::json::{self, JsonValue, Node, Span};
 use crate::meta::{self, Warning};
 use crate::refusal::{Refusal, RefusalCode};
 use crate::wire::{self, WireCheck};
@@ -285,8 +285,8 @@ fn classify<'n, 'a>(
         end: root.span.start + 1,
     };
     match &root.value {
-        Value::Object(_) => {}
-        Value::Array(_) => {
+        JsonValue::Object(_) => {}
+        JsonValue::Array(_) => {
             return Err(Refusal::new(
                 RefusalCode::NotAnObject,
                 opening,
@@ -371,7 +371,7 @@ fn classify<'n, 'a>(
                 "tools/call without \"id\" is a notification; a tool call must be a request",
             ))
         }
-        Some(id) if !(matches!(id.value, Value::String(_)) || id.value.is_integer()) => {
+        Some(id) if !(matches!(id.value, JsonValue::String(_)) || id.value.is_integer()) => {
             return Err(Refusal::new(
                 RefusalCode::InvalidId,
                 id.span,
@@ -384,7 +384,9 @@ fn classify<'n, 'a>(
         Some(_) => {}
     }
     match root.value.get("params") {
-        Some(params) if matches!(params.value, Value::Object(_)) => Ok(Message::ToolsCall(params)),
+        Some(params) if matches!(params.value, JsonValue::Object(_)) => {
+            Ok(Message::ToolsCall(params))
+        }
         Some(params) => Err(Refusal::new(
             RefusalCode::ParamsNotObject,
             params.span,
@@ -429,7 +431,7 @@ fn validated_call(
 ) -> Result<Call, Refusal> {
     let tool = match params.value.get("name") {
         Some(Node {
-            value: Value::String(name),
+            value: JsonValue::String(name),
             ..
         }) if !name.is_empty() => name.to_string(),
         Some(node) => {
@@ -454,7 +456,7 @@ fn validated_call(
         }
     };
     let arguments = params.value.get("arguments");
-    if let Some(args) = arguments.filter(|a| !matches!(a.value, Value::Object(_))) {
+    if let Some(args) = arguments.filter(|a| !matches!(a.value, JsonValue::Object(_))) {
         return Err(Refusal::new(
             RefusalCode::ArgumentsNotObject,
             args.span,

@@ -23,7 +23,7 @@
 //! exact for signatures whose R has no small-order component, and establishing that
 //! (`[L]R = 0`) costs a scalar multiplication per signature, about what batching saves.
 //! Re-verifying singly after a passing batch would cost more than not batching. So the
-//! receipt checks verify singly, and `tests/signature_batching.rs` keeps such a signature
+//! receipt checks verify singly, and `tests/it/signature_batching.rs` keeps such a signature
 //! rejected.
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;

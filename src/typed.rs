@@ -24,8 +24,8 @@
 
 use crate::canonical::RenderError;
 use crate::digest::sha256_hex;
-use crate::json::{self, Value as JsonValue};
-use crate::v2::{self, Value};
+use crate::json::{self, JsonValue};
+use crate::v2::{self, V2Value};
 use serde::Serialize;
 
 /// The version and manifest digest an operator's tool specification gives one tool.
@@ -138,18 +138,18 @@ fn entry(value: &JsonValue<'_>) -> Result<ToolSpec, String> {
 pub struct V2Request {
     pub tool: String,
     pub action: String,
-    pub arguments: Value,
+    pub arguments: V2Value,
     /// `Some` only for an object.
-    pub meta: Option<Value>,
-    pub request_state: Option<Value>,
-    pub input_responses: Option<Value>,
+    pub meta: Option<V2Value>,
+    pub request_state: Option<V2Value>,
+    pub input_responses: Option<V2Value>,
 }
 
 /// Why a line yields no V2 request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RequestRefusal {
     /// The line is not in canonical V2 form.
-    NotCanonical(v2::Refusal),
+    NotCanonical(v2::V2Refusal),
     /// Canonical, but not the request shape Seal's V2 layer accepts.
     Shape { code: ShapeCode, message: String },
 }
@@ -220,28 +220,28 @@ pub fn read_request(line: &[u8]) -> Result<V2Request, RequestRefusal> {
 }
 
 /// Seal's `requestFromAst` over a value already read.
-fn request_from_value(root: &Value) -> Result<V2Request, RequestRefusal> {
+fn request_from_value(root: &V2Value) -> Result<V2Request, RequestRefusal> {
     let shape = |code, message: &str| RequestRefusal::Shape {
         code,
         message: message.to_owned(),
     };
-    if root.get("method").and_then(Value::as_str) != Some("tools/call") {
+    if root.get("method").and_then(V2Value::as_str) != Some("tools/call") {
         return Err(shape(
             ShapeCode::NotToolsCall,
             "method is not the string \"tools/call\"",
         ));
     }
     let params = match root.get("params") {
-        Some(params @ Value::Object(_)) => params,
+        Some(params @ V2Value::Object(_)) => params,
         _ => return Err(shape(ShapeCode::ParamsNotObject, "params is not an object")),
     };
     let tool = params
         .get("name")
-        .and_then(Value::as_str)
+        .and_then(V2Value::as_str)
         .ok_or_else(|| shape(ShapeCode::NameNotString, "params.name is not a string"))?;
     let action = params
         .get("action")
-        .and_then(Value::as_str)
+        .and_then(V2Value::as_str)
         .ok_or_else(|| {
             shape(
                 ShapeCode::ActionNotString,
@@ -253,7 +253,7 @@ fn request_from_value(root: &Value) -> Result<V2Request, RequestRefusal> {
         .ok_or_else(|| shape(ShapeCode::ArgumentsAbsent, "params.arguments is absent"))?;
     let meta = match params.get("_meta") {
         None => None,
-        Some(meta @ Value::Object(_)) => Some(meta.clone()),
+        Some(meta @ V2Value::Object(_)) => Some(meta.clone()),
         Some(other) => {
             return Err(RequestRefusal::Shape {
                 code: ShapeCode::MetaNotObject,
@@ -417,8 +417,8 @@ pub fn typed_target_of_line(line: &[u8], specs: &ToolSpecs) -> Option<Typed> {
     })
 }
 
-fn value_carries_action(root: &Value) -> bool {
-    root.get("method").and_then(Value::as_str) == Some("tools/call")
+fn value_carries_action(root: &V2Value) -> bool {
+    root.get("method").and_then(V2Value::as_str) == Some("tools/call")
         && root.get("params").and_then(|p| p.get("action")).is_some()
 }
 
@@ -490,7 +490,7 @@ pub fn target_key(
     Ok(crate::identity::frame_texts(&parts))
 }
 
-fn present_part(value: Option<&Value>) -> Result<Option<String>, RenderError> {
+fn present_part(value: Option<&V2Value>) -> Result<Option<String>, RenderError> {
     value.map(v2::compress).transpose()
 }
 
@@ -533,13 +533,13 @@ pub fn signed_approval_message(
     if !nonce_ok {
         return Err(ApprovalMessageError::NonceNotCanonical);
     }
-    let string = |s: &str| Value::String(s.to_owned());
-    let compress = |v: &Value| v2::compress(v).map_err(ApprovalMessageError::Render);
+    let string = |s: &str| V2Value::String(s.to_owned());
+    let compress = |v: &V2Value| v2::compress(v).map_err(ApprovalMessageError::Render);
     let metadata = match &request.meta {
-        None => Value::Object(vec![("presence".into(), string("absent"))]),
-        Some(meta) => Value::Object(vec![
+        None => V2Value::Object(vec![("presence".into(), string("absent"))]),
+        Some(meta) => V2Value::Object(vec![
             ("presence".into(), string("present")),
-            ("canonicalObject".into(), Value::String(compress(meta)?)),
+            ("canonicalObject".into(), V2Value::String(compress(meta)?)),
         ]),
     };
     let mut target = vec![
@@ -557,18 +557,18 @@ pub fn signed_approval_message(
         if let Some(value) = value {
             target.push((
                 name.to_owned(),
-                Value::Object(vec![(
+                V2Value::Object(vec![(
                     "canonicalValue".into(),
-                    Value::String(compress(value)?),
+                    V2Value::String(compress(value)?),
                 )]),
             ));
         }
     }
-    let message = Value::Object(vec![
-        ("target".into(), Value::Object(target)),
+    let message = V2Value::Object(vec![
+        ("target".into(), V2Value::Object(target)),
         ("session".into(), string(session)),
-        ("issuedAt".into(), Value::Number(issued_at.to_string())),
-        ("expiry".into(), Value::Number(expiry.to_string())),
+        ("issuedAt".into(), V2Value::Number(issued_at.to_string())),
+        ("expiry".into(), V2Value::Number(expiry.to_string())),
         ("nonce".into(), string(nonce_hex)),
     ]);
     Ok(v2::serialize(&message))

@@ -25,39 +25,43 @@
 //! bytes differ from the canonical serialization is not the line Seal would forward.
 //! Nesting is capped at [`MAX_DEPTH`] (Seal's raw-wire guard bound) so no input recurses
 //! without limit.
+//!
+//! Reader and serializer are written by hand rather than taken from a JSON crate: whether a
+//! line is accepted, and the bytes it serializes to, must match Seal's byte for byte.
 
 use crate::canonical::RenderError;
 use std::fmt::Write as _;
+use strum::{IntoStaticStr, VariantArray};
 
 /// Deepest container nesting the reader accepts (Seal's wire guard refuses deeper lines).
 pub const MAX_DEPTH: usize = 128;
 
 /// A value read from a canonical V2 line.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Value {
+pub enum V2Value {
     Null,
     Bool(bool),
     /// The number's canonical literal (which is also its serialization), e.g. `-12.34`.
     Number(String),
     /// The decoded string (any Unicode scalar values).
     String(String),
-    Array(Vec<Value>),
+    Array(Vec<V2Value>),
     /// Members in wire order; keys are unique.
-    Object(Vec<(String, Value)>),
+    Object(Vec<(String, V2Value)>),
 }
 
-impl Value {
+impl V2Value {
     /// The first member named `key` (Seal's `lookupObj`), if this is an object.
-    pub fn get(&self, key: &str) -> Option<&Value> {
+    pub fn get(&self, key: &str) -> Option<&V2Value> {
         match self {
-            Value::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            V2Value::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
             _ => None,
         }
     }
 
     pub fn as_str(&self) -> Option<&str> {
         match self {
-            Value::String(s) => Some(s),
+            V2Value::String(s) => Some(s),
             _ => None,
         }
     }
@@ -65,100 +69,84 @@ impl Value {
     /// The JSON type name, for messages.
     pub fn type_name(&self) -> &'static str {
         match self {
-            Value::Null => "null",
-            Value::Bool(_) => "boolean",
-            Value::Number(_) => "number",
-            Value::String(_) => "string",
-            Value::Array(_) => "array",
-            Value::Object(_) => "object",
+            V2Value::Null => "null",
+            V2Value::Bool(_) => "boolean",
+            V2Value::Number(_) => "number",
+            V2Value::String(_) => "string",
+            V2Value::Array(_) => "array",
+            V2Value::Object(_) => "object",
         }
     }
 }
 
 /// Why a line is not in canonical V2 form. Codes are stable (documented in README.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RefusalCode {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, IntoStaticStr, VariantArray)]
+pub enum V2RefusalCode {
     /// Whitespace outside a string.
+    #[strum(serialize = "v2-whitespace")]
     Whitespace,
     /// A literal byte of 0x80 or above inside a string (must be `\u`-escaped).
+    #[strum(serialize = "v2-non-ascii")]
     NonAscii,
     /// A literal control byte or DEL inside a string.
+    #[strum(serialize = "v2-control-character")]
     ControlCharacter,
     /// An escape that is not the canonical one for its character (`\/`, `\u0041`,
     /// `\u000a`, uppercase hex, an unknown or truncated escape).
+    #[strum(serialize = "v2-escape-not-canonical")]
     EscapeNotCanonical,
     /// A surrogate escape that is not a high surrogate followed by a low one.
+    #[strum(serialize = "v2-lone-surrogate")]
     LoneSurrogate,
     /// An integer part with a leading zero (`01`, `-00`).
+    #[strum(serialize = "v2-leading-zero")]
     LeadingZero,
     /// `-0` without a fraction.
+    #[strum(serialize = "v2-negative-zero")]
     NegativeZero,
     /// A fraction ending in `0` (`1.0`, `1.50`).
+    #[strum(serialize = "v2-fraction-trailing-zero")]
     FractionTrailingZero,
     /// An exponent (`1e3`, `1E3`).
+    #[strum(serialize = "v2-exponent")]
     Exponent,
     /// A key repeated within one object.
+    #[strum(serialize = "v2-duplicate-key")]
     DuplicateKey,
     /// A comma directly before `]` or `}`.
+    #[strum(serialize = "v2-trailing-comma")]
     TrailingComma,
     /// Nesting deeper than [`MAX_DEPTH`].
+    #[strum(serialize = "v2-too-deep")]
     TooDeep,
     /// Anything else that is not JSON (truncation, unexpected byte, empty fraction).
+    #[strum(serialize = "v2-syntax")]
     Syntax,
     /// Bytes after the value.
+    #[strum(serialize = "v2-trailing-data")]
     TrailingData,
 }
 
-impl RefusalCode {
+impl V2RefusalCode {
     pub fn as_str(self) -> &'static str {
-        match self {
-            RefusalCode::Whitespace => "v2-whitespace",
-            RefusalCode::NonAscii => "v2-non-ascii",
-            RefusalCode::ControlCharacter => "v2-control-character",
-            RefusalCode::EscapeNotCanonical => "v2-escape-not-canonical",
-            RefusalCode::LoneSurrogate => "v2-lone-surrogate",
-            RefusalCode::LeadingZero => "v2-leading-zero",
-            RefusalCode::NegativeZero => "v2-negative-zero",
-            RefusalCode::FractionTrailingZero => "v2-fraction-trailing-zero",
-            RefusalCode::Exponent => "v2-exponent",
-            RefusalCode::DuplicateKey => "v2-duplicate-key",
-            RefusalCode::TrailingComma => "v2-trailing-comma",
-            RefusalCode::TooDeep => "v2-too-deep",
-            RefusalCode::Syntax => "v2-syntax",
-            RefusalCode::TrailingData => "v2-trailing-data",
-        }
+        self.into()
     }
 
     /// Every code, for documentation tests.
-    pub const ALL: [RefusalCode; 14] = [
-        RefusalCode::Whitespace,
-        RefusalCode::NonAscii,
-        RefusalCode::ControlCharacter,
-        RefusalCode::EscapeNotCanonical,
-        RefusalCode::LoneSurrogate,
-        RefusalCode::LeadingZero,
-        RefusalCode::NegativeZero,
-        RefusalCode::FractionTrailingZero,
-        RefusalCode::Exponent,
-        RefusalCode::DuplicateKey,
-        RefusalCode::TrailingComma,
-        RefusalCode::TooDeep,
-        RefusalCode::Syntax,
-        RefusalCode::TrailingData,
-    ];
+    pub const ALL: &'static [V2RefusalCode] = V2RefusalCode::VARIANTS;
 }
 
 /// A refused line: the code, the offset of the first offending byte, and what was wrong.
 /// For `v2-negative-zero` and `v2-duplicate-key` the offset is where the offending number
 /// or key starts; for `v2-fraction-trailing-zero` where the run of trailing zeros starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
-    pub code: RefusalCode,
+pub struct V2Refusal {
+    pub code: V2RefusalCode,
     pub offset: usize,
     pub message: String,
 }
 
-impl std::fmt::Display for Refusal {
+impl std::fmt::Display for V2Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
@@ -170,21 +158,21 @@ impl std::fmt::Display for Refusal {
     }
 }
 
-impl std::error::Error for Refusal {}
+impl std::error::Error for V2Refusal {}
 
 /// Reads one line that must be exactly the canonical V2 serialization of one value.
-pub fn read(bytes: &[u8]) -> Result<Value, Refusal> {
+pub fn read(bytes: &[u8]) -> Result<V2Value, V2Refusal> {
     let mut reader = Reader { bytes, pos: 0 };
     let value = reader.value(0)?;
     match reader.peek() {
         None => Ok(value),
         Some(b) if is_whitespace(b) => Err(reader.refuse(
-            RefusalCode::Whitespace,
+            V2RefusalCode::Whitespace,
             reader.pos,
             "whitespace after the value",
         )),
         Some(_) => Err(reader.refuse(
-            RefusalCode::TrailingData,
+            V2RefusalCode::TrailingData,
             reader.pos,
             "bytes after the value",
         )),
@@ -193,7 +181,7 @@ pub fn read(bytes: &[u8]) -> Result<Value, Refusal> {
 
 /// The canonical V2 serialization of a value (`serializeAstValue`): no whitespace,
 /// members in stored order, strings escaped by [`write_string`].
-pub fn serialize(value: &Value) -> String {
+pub fn serialize(value: &V2Value) -> String {
     let mut out = String::new();
     write_value(value, &mut out);
     out
@@ -203,7 +191,7 @@ pub fn serialize(value: &Value) -> String {
 /// `inputResponses` (`Lean.Json.parse (serializeAstValue v) |>.compress`): exactly that —
 /// the value's canonical V2 text read back by the one JSON reader and rendered by the one
 /// Lean renderer (`crate::canonical`), so V2 and frame identities share their value bytes.
-pub fn compress(value: &Value) -> Result<String, RenderError> {
+pub fn compress(value: &V2Value) -> Result<String, RenderError> {
     let text = serialize(value);
     // A serialization is canonical JSON, nested no deeper than the reader's own bound.
     let node =
@@ -211,14 +199,14 @@ pub fn compress(value: &Value) -> Result<String, RenderError> {
     crate::canonical::lean_compress(&node)
 }
 
-fn write_value(value: &Value, out: &mut String) {
+fn write_value(value: &V2Value, out: &mut String) {
     match value {
-        Value::Null => out.push_str("null"),
-        Value::Bool(true) => out.push_str("true"),
-        Value::Bool(false) => out.push_str("false"),
-        Value::Number(literal) => out.push_str(literal),
-        Value::String(text) => write_string(text, out),
-        Value::Array(items) => {
+        V2Value::Null => out.push_str("null"),
+        V2Value::Bool(true) => out.push_str("true"),
+        V2Value::Bool(false) => out.push_str("false"),
+        V2Value::Number(literal) => out.push_str(literal),
+        V2Value::String(text) => write_string(text, out),
+        V2Value::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
@@ -228,7 +216,7 @@ fn write_value(value: &Value, out: &mut String) {
             }
             out.push(']');
         }
-        Value::Object(members) => {
+        V2Value::Object(members) => {
             out.push('{');
             for (i, (key, item)) in members.iter().enumerate() {
                 if i > 0 {
@@ -293,8 +281,8 @@ impl Reader<'_> {
         self.bytes.get(self.pos).copied()
     }
 
-    fn refuse(&self, code: RefusalCode, offset: usize, message: impl Into<String>) -> Refusal {
-        Refusal {
+    fn refuse(&self, code: V2RefusalCode, offset: usize, message: impl Into<String>) -> V2Refusal {
+        V2Refusal {
             code,
             offset,
             message: message.into(),
@@ -302,32 +290,32 @@ impl Reader<'_> {
     }
 
     /// The refusal for a byte where a token was expected.
-    fn unexpected(&self, expected: &str) -> Refusal {
+    fn unexpected(&self, expected: &str) -> V2Refusal {
         match self.peek() {
             None => self.refuse(
-                RefusalCode::Syntax,
+                V2RefusalCode::Syntax,
                 self.pos,
                 format!("end of input, expected {expected}"),
             ),
             Some(b) if is_whitespace(b) => self.refuse(
-                RefusalCode::Whitespace,
+                V2RefusalCode::Whitespace,
                 self.pos,
                 format!("whitespace where {expected} was expected"),
             ),
             Some(b) => self.refuse(
-                RefusalCode::Syntax,
+                V2RefusalCode::Syntax,
                 self.pos,
                 format!("unexpected byte 0x{b:02x}, expected {expected}"),
             ),
         }
     }
 
-    fn value(&mut self, depth: usize) -> Result<Value, Refusal> {
+    fn value(&mut self, depth: usize) -> Result<V2Value, V2Refusal> {
         match self.peek() {
-            Some(b'n') => self.literal(b"null", Value::Null),
-            Some(b't') => self.literal(b"true", Value::Bool(true)),
-            Some(b'f') => self.literal(b"false", Value::Bool(false)),
-            Some(b'"') => self.string().map(Value::String),
+            Some(b'n') => self.literal(b"null", V2Value::Null),
+            Some(b't') => self.literal(b"true", V2Value::Bool(true)),
+            Some(b'f') => self.literal(b"false", V2Value::Bool(false)),
+            Some(b'"') => self.string().map(V2Value::String),
             Some(b'[') => self.array(depth + 1),
             Some(b'{') => self.object(depth + 1),
             Some(b'-' | b'0'..=b'9') => self.number(),
@@ -335,7 +323,7 @@ impl Reader<'_> {
         }
     }
 
-    fn literal(&mut self, word: &[u8], value: Value) -> Result<Value, Refusal> {
+    fn literal(&mut self, word: &[u8], value: V2Value) -> Result<V2Value, V2Refusal> {
         for &expected in word {
             if self.peek() != Some(expected) {
                 return Err(self.unexpected(&format!("the literal {}", ascii(word))));
@@ -345,10 +333,10 @@ impl Reader<'_> {
         Ok(value)
     }
 
-    fn enter(&self, depth: usize) -> Result<(), Refusal> {
+    fn enter(&self, depth: usize) -> Result<(), V2Refusal> {
         if depth > MAX_DEPTH {
             return Err(self.refuse(
-                RefusalCode::TooDeep,
+                V2RefusalCode::TooDeep,
                 self.pos,
                 format!("nesting deeper than {MAX_DEPTH} containers"),
             ));
@@ -356,13 +344,13 @@ impl Reader<'_> {
         Ok(())
     }
 
-    fn array(&mut self, depth: usize) -> Result<Value, Refusal> {
+    fn array(&mut self, depth: usize) -> Result<V2Value, V2Refusal> {
         self.enter(depth)?;
         self.pos += 1; // '['
         let mut items = Vec::new();
         if self.peek() == Some(b']') {
             self.pos += 1;
-            return Ok(Value::Array(items));
+            return Ok(V2Value::Array(items));
         }
         loop {
             items.push(self.value(depth)?);
@@ -372,7 +360,7 @@ impl Reader<'_> {
                     self.pos += 1;
                     if self.peek() == Some(b']') {
                         return Err(self.refuse(
-                            RefusalCode::TrailingComma,
+                            V2RefusalCode::TrailingComma,
                             comma,
                             "comma before ']'",
                         ));
@@ -380,20 +368,20 @@ impl Reader<'_> {
                 }
                 Some(b']') => {
                     self.pos += 1;
-                    return Ok(Value::Array(items));
+                    return Ok(V2Value::Array(items));
                 }
                 _ => return Err(self.unexpected("',' or ']'")),
             }
         }
     }
 
-    fn object(&mut self, depth: usize) -> Result<Value, Refusal> {
+    fn object(&mut self, depth: usize) -> Result<V2Value, V2Refusal> {
         self.enter(depth)?;
         self.pos += 1; // '{'
-        let mut members: Vec<(String, Value)> = Vec::new();
+        let mut members: Vec<(String, V2Value)> = Vec::new();
         if self.peek() == Some(b'}') {
             self.pos += 1;
-            return Ok(Value::Object(members));
+            return Ok(V2Value::Object(members));
         }
         loop {
             if self.peek() != Some(b'"') {
@@ -403,7 +391,7 @@ impl Reader<'_> {
             let key = self.string()?;
             if members.iter().any(|(k, _)| *k == key) {
                 return Err(self.refuse(
-                    RefusalCode::DuplicateKey,
+                    V2RefusalCode::DuplicateKey,
                     key_start,
                     format!("key {key:?} repeats within this object"),
                 ));
@@ -420,7 +408,7 @@ impl Reader<'_> {
                     self.pos += 1;
                     if self.peek() == Some(b'}') {
                         return Err(self.refuse(
-                            RefusalCode::TrailingComma,
+                            V2RefusalCode::TrailingComma,
                             comma,
                             "comma before '}'",
                         ));
@@ -428,14 +416,14 @@ impl Reader<'_> {
                 }
                 Some(b'}') => {
                     self.pos += 1;
-                    return Ok(Value::Object(members));
+                    return Ok(V2Value::Object(members));
                 }
                 _ => return Err(self.unexpected("',' or '}'")),
             }
         }
     }
 
-    fn string(&mut self) -> Result<String, Refusal> {
+    fn string(&mut self) -> Result<String, V2Refusal> {
         self.pos += 1; // opening quote
         let mut text = String::new();
         loop {
@@ -453,14 +441,14 @@ impl Reader<'_> {
                 }
                 Some(b @ (0x00..=0x1f | 0x7f)) => {
                     return Err(self.refuse(
-                        RefusalCode::ControlCharacter,
+                        V2RefusalCode::ControlCharacter,
                         at,
                         format!("literal control byte 0x{b:02x} in a string (must be escaped)"),
                     ))
                 }
                 Some(b) => {
                     return Err(self.refuse(
-                        RefusalCode::NonAscii,
+                        V2RefusalCode::NonAscii,
                         at,
                         format!(
                             "literal byte 0x{b:02x} in a string (non-ASCII must be \\u-escaped)"
@@ -472,7 +460,7 @@ impl Reader<'_> {
     }
 
     /// One escape starting at the backslash under the cursor.
-    fn escape(&mut self) -> Result<char, Refusal> {
+    fn escape(&mut self) -> Result<char, V2Refusal> {
         let start = self.pos;
         let short = match self.bytes.get(start + 1) {
             Some(b'"') => Some('"'),
@@ -485,14 +473,14 @@ impl Reader<'_> {
             Some(b'u') => None,
             None => {
                 return Err(self.refuse(
-                    RefusalCode::Syntax,
+                    V2RefusalCode::Syntax,
                     start + 1,
                     "input ends inside an escape",
                 ))
             }
             Some(&b) => {
                 return Err(self.refuse(
-                    RefusalCode::EscapeNotCanonical,
+                    V2RefusalCode::EscapeNotCanonical,
                     start,
                     format!(
                         "escape \\{} is not a canonical V2 escape",
@@ -510,7 +498,11 @@ impl Reader<'_> {
         if long_escape_is_canonical(unit) {
             // Every non-surrogate BMP value is a scalar.
             return char::from_u32(unit).ok_or_else(|| {
-                self.refuse(RefusalCode::LoneSurrogate, start, "escape is not a scalar")
+                self.refuse(
+                    V2RefusalCode::LoneSurrogate,
+                    start,
+                    "escape is not a scalar",
+                )
             });
         }
         if (0xd800..=0xdbff).contains(&unit) {
@@ -528,14 +520,14 @@ impl Reader<'_> {
                     let scalar = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
                     char::from_u32(scalar).ok_or_else(|| {
                         self.refuse(
-                            RefusalCode::LoneSurrogate,
+                            V2RefusalCode::LoneSurrogate,
                             start,
                             "surrogate pair is not a scalar",
                         )
                     })
                 }
                 _ => Err(self.refuse(
-                    RefusalCode::LoneSurrogate,
+                    V2RefusalCode::LoneSurrogate,
                     start,
                     format!(
                         "high surrogate \\u{unit:04x} is not followed by a low surrogate escape"
@@ -545,20 +537,20 @@ impl Reader<'_> {
         }
         if (0xdc00..=0xdfff).contains(&unit) {
             return Err(self.refuse(
-                RefusalCode::LoneSurrogate,
+                V2RefusalCode::LoneSurrogate,
                 start,
                 format!("low surrogate \\u{unit:04x} without a high surrogate before it"),
             ));
         }
         Err(self.refuse(
-            RefusalCode::EscapeNotCanonical,
+            V2RefusalCode::EscapeNotCanonical,
             start,
             format!("\\u{unit:04x} must be written {}", canonical_form_of(unit)),
         ))
     }
 
     /// The four lowercase hex digits after `\u` at `start`.
-    fn hex4(&self, start: usize) -> Result<u32, Refusal> {
+    fn hex4(&self, start: usize) -> Result<u32, V2Refusal> {
         let mut value = 0u32;
         for i in 0..4 {
             let digit = match self.bytes.get(start + 2 + i) {
@@ -566,21 +558,21 @@ impl Reader<'_> {
                 Some(&b @ b'a'..=b'f') => u32::from(b - b'a' + 10),
                 Some(b'A'..=b'F') => {
                     return Err(self.refuse(
-                        RefusalCode::EscapeNotCanonical,
+                        V2RefusalCode::EscapeNotCanonical,
                         start,
                         "\\u escape with uppercase hex (canonical form is lowercase)",
                     ))
                 }
                 None => {
                     return Err(self.refuse(
-                        RefusalCode::Syntax,
+                        V2RefusalCode::Syntax,
                         self.bytes.len(),
                         "input ends inside a \\u escape",
                     ))
                 }
                 Some(_) => {
                     return Err(self.refuse(
-                        RefusalCode::EscapeNotCanonical,
+                        V2RefusalCode::EscapeNotCanonical,
                         start,
                         "\\u escape without four hex digits",
                     ))
@@ -591,7 +583,7 @@ impl Reader<'_> {
         Ok(value)
     }
 
-    fn number(&mut self) -> Result<Value, Refusal> {
+    fn number(&mut self) -> Result<V2Value, V2Refusal> {
         let start = self.pos;
         let negative = self.peek() == Some(b'-');
         if negative {
@@ -603,7 +595,7 @@ impl Reader<'_> {
                 self.pos += 1;
                 if let Some(b'0'..=b'9') = self.peek() {
                     return Err(self.refuse(
-                        RefusalCode::LeadingZero,
+                        V2RefusalCode::LeadingZero,
                         self.pos,
                         "digit after a leading zero",
                     ));
@@ -628,7 +620,7 @@ impl Reader<'_> {
                 .map_or(0, |i| i + 1);
             if kept < fraction.len() {
                 return Err(self.refuse(
-                    RefusalCode::FractionTrailingZero,
+                    V2RefusalCode::FractionTrailingZero,
                     frac_start + kept,
                     "fraction ends in zero",
                 ));
@@ -637,16 +629,16 @@ impl Reader<'_> {
         }
         if let Some(b'e' | b'E') = self.peek() {
             return Err(self.refuse(
-                RefusalCode::Exponent,
+                V2RefusalCode::Exponent,
                 self.pos,
                 "exponent (V2 numbers are plain decimals)",
             ));
         }
         if negative && int_is_zero && !has_fraction {
-            return Err(self.refuse(RefusalCode::NegativeZero, start, "-0 is not canonical"));
+            return Err(self.refuse(V2RefusalCode::NegativeZero, start, "-0 is not canonical"));
         }
         let literal = String::from_utf8_lossy(&self.bytes[start..self.pos]).into_owned();
-        Ok(Value::Number(literal))
+        Ok(V2Value::Number(literal))
     }
 
     fn skip_digits(&mut self) {
@@ -716,7 +708,7 @@ mod tests {
     #[test]
     fn decodes_escapes_to_scalars() {
         let value = read(b"\"\\u00e9\\ud83d\\ude00\\n\"").unwrap();
-        assert_eq!(value, Value::String("é😀\n".into()));
+        assert_eq!(value, V2Value::String("é😀\n".into()));
     }
 
     #[test]
@@ -800,7 +792,7 @@ mod tests {
     #[test]
     fn every_code_is_distinct_kebab_case() {
         let mut seen = std::collections::BTreeSet::new();
-        for code in RefusalCode::ALL {
+        for code in V2RefusalCode::ALL {
             let s = code.as_str();
             assert!(
                 s.starts_with("v2-")

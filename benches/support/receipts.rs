@@ -1,7 +1,7 @@
 //! Signed receipts for the throughput benchmarks: copies of one seal-host fixture receipt,
-//! each with its own `now`, re-signed with sealkit's own `receipt::lock::sign`.
+//! each with its own `now`, re-signed with sealkit's own `receipt::preimage::sign`.
 
-use sealkit::receipt::lock;
+use sealkit::receipt::preimage;
 use std::path::{Path, PathBuf};
 
 pub const TEMPLATE: &str = "testdata/receipts/legacy-vs-current/new/receipts/receipt-00000000000000000001-460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793.json";
@@ -25,9 +25,9 @@ pub fn generate(
         .map(|i| {
             let mut map = template.clone();
             map.insert("now".into(), serde_json::Value::from(base + i as u64));
-            lock::sign(&mut map, seed).unwrap();
+            preimage::sign(&mut map, seed).unwrap();
             let path = dir.join(format!("receipt-{i:020}-{hash}.json"));
-            std::fs::write(&path, lock::to_file_bytes(&map)).unwrap();
+            std::fs::write(&path, preimage::to_file_bytes(&map)).unwrap();
             path
         })
         .collect()

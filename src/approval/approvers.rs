@@ -5,8 +5,8 @@
 //! approver; a record signed by a listed key outside its window gets its own reason code.
 
 use super::reason::Reason;
-use super::report::{LineReport, Signed, Status};
-use super::verify::{verify_line, Verdict};
+use super::report::{LineReport, Signed, TokenStatus};
+use super::verify::{verify_line, TokenVerdict};
 use crate::keys::approvers::{Approvers, Lookup};
 use crate::keys::PublicKey;
 use serde::Serialize;
@@ -23,7 +23,7 @@ pub struct SignedBy {
 
 /// Verifies one line under the listed key it names (or, for a line naming none, under each
 /// listed key until one verifies). Returns the verdict and the key it was checked under.
-pub fn verify_listed<'a>(text: &str, approvers: &'a Approvers) -> (Verdict, &'a PublicKey) {
+pub fn verify_listed<'a>(text: &str, approvers: &'a Approvers) -> (TokenVerdict, &'a PublicKey) {
     let keys = approvers.keys();
     let named = named_key_id(text);
     if let Some(key_id) = &named {
@@ -34,7 +34,7 @@ pub fn verify_listed<'a>(text: &str, approvers: &'a Approvers) -> (Verdict, &'a 
     let mut first = None;
     for key in &keys {
         let verdict = verify_line(text, key);
-        if !matches!(verdict, Verdict::Rejected(_)) {
+        if !matches!(verdict, TokenVerdict::Rejected(_)) {
             return (verdict, key);
         }
         first.get_or_insert((verdict, *key));
@@ -84,8 +84,8 @@ pub fn attribute(report: &mut LineReport, key: &PublicKey, approvers: &Approvers
                 name: entry.name.clone(),
                 key_id: key.key_id.clone(),
             });
-            if report.status == Status::Accepted {
-                report.status = Status::Rejected;
+            if report.status == TokenStatus::Accepted {
+                report.status = TokenStatus::Rejected;
                 report.reason = Some(OUTSIDE_WINDOW.to_owned());
                 report.host_source = None;
                 report.host_record_id = None;

@@ -5,6 +5,7 @@
 //! lowercase hex (LF is `\u000a`), and emit everything else (DEL, non-ASCII, `/`) raw.
 //! seal-host re-renders the parsed payload and requires the signed text to equal it byte for
 //! byte, so this renderer decides `approval_v2_payload_not_canonical`.
+//! Written by hand for that reason: no general-purpose serializer renders these bytes.
 
 use super::payload::{Payload, Renderer};
 use super::MAX_INTEGER;

@@ -10,7 +10,7 @@ use super::approvers::{attribute, verify_listed, SignedBy};
 use super::binding::{bind_approval, bind_decline, Binding, Expectations, NonceUse, Subject};
 use super::payload::{Payload, Renderer};
 use super::reason::{host_record_id, Reason};
-use super::verify::{line_too_long, verify_line, TokenKind, Verdict};
+use super::verify::{line_too_long, verify_line, TokenKind, TokenVerdict};
 use crate::keys::approvers::Approvers;
 use crate::keys::PublicKey;
 use crate::tokenfile::{is_blank, Batch, LineReader};
@@ -21,7 +21,7 @@ use std::io::{self, BufRead};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Status {
+pub enum TokenStatus {
     Accepted,
     Rejected,
 }
@@ -76,7 +76,7 @@ pub struct Reported {
 pub struct LineReport {
     /// 1-based physical line number in the file.
     pub line: u64,
-    pub status: Status,
+    pub status: TokenStatus,
     /// `approval-record-v2`, `signed-decline`, `signed-v1` or `undetermined`.
     pub kind: &'static str,
     /// seal-host's reason for the first failure, token checks before binding checks.
@@ -161,7 +161,7 @@ impl<'k> Checker<'k> {
         let Some(Signed::Approval(signed)) = &report.signed else {
             return;
         };
-        if report.status != Status::Accepted {
+        if report.status != TokenStatus::Accepted {
             report.binding.nonce = NonceUse::NotApplicable;
             return;
         }
@@ -174,7 +174,7 @@ impl<'k> Checker<'k> {
             Some(&signed.nonce),
         );
         report.binding.nonce = NonceUse::Repeated;
-        report.status = Status::Rejected;
+        report.status = TokenStatus::Rejected;
         report.reason = Some(Reason::ReplayedNonce.code().into_owned());
         report.host_source = Some(Reason::ReplayedNonce.host_source());
         report.host_record_id = Some(host_record_id(material.as_bytes()));
@@ -199,7 +199,7 @@ pub fn line_reserving_nonce(
             return Ok(None);
         }
         let found = checker.check_batch(&batch).into_iter().find(|report| {
-            report.status == Status::Accepted
+            report.status == TokenStatus::Accepted
                 && matches!(&report.signed, Some(Signed::Approval(a)) if a.nonce == nonce)
         });
         if let Some(report) = found {
@@ -209,9 +209,9 @@ pub fn line_reserving_nonce(
 }
 
 /// The report of one line from its verdict and the line-local binding checks.
-fn report(number: u64, bytes: &[u8], verdict: Verdict, expected: &Expectations) -> LineReport {
+fn report(number: u64, bytes: &[u8], verdict: TokenVerdict, expected: &Expectations) -> LineReport {
     match verdict {
-        Verdict::Approval(approval) => {
+        TokenVerdict::Approval(approval) => {
             let binding = bind_approval(&approval.payload, expected);
             let payload = approval.payload;
             let failure = binding.first_failure().map(|reason| {
@@ -230,7 +230,7 @@ fn report(number: u64, bytes: &[u8], verdict: Verdict, expected: &Expectations) 
                 failure,
             )
         }
-        Verdict::Decline(decline) => {
+        TokenVerdict::Decline(decline) => {
             let binding = bind_decline(&decline.target, expected);
             // seal-host logs nothing for a decline naming another target: it ignores it.
             let mut report = finish(
@@ -247,7 +247,7 @@ fn report(number: u64, bytes: &[u8], verdict: Verdict, expected: &Expectations) 
                     .first_failure()
                     .map(|reason| (reason, String::new())),
             );
-            if report.status == Status::Rejected {
+            if report.status == TokenStatus::Rejected {
                 report.host_source = None;
                 report.host_record_id = None;
                 report.detail = Some(
@@ -258,9 +258,9 @@ fn report(number: u64, bytes: &[u8], verdict: Verdict, expected: &Expectations) 
             }
             report
         }
-        Verdict::Rejected(rejection) => LineReport {
+        TokenVerdict::Rejected(rejection) => LineReport {
             line: number,
-            status: Status::Rejected,
+            status: TokenStatus::Rejected,
             kind: rejection.kind.as_str(),
             reason: Some(rejection.reason.code().into_owned()),
             host_source: Some(rejection.reason.host_source()),
@@ -282,9 +282,9 @@ fn finish(
     failure: Option<(Reason, String)>,
 ) -> LineReport {
     let (status, reason, source, record_id, detail) = match failure {
-        None => (Status::Accepted, None, None, None, None),
+        None => (TokenStatus::Accepted, None, None, None, None),
         Some((reason, material)) => (
-            Status::Rejected,
+            TokenStatus::Rejected,
             Some(reason.code().into_owned()),
             Some(reason.host_source()),
             Some(host_record_id(material.as_bytes())),
@@ -344,7 +344,7 @@ fn signed_approval(payload: Payload) -> SignedApproval {
 fn not_utf8(number: u64, bytes: &[u8]) -> LineReport {
     LineReport {
         line: number,
-        status: Status::Rejected,
+        status: TokenStatus::Rejected,
         kind: TokenKind::Undetermined.as_str(),
         reason: Some(Reason::TokenFileNotUtf8.code().into_owned()),
         host_source: Some(Reason::TokenFileNotUtf8.host_source()),

@@ -11,7 +11,7 @@
 use super::binding::Subject;
 use super::limits::MAX_APPROVAL_LINE_BYTES;
 use super::payload::{Payload, Renderer, ValidationError};
-use super::verify::{verify_line, Verdict};
+use super::verify::{verify_line, TokenVerdict};
 use super::{preimage, ALGORITHM, DOMAIN, SIGNATURE_ENCODING, SUBJECT_SCOPE};
 use crate::digest::{hex_lower, is_sha256_hex};
 #[cfg(test)]
@@ -175,8 +175,8 @@ fn check_line(line: &str, key: &dyn Signer) -> Result<(), SignError> {
         return Err(SignError::TooLong(line.len()));
     }
     match verify_line(line, key.public()) {
-        Verdict::Approval(_) | Verdict::Decline(_) => Ok(()),
-        Verdict::Rejected(rejection) => {
+        TokenVerdict::Approval(_) | TokenVerdict::Decline(_) => Ok(()),
+        TokenVerdict::Rejected(rejection) => {
             Err(SignError::SelfCheck(rejection.reason.code().into_owned()))
         }
     }
@@ -237,7 +237,7 @@ mod tests {
             "{{\"payload\":\"{{\\\"target\\\":\\\"{target}\\\",\\\"issuedAt\\\":1786000000000,\\\"nonce\\\":\\\"nonce-1\\\",\\\"decision\\\":\\\"deny\\\"}}\",\"signature\":\""
         )), "{line}");
         match verify_line(&line, &key.public) {
-            Verdict::Decline(decline) => {
+            TokenVerdict::Decline(decline) => {
                 assert_eq!(decline.target, target);
                 assert_eq!(decline.issued_at, 1786000000000);
                 assert_eq!(decline.nonce, "nonce-1");

@@ -67,7 +67,7 @@ pub struct Rejection {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verdict {
+pub enum TokenVerdict {
     Approval(Box<VerifiedApproval>),
     Decline(VerifiedDecline),
     Rejected(Box<Rejection>),
@@ -136,8 +136,8 @@ struct OnPath {
 }
 
 impl OnPath {
-    fn reject(&self, reason: Reason, detail: impl Into<String>, material: &[u8]) -> Verdict {
-        Verdict::Rejected(Box::new(Rejection {
+    fn reject(&self, reason: Reason, detail: impl Into<String>, material: &[u8]) -> TokenVerdict {
+        TokenVerdict::Rejected(Box::new(Rejection {
             kind: self.kind,
             reason,
             detail: detail.into(),
@@ -148,7 +148,7 @@ impl OnPath {
 
 /// seal-host's verdict on a line over its 16 KiB cap, from the line's length and its first
 /// 16 KiB (all that seal-host's record id covers); nothing else about the line matters.
-pub fn line_too_long(length: u64, prefix: &[u8]) -> Verdict {
+pub fn line_too_long(length: u64, prefix: &[u8]) -> TokenVerdict {
     let drop = OnPath {
         kind: TokenKind::Undetermined,
     };
@@ -160,7 +160,7 @@ pub fn line_too_long(length: u64, prefix: &[u8]) -> Verdict {
 }
 
 /// seal-host's payload limits (v1 and v2 alike): 16 KiB, then the lexical caps.
-fn payload_over_limits(drop: &OnPath, payload_bytes: &[u8]) -> Option<Verdict> {
+fn payload_over_limits(drop: &OnPath, payload_bytes: &[u8]) -> Option<TokenVerdict> {
     if payload_bytes.len() > MAX_APPROVAL_LINE_BYTES {
         return Some(drop.reject(
             Reason::PayloadBytesExceeded,
@@ -182,7 +182,7 @@ fn payload_over_limits(drop: &OnPath, payload_bytes: &[u8]) -> Option<Verdict> {
 
 /// Runs seal-host's checks on one non-blank token line (without its line break) against the
 /// single trusted approval key.
-pub fn verify_line(line: &str, key: &PublicKey) -> Verdict {
+pub fn verify_line(line: &str, key: &PublicKey) -> TokenVerdict {
     let drop = OnPath {
         kind: TokenKind::Undetermined,
     };
@@ -271,7 +271,7 @@ fn verify_v2(
     envelope: Result<Envelope<'_>, serde_json::Error>,
     parsed: Result<Payload, serde_json::Error>,
     key: &PublicKey,
-) -> Verdict {
+) -> TokenVerdict {
     let drop = OnPath {
         kind: TokenKind::ApprovalRecordV2,
     };
@@ -377,12 +377,12 @@ fn verify_v2(
     // The payload text equals the canonical rendering, so the preimage is domain, 0x00, text.
     let preimage: [&[u8]; 3] = [DOMAIN.as_bytes(), b"\0", envelope.payload.as_bytes()];
     match signature::verify_parts(&key.verifying, &preimage, signature_bytes.as_slice()) {
-        Ok(()) => Verdict::Approval(Box::new(VerifiedApproval { payload })),
+        Ok(()) => TokenVerdict::Approval(Box::new(VerifiedApproval { payload })),
         Err(failure) => signature_drop(&drop, failure, material),
     }
 }
 
-fn signature_drop(drop: &OnPath, failure: Failure, material: &[u8]) -> Verdict {
+fn signature_drop(drop: &OnPath, failure: Failure, material: &[u8]) -> TokenVerdict {
     match failure {
         Failure::NonCanonicalScalar => drop.reject(
             Reason::NonCanonicalSignatureScalar,
@@ -404,7 +404,7 @@ fn signature_drop(drop: &OnPath, failure: Failure, material: &[u8]) -> Verdict {
     }
 }
 
-fn verify_v1(line: &str, key: &PublicKey) -> Verdict {
+fn verify_v1(line: &str, key: &PublicKey) -> TokenVerdict {
     let drop = OnPath {
         kind: TokenKind::SignedV1,
     };
@@ -450,7 +450,7 @@ fn verify_v1(line: &str, key: &PublicKey) -> Verdict {
             "signed v1 approvals are refused; only ApprovalRecord v2 approves",
             material.as_bytes(),
         ),
-        Some("deny") => Verdict::Decline(VerifiedDecline {
+        Some("deny") => TokenVerdict::Decline(VerifiedDecline {
             target: payload.target,
             issued_at,
             nonce,

@@ -11,7 +11,7 @@
 
 use super::text::Text;
 use super::{commit, genesis, BadEntry, GenesisCheck, SealedReport};
-use crate::json::{self, Node, ParseError, Value};
+use crate::json::{self, JsonValue, Node, ParseError};
 use std::io::{self, Read};
 
 /// The largest single value in a sealed log (an entry, or another member's value); the log
@@ -136,7 +136,7 @@ impl Chain {
 
     /// Chains one entry; its index and whether its recorded head recomputes, unless the
     /// array's check has stopped.
-    fn entry(&mut self, entry: &Value<'_>) -> Option<(usize, bool)> {
+    fn entry(&mut self, entry: &JsonValue<'_>) -> Option<(usize, bool)> {
         let index = self.count;
         self.count += 1;
         if self.refused.is_some() {
@@ -165,12 +165,12 @@ impl Chain {
 }
 
 impl Document {
-    fn member(&mut self, key: &str, value: &Value<'_>) {
+    fn member(&mut self, key: &str, value: &JsonValue<'_>) {
         match key {
             "format" => self.format = value.as_str().map(str::to_owned),
             "genesis" => {
                 self.genesis = match value {
-                    Value::String(s) => s.to_string(),
+                    JsonValue::String(s) => s.to_string(),
                     other => format!("({})", other.type_name()),
                 }
             }

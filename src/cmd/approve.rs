@@ -15,15 +15,15 @@ use super::{Global, Out};
 use crate::approval::binding::Subject;
 use crate::approval::sign::{sign_approval, sign_decline, ApprovalInputs};
 use crate::approval::{Renderer, MAX_TTL_SECONDS};
-use crate::challenge;
 use crate::cli::{ApproveArgs, Format};
 use crate::digest::{hex_lower, is_sha256_hex};
 use crate::fsutil::{read_capped, read_capped_text, MAX_SMALL_INPUT_BYTES};
+use crate::host_refusal;
 use crate::identity::Profile;
 use crate::keys::{self, Signer};
 use crate::outcome::Outcome;
+use crate::renderer::{self, Decision};
 use crate::request::{self, Call, EraMode, Options, Session, Verdict};
-use crate::shown::{self, Decision};
 use crate::tokenfile::{AppendError, Appended};
 use miette::{miette, IntoDiagnostic, WrapErr};
 use serde::Serialize;
@@ -55,7 +55,7 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
     } else {
         Decision::Allow
     };
-    let request = shown::Request {
+    let request = renderer::Request {
         decision,
         target: &target,
         profiles: &profiles,
@@ -65,7 +65,7 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
     };
     let shown_text = match validity {
         Some(validity) => super::approve_prompt::render(&request, key, &location, validity),
-        None => shown::render(&request),
+        None => renderer::render(&request),
     };
     let now = clock(&args)?;
     if let Err(refused) = checks::before_asking(&args, key, decision, now) {
@@ -100,7 +100,7 @@ fn challenged(args: &ApproveArgs) -> miette::Result<(String, Vec<u8>)> {
         let text = read_capped_text(path, MAX_SMALL_INPUT_BYTES)
             .into_diagnostic()
             .wrap_err_with(|| format!("cannot read refusal {}", path.display()))?;
-        let challenge = challenge::parse(&text)
+        let challenge = host_refusal::parse(&text)
             .map_err(|e| miette!(code = e.code(), "{}: {e}", path.display()))?;
         return Ok((challenge.target, challenge.frame));
     }

@@ -7,21 +7,21 @@ use crate::approval::{Renderer, DEFAULT_TTL_SECONDS};
 use crate::cli::{ApproveArgs, Format};
 use crate::keys::{KeyLocation, Signer};
 use crate::outcome::Outcome;
-use crate::shown::{self, v2};
+use crate::renderer::{self, v2};
 use miette::{miette, IntoDiagnostic};
 
 /// The renderer a record names for the chosen screen version.
 pub fn renderer(version: u8) -> Renderer {
     match version {
         2 => Renderer {
-            name: shown::RENDERER_NAME.to_owned(),
+            name: renderer::RENDERER_NAME.to_owned(),
             version: v2::RENDERER_VERSION.to_owned(),
             manifest_sha256: v2::manifest_sha256(),
         },
         _ => Renderer {
-            name: shown::RENDERER_NAME.to_owned(),
-            version: shown::RENDERER_VERSION.to_owned(),
-            manifest_sha256: shown::manifest_sha256(),
+            name: renderer::RENDERER_NAME.to_owned(),
+            version: renderer::RENDERER_VERSION.to_owned(),
+            manifest_sha256: renderer::manifest_sha256(),
         },
     }
 }
@@ -59,12 +59,12 @@ pub fn fix_validity(args: &mut ApproveArgs) -> miette::Result<Option<v2::Validit
 
 /// The version 2 screen for this request and signer.
 pub fn render(
-    request: &shown::Request<'_>,
+    request: &renderer::Request<'_>,
     key: &dyn Signer,
     location: &KeyLocation,
     validity: v2::Validity,
 ) -> Vec<u8> {
-    let decline = request.decision == shown::Decision::Deny;
+    let decline = request.decision == renderer::Decision::Deny;
     v2::render(
         request,
         &v2::Signer {

@@ -273,7 +273,7 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
         .set_header(vec!["label", "receipts", "meaning"])
         .set_content_arrangement(ContentArrangement::Dynamic)
         .set_width(160);
-    for label in Label::ALL {
+    for &label in Label::ALL {
         counts.add_row(vec![
             label.to_string(),
             summary.labels.get(&label).copied().unwrap_or(0).to_string(),

@@ -9,7 +9,7 @@
 
 use super::{Global, Out};
 use crate::approval::binding::Expectations;
-use crate::approval::report::{Checker, LineReport, Status};
+use crate::approval::report::{Checker, LineReport, TokenStatus};
 use crate::audit::{self, AuditError, Event, Options, Quiet};
 use crate::chain;
 use crate::cli::{Format, ReportArgs};
@@ -373,7 +373,7 @@ fn check_tokens(
             let chosen = per_key
                 .iter()
                 .map(|reports| &reports[i])
-                .find(|r| r.status == Status::Accepted)
+                .find(|r| r.status == TokenStatus::Accepted)
                 .or_else(|| per_key.first().map(|reports| &reports[i]));
             if let Some(report) = chosen {
                 out.push(TokenEvidence {

@@ -11,7 +11,7 @@ use super::{Global, Out};
 use crate::approval::binding::{Check, Expectations, Freshness, NonceUse, Subject};
 use crate::approval::conflict::{Conflict, TargetDecisions};
 use crate::approval::limits::MAX_TOKEN_FILE_BYTES;
-use crate::approval::report::{Checker, LineReport, Signed, Status};
+use crate::approval::report::{Checker, LineReport, Signed, TokenStatus};
 use crate::approval::{effective_ttl_ms, Reason};
 use crate::cli::{Format, VerifyApprovalArgs};
 use crate::digest::is_sha256_hex;
@@ -214,8 +214,8 @@ impl Tally {
     fn add(&mut self, report: &LineReport) {
         self.lines += 1;
         match report.status {
-            Status::Accepted => self.accepted += 1,
-            Status::Rejected => self.rejected += 1,
+            TokenStatus::Accepted => self.accepted += 1,
+            TokenStatus::Rejected => self.rejected += 1,
         }
         if report.kind == "signed-decline" {
             self.declines += 1;
@@ -432,8 +432,8 @@ impl Human {
                 .unwrap_or_else(|| "-".to_owned()),
         };
         let mut status = match report.status {
-            Status::Accepted => "accepted",
-            Status::Rejected => "REJECTED",
+            TokenStatus::Accepted => "accepted",
+            TokenStatus::Rejected => "REJECTED",
         }
         .to_owned();
         if let Some(by) = &report.signed_by {
@@ -452,7 +452,7 @@ impl Human {
                 .map_or_else(|| "-".to_owned(), |r| escape(r).into_owned()),
         ]);
         self.rows += 1;
-        if report.status == Status::Rejected {
+        if report.status == TokenStatus::Rejected {
             if self.diagnostics.len() < MAX_DIAGNOSTICS {
                 self.diagnostics.push(diagnostic(report));
             } else {

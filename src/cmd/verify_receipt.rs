@@ -6,7 +6,7 @@ use crate::cli::{Format, VerifyReceiptArgs};
 use crate::finding::{Code, Finding, Severity};
 use crate::inert::escape;
 use crate::outcome::Outcome;
-use crate::receipt::{self, pin::Pin, CheckStatus, ReceiptReport, Scratch, Status};
+use crate::receipt::{self, pin::Pin, CheckStatus, ReceiptReport, ReceiptStatus, Scratch};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -177,10 +177,10 @@ pub fn human(result: &FileResult<'_>, pin: Option<&Pin>) -> String {
 
 fn headline(report: &ReceiptReport) -> String {
     let status = match report.status {
-        Status::Authenticated => "AUTHENTICATED",
-        Status::Unpinned => "NOT AUTHENTICATED (signer unpinned)",
-        Status::Unsigned => "NOT AUTHENTICATED (unsigned record_version 2)",
-        Status::Failed => "FAILED",
+        ReceiptStatus::Authenticated => "AUTHENTICATED",
+        ReceiptStatus::Unpinned => "NOT AUTHENTICATED (signer unpinned)",
+        ReceiptStatus::Unsigned => "NOT AUTHENTICATED (unsigned record_version 2)",
+        ReceiptStatus::Failed => "FAILED",
     };
     let reported = &report.reported;
     let mut parts = vec![format!(

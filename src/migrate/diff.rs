@@ -515,7 +515,7 @@ pub fn diff(old: &[Item], new: &[Item], findings: Vec<Finding>) -> DiffReport {
     side_notes.extend(notes);
     side_notes.sort_by_key(|n| (n.code, n.side.map(|s| s == Side::New)));
     let labels = |views: &[&View]| {
-        let mut counts: BTreeMap<Label, usize> = Label::ALL.into_iter().map(|l| (l, 0)).collect();
+        let mut counts: BTreeMap<Label, usize> = Label::ALL.iter().map(|&l| (l, 0)).collect();
         for v in views {
             *counts.entry(v.label).or_default() += 1;
         }

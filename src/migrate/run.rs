@@ -91,7 +91,7 @@ impl Summary {
             inputs,
             receipts: 0,
             needs_attention: 0,
-            labels: Label::ALL.into_iter().map(|l| (l, 0)).collect(),
+            labels: Label::ALL.iter().map(|&l| (l, 0)).collect(),
             changes: Change::ALL.into_iter().map(|c| (c, 0)).collect(),
             meta: [Presence::Absent, Presence::Present, Presence::Unknown]
                 .into_iter()

@@ -15,7 +15,7 @@
 use crate::canonical::{lean_compress, serde_compact, serde_string, KeyOrder};
 use crate::digest::sha256_hex;
 use crate::identity::{self, Inputs};
-use crate::json::{self, Node, Value};
+use crate::json::{self, JsonValue, Node};
 use crate::request::{self, EraMode, Options, Session, Verdict};
 
 pub use crate::frame::request_line;
@@ -145,7 +145,7 @@ pub const V2: Rule = Rule { context: false };
 /// seal-host's projection of `params`, with the shape errors seal-host records.
 pub fn project(params: Option<&Node<'_>>, rule: Rule) -> Result<Projection, String> {
     let params = params
-        .filter(|p| matches!(p.value, Value::Object(_)))
+        .filter(|p| matches!(p.value, JsonValue::Object(_)))
         .ok_or("mediated request lacks object params")?;
     let tool = params
         .value
@@ -155,7 +155,7 @@ pub fn project(params: Option<&Node<'_>>, rule: Rule) -> Result<Projection, Stri
     let arguments = params
         .value
         .get("arguments")
-        .filter(|a| matches!(a.value, Value::Object(_)))
+        .filter(|a| matches!(a.value, JsonValue::Object(_)))
         .ok_or("mediated request lacks object params.arguments")?;
     let compact = |node: &Node<'_>, order: KeyOrder| -> Result<String, String> {
         let mut out = Vec::new();

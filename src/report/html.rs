@@ -561,11 +561,11 @@ fn unjoined(page: &mut String, model: &Model) {
             };
             let status = match (report.status, &report.signed_by) {
                 // The trusted-approvers list's name for the key that signed it.
-                (crate::approval::report::Status::Accepted, Some(by)) => {
+                (crate::approval::report::TokenStatus::Accepted, Some(by)) => {
                     format!("accepted ({})", by.name)
                 }
-                (crate::approval::report::Status::Accepted, None) => "accepted".to_owned(),
-                (crate::approval::report::Status::Rejected, _) => {
+                (crate::approval::report::TokenStatus::Accepted, None) => "accepted".to_owned(),
+                (crate::approval::report::TokenStatus::Rejected, _) => {
                     format!("rejected: {}", report.reason.as_deref().unwrap_or(""))
                 }
             };

@@ -13,7 +13,7 @@
 //! them. Nothing here prints or reads files.
 
 use crate::approval::binding::{freshness, Freshness, Subject};
-use crate::approval::report::{LineReport, Signed, Status as TokenStatus};
+use crate::approval::report::{LineReport, Signed, TokenStatus};
 use crate::audit::ReceiptEntry;
 use crate::finding::{Code, Finding, Severity};
 use crate::identity::Identities;

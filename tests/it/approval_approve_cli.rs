@@ -184,7 +184,7 @@ fn approve_from_the_hosts_refusal_line_reports_json() {
     let refusal = dir.path().join("refusal.json");
     std::fs::write(
         &refusal,
-        sealkit::challenge::render("1", TARGET, &frame) + "\n",
+        sealkit::host_refusal::render("1", TARGET, &frame) + "\n",
     )
     .unwrap();
     let output = approve(
@@ -347,7 +347,7 @@ fn frames_sealkit_refuses_or_that_are_not_one_frame_are_not_signed() {
     let refusal = dir.path().join("budget.json");
     std::fs::write(
         &refusal,
-        sealkit::challenge::render("1", "over budget db-calls (2+1>2): db.execute", &frame),
+        sealkit::host_refusal::render("1", "over budget db-calls (2+1>2): db.execute", &frame),
     )
     .unwrap();
     approve(

@@ -5,7 +5,7 @@
 
 use sealkit::approval::binding::{bind_approval, Check, Expectations, Subject};
 use sealkit::approval::sign::{sign_approval, ApprovalInputs};
-use sealkit::approval::verify::{verify_line, Verdict};
+use sealkit::approval::verify::{verify_line, TokenVerdict};
 use sealkit::approval::{Payload, Renderer};
 use sealkit::digest::sha256_hex;
 use sealkit::keys::SecretKey;
@@ -31,7 +31,7 @@ fn token_lines(name: &str) -> Vec<String> {
 
 fn verified(line: &str) -> Payload {
     match verify_line(line, &key().public) {
-        Verdict::Approval(approval) => approval.payload,
+        TokenVerdict::Approval(approval) => approval.payload,
         other => panic!("fixture token refused: {other:?}"),
     }
 }
@@ -241,7 +241,7 @@ fn flipping_any_single_byte_of_a_token_line_is_rejected() {
                 let Ok(text) = std::str::from_utf8(&flipped) else {
                     continue; // not UTF-8: the whole file is refused (token_file_not_utf8)
                 };
-                if let Verdict::Approval(_) = verify_line(text, &key.public) {
+                if let TokenVerdict::Approval(_) = verify_line(text, &key.public) {
                     panic!("byte {index} ^ {mask:#04x} still verifies: {text}");
                 }
             }

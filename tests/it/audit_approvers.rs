@@ -12,7 +12,7 @@ use base64::Engine as _;
 use ed25519_dalek::SigningKey;
 use sealkit::digest::{hex_lower, sha256_hex};
 use sealkit::finding::Code;
-use sealkit::receipt::{self, lock};
+use sealkit::receipt::{self, preimage};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
@@ -66,9 +66,9 @@ fn naming(name: &str, key_id: &str, resign: bool) -> Vec<u8> {
     map["signed_artifacts"]["approval_statement"] = Value::from(STANDARD.encode(text));
     map["approval"]["approval_identity"]["key_id"] = Value::from(key_id);
     if resign {
-        lock::sign(&mut map, &support::receipt_seed(NEW)).unwrap();
+        preimage::sign(&mut map, &support::receipt_seed(NEW)).unwrap();
     }
-    lock::to_file_bytes(&map)
+    preimage::to_file_bytes(&map)
 }
 
 /// A private copy of the receipt directory (without its seed file, which would only add a

@@ -7,7 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use sealkit::chain::{self, BadEntry, GenesisCheck, SealedReport};
-use sealkit::json::{self, Value};
+use sealkit::json::{self, JsonValue};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
@@ -19,13 +19,15 @@ mod oracle {
         let node = json::parse(text, 64)
             .map_err(|e| format!("not JSON: {} at byte {}", e.message, e.offset))?;
         let field = |name: &str| node.value.get(name).map(|n| &n.value);
-        let format = field("format").and_then(Value::as_str).map(str::to_owned);
+        let format = field("format")
+            .and_then(JsonValue::as_str)
+            .map(str::to_owned);
         let recorded_genesis = match field("genesis") {
-            Some(Value::String(s)) => s.to_string(),
+            Some(JsonValue::String(s)) => s.to_string(),
             Some(other) => format!("({})", other.type_name()),
             None => "(absent)".to_owned(),
         };
-        let Some(Value::Array(entries)) = field("entries") else {
+        let Some(JsonValue::Array(entries)) = field("entries") else {
             return Err("entries is missing or not an array".into());
         };
         let expected = chain::genesis();

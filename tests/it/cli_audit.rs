@@ -7,7 +7,7 @@ use crate::support;
 
 use assert_cmd::Command;
 use sealkit::finding::Code;
-use sealkit::receipt::{self, lock};
+use sealkit::receipt::{self, preimage};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 use std::os::unix::fs::PermissionsExt;
@@ -63,14 +63,14 @@ fn load(name: &str) -> Map<String, Value> {
 
 /// Writes a receipt re-signed with the directory's own seed, named as seal-host would.
 fn write_signed(dir: &Path, counter: u64, mut map: Map<String, Value>) -> PathBuf {
-    lock::sign(&mut map, &support::receipt_seed(NEW)).unwrap();
+    preimage::sign(&mut map, &support::receipt_seed(NEW)).unwrap();
     let text = |name: &str| map.get(name).and_then(Value::as_str);
     let hash = text("canonical_request_sha256")
         .or_else(|| text("request_sha256"))
         .unwrap()
         .to_owned();
     let path = dir.join(format!("receipt-{counter:020}-{hash}.json"));
-    write_private(&path, &lock::to_file_bytes(&map));
+    write_private(&path, &preimage::to_file_bytes(&map));
     path
 }
 
@@ -199,10 +199,10 @@ fn every_content_check_reports_its_code() {
         mutate(&mut map);
         if code == Code::SignatureInvalid {
             // Edit after signing: the signature no longer covers the content.
-            lock::sign(&mut map, &support::receipt_seed(NEW)).unwrap();
+            preimage::sign(&mut map, &support::receipt_seed(NEW)).unwrap();
             map.insert("now".into(), Value::from(1));
             let path = dir.path().join(name);
-            write_private(&path, &lock::to_file_bytes(&map));
+            write_private(&path, &preimage::to_file_bytes(&map));
         } else {
             write_signed(dir.path(), 0, map);
         }

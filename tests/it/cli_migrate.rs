@@ -552,10 +552,10 @@ fn damaged_dir() -> tempfile::TempDir {
         Value::from(sealkit::digest::sha256_hex(&f05)),
     );
     let seed: [u8; 32] = read(".seal-receipt-ed25519.key").try_into().unwrap();
-    sealkit::receipt::lock::sign(&mut map, &seed).unwrap();
+    sealkit::receipt::preimage::sign(&mut map, &seed).unwrap();
     std::fs::write(
         dir.path().join(NEW_M4),
-        sealkit::receipt::lock::to_file_bytes(&map),
+        sealkit::receipt::preimage::to_file_bytes(&map),
     )
     .unwrap();
 

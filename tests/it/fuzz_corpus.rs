@@ -1,6 +1,6 @@
 //! Replays every committed fuzz input — the seed corpora `fuzz/corpus/<target>/` and the
 //! minimized crash inputs `tests/fuzz-regressions/<target>/` — through the same invariant
-//! checks the fuzz targets run (`fuzz/src/lib.rs`, included here), so `cargo test` keeps
+//! checks the fuzz targets run (`fuzz/src/lib.rs` and its one file per target, included here), so `cargo test` keeps
 //! them green without libFuzzer or a nightly toolchain.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

@@ -611,7 +611,7 @@ fn outcome(name: &str, frame: &[u8]) -> String {
 
 fn stage_of(code: &str) -> &'static str {
     sealkit::refusal::RefusalCode::ALL
-        .into_iter()
+        .iter()
         .find(|c| c.as_str() == code)
         .map_or("unknown", |c| c.stage())
 }

@@ -23,7 +23,7 @@
 use crate::support;
 
 use assert_cmd::Command;
-use sealkit::receipt::lock;
+use sealkit::receipt::preimage;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use support::{canonical, fixture_payload, sign_v2, KEY_ID, PUBKEY, TARGET};
@@ -172,7 +172,7 @@ fn resigned(spliced: &[u8], seed: &[u8; 32]) -> Vec<u8> {
         return spliced.to_vec();
     };
     let old = map["signature"]["value"].as_str().unwrap().to_owned();
-    lock::sign(&mut map, seed).unwrap();
+    preimage::sign(&mut map, seed).unwrap();
     let new = map["signature"]["value"].as_str().unwrap();
     let text = std::str::from_utf8(spliced).unwrap();
     assert_eq!(text.matches(&old).count(), 1);

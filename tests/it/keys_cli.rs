@@ -16,13 +16,13 @@ use support::*;
 const SSH_LINE: &str =
     "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDHevlXTfHInaLE3ExyqYIcICy4LYLlL14XRRXXPpJi8 me@host";
 
-fn sealkit() -> Command {
+pub(crate) fn sealkit() -> Command {
     Command::cargo_bin("sealkit").unwrap()
 }
 
 /// Runs a command and returns (exit code, stdout, stderr), asserting neither output holds
 /// the seed in any form we know (hex either case, or the raw bytes).
-fn run(command: &mut Command) -> (i32, String, String) {
+pub(crate) fn run(command: &mut Command) -> (i32, String, String) {
     let output = command.output().unwrap();
     for stream in [&output.stdout, &output.stderr] {
         let text = String::from_utf8_lossy(stream);
@@ -37,7 +37,7 @@ fn run(command: &mut Command) -> (i32, String, String) {
     )
 }
 
-fn write_mode(path: &Path, text: &str, mode: u32) -> PathBuf {
+pub(crate) fn write_mode(path: &Path, text: &str, mode: u32) -> PathBuf {
     std::fs::write(path, text).unwrap();
     #[cfg(unix)]
     {
@@ -95,49 +95,6 @@ fn key_show_names_each_kind_and_never_prints_a_secret() {
         "{stdout}"
     );
     assert!(stdout.contains("kind        secret-plain\n"), "{stdout}");
-}
-
-// Seen red under the mutation "read_public_key_file accepts a recognised plain seed as the
-// public key" (the code before this change): `--pubkey-file approval.key` printed the seed as
-// "trusted key 1717…", which the output search above caught.
-#[cfg(unix)]
-#[test]
-fn secret_key_files_named_as_public_keys_are_refused_and_never_echoed() {
-    let dir = tempfile::tempdir().unwrap();
-    let secret = key_file(dir.path());
-    let tokens = write_mode(
-        &dir.path().join("t.ndjson"),
-        &format!("{}\n", fixture_line()),
-        0o644,
-    );
-    // The same seed, readable by all but named as a public key: refused by its permissions
-    // when owner-only, by its name when called .key.
-    let owner_only = write_mode(
-        &dir.path().join("trusted.pub"),
-        &format!("{SEED_HEX}\n"),
-        0o600,
-    );
-    let named = write_mode(
-        &dir.path().join("copy.key"),
-        &format!("{SEED_HEX}\n"),
-        0o644,
-    );
-    for file in [&secret, &owner_only, &named] {
-        let (code, stdout, stderr) = run(sealkit()
-            .args(["verify", "approval"])
-            .arg(&tokens)
-            .arg("--pubkey-file")
-            .arg(file));
-        assert_eq!(code, 2, "{file:?}: {stdout}{stderr}");
-        assert!(stderr.contains("secret-key-given-as-public"), "{stderr}");
-        assert!(stderr.contains("key show"), "hint: {stderr}");
-        let (code, stdout, stderr) = run(sealkit()
-            .args(["verify", "receipt", "--receipt-key"])
-            .arg(file)
-            .arg(data("approvals/fixture-run-line.txt")));
-        assert_eq!(code, 2, "{stdout}{stderr}");
-        assert!(stderr.contains("secret key file"), "{stderr}");
-    }
 }
 
 #[test]

@@ -49,6 +49,7 @@ mod receipt_flips;
 mod receipt_unsupported_version;
 mod receipts;
 mod refusal_agreement;
+mod regression;
 mod report_browser;
 mod report_model;
 mod report_page;

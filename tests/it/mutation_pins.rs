@@ -11,7 +11,7 @@ use crate::support;
 use assert_cmd::Command;
 use ed25519_dalek::{Signer, SigningKey};
 use sealkit::digest::hex_lower;
-use sealkit::receipt::{self, lock};
+use sealkit::receipt::{self, preimage};
 use serde_json::{json, Map, Value};
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
@@ -31,7 +31,7 @@ fn load(name: &str) -> Map<String, Value> {
 
 /// `map` signed with the directory's own seed, in seal-host's file layout.
 fn signed(mut map: Map<String, Value>) -> Map<String, Value> {
-    lock::sign(&mut map, &support::receipt_seed(NEW)).unwrap();
+    preimage::sign(&mut map, &support::receipt_seed(NEW)).unwrap();
     map
 }
 
@@ -46,7 +46,7 @@ struct Receipt {
 fn verify_receipt(map: &Map<String, Value>) -> Receipt {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("receipt.json");
-    std::fs::write(&file, lock::to_file_bytes(map)).unwrap();
+    std::fs::write(&file, preimage::to_file_bytes(map)).unwrap();
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
     let output = Command::cargo_bin("sealkit")
         .unwrap()
@@ -92,7 +92,7 @@ fn the_resigned_block_receipt_is_authenticated() {
 /// The config envelope's signature replaced by a genuine Ed25519 signature of the same
 /// payload by another key, the receipt then re-signed with the installation key: the receipt
 /// signature verifies, the config check does not.
-/// Seen red under `config_signature` in src/receipt.rs replaced by `Ok(())` (AUTHENTICATED,
+/// Seen red under `config_signature` in src/receipt/config.rs replaced by `Ok(())` (AUTHENTICATED,
 /// exit 0).
 #[test]
 fn a_forged_config_signature_under_a_valid_receipt_signature_fails() {
@@ -111,7 +111,7 @@ fn a_forged_config_signature_under_a_valid_receipt_signature_fails() {
 /// Edits of the signature block after signing (the block is outside the signed preimage, so
 /// the signature value still verifies): seal-host refuses each, and so must sealkit.
 /// Seen red under `||` → `&&` in `signature_block`'s member check (the seventh member) and
-/// in its parameter check (Ed448 alone, hex alone), src/receipt/lock.rs: AUTHENTICATED, exit 0.
+/// in its parameter check (Ed448 alone, hex alone), src/receipt/preimage.rs: AUTHENTICATED, exit 0.
 #[test]
 fn a_signature_block_with_a_seventh_member_or_one_wrong_parameter_fails() {
     type Edit = fn(&mut Map<String, Value>);
@@ -170,7 +170,7 @@ fn durability_tag(class: &str) -> u8 {
     }
 }
 
-/// `map` signed as `lock::sign` does, but with the tags of [`release_tag`] and
+/// `map` signed as `preimage::sign` does, but with the tags of [`release_tag`] and
 /// [`durability_tag`], so a fault in the library's own tag table cannot make the signer and
 /// the verifier agree.
 fn signed_with_host_tags(mut map: Map<String, Value>) -> Map<String, Value> {
@@ -186,7 +186,7 @@ fn signed_with_host_tags(mut map: Map<String, Value>) -> Map<String, Value> {
     };
     let object_a = artifact("object_a").unwrap();
     let statement = artifact("approval_statement");
-    let parts = lock::LockParts {
+    let parts = preimage::LockParts {
         object_a: &object_a,
         approval_statement: statement.as_deref(),
         release_tag: release_tag(text("release_status")),
@@ -194,13 +194,13 @@ fn signed_with_host_tags(mut map: Map<String, Value>) -> Map<String, Value> {
         durability_tag: durability_tag(text("durability_class")),
     };
     let mut object_b = Vec::new();
-    lock::write_object_b(&map, &mut object_b).unwrap();
+    preimage::write_object_b(&map, &mut object_b).unwrap();
     let mut message = Vec::new();
-    lock::preimage(&parts, &object_b, &mut message);
+    preimage::preimage(&parts, &object_b, &mut message);
     let key = SigningKey::from_bytes(&support::receipt_seed(NEW));
     let public = key.verifying_key().to_bytes();
     let block = json!({
-        "domain": lock::DOMAIN,
+        "domain": preimage::DOMAIN,
         "algorithm": "Ed25519",
         "public_key": hex_lower(&public),
         "key_id": sealkit::digest::sha256_hex(&public),
@@ -216,7 +216,7 @@ fn signed_with_host_tags(mut map: Map<String, Value>) -> Map<String, Value> {
 fn the_host_tag_signer_reproduces_the_fixtures() {
     for name in [ALLOW, BLOCK] {
         assert_eq!(
-            lock::to_file_bytes(&signed_with_host_tags(load(name))),
+            preimage::to_file_bytes(&signed_with_host_tags(load(name))),
             std::fs::read(root().join(NEW).join(name)).unwrap(),
             "{name}"
         );
@@ -225,7 +225,7 @@ fn the_host_tag_signer_reproduces_the_fixtures() {
 
 /// Both durability classes no fixture uses, signed into the preimage with their own tags.
 /// Seen red with the `witnessed_external` arm, then the `unknown` arm, of `durability_tag`
-/// (src/receipt/lock.rs) removed: malformed-receipt and signature-invalid, exit 1.
+/// (src/receipt/preimage.rs) removed: malformed-receipt and signature-invalid, exit 1.
 #[test]
 fn receipts_signed_with_each_durability_class_are_authenticated() {
     for class in ["asserted_local_fsync", "witnessed_external", "unknown"] {
@@ -240,7 +240,7 @@ fn receipts_signed_with_each_durability_class_are_authenticated() {
 /// An ALLOW whose release the host never confirmed: signed with its own tag, so the
 /// signature verifies and the one finding is release-unconfirmed, a warning (exit 0, 1 under
 /// --deny-warnings).
-/// Seen red with the `UNKNOWN` arm of `release_tag` (src/receipt/lock.rs) removed:
+/// Seen red with the `UNKNOWN` arm of `release_tag` (src/receipt/preimage.rs) removed:
 /// malformed-receipt and signature-invalid, exit 1.
 #[test]
 fn receipts_signed_with_pending_or_unknown_release_verify_and_warn() {

@@ -33,7 +33,7 @@ fn readme_lists_every_audit_finding_code() {
 #[test]
 fn readme_lists_every_v2_refusal_code_and_migration_label() {
     let readme = readme();
-    for code in sealkit::v2::RefusalCode::ALL {
+    for code in sealkit::v2::V2RefusalCode::ALL {
         let row = format!("| `{}` |", code.as_str());
         assert!(readme.contains(&row), "README.md lacks the V2 row {row}");
     }

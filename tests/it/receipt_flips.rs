@@ -6,7 +6,7 @@
 
 use proptest::prelude::*;
 use sealkit::finding::Code;
-use sealkit::receipt::{self, pin, Scratch, SignatureStatus, Status};
+use sealkit::receipt::{self, pin, ReceiptStatus, Scratch, SignatureStatus};
 use std::path::Path;
 
 const RECEIPT: &str = "testdata/receipts/fixture-dir/receipt-00000000000000000001-460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793.json";
@@ -45,7 +45,7 @@ proptest! {
                     prop_assert!(report.findings.iter().any(|f| f.code == Code::NotHostLayout), "byte {at}");
                 } else {
                     prop_assert_ne!(report.signature.status, SignatureStatus::Verified, "byte {} mask {}", at, mask);
-                    prop_assert_ne!(report.status, Status::Authenticated);
+                    prop_assert_ne!(report.status, ReceiptStatus::Authenticated);
                 }
             }
         }
@@ -83,7 +83,7 @@ fn each_byte_of_signed_content_flipped_is_caught() {
                                 .findings
                                 .iter()
                                 .any(|f| f.code == Code::NotHostLayout);
-                            report.status == Status::Authenticated || (same && !layout)
+                            report.status == ReceiptStatus::Authenticated || (same && !layout)
                         })
                         .collect::<Vec<usize>>()
                 })

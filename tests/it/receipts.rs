@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use sealkit::finding::Code;
-use sealkit::receipt::{self, lock, pin, CheckStatus, Scratch, Status};
+use sealkit::receipt::{self, pin, preimage, CheckStatus, ReceiptStatus, Scratch};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -60,7 +60,7 @@ fn both_fixture_receipts_authenticate_with_the_directory_key() {
         let report = verify(&file, Some(&pin));
         assert_eq!(
             report.status,
-            Status::Authenticated,
+            ReceiptStatus::Authenticated,
             "{file:?}: {:#?}",
             report.checks
         );
@@ -90,7 +90,7 @@ fn thirteen_v3_receipts_authenticate_and_recompute_the_manifest_values() {
         let report = verify(&file, Some(&pin));
         assert_eq!(
             report.status,
-            Status::Authenticated,
+            ReceiptStatus::Authenticated,
             "{file:?}: {:#?}",
             report.checks
         );
@@ -133,7 +133,7 @@ fn thirteen_v2_receipts_are_unsigned_with_every_unsigned_check_passing() {
             entry["file"].as_str().unwrap()
         ));
         let report = verify(&file, None);
-        assert_eq!(report.status, Status::Unsigned, "{file:?}");
+        assert_eq!(report.status, ReceiptStatus::Unsigned, "{file:?}");
         assert_eq!(report.record_version, Some(2));
         let codes: Vec<Code> = report.findings.iter().map(|f| f.code).collect();
         assert_eq!(codes, vec![Code::UnsignedReceipt], "{file:?}");
@@ -166,7 +166,7 @@ fn thirteen_v2_receipts_are_unsigned_with_every_unsigned_check_passing() {
 fn without_a_pin_v3_receipts_are_unpinned_and_a_foreign_pin_is_a_mismatch() {
     let file = &receipts_in("fixture-dir")[0];
     let report = verify(file, None);
-    assert_eq!(report.status, Status::Unpinned);
+    assert_eq!(report.status, ReceiptStatus::Unpinned);
     assert_eq!(report.findings[0].code, Code::SignerUnpinned);
     assert_eq!(
         report.signature.reported_public_key.as_deref(),
@@ -174,7 +174,7 @@ fn without_a_pin_v3_receipts_are_unpinned_and_a_foreign_pin_is_a_mismatch() {
     );
     let other = pin_of("legacy-vs-current/new/receipts/.seal-receipt-ed25519.key");
     let report = verify(file, Some(&other));
-    assert_eq!(report.status, Status::Failed);
+    assert_eq!(report.status, ReceiptStatus::Failed);
     assert_eq!(report.findings[0].code, Code::SignerMismatch);
 }
 
@@ -187,9 +187,9 @@ fn resigning_a_fixture_with_its_seed_reproduces_its_bytes_exactly() {
     let seed = seed("fixture-dir/.seal-receipt-ed25519.key");
     for file in receipts_in("fixture-dir") {
         let mut map = load(&file);
-        lock::sign(&mut map, &seed).unwrap();
+        preimage::sign(&mut map, &seed).unwrap();
         assert_eq!(
-            lock::to_file_bytes(&map),
+            preimage::to_file_bytes(&map),
             std::fs::read(&file).unwrap(),
             "{file:?}"
         );
@@ -203,10 +203,10 @@ fn resigned_report(
     seed: &[u8; 32],
     pin: &pin::Pin,
 ) -> Option<receipt::ReceiptReport> {
-    lock::sign(&mut map, seed).ok()?;
+    preimage::sign(&mut map, seed).ok()?;
     Some(
         receipt::verify_bytes(
-            &lock::to_file_bytes(&map),
+            &preimage::to_file_bytes(&map),
             Some(pin),
             &mut Scratch::default(),
         )
@@ -228,7 +228,7 @@ fn object_a_mismatch_under_a_valid_signature_is_caught() {
     assert_eq!(report.signature.status, receipt::SignatureStatus::Verified);
     let codes: Vec<Code> = report.findings.iter().map(|f| f.code).collect();
     assert_eq!(codes, vec![Code::ObjectAMismatch]);
-    assert_eq!(report.status, Status::Failed);
+    assert_eq!(report.status, ReceiptStatus::Failed);
 }
 
 #[test]
@@ -313,7 +313,7 @@ fn no_member_authenticates_removed_or_with_another_type_under_a_valid_signature(
                     cases += 1;
                     assert_eq!(
                         report.status,
-                        Status::Failed,
+                        ReceiptStatus::Failed,
                         "{file:?}: {name} {edit:?} is {:?}",
                         report.status
                     );
@@ -343,5 +343,5 @@ fn request_parse_error_beside_the_request_members_is_malformed() {
         "{}",
         shape.detail
     );
-    assert_eq!(report.status, Status::Failed);
+    assert_eq!(report.status, ReceiptStatus::Failed);
 }

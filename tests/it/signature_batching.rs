@@ -17,7 +17,7 @@ use base64::Engine as _;
 use ed25519_dalek::{SigningKey, VerifyingKey};
 use num_bigint::BigUint;
 use sealkit::digest::hex_decode;
-use sealkit::receipt::{self, lock};
+use sealkit::receipt::{self, preimage};
 use sealkit::signature::{self, Failure, KeyCache, GROUP_ORDER};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha512};
@@ -152,17 +152,17 @@ fn preimage(map: &Map<String, Value>) -> Vec<u8> {
         .decode(map["signed_artifacts"]["object_a"].as_str().unwrap())
         .unwrap();
     let text = |name: &str| map[name].as_str().unwrap();
-    let parts = lock::LockParts {
+    let parts = preimage::LockParts {
         object_a: &object_a,
         approval_statement: None,
-        release_tag: lock::release_tag(text("release_status")).unwrap(),
+        release_tag: preimage::release_tag(text("release_status")).unwrap(),
         operation_id: text("operation_id"),
-        durability_tag: lock::durability_tag(text("durability_class")).unwrap(),
+        durability_tag: preimage::durability_tag(text("durability_class")).unwrap(),
     };
     let mut object_b = Vec::new();
-    lock::write_object_b(map, &mut object_b).unwrap();
+    preimage::write_object_b(map, &mut object_b).unwrap();
     let mut message = Vec::new();
-    lock::preimage(&parts, &object_b, &mut message);
+    preimage::preimage(&parts, &object_b, &mut message);
     message
 }
 
@@ -198,7 +198,7 @@ fn each_bad_signature_among_many_is_reported_for_its_own_receipt_only() {
     for i in 0..COUNT {
         let mut map = template.clone();
         map["now"] = Value::from(template["now"].as_u64().unwrap() + i as u64);
-        lock::sign(&mut map, &seed).unwrap();
+        preimage::sign(&mut map, &seed).unwrap();
         let good = URL_SAFE_NO_PAD
             .decode(map["signature"]["value"].as_str().unwrap())
             .unwrap();
@@ -223,7 +223,7 @@ fn each_bad_signature_among_many_is_reported_for_its_own_receipt_only() {
         }
         write_private(
             &dir.path().join(format!("receipt-{i:020}-{hash}.json")),
-            &lock::to_file_bytes(&map),
+            &preimage::to_file_bytes(&map),
         );
     }
     let output = Command::cargo_bin("sealkit")

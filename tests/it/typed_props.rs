@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use sealkit::typed::{typed_target_of_line, ToolSpecs, Typed, TypedTarget};
-use sealkit::v2::{self, RefusalCode, Value};
+use sealkit::v2::{self, V2RefusalCode, V2Value};
 
 const CASES: u32 = 64;
 
@@ -39,23 +39,23 @@ fn key() -> impl Strategy<Value = String> {
     ]
 }
 
-fn value() -> impl Strategy<Value = Value> {
+fn value() -> impl Strategy<Value = V2Value> {
     let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        decimal().prop_map(Value::Number),
-        any::<String>().prop_map(Value::String),
+        Just(V2Value::Null),
+        any::<bool>().prop_map(V2Value::Bool),
+        decimal().prop_map(V2Value::Number),
+        any::<String>().prop_map(V2Value::String),
     ];
     leaf.prop_recursive(4, 32, 5, |inner| {
         prop_oneof![
-            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
-            prop::collection::vec((key(), inner), 0..5).prop_map(|m| Value::Object(unique(m))),
+            prop::collection::vec(inner.clone(), 0..5).prop_map(V2Value::Array),
+            prop::collection::vec((key(), inner), 0..5).prop_map(|m| V2Value::Object(unique(m))),
         ]
     })
 }
 
-fn unique(members: Vec<(String, Value)>) -> Vec<(String, Value)> {
-    let mut out: Vec<(String, Value)> = Vec::new();
+fn unique(members: Vec<(String, V2Value)>) -> Vec<(String, V2Value)> {
+    let mut out: Vec<(String, V2Value)> = Vec::new();
     for (k, v) in members {
         if !out.iter().any(|(seen, _)| *seen == k) {
             out.push((k, v));
@@ -64,7 +64,7 @@ fn unique(members: Vec<(String, Value)>) -> Vec<(String, Value)> {
     out
 }
 
-fn meta_object() -> impl Strategy<Value = Vec<(String, Value)>> {
+fn meta_object() -> impl Strategy<Value = Vec<(String, V2Value)>> {
     prop::collection::vec((key(), value()), 1..6).prop_map(unique)
 }
 
@@ -72,10 +72,10 @@ fn specs() -> ToolSpecs {
     ToolSpecs::parse(r#"{"db.execute":{"version":"v1","manifest_digest":"sha256:abc"}}"#).unwrap()
 }
 
-fn line_with_meta(meta: &[(String, Value)]) -> String {
+fn line_with_meta(meta: &[(String, V2Value)]) -> String {
     format!(
         r#"{{"method":"tools/call","params":{{"name":"db.execute","action":"write","arguments":{{"sql":"select 1"}},"_meta":{}}}}}"#,
-        v2::serialize(&Value::Object(meta.to_vec()))
+        v2::serialize(&V2Value::Object(meta.to_vec()))
     )
 }
 
@@ -124,7 +124,7 @@ proptest! {
         let mut bad = text.clone();
         bad.insert(at, ws);
         let refusal = v2::read(&bad).unwrap_err();
-        prop_assert_eq!(refusal.code, RefusalCode::Whitespace);
+        prop_assert_eq!(refusal.code, V2RefusalCode::Whitespace);
         prop_assert_eq!(refusal.offset, at);
     }
 
@@ -134,7 +134,7 @@ proptest! {
         for i in 0..meta.len() {
             let mut changed = meta.clone();
             let old = changed[i].1.clone();
-            changed[i].1 = Value::Array(vec![old]);
+            changed[i].1 = V2Value::Array(vec![old]);
             let moved = computed(&line_with_meta(&changed));
             prop_assert_ne!(&moved.committed.key, &base.committed.key, "key {:?}", meta[i].0);
             prop_assert_ne!(&moved.committed.sha256, &base.committed.sha256);
@@ -162,12 +162,12 @@ fn absent_and_empty_meta_differ_committed_and_agree_host() {
 #[test]
 fn member_order_of_meta_does_not_move_the_key_but_order_of_arguments_does() {
     let a = computed(&line_with_meta(&[
-        ("a".into(), Value::Null),
-        ("b".into(), Value::Bool(true)),
+        ("a".into(), V2Value::Null),
+        ("b".into(), V2Value::Bool(true)),
     ]));
     let b = computed(&line_with_meta(&[
-        ("b".into(), Value::Bool(true)),
-        ("a".into(), Value::Null),
+        ("b".into(), V2Value::Bool(true)),
+        ("a".into(), V2Value::Null),
     ]));
     assert_eq!(a.committed, b.committed);
     let args = |order: &str| {

@@ -9,7 +9,7 @@ use crate::approval::report::line_reserving_nonce;
 use crate::approval::{DEFAULT_TTL_SECONDS, MAX_TTL_SECONDS};
 use crate::cli::{ApproveArgs, Format};
 use crate::keys::Signer;
-use crate::shown::Decision;
+use crate::renderer::Decision;
 use crate::tokenfile::{self, AppendError, Appended};
 use std::fs::File;
 use std::io::{self, BufReader, Seek, SeekFrom};

@@ -9,7 +9,7 @@
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use sealkit::digest::sha256_hex;
-use sealkit::receipt::{self, lock};
+use sealkit::receipt::{self, preimage};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -74,11 +74,11 @@ pub fn hostile_inputs(dir: &Path, leak: &str) -> (PathBuf, PathBuf) {
     map["framed_subject_sha256"] = sha256_hex(frame.as_bytes()).into();
     map["framed_subject_length"] = (frame.len() as u64).into();
     map["signed_artifacts"]["object_a"] = STANDARD.encode(frame.as_bytes()).into();
-    lock::sign(&mut map, &seed).unwrap();
+    preimage::sign(&mut map, &seed).unwrap();
     let hash = map["canonical_request_sha256"].as_str().unwrap().to_owned();
     std::fs::write(
         receipts.join(format!("receipt-00000000000000000099-{hash}.json")),
-        lock::to_file_bytes(&map),
+        preimage::to_file_bytes(&map),
     )
     .unwrap();
     std::fs::write(
