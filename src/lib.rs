@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 pub mod approval;
+pub mod atomic_write;
 pub mod audit;
 pub mod bundle;
 pub mod canonical;
@@ -16,9 +17,9 @@ pub mod cmd;
 pub mod digest;
 pub mod finding;
 pub mod frame;
-pub mod fsutil;
 pub mod identity;
 pub mod inert;
+pub mod input;
 pub mod json;
 pub mod keys;
 pub mod meta;

@@ -36,6 +36,21 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
         ));
     }
     refuse_output_inside_inputs(&args)?;
+    let named = [
+        ("--tokens", &args.tokens),
+        ("--chain", &args.chains),
+        ("--audit-lines", &args.audit_lines),
+        ("--frames", &args.frames),
+    ];
+    crate::input::stdin_once(
+        (named.iter())
+            .flat_map(|(name, paths)| paths.iter().map(|path| (*name, path.as_path())))
+            .chain(
+                args.trusted_approvers
+                    .as_deref()
+                    .map(|p| ("--trusted-approvers", p)),
+            ),
+    )?;
     let pin = args
         .receipt_key
         .as_deref()
@@ -202,7 +217,7 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
             .map_err(|e| miette!("{e}"))?
             .into_bytes(),
     };
-    crate::fsutil::write_atomic(&args.out, &bytes, 0o600).map_err(|e| {
+    crate::atomic_write::write_atomic(&args.out, &bytes, 0o600).map_err(|e| {
         miette!(
             code = "cannot-write-output",
             "cannot write {}: {e}",
@@ -307,12 +322,11 @@ fn approval_keys(args: &ReportArgs) -> miette::Result<(Vec<Approver>, Vec<Input>
 
 /// Reads an input file whole and records its size and SHA-256.
 fn read_input(path: &Path, role: &'static str, inputs: &mut Vec<Input>) -> miette::Result<Vec<u8>> {
-    let bytes = crate::fsutil::read_capped(path, false, MAX_INPUT_BYTES).map_err(|e| {
+    let source = crate::input::Input::new(path);
+    let bytes = source.read_capped(MAX_INPUT_BYTES).map_err(|e| {
         miette!(
             code = "unreadable-input",
-            "cannot read {} {}: {e}",
-            role,
-            path.display()
+            "cannot read {role} {source}: {e}"
         )
     })?;
     inputs.push(Input {

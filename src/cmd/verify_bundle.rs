@@ -41,13 +41,14 @@ pub fn run(mut args: VerifyBundleArgs, global: &Global) -> miette::Result<Outcom
             ));
         }
     }
-    let bytes = crate::fsutil::read_capped(&args.file, false, crate::audit::MAX_RECEIPT_BYTES)
-        .map_err(|e| miette::miette!(code = "unreadable-file", "{}: {e}", args.file.display()))?;
+    let input = crate::input::Input::new(&args.file);
+    let bytes = input
+        .read_capped(crate::audit::MAX_RECEIPT_BYTES)
+        .map_err(|e| miette::miette!(code = "unreadable-file", "{input}: {e}"))?;
     if bytes.is_empty() {
         return Err(miette::miette!(
             code = "unreadable-file",
-            "{}: RECEIPT FILE EMPTY",
-            args.file.display()
+            "{input}: RECEIPT FILE EMPTY"
         ));
     }
     let text = String::from_utf8_lossy(&bytes);

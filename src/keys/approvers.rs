@@ -52,13 +52,12 @@ pub enum Lookup<'a> {
 impl Approvers {
     /// Parses the file at `path`.
     pub fn read(path: &Path) -> Result<Self, KeyError> {
-        let text =
-            crate::fsutil::read_capped_text(path, MAX_APPROVERS_FILE_BYTES).map_err(|source| {
-                KeyError::Io {
-                    path: path.to_path_buf(),
-                    source,
-                }
-            })?;
+        let text = crate::input::read_file_capped_text(path, MAX_APPROVERS_FILE_BYTES).map_err(
+            |source| KeyError::Io {
+                path: path.to_path_buf(),
+                source,
+            },
+        )?;
         Self::parse(&text, path)
     }
 

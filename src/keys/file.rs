@@ -6,7 +6,7 @@
 //! echo key material only from files that are.
 
 use super::{encrypted, openssh, parse_key_text, KeyError, KeyLocation, PublicKey, SecretKey};
-use crate::fsutil::unix_mode;
+use crate::atomic_write::unix_mode;
 use age::secrecy::SecretString;
 use std::fs;
 use std::io::Read;

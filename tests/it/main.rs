@@ -19,6 +19,7 @@ mod cli_audit;
 mod cli_chain;
 mod cli_diff;
 mod cli_envelope;
+mod cli_flags;
 mod cli_migrate;
 mod cli_transcripts;
 mod closed_stdout;
