@@ -981,7 +981,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__verify__subcmd__approval)
-            opts="-h -V --pubkey --pubkey-file --trusted-approvers --frame --target --now --ttl --format --deny-warnings --color --help --version"
+            opts="-h -V --pubkey-file --pubkey --trusted-approvers --frame --target --now --ttl --format --deny-warnings --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -33,6 +33,7 @@ pub mod report;
 pub mod request;
 pub mod shown;
 pub mod signature;
+pub mod timestamp;
 pub mod tokenfile;
 pub mod wire;
 

@@ -163,8 +163,9 @@ fn signature_inputs(sig: &str, key: &str) -> miette::Result<([u8; 64], [u8; 32])
     let sig = hex_decode(sig)
         .and_then(|b| <[u8; 64]>::try_from(b).ok())
         .ok_or_else(|| miette!("signature-malformed: --verify takes 128 hex digits (64 bytes)"))?;
-    // An OpenSSH `ssh-ed25519` key is accepted too, read as its 64 hex digits.
-    let key = crate::keys::public_key_option(key)
+    // The key itself (64 hex digits, or an OpenSSH `ssh-ed25519` line read as its 64 hex
+    // digits) or a file holding it.
+    let key = crate::keys::public_key_option("--pubkey", key)
         .map_err(|e| miette!("public-key-malformed: --pubkey: {e}"))?;
     let key = hex_decode(&key)
         .and_then(|b| <[u8; 32]>::try_from(b).ok())

@@ -24,6 +24,7 @@ pub mod keygen;
 pub mod migrate;
 pub mod passphrase;
 pub mod report;
+pub mod slips;
 pub mod target;
 pub mod verify;
 pub mod verify_approval;

@@ -61,7 +61,7 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
     if !args.tokens.is_empty() && approvers.is_empty() {
         return Err(miette!(
             code = "missing-approval-key",
-            help = "give --pubkey HEX or --trusted-approvers FILE",
+            help = "give --pubkey HEX|FILE or --trusted-approvers FILE",
             "token files need a trusted approval key to be checked"
         ));
     }
@@ -292,10 +292,15 @@ type Approver = (PublicKey, String);
 fn approval_keys(args: &ReportArgs) -> miette::Result<(Vec<Approver>, Vec<Input>)> {
     let mut keys = Vec::new();
     let mut inputs = Vec::new();
-    if let Some(hex) = &args.pubkey {
-        let key =
-            PublicKey::from_hex(hex).map_err(|e| miette!(code = e.code(), "--pubkey: {e}"))?;
-        keys.push((key, "--pubkey".to_owned()));
+    if let Some(value) = &args.pubkey {
+        let given = crate::keys::public_key_arg("--pubkey", value)
+            .map_err(|e| super::passphrase::key_report(&e))?;
+        let source = match &given.file {
+            Some(path) => format!("--pubkey {}", path.display()),
+            None => "--pubkey".to_owned(),
+        };
+        let key = crate::keys::printable(given).map_err(|e| super::passphrase::key_report(&e))?;
+        keys.push((key, source));
     }
     if let Some(path) = &args.trusted_approvers {
         let bytes = read_input(path, "trusted-approvers", &mut inputs)?;

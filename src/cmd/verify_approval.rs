@@ -18,7 +18,7 @@ use crate::digest::is_sha256_hex;
 use crate::inert::escape;
 use crate::input::{stdin_once, Input};
 use crate::keys::approvers::Approvers;
-use crate::keys::{read_public_key_file, PublicKey};
+use crate::keys::{public_key_arg, PublicKey};
 use crate::outcome::Outcome;
 use crate::tokenfile::{Batch, LineReader};
 use comfy_table::{presets, ContentArrangement, Table};
@@ -116,15 +116,12 @@ fn trusted_key(args: &VerifyApprovalArgs) -> miette::Result<Trust> {
         let approvers = Approvers::read(path).map_err(|e| key_report(&e))?;
         return Ok(Trust::Approvers(approvers, path.clone()));
     }
-    match (&args.pubkey, &args.pubkey_file) {
-        (Some(text), _) => PublicKey::from_text(text)
-            .map(|key| Trust::Key(key, true))
-            .map_err(|e| miette!(code = e.code(), "--pubkey: {e}")),
-        (None, Some(path)) => read_public_key_file(path)
-            .map(|file| Trust::Key(file.key, file.shown))
-            .map_err(|e| key_report(&e).wrap_err("--pubkey-file")),
-        (None, None) => Err(miette!(
-            "give the trusted key with --pubkey or --pubkey-file"
+    match &args.pubkey {
+        Some(value) => public_key_arg("--pubkey", value)
+            .map(|given| Trust::Key(given.key, given.shown))
+            .map_err(|e| key_report(&e)),
+        None => Err(miette!(
+            "give the trusted key with --pubkey HEX|FILE or --trusted-approvers FILE"
         )),
     }
 }

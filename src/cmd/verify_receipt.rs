@@ -42,6 +42,24 @@ pub fn run(args: VerifyReceiptArgs, global: &Global) -> miette::Result<Outcome> 
     for file in &args.files {
         let bytes = match read_input(file) {
             Ok(bytes) => bytes,
+            Err(error) if file.is_dir() => {
+                // A receipt directory is `audit`'s input; `verify receipt` takes files.
+                super::report_error(
+                    &miette::miette!(
+                        code = "unreadable-file",
+                        help = format!(
+                            "verify receipt checks receipt files; for a whole directory run \
+                             `sealkit audit {}`",
+                            file.display()
+                        ),
+                        "{}: {error}",
+                        file.display()
+                    ),
+                    global,
+                );
+                outcome = outcome.worst(Outcome::Unchecked);
+                continue;
+            }
             Err(error) => {
                 super::report_error(
                     &miette::miette!(code = "unreadable-file", "{}: {error}", file.display()),

@@ -6,6 +6,7 @@
 
 use crate::support::{self, key_file, PUBKEY, TARGET};
 use assert_cmd::Command;
+use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 use serde_json::Value;
 use std::path::Path;
@@ -157,4 +158,265 @@ fn standard_input_named_twice_is_refused() {
             .stderr(contains("stdin-given-twice"))
             .stderr(contains("both read standard input"));
     }
+}
+
+// --- public keys: HEX or FILE in one option ---
+
+/// Seen red before the convention: `verify bundle --issuer-pubkey FILE` was refused with
+/// "must be 64 lowercase hex digits", and `report --pubkey` took hex only.
+#[test]
+fn public_key_options_take_hex_or_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let write_pub = |name: &str, hex: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, format!("{hex}\n")).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        }
+        path.to_str().unwrap().to_owned()
+    };
+    // verify approval: --pubkey FILE, and the old --pubkey-file spelling.
+    let approval_pub = write_pub("approval.pub", PUBKEY);
+    let tokens = support::data("approve-cli-getting-started.token.ndjson");
+    let tokens = tokens.to_str().unwrap();
+    let (hex, _) = json_run(&["verify", "approval", tokens, "--pubkey", PUBKEY], None);
+    for option in ["--pubkey", "--pubkey-file"] {
+        let (code, _) = json_run(&["verify", "approval", tokens, option, &approval_pub], None);
+        assert_eq!((code, hex), (0, 0), "{option}");
+    }
+    // verify bundle: each of the three keys from a file gives the same report as hex.
+    let files = [ISS, REQ, APP].map(|hex| write_pub(&format!("{hex}.pub"), hex));
+    let with = |keys: &[&str; 3]| {
+        json_run(
+            &[
+                "verify",
+                "bundle",
+                BUNDLE,
+                "--issuer-pubkey",
+                keys[0],
+                "--request-pubkey",
+                keys[1],
+                "--approval-pubkey",
+                keys[2],
+            ],
+            None,
+        )
+    };
+    let from_hex = with(&[ISS, REQ, APP]);
+    let from_files = with(&[&files[0], &files[1], &files[2]]);
+    assert_eq!(from_files, from_hex);
+    assert_eq!(from_files.1["statements"][2]["verified"], true);
+    // report: --pubkey FILE names the file as the key's source.
+    let out = dir.path().join("report.json");
+    let report = |key: &str| {
+        sealkit()
+            .args([
+                "report",
+                "testdata/receipts/fixture-dir",
+                "--format",
+                "json",
+            ])
+            .args(["--pubkey", key, "--out"])
+            .arg(&out)
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
+    assert_eq!(report(PUBKEY), report(&approval_pub));
+    let model: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let text = model.to_string();
+    assert!(text.contains(PUBKEY), "{text}");
+    assert!(text.contains(&format!("--pubkey {approval_pub}")), "{text}");
+}
+
+/// A secret key file named as a public key is refused in every public key option, and its
+/// contents never appear in any output.
+#[test]
+fn a_secret_key_file_is_refused_in_every_public_key_option() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = key_file(dir.path());
+    let secret = secret.to_str().unwrap();
+    let seed = support::SEED_HEX;
+    for args in [
+        vec!["verify", "approval", "-", "--pubkey", secret],
+        vec![
+            "report",
+            "testdata/receipts/fixture-dir",
+            "--pubkey",
+            secret,
+        ],
+        vec![
+            "verify",
+            "bundle",
+            BUNDLE,
+            "--issuer-pubkey",
+            secret,
+            "--request-pubkey",
+            REQ,
+            "--approval-pubkey",
+            APP,
+        ],
+    ] {
+        let mut args = args;
+        if args[0] == "report" {
+            args.extend(["--out", "/nonexistent/never-written.html"]);
+        }
+        let output = sealkit().args(&args).write_stdin("").output().unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr),
+        );
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("secret-key-given-as-public"), "{stderr}");
+        assert!(!stdout.contains(seed) && !stderr.contains(seed));
+    }
+}
+
+/// The slip `--pubkey keys/x.pub` with a file that is not there: refused as neither a key
+/// nor a file, with a hint naming both forms, and the value is not echoed as a key.
+#[test]
+fn a_public_key_that_is_neither_hex_nor_a_file_gets_a_hint() {
+    sealkit()
+        .args(["verify", "approval", "-", "--pubkey", "keys/x.pub"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(contains("public-key-not-found"))
+        .stderr(contains("neither a public key"))
+        .stderr(contains("path of an existing file"));
+}
+
+// --- times ---
+
+/// Seen red before the one time parser: `--now now` and `--now 2026-…Z` were "invalid
+/// digit found in string" (exit 2).
+#[test]
+fn time_options_take_now_rfc_3339_and_milliseconds() {
+    let tokens = support::data("approve-cli-getting-started.token.ndjson");
+    let tokens = tokens.to_str().unwrap();
+    let status_at = |now: &str| {
+        let output = sealkit()
+            .args([
+                "verify", "approval", tokens, "--pubkey", PUBKEY, "--now", now,
+            ])
+            .args(["--format", "jsonl"])
+            .output()
+            .unwrap();
+        let line: Value =
+            serde_json::from_slice(output.stdout.split(|b| *b == b'\n').next().unwrap())
+                .unwrap_or_else(|e| {
+                    panic!("{now}: {e}: {}", String::from_utf8_lossy(&output.stderr))
+                });
+        (output.status.code().unwrap(), line)
+    };
+    let (ms_code, ms_line) = status_at("1786000000500");
+    let rfc = status_at("2026-08-06T07:06:40.500Z");
+    assert_eq!(rfc, (ms_code, ms_line.clone()));
+    let offset = status_at("2026-08-06T09:06:40.500+02:00");
+    assert_eq!(offset, (ms_code, ms_line));
+    // `now` is the system clock: long after this fixture token expired.
+    let (now_code, now_line) = status_at("now");
+    assert_eq!(now_code, 1, "{now_line}");
+}
+
+/// Ten digits where milliseconds are expected: refused with the hint, not read as a date in
+/// January 1970 (seen red before: `--now 1786000000` checked freshness at 1970-01-21).
+#[test]
+fn seconds_given_for_milliseconds_get_a_hint() {
+    for args in [
+        &[
+            "verify",
+            "approval",
+            "-",
+            "--pubkey",
+            PUBKEY,
+            "--now",
+            "1786000000",
+        ][..],
+        &[
+            "approve",
+            "--token-file",
+            "t",
+            "--refusal",
+            "r",
+            "--now",
+            "1786000000",
+        ],
+        &[
+            "approve",
+            "--token-file",
+            "t",
+            "--refusal",
+            "r",
+            "--authorized-at",
+            "1786000000",
+        ],
+    ] {
+        sealkit()
+            .args(args)
+            .write_stdin("")
+            .assert()
+            .code(2)
+            .stderr(contains("looks like Unix seconds"))
+            .stderr(contains("multiply by 1000"));
+    }
+    // The envelope's times are seconds: milliseconds there get the opposite hint.
+    sealkit()
+        .args(["envelope", "--issued-at", "1786000000000"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(contains("looks like Unix milliseconds"));
+}
+
+// --- slips ---
+
+/// `migrate --frames CAPTURE OLD --out NEW`: `--frames` took OLD; the parser's "OLD_DIR
+/// missing" gets a hint naming it (seen red before the hint: clap's error alone).
+#[test]
+fn frames_swallowing_the_receipt_directory_gets_a_hint() {
+    let dir = tempfile::tempdir().unwrap();
+    sealkit()
+        .args([
+            "migrate",
+            "--frames",
+            "testdata/receipts/legacy-vs-current/frames/session-L.capture",
+            "testdata/receipts/legacy-vs-current/old/receipts",
+            "--out",
+        ])
+        .arg(dir.path().join("new"))
+        .assert()
+        .code(2)
+        .stderr(contains("<OLD_DIR>"))
+        .stderr(contains(
+            "hint: --frames takes every value up to the next option, so it took \
+             testdata/receipts/legacy-vs-current/old/receipts (which holds receipts)",
+        ));
+    // A capture missing OLD_DIR for another reason gets no such hint.
+    sealkit()
+        .args([
+            "migrate",
+            "--frames",
+            "testdata/receipts/legacy-vs-current/frames/session-L.capture",
+            "--out",
+        ])
+        .arg(dir.path().join("new"))
+        .assert()
+        .code(2)
+        .stderr(contains("<OLD_DIR>"))
+        .stderr(contains("hint:").not());
+}
+
+/// `verify receipt DIR` points at `audit DIR` (seen red before the hint: only "Is a
+/// directory").
+#[test]
+fn verify_receipt_on_a_directory_suggests_audit() {
+    sealkit()
+        .args(["verify", "receipt", "testdata/receipts/fixture-dir"])
+        .assert()
+        .code(2)
+        .stderr(contains("sealkit audit testdata/receipts/fixture-dir"));
 }
