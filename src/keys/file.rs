@@ -206,6 +206,12 @@ pub fn public_key_arg(option: &str, value: &str) -> Result<GivenKey, KeyError> {
         });
     }
     let path = Path::new(value);
+    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_hexdigit()) && !path.exists() {
+        // Meant as the key, with the wrong number of digits.
+        return Err(KeyError::Format {
+            what: format!("{option}'s value"),
+        });
+    }
     if value.is_empty() || !path.exists() {
         return Err(KeyError::NotKeyNorFile {
             option: option.to_owned(),
