@@ -51,14 +51,15 @@ pub enum Lookup<'a> {
 }
 
 impl Approvers {
-    /// Parses the file at `path`.
+    /// Parses the file at `path` (`-`: standard input).
     pub fn read(path: &Path) -> Result<Self, KeyError> {
-        let text = crate::input::read_file_capped_text(path, MAX_APPROVERS_FILE_BYTES).map_err(
-            |source| KeyError::Io {
+        let input = crate::input::Input::new(path);
+        let text = input
+            .read_capped_text(MAX_APPROVERS_FILE_BYTES)
+            .map_err(|source| KeyError::Io {
                 path: path.to_path_buf(),
                 source,
-            },
-        )?;
+            })?;
         Self::parse(&text, path)
     }
 

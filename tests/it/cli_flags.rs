@@ -420,3 +420,19 @@ fn verify_receipt_on_a_directory_suggests_audit() {
         .code(2)
         .stderr(contains("sealkit audit testdata/receipts/fixture-dir"));
 }
+
+/// `--trusted-approvers -` reads the list from standard input, like a file.
+#[test]
+fn trusted_approvers_read_from_stdin() {
+    let tokens = support::data("approve-cli-getting-started.token.ndjson");
+    let list = format!("alice {PUBKEY}\n");
+    let mut command = sealkit();
+    command
+        .args(["verify", "approval", "--trusted-approvers", "-", "--now"])
+        .args(["1786000000500", "--format", "jsonl"])
+        .arg(&tokens)
+        .write_stdin(list)
+        .assert()
+        .code(0)
+        .stdout(contains("\"accepted\""));
+}
