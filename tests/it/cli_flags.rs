@@ -436,3 +436,71 @@ fn trusted_approvers_read_from_stdin() {
         .code(0)
         .stdout(contains("\"accepted\""));
 }
+
+/// Written for the mutants that survived the first run over the key options (`&&`/`||` and
+/// `==`/`!=` in the hex checks, the printable-key arm): the spelling rules each key option
+/// keeps, and a key file that is not recognisably public is never printed.
+#[test]
+fn key_options_keep_their_spelling_rules() {
+    // Bundle keys keep seal-host's lowercase rule: uppercase hex is not read as a file name
+    // nor lowercased on the way.
+    let upper = ISS.to_ascii_uppercase();
+    sealkit()
+        .args(["verify", "bundle", BUNDLE, "--issuer-pubkey", &upper])
+        .args(["--request-pubkey", REQ, "--approval-pubkey", APP])
+        .assert()
+        .code(2)
+        .stderr(contains("--issuer-pubkey must be 64 lowercase hex digits"));
+    // Hex digits of the wrong length: meant as the key, so the key-format error names the
+    // option, in every key option.
+    sealkit()
+        .args(["verify", "bundle", BUNDLE, "--issuer-pubkey", "abcd"])
+        .args(["--request-pubkey", REQ, "--approval-pubkey", APP])
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "--issuer-pubkey's value is not in seal-host's key format",
+        ));
+    sealkit()
+        .args(["verify", "approval", "-", "--pubkey", "abcd"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "--pubkey's value is not in seal-host's key format",
+        ));
+    // A 64-character path is a path, not a malformed key.
+    let dir = tempfile::tempdir().unwrap();
+    let name = format!("{}.pub", "k".repeat(60));
+    let path = dir.path().join(&name);
+    std::fs::write(&path, format!("{PUBKEY}\n")).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
+    let tokens = support::data("approve-cli-getting-started.token.ndjson");
+    sealkit()
+        .current_dir(dir.path())
+        .args(["verify", "approval", "--pubkey", &name])
+        .arg(&tokens)
+        .assert()
+        .code(0);
+    // A 64-hex file others cannot read (mode 0620) is not recognisably public: outputs that
+    // print the key refuse it rather than echo it.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o620)).unwrap();
+        let output = sealkit()
+            .current_dir(dir.path())
+            .args(["report", &format!("{ROOT}/testdata/receipts/fixture-dir")])
+            .args(["--pubkey", &name, "--out", "page.html"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("secret-key-given-as-public"), "{stderr}");
+        assert!(!dir.path().join("page.html").exists());
+    }
+}
