@@ -985,7 +985,7 @@ _sealkit() {
             return 0
             ;;
         sealkit__subcmd__verify__subcmd__approval)
-            opts="-q -h -V --pubkey --pubkey-file --trusted-approvers --frame --target --now --ttl --format --deny-warnings --color --quiet --help --version"
+            opts="-q -h -V --pubkey-file --pubkey --trusted-approvers --frame --target --now --ttl --format --deny-warnings --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

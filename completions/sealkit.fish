@@ -119,17 +119,17 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_sub
 complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l token-file -d 'NDJSON token file the host reads (seal-host\'s --token-file); one line is appended' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l refusal -d 'The host\'s refusal line (`approval required: <hex>` with result.framed_subject)' -r -F
-complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l frame -d 'The exact blocked frame, including its LF (or CRLF) delimiter' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l frame -d 'The exact blocked frame, including its LF (or CRLF) delimiter ("-" for stdin)' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l target -d 'The challenged target (64 lowercase hex) from `approval required: <hex>`' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l key-file -d 'Secret key file (encrypted, or 64 hex + LF; mode 0600); default: $SEALKIT_APPROVAL_KEY_FILE' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l passphrase-file -d 'For an encrypted key file: read the passphrase from the first line of FILE' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l ssh-key -d 'With --ssh-agent: the OpenSSH public key file of the agent key to sign with' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l server -d 'The host\'s configured server identity (Seal\'s `server`; never read from a frame)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l nonce -d 'Nonce (default: 32 random hex digits)' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l authorized-at -d 'authorized_at in Unix milliseconds (default: now)' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l now -d 'The signing time in Unix milliseconds (default: the system clock): authorized_at defaults to it, and an approval already expired at it is refused' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l expiry -d 'expiry in Unix milliseconds (default: authorized_at + TTL)' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l ttl -d 'Lifetime in seconds: expiry = authorized_at + TTL (default 120; the host caps its own TTL at 300)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l authorized-at -d 'authorized_at: `now`, RFC 3339 or Unix milliseconds (default: --now)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l now -d 'The signing time: `now`, RFC 3339 (2026-12-01T10:00:00Z) or Unix milliseconds (default: the system clock). authorized_at defaults to it, and an approval already expired at it is refused' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l expiry -d 'expiry: `now`, RFC 3339 or Unix milliseconds (default: authorized_at + TTL)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l ttl -d 'Lifetime in SECONDS: expiry = authorized_at + TTL (default 120; the host caps its own TTL at 300)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l session -d 'Approval session label (default: sealkit-approve/<random hex>)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l approver -d 'Who approves, as recorded in the signed payload' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l renderer-version -d 'Approval screen layout: 2 (the default: signer, validity and a one-line question first; values pretty-printed; plain words), or 1 (the earlier layout, still verifiable). The record names the renderer version it used' -r
@@ -161,13 +161,12 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_s
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from approval receipt chain bundle help" -f -a "chain" -d 'Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from approval receipt chain bundle help" -f -a "bundle" -d 'Verify a detached statement bundle (receipt-verifier/verify.mjs input)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and not __fish_seen_subcommand_from approval receipt chain bundle help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l pubkey -d 'The trusted approval public key (seal-host\'s --approval-pubkey): 64 hex, or an `ssh-ed25519 AAAA…` public key' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l pubkey-file -d 'File holding the trusted approval public key (64 hex + LF, or an OpenSSH `ssh-ed25519` public key line). Secret key files are refused' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l pubkey -l pubkey-file -d 'The trusted approval public key (seal-host\'s --approval-pubkey): 64 hex digits, an `ssh-ed25519 AAAA…` key, or a file holding either (64 hex + LF, or an OpenSSH public key line; --pubkey-file is the same option). Secret key files are refused' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l trusted-approvers -d 'Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME]' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l frame -d 'The exact frame (with delimiter) each approval must be bound to' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l target -d 'The challenged target each record must name' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l now -d 'Check freshness at this time (Unix milliseconds)' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l ttl -d 'The host\'s approval TTL in seconds (capped at 300, as the host caps it)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l now -d 'Check freshness at this time: `now`, RFC 3339 (2026-12-01T10:00:00Z) or Unix milliseconds' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l ttl -d 'The host\'s approval TTL in SECONDS (capped at 300, as the host caps it)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from approval" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
@@ -189,7 +188,7 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from receipt" -s q -l quiet -d 'Print nothing but errors (on stderr); the exit status is unchanged'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from receipt" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from receipt" -s V -l version -d 'Print version'
-complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -l audit-lines -d 'Recompute the head from raw audit lines instead (trimmed, empty lines dropped)' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -l audit-lines -d 'Recompute the head from raw audit lines instead (trimmed, empty lines dropped; "-" for stdin)' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -l head -d 'The head the chain must end at' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -l state -d 'A receipt directory\'s .seal-audit-head.state whose head must equal the recomputed one' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
@@ -202,9 +201,9 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -s q -l quiet -d 'Print nothing but errors (on stderr); the exit status is unchanged'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from chain" -s V -l version -d 'Print version'
-complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l issuer-pubkey -d 'Trusted issuer public key (64 hex, or an `ssh-ed25519 AAAA…` key)' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l request-pubkey -d 'Trusted request-signer public key (64 hex, or an `ssh-ed25519 AAAA…` key)' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l approval-pubkey -d 'Trusted approval-signer public key (64 hex, or an `ssh-ed25519 AAAA…` key)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l issuer-pubkey -d 'Trusted issuer public key: 64 hex digits, an `ssh-ed25519 AAAA…` key, or a file holding either' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l request-pubkey -d 'Trusted request-signer public key: 64 hex digits, an `ssh-ed25519 AAAA…` key, or a file holding either' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l approval-pubkey -d 'Trusted approval-signer public key: 64 hex digits, an `ssh-ed25519 AAAA…` key, or a file holding either' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand verify; and __fish_seen_subcommand_from bundle" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
@@ -265,8 +264,8 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l params -d '
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l authority -d 'The config trust root: 32 bytes as 64 hex digits' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l key-id -d 'The principal\'s registry key id' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l nonce -d 'The envelope nonce: 32 bytes as 64 hex digits' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l issued-at -d 'Issue time, Unix seconds' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l expires-at -d 'Signer-declared deadline, Unix seconds (Seal requires it nonzero)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l issued-at -d 'Issue time in Unix SECONDS (or `now`, or RFC 3339 such as 2026-12-01T10:00:00Z)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l expires-at -d 'Signer-declared deadline in Unix SECONDS (or `now`, or RFC 3339); Seal requires it nonzero' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l adapter-type -d 'Adapter type [default: mcp]' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l adapter-version -d 'Adapter version [default: 2025-06-18]' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l session -d 'The session the host issued' -r
@@ -274,7 +273,7 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l policy-vers
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l effect -d 'The effect claim: derived from the frame by Seal\'s kernel rule, or declared absent [default: derive, unless the parameter file gives one]' -r -f -a "derive\t'Seal\'s kernel derivation from the frame (needs `params.action`)'
 absent\t'Declared absent (one signed 0x00 byte)'"
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l verify -d 'Check this Ed25519 signature (128 hex digits) over the message' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l pubkey -d 'The signer\'s Ed25519 public key (64 hex digits, or an `ssh-ed25519 AAAA…` key), for --verify' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l pubkey -d 'The signer\'s Ed25519 public key, for --verify: 64 hex digits, an `ssh-ed25519 AAAA…` key, or a file holding either' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"
@@ -287,14 +286,14 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -s h -l help -
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -s V -l version -d 'Print version'
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l out -d 'Where to write the page (or the JSON model with --format json); replaced atomically' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l receipt-key -d 'The installation\'s receipt key (64 hex, raw 32-byte seed file, or public key file)' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l pubkey -d 'The trusted approval public key (64 hex) the token files are checked against' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l pubkey -d 'The trusted approval public key the token files are checked against: 64 hex digits, an `ssh-ed25519 AAAA…` key, or a file holding either' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l trusted-approvers -d 'Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME] (as `verify approval` and `audit`): tokens and approval receipts name their approver' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l tokens -d 'Approval token files (NDJSON); needs --pubkey or --trusted-approvers' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l chain -d 'Sealed logs (seal-verifiable-record/v1) whose entries are joined by request hash' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l audit-lines -d 'Raw kernel audit lines, joined by request hash like a sealed log\'s entries' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l frames -d 'Captures of the client\'s frames (files of LF-terminated frames, .frame files or directories of them), joined by canonical request hash' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l server -d 'The server identity identities are computed under [default: each receipt\'s own]' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l ttl -d 'The host\'s approval TTL in seconds, for freshness when a token was used (capped at 300, as the host caps it)' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l ttl -d 'The host\'s approval TTL in SECONDS, for freshness when a token was used (capped at 300, as the host caps it)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l title -d 'The page title' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l jobs -d 'Worker threads for the receipt checks (default: the number of cores)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'

@@ -12,9 +12,9 @@ pub mod approvers;
 pub mod dir;
 pub mod names;
 
+use crate::atomic_write::unix_mode;
 use crate::chain;
 use crate::finding::{Code, Finding, Severity};
-use crate::fsutil::unix_mode;
 use crate::receipt::{self, pin::Pin, ReceiptReport, Scratch};
 use dir::{DirState, ReceiptFacts};
 use names::NameKind;
@@ -356,7 +356,7 @@ fn dir_for(path: &Path, dirs: &mut Vec<Dir>, index: &mut BTreeMap<PathBuf, usize
 /// Marks receipt directories and reads their state files.
 fn note_state_file(kind: &NameKind, path: &Path, dir: &mut Dir) {
     let read = |limit: u64| {
-        crate::fsutil::read_capped(path, false, limit).map_err(|e| format!("cannot read: {e}"))
+        crate::input::read_file_capped(path, limit).map_err(|e| format!("cannot read: {e}"))
     };
     match kind {
         NameKind::Receipt { .. }
@@ -478,7 +478,7 @@ fn symlink_message(path: &Path) -> String {
 }
 
 fn signing_key_message(path: &Path) -> String {
-    let public = crate::fsutil::read_capped(path, false, 32)
+    let public = crate::input::read_file_capped(path, 32)
         .ok()
         .and_then(|b| <[u8; 32]>::try_from(b.as_slice()).ok())
         .map(|seed| receipt::key_hex(&crate::signature::public_key_of_seed(&seed)));
@@ -508,7 +508,7 @@ fn read_stable(item: &Item, bytes: &mut Vec<u8>) -> Result<(Option<Metadata>, bo
             opened.len()
         ));
     }
-    crate::fsutil::read_into(&mut file, opened.len() as usize, usize::MAX, bytes)
+    crate::input::read_into(&mut file, opened.len() as usize, usize::MAX, bytes)
         .map_err(|e| e.to_string())?;
     let changed = item
         .metadata

@@ -153,12 +153,13 @@ pub struct EnvelopeArgs {
     #[arg(long, value_name = "HEX")]
     pub nonce: Option<String>,
 
-    /// Issue time, Unix seconds.
-    #[arg(long, value_name = "SECONDS")]
+    /// Issue time in Unix SECONDS (or `now`, or RFC 3339 such as 2026-12-01T10:00:00Z).
+    #[arg(long, value_name = "SECONDS", value_parser = crate::timestamp::seconds_option)]
     pub issued_at: Option<u64>,
 
-    /// Signer-declared deadline, Unix seconds (Seal requires it nonzero).
-    #[arg(long, value_name = "SECONDS")]
+    /// Signer-declared deadline in Unix SECONDS (or `now`, or RFC 3339); Seal requires it
+    /// nonzero.
+    #[arg(long, value_name = "SECONDS", value_parser = crate::timestamp::seconds_option)]
     pub expires_at: Option<u64>,
 
     /// Adapter type [default: mcp].
@@ -186,8 +187,9 @@ pub struct EnvelopeArgs {
     #[arg(long, value_name = "SIG", requires = "pubkey")]
     pub verify: Option<String>,
 
-    /// The signer's Ed25519 public key (64 hex digits, or an `ssh-ed25519 AAAA…` key), for --verify.
-    #[arg(long, value_name = "HEX", requires = "verify")]
+    /// The signer's Ed25519 public key, for --verify: 64 hex digits, an `ssh-ed25519 AAAA…`
+    /// key, or a file holding either.
+    #[arg(long, value_name = "HEX|FILE", requires = "verify")]
     pub pubkey: Option<String>,
 }
 
@@ -235,11 +237,12 @@ pub struct VerifyReceiptArgs {
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("input").required(true).args(["sealed", "audit_lines"])))]
 pub struct VerifyChainArgs {
-    /// A sealed log written by `seal_log.mjs seal`.
+    /// A sealed log written by `seal_log.mjs seal` ("-" for stdin).
     #[arg(value_name = "SEALED.json")]
     pub sealed: Option<PathBuf>,
 
-    /// Recompute the head from raw audit lines instead (trimmed, empty lines dropped).
+    /// Recompute the head from raw audit lines instead (trimmed, empty lines dropped; "-"
+    /// for stdin).
     #[arg(long, value_name = "FILE")]
     pub audit_lines: Option<PathBuf>,
 
@@ -254,20 +257,23 @@ pub struct VerifyChainArgs {
 
 #[derive(Debug, Args)]
 pub struct VerifyBundleArgs {
-    /// The bundle: {issuer_statement, request_statement, approval_statement}.
+    /// The bundle: {issuer_statement, request_statement, approval_statement} ("-" for stdin).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
 
-    /// Trusted issuer public key (64 hex, or an `ssh-ed25519 AAAA…` key).
-    #[arg(long, value_name = "HEX")]
+    /// Trusted issuer public key: 64 hex digits, an `ssh-ed25519 AAAA…` key, or a file
+    /// holding either.
+    #[arg(long, value_name = "HEX|FILE")]
     pub issuer_pubkey: String,
 
-    /// Trusted request-signer public key (64 hex, or an `ssh-ed25519 AAAA…` key).
-    #[arg(long, value_name = "HEX")]
+    /// Trusted request-signer public key: 64 hex digits, an `ssh-ed25519 AAAA…` key, or a file
+    /// holding either.
+    #[arg(long, value_name = "HEX|FILE")]
     pub request_pubkey: String,
 
-    /// Trusted approval-signer public key (64 hex, or an `ssh-ed25519 AAAA…` key).
-    #[arg(long, value_name = "HEX")]
+    /// Trusted approval-signer public key: 64 hex digits, an `ssh-ed25519 AAAA…` key, or a file
+    /// holding either.
+    #[arg(long, value_name = "HEX|FILE")]
     pub approval_pubkey: String,
 }
 
@@ -361,7 +367,7 @@ pub struct ApproveArgs {
           required_unless_present = "frame")]
     pub refusal: Option<PathBuf>,
 
-    /// The exact blocked frame, including its LF (or CRLF) delimiter.
+    /// The exact blocked frame, including its LF (or CRLF) delimiter ("-" for stdin).
     #[arg(long, value_name = "FILE", requires = "target")]
     pub frame: Option<PathBuf>,
 
@@ -394,20 +400,22 @@ pub struct ApproveArgs {
     #[arg(long, value_name = "S")]
     pub nonce: Option<String>,
 
-    /// authorized_at in Unix milliseconds (default: now).
-    #[arg(long, value_name = "MS")]
+    /// authorized_at: `now`, RFC 3339 or Unix milliseconds (default: --now).
+    #[arg(long, value_name = "TIME", value_parser = crate::timestamp::millis_option)]
     pub authorized_at: Option<u64>,
 
-    /// The signing time in Unix milliseconds (default: the system clock): authorized_at
-    /// defaults to it, and an approval already expired at it is refused.
-    #[arg(long, value_name = "MS")]
+    /// The signing time: `now`, RFC 3339 (2026-12-01T10:00:00Z) or Unix milliseconds
+    /// (default: the system clock). authorized_at defaults to it, and an approval already
+    /// expired at it is refused.
+    #[arg(long, value_name = "TIME", value_parser = crate::timestamp::millis_option)]
     pub now: Option<u64>,
 
-    /// expiry in Unix milliseconds (default: authorized_at + TTL).
-    #[arg(long, value_name = "MS", conflicts_with = "ttl")]
+    /// expiry: `now`, RFC 3339 or Unix milliseconds (default: authorized_at + TTL).
+    #[arg(long, value_name = "TIME", conflicts_with = "ttl",
+          value_parser = crate::timestamp::millis_option)]
     pub expiry: Option<u64>,
 
-    /// Lifetime in seconds: expiry = authorized_at + TTL (default 120; the host caps its
+    /// Lifetime in SECONDS: expiry = authorized_at + TTL (default 120; the host caps its
     /// own TTL at 300).
     #[arg(long, value_name = "SECONDS")]
     pub ttl: Option<u64>,
@@ -437,21 +445,17 @@ pub struct ApproveArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("trusted_key").required(true).args(["pubkey", "pubkey_file", "trusted_approvers"])))]
+#[command(group(clap::ArgGroup::new("trusted_key").required(true).args(["pubkey", "trusted_approvers"])))]
 pub struct VerifyApprovalArgs {
     /// Token file (NDJSON, one token per line); "-" or nothing for stdin.
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
 
-    /// The trusted approval public key (seal-host's --approval-pubkey): 64 hex, or an
-    /// `ssh-ed25519 AAAA…` public key.
-    #[arg(long, value_name = "HEX")]
+    /// The trusted approval public key (seal-host's --approval-pubkey): 64 hex digits, an
+    /// `ssh-ed25519 AAAA…` key, or a file holding either (64 hex + LF, or an OpenSSH public
+    /// key line; --pubkey-file is the same option). Secret key files are refused.
+    #[arg(long, value_name = "HEX|FILE", visible_alias = "pubkey-file")]
     pub pubkey: Option<String>,
-
-    /// File holding the trusted approval public key (64 hex + LF, or an OpenSSH
-    /// `ssh-ed25519` public key line). Secret key files are refused.
-    #[arg(long, value_name = "FILE")]
-    pub pubkey_file: Option<PathBuf>,
 
     /// Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME].
     #[arg(long, value_name = "FILE")]
@@ -465,11 +469,12 @@ pub struct VerifyApprovalArgs {
     #[arg(long, value_name = "HEX")]
     pub target: Option<String>,
 
-    /// Check freshness at this time (Unix milliseconds).
-    #[arg(long, value_name = "MS")]
+    /// Check freshness at this time: `now`, RFC 3339 (2026-12-01T10:00:00Z) or Unix
+    /// milliseconds.
+    #[arg(long, value_name = "TIME", value_parser = crate::timestamp::millis_option)]
     pub now: Option<u64>,
 
-    /// The host's approval TTL in seconds (capped at 300, as the host caps it).
+    /// The host's approval TTL in SECONDS (capped at 300, as the host caps it).
     #[arg(long, value_name = "SECONDS", default_value_t = 120)]
     pub ttl: u64,
 }
@@ -535,8 +540,9 @@ pub struct ReportArgs {
     #[arg(long, value_name = "HEX|FILE")]
     pub receipt_key: Option<String>,
 
-    /// The trusted approval public key (64 hex) the token files are checked against.
-    #[arg(long, value_name = "HEX")]
+    /// The trusted approval public key the token files are checked against: 64 hex digits,
+    /// an `ssh-ed25519 AAAA…` key, or a file holding either.
+    #[arg(long, value_name = "HEX|FILE")]
     pub pubkey: Option<String>,
 
     /// Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME] (as
@@ -565,7 +571,7 @@ pub struct ReportArgs {
     #[arg(long, value_name = "ID")]
     pub server: Option<String>,
 
-    /// The host's approval TTL in seconds, for freshness when a token was used (capped at
+    /// The host's approval TTL in SECONDS, for freshness when a token was used (capped at
     /// 300, as the host caps it).
     #[arg(long, value_name = "SECONDS", default_value_t = 120)]
     pub ttl: u64,

@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 pub mod approval;
+pub mod atomic_write;
 pub mod audit;
 pub mod bundle;
 pub mod canonical;
@@ -15,10 +16,10 @@ pub mod cmd;
 pub mod digest;
 pub mod finding;
 pub mod frame;
-pub mod fsutil;
 pub mod host_refusal;
 pub mod identity;
 pub mod inert;
+pub mod input;
 pub mod json;
 pub mod keys;
 pub mod meta;
@@ -32,6 +33,7 @@ pub mod renderer;
 pub mod report;
 pub mod request;
 pub mod signature;
+pub mod timestamp;
 pub mod tokenfile;
 pub mod wire;
 

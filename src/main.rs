@@ -5,9 +5,10 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = match sealkit::cli::Cli::try_parse() {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match sealkit::cli::Cli::try_parse_from(&args) {
         Ok(cli) => cli,
-        Err(error) => return ExitCode::from(sealkit::cmd::usage_error(&error)),
+        Err(error) => return ExitCode::from(sealkit::cmd::usage_error(&error, &args)),
     };
     let outcome = sealkit::cmd::run(cli);
     ExitCode::from(outcome.exit_code())

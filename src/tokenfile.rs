@@ -317,7 +317,7 @@ pub fn append_line_checked(
             Some(parent) if !parent.as_os_str().is_empty() => parent,
             _ => Path::new("."),
         };
-        crate::fsutil::sync_dir(dir)?;
+        crate::atomic_write::sync_dir(dir)?;
     }
     Ok(appended)
 }
@@ -399,7 +399,7 @@ fn append_locked(file: &mut File, line: &str, created: bool) -> Result<Appended,
         offset: current + u64::from(added_line_break),
         added_line_break,
         created,
-        mode: crate::fsutil::unix_mode(&file.metadata()?),
+        mode: crate::atomic_write::unix_mode(&file.metadata()?),
     })
 }
 

@@ -17,9 +17,9 @@ use crate::approval::sign::{sign_approval, sign_decline, ApprovalInputs};
 use crate::approval::{Renderer, MAX_TTL_SECONDS};
 use crate::cli::{ApproveArgs, Format};
 use crate::digest::{hex_lower, is_sha256_hex};
-use crate::fsutil::{read_capped, read_capped_text, MAX_SMALL_INPUT_BYTES};
 use crate::host_refusal;
 use crate::identity::Profile;
+use crate::input::{stdin_once, Input, MAX_SMALL_INPUT_BYTES};
 use crate::keys::{self, Signer};
 use crate::outcome::Outcome;
 use crate::renderer::{self, Decision};
@@ -38,6 +38,16 @@ pub mod terminal;
 const MAX_ANSWER_BYTES: u64 = 16 * 1024;
 
 pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
+    let inputs = [
+        ("--refusal", args.refusal.as_deref()),
+        ("--frame", args.frame.as_deref()),
+        ("--passphrase-file", args.passphrase_file.as_deref()),
+    ];
+    stdin_once(
+        inputs
+            .into_iter()
+            .filter_map(|(name, path)| Some((name, path?))),
+    )?;
     let (key, location) = super::approve_key::load(&args)?;
     let key = key.as_ref();
     let validity = super::approve_prompt::fix_validity(&mut args)?;
@@ -97,11 +107,13 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
 /// The challenged target and the exact frame, from the refusal line or from the flags.
 fn challenged(args: &ApproveArgs) -> miette::Result<(String, Vec<u8>)> {
     if let Some(path) = &args.refusal {
-        let text = read_capped_text(path, MAX_SMALL_INPUT_BYTES)
+        let input = Input::new(path);
+        let text = input
+            .read_capped_text(MAX_SMALL_INPUT_BYTES)
             .into_diagnostic()
-            .wrap_err_with(|| format!("cannot read refusal {}", path.display()))?;
-        let challenge = host_refusal::parse(&text)
-            .map_err(|e| miette!(code = e.code(), "{}: {e}", path.display()))?;
+            .wrap_err_with(|| format!("cannot read refusal {input}"))?;
+        let challenge =
+            host_refusal::parse(&text).map_err(|e| miette!(code = e.code(), "{input}: {e}"))?;
         return Ok((challenge.target, challenge.frame));
     }
     let (Some(frame_path), Some(target)) = (&args.frame, &args.target) else {
@@ -115,9 +127,11 @@ fn challenged(args: &ApproveArgs) -> miette::Result<(String, Vec<u8>)> {
             "--target must be 64 lowercase hex digits, as in `approval required: <hex>`"
         ));
     }
-    let frame = read_capped(frame_path, false, MAX_SMALL_INPUT_BYTES)
+    let input = Input::new(frame_path);
+    let frame = input
+        .read_capped(MAX_SMALL_INPUT_BYTES)
         .into_diagnostic()
-        .wrap_err_with(|| format!("cannot read frame {}", frame_path.display()))?;
+        .wrap_err_with(|| format!("cannot read frame {input}"))?;
     check_one_frame(&frame, frame_path)?;
     Ok((target.clone(), frame))
 }

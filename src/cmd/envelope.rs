@@ -11,8 +11,8 @@ use crate::envelope::{
     findings, hex32, signed_message, single_frame_line, verify_signature, EffectChoice,
     EffectClaim, Envelope, Finding, Params, Severity, SignatureCheck,
 };
-use crate::fsutil::{read_capped, read_capped_text, MAX_SMALL_INPUT_BYTES};
 use crate::inert::escape;
+use crate::input::{stdin_once, Input, MAX_SMALL_INPUT_BYTES};
 use crate::outcome::Outcome;
 use crate::refusal::{Refusal, RefusalRecord};
 use crate::request::{self, Options, Session, Verdict};
@@ -22,7 +22,21 @@ use serde::Serialize;
 use std::path::Path;
 
 pub fn run(args: EnvelopeArgs, global: &Global) -> miette::Result<Outcome> {
-    let frame = read_input(args.frame.as_deref())?;
+    let frame_input = Input::or_stdin(args.frame.as_deref());
+    let frame_path = args.frame.as_deref().unwrap_or(Path::new("-"));
+    let inputs = [
+        ("FRAME", Some(frame_path)),
+        ("--params", args.params.as_deref()),
+    ];
+    stdin_once(
+        inputs
+            .into_iter()
+            .filter_map(|(name, path)| Some((name, path?))),
+    )?;
+    let frame = frame_input
+        .read_capped(MAX_SMALL_INPUT_BYTES)
+        .into_diagnostic()
+        .wrap_err("cannot read the frame")?;
     let line = single_frame_line(&frame).ok_or_else(|| {
         miette!(code = "envelope-multiple-frames", "envelope-multiple-frames: the input holds more than one LF-terminated frame; give exactly one")
     })?;
@@ -45,11 +59,12 @@ pub fn run(args: EnvelopeArgs, global: &Global) -> miette::Result<Outcome> {
     })?;
     let mut params = match &args.params {
         Some(path) => {
-            let text = read_capped_text(path, MAX_SMALL_INPUT_BYTES)
+            let input = Input::new(path);
+            let text = input
+                .read_capped_text(MAX_SMALL_INPUT_BYTES)
                 .into_diagnostic()
-                .wrap_err_with(|| format!("cannot read the parameter file {}", path.display()))?;
-            Params::from_json(&text)
-                .map_err(|e| miette!(code = e.code, "{e} (in {})", path.display()))?
+                .wrap_err_with(|| format!("cannot read the parameter file {input}"))?;
+            Params::from_json(&text).map_err(|e| miette!(code = e.code, "{e} (in {input})"))?
         }
         None => Params::default(),
     };
@@ -127,12 +142,6 @@ fn refused(frame: &[u8], refusal: &Refusal, global: &Global) -> miette::Result<O
     Ok(Outcome::Problems)
 }
 
-fn read_input(path: Option<&Path>) -> miette::Result<Vec<u8>> {
-    read_capped(path.unwrap_or(Path::new("-")), true, MAX_SMALL_INPUT_BYTES)
-        .into_diagnostic()
-        .wrap_err("cannot read the frame")
-}
-
 fn flag_params(args: &EnvelopeArgs) -> miette::Result<Params> {
     let hex = |what: &str, text: &Option<String>| -> miette::Result<Option<[u8; 32]>> {
         text.as_deref()
@@ -165,8 +174,9 @@ fn signature_inputs(sig: &str, key: &str) -> miette::Result<([u8; 64], [u8; 32])
                 "signature-malformed: --verify takes 128 hex digits (64 bytes)"
             )
         })?;
-    // An OpenSSH `ssh-ed25519` key is accepted too, read as its 64 hex digits.
-    let key = crate::keys::public_key_option(key).map_err(|e| {
+    // The key itself (64 hex digits, or an OpenSSH `ssh-ed25519` line read as its 64 hex
+    // digits) or a file holding it.
+    let key = crate::keys::public_key_option("--pubkey", key).map_err(|e| {
         miette!(
             code = "public-key-malformed",
             "public-key-malformed: --pubkey: {e}"

@@ -7,6 +7,7 @@ use super::{Global, Out};
 use crate::cli::{Format, MigrateArgs};
 use crate::frame::ForeignEncoding;
 use crate::inert::escape;
+use crate::input::Input;
 use crate::migrate::frames::FrameIndex;
 use crate::migrate::run::{self, CaptureInfo, Plan, RunError, Summary};
 use crate::migrate::{diff::short, Change, Label, Options, Presence, Record};
@@ -101,6 +102,7 @@ fn run_error(error: RunError) -> miette::Report {
 /// Reads every capture into one frame index. Directories give their regular files in
 /// sorted order (symbolic links are not followed); "-" is stdin.
 pub(super) fn load_captures(paths: &[PathBuf]) -> miette::Result<(FrameIndex, Vec<CaptureInfo>)> {
+    crate::input::stdin_once(paths.iter().map(|path| ("--frames", path.as_path())))?;
     let mut index = FrameIndex::new();
     let mut infos = Vec::new();
     for path in paths {
@@ -112,13 +114,8 @@ pub(super) fn load_captures(paths: &[PathBuf]) -> miette::Result<(FrameIndex, Ve
                     "cannot read capture {name}: {e}"
                 )
             };
-            let stats = if file == Path::new("-") {
-                read_capture(&mut index, &name, io::stdin().lock())
-            } else {
-                let opened = std::fs::File::open(&file).map_err(fail)?;
-                read_capture(&mut index, &name, opened)
-            }
-            .map_err(fail)?;
+            let opened = Input::new(&file).open().map_err(fail)?;
+            let stats = read_capture(&mut index, &name, opened).map_err(fail)?;
             infos.push(CaptureInfo {
                 path: name,
                 sha256: stats.sha256,
@@ -145,7 +142,7 @@ fn read_capture(
 }
 
 fn capture_files(path: &Path) -> miette::Result<Vec<PathBuf>> {
-    if path == Path::new("-") || !path.is_dir() {
+    if Input::new(path).is_stdin() || !path.is_dir() {
         return Ok(vec![path.to_path_buf()]);
     }
     let mut files = Vec::new();

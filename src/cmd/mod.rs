@@ -25,6 +25,7 @@ pub mod keygen;
 pub mod migrate;
 pub mod passphrase;
 pub mod report;
+pub mod slips;
 pub mod target;
 pub mod verify;
 pub mod verify_approval;
@@ -119,7 +120,7 @@ fn is_broken_pipe(error: &miette::Report) -> bool {
 /// (code `usage`), so a script asking for JSON gets JSON on every path. The format is read
 /// from the raw arguments, as the parse did not finish. Returns the exit status (clap's: 0
 /// for help and version, 2 otherwise).
-pub fn usage_error(error: &clap::Error) -> u8 {
+pub fn usage_error(error: &clap::Error, args: &[std::ffi::OsString]) -> u8 {
     use clap::error::ErrorKind;
     let informational = matches!(
         error.kind(),
@@ -127,9 +128,14 @@ pub fn usage_error(error: &clap::Error) -> u8 {
             | ErrorKind::DisplayVersion
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
     );
-    if informational || !json_requested(std::env::args_os().skip(1)) {
+    // A known slip on the command line (a flag that swallowed a positional, say).
+    let hint = slips::hint(error, args);
+    if informational || !json_requested(args.iter().skip(1).cloned()) {
         // Printing help or a usage text to a closed stream has nowhere else to go.
         let _ = error.print();
+        if let Some(hint) = hint {
+            eprintln!("\nhint: {hint}");
+        }
         return u8::try_from(error.exit_code()).unwrap_or(2);
     }
     let text = error.render().to_string();
@@ -142,8 +148,11 @@ pub fn usage_error(error: &clap::Error) -> u8 {
         .map(|l| l.strip_prefix("error: ").unwrap_or(l).to_owned())
         .unwrap_or_default();
     let causes: Vec<&str> = lines.collect();
-    let line =
+    let mut line =
         serde_json::json!({"type": "error", "code": "usage", "message": message, "causes": causes});
+    if let Some(hint) = hint {
+        line["help"] = serde_json::Value::from(hint);
+    }
     eprintln!("{line}");
     2
 }

@@ -2,7 +2,7 @@
 //! (asked without echo; on Windows through the console). Passphrases are held as
 //! `SecretString`, wiped when dropped, and never printed.
 
-use crate::fsutil::read_capped;
+use crate::input::Input;
 use crate::keys::KeyError;
 use age::secrecy::{ExposeSecret, SecretString};
 use std::path::Path;
@@ -11,14 +11,17 @@ use zeroize::Zeroizing;
 /// A passphrase file larger than this is not one.
 const MAX_PASSPHRASE_FILE_BYTES: u64 = 64 * 1024;
 
-/// The first line of FILE (its line end removed). An empty passphrase is refused.
+/// The first line of FILE (`-`: standard input; its line end removed). An empty passphrase
+/// is refused.
 pub fn from_file(path: &Path) -> Result<SecretString, KeyError> {
-    let bytes = Zeroizing::new(read_capped(path, false, MAX_PASSPHRASE_FILE_BYTES).map_err(
-        |source| KeyError::Io {
-            path: path.to_path_buf(),
-            source,
-        },
-    )?);
+    let bytes = Zeroizing::new(
+        Input::new(path)
+            .read_capped(MAX_PASSPHRASE_FILE_BYTES)
+            .map_err(|source| KeyError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?,
+    );
     let text = std::str::from_utf8(&bytes)
         .map_err(|_| KeyError::BadPassphrase("the passphrase file is not UTF-8"))?;
     let line = text.split('\n').next().unwrap_or("");

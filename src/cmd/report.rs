@@ -37,6 +37,21 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
         ));
     }
     refuse_output_inside_inputs(&args)?;
+    let named = [
+        ("--tokens", &args.tokens),
+        ("--chain", &args.chains),
+        ("--audit-lines", &args.audit_lines),
+        ("--frames", &args.frames),
+    ];
+    crate::input::stdin_once(
+        (named.iter())
+            .flat_map(|(name, paths)| paths.iter().map(|path| (*name, path.as_path())))
+            .chain(
+                args.trusted_approvers
+                    .as_deref()
+                    .map(|p| ("--trusted-approvers", p)),
+            ),
+    )?;
     let pin = args
         .receipt_key
         .as_deref()
@@ -47,7 +62,7 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
     if !args.tokens.is_empty() && approvers.anchors.is_empty() {
         return Err(miette!(
             code = "missing-approval-key",
-            help = "give --pubkey HEX or --trusted-approvers FILE",
+            help = "give --pubkey HEX|FILE or --trusted-approvers FILE",
             "token files need a trusted approval key to be checked"
         ));
     }
@@ -208,7 +223,7 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
             .map_err(|e| miette!("{e}"))?
             .into_bytes(),
     };
-    crate::fsutil::write_atomic(&args.out, &bytes, 0o600).map_err(|e| {
+    crate::atomic_write::write_atomic(&args.out, &bytes, 0o600).map_err(|e| {
         miette!(
             code = "cannot-write-output",
             "cannot write {}: {e}",
@@ -293,10 +308,15 @@ fn approval_keys(args: &ReportArgs) -> miette::Result<(ApprovalKeys, Vec<Input>)
         list: None,
     };
     let mut inputs = Vec::new();
-    if let Some(hex) = &args.pubkey {
-        let key =
-            PublicKey::from_hex(hex).map_err(|e| miette!(code = e.code(), "--pubkey: {e}"))?;
-        keys.anchors.push((key, "--pubkey".to_owned()));
+    if let Some(value) = &args.pubkey {
+        let given = crate::keys::public_key_arg("--pubkey", value)
+            .map_err(|e| super::passphrase::key_report(&e))?;
+        let source = match &given.file {
+            Some(path) => format!("--pubkey {}", path.display()),
+            None => "--pubkey".to_owned(),
+        };
+        let key = crate::keys::printable(given).map_err(|e| super::passphrase::key_report(&e))?;
+        keys.anchors.push((key, source));
     }
     if let Some(path) = &args.trusted_approvers {
         let bytes = read_input(path, "trusted-approvers", &mut inputs)?;
@@ -314,12 +334,11 @@ fn approval_keys(args: &ReportArgs) -> miette::Result<(ApprovalKeys, Vec<Input>)
 
 /// Reads an input file whole and records its size and SHA-256.
 fn read_input(path: &Path, role: &'static str, inputs: &mut Vec<Input>) -> miette::Result<Vec<u8>> {
-    let bytes = crate::fsutil::read_capped(path, false, MAX_INPUT_BYTES).map_err(|e| {
+    let source = crate::input::Input::new(path);
+    let bytes = source.read_capped(MAX_INPUT_BYTES).map_err(|e| {
         miette!(
             code = "unreadable-input",
-            "cannot read {} {}: {e}",
-            role,
-            path.display()
+            "cannot read {role} {source}: {e}"
         )
     })?;
     inputs.push(Input {

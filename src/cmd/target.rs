@@ -8,6 +8,7 @@ use crate::frame::{ForeignEncoding, Frame, FrameReader};
 use crate::identity::Pair;
 use crate::identity::{self, Kind, Part, Profile};
 use crate::inert::escape;
+use crate::input::{stdin_once, Input};
 use crate::json::Span;
 use crate::meta::{Warning, UNKNOWN_KEY_POLICY};
 use crate::outcome::Outcome;
@@ -18,7 +19,6 @@ use comfy_table::{presets, Cell, ContentArrangement, Table};
 use miette::{IntoDiagnostic, LabeledSpan, NamedSource};
 use serde::Serialize;
 use serde_json::{json, Value};
-use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::Path;
 
@@ -35,6 +35,10 @@ pub fn run(args: TargetArgs, global: &Global) -> miette::Result<Outcome> {
     } else {
         args.files.iter().map(|p| p.display().to_string()).collect()
     };
+    let named = sources
+        .iter()
+        .map(|source| ("FILE", Path::new(source.as_str())));
+    stdin_once(named.chain(args.tool_spec.as_deref().map(|path| ("--tool-spec", path))))?;
     let tool_specs = args.tool_spec.as_deref().map(read_tool_specs).transpose()?;
     let mut out = Out::new();
     let mut report = Report::new(global, &args, tool_specs, &mut out)?;
@@ -70,16 +74,16 @@ pub(super) fn era_mode(choice: EraChoice) -> EraMode {
 }
 
 fn read_tool_specs(path: &Path) -> miette::Result<ToolSpecs> {
-    let text = crate::fsutil::read_capped_text(path, crate::fsutil::MAX_SMALL_INPUT_BYTES)
+    let input = Input::new(path);
+    let text = input
+        .read_capped_text(crate::input::MAX_SMALL_INPUT_BYTES)
         .map_err(|e| {
             miette::miette!(
                 code = "unreadable-input",
-                "cannot read the tool spec {}: {e}",
-                path.display()
+                "cannot read the tool spec {input}: {e}"
             )
         })?;
-    ToolSpecs::parse(&text)
-        .map_err(|e| miette::miette!(code = "bad-tool-spec", "{e} (in {})", path.display()))
+    ToolSpecs::parse(&text).map_err(|e| miette::miette!(code = "bad-tool-spec", "{e} (in {input})"))
 }
 
 fn source_error(source: &str, error: io::Error) -> miette::Report {
@@ -91,20 +95,8 @@ fn source_error(source: &str, error: io::Error) -> miette::Report {
 }
 
 fn open(source: &str) -> io::Result<Box<dyn BufRead>> {
-    if source == "-" {
-        return Ok(Box::new(BufReader::with_capacity(1 << 16, io::stdin())));
-    }
-    let path = Path::new(source);
-    if path.is_dir() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "is a directory, not a capture file",
-        ));
-    }
-    Ok(Box::new(BufReader::with_capacity(
-        1 << 16,
-        File::open(path)?,
-    )))
+    let reader = Input::new(Path::new(source)).open()?;
+    Ok(Box::new(BufReader::with_capacity(1 << 16, reader)))
 }
 
 /// Accumulates output across captures: the JSON array state, or the current human page

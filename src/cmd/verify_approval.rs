@@ -16,8 +16,9 @@ use crate::approval::{effective_ttl_ms, Reason};
 use crate::cli::{Format, VerifyApprovalArgs};
 use crate::digest::is_sha256_hex;
 use crate::inert::escape;
+use crate::input::{stdin_once, Input};
 use crate::keys::approvers::Approvers;
-use crate::keys::{read_public_key_file, PublicKey};
+use crate::keys::{public_key_arg, PublicKey};
 use crate::outcome::Outcome;
 use crate::tokenfile::{Batch, LineReader};
 use comfy_table::{presets, ContentArrangement, Table};
@@ -26,7 +27,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, BufReader, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Lines verified per parallel batch.
 const BATCH_LINES: usize = 4096;
@@ -36,25 +37,31 @@ const MAX_DIAGNOSTICS: usize = 50;
 const TABLE_CHUNK_ROWS: usize = 1024;
 
 pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome> {
+    let inputs = [
+        ("FILE", Some(args.file.as_deref().unwrap_or(Path::new("-")))),
+        ("--frame", args.frame.as_deref()),
+        ("--trusted-approvers", args.trusted_approvers.as_deref()),
+    ];
+    stdin_once(
+        inputs
+            .into_iter()
+            .filter_map(|(name, path)| Some((name, path?))),
+    )?;
     let trust = trusted_key(&args)?;
     let (key, key_shown) = match &trust {
         Trust::Key(key, shown) => (key.clone(), *shown),
         Trust::Approvers(approvers, _) => (approvers.entries[0].key.clone(), false),
     };
     let checked = Checked::from_args(&args)?;
-    let source = match &args.file {
-        Some(path) if path.as_os_str() != "-" => path.display().to_string(),
-        _ => "-".to_owned(),
-    };
-    let reader: Box<dyn BufRead> = match &args.file {
-        Some(path) if path.as_os_str() != "-" => Box::new(BufReader::with_capacity(
-            1 << 20,
-            std::fs::File::open(path)
-                .into_diagnostic()
-                .wrap_err_with(|| format!("cannot read token file {}", path.display()))?,
-        )),
-        _ => Box::new(BufReader::with_capacity(1 << 20, io::stdin().lock())),
-    };
+    let input = Input::or_stdin(args.file.as_deref());
+    let source = input.name();
+    let reader: Box<dyn BufRead> = Box::new(BufReader::with_capacity(
+        1 << 20,
+        input
+            .open()
+            .into_diagnostic()
+            .wrap_err_with(|| format!("cannot read token file {input}"))?,
+    ));
     let mut lines = LineReader::new(reader);
     let mut checker = Checker::new(&key, checked.expectations());
     if let Trust::Approvers(approvers, _) = &trust {
@@ -109,15 +116,12 @@ fn trusted_key(args: &VerifyApprovalArgs) -> miette::Result<Trust> {
         let approvers = Approvers::read(path).map_err(|e| key_report(&e))?;
         return Ok(Trust::Approvers(approvers, path.clone()));
     }
-    match (&args.pubkey, &args.pubkey_file) {
-        (Some(text), _) => PublicKey::from_text(text)
-            .map(|key| Trust::Key(key, true))
-            .map_err(|e| miette!(code = e.code(), "--pubkey: {e}")),
-        (None, Some(path)) => read_public_key_file(path)
-            .map(|file| Trust::Key(file.key, file.shown))
-            .map_err(|e| key_report(&e).wrap_err("--pubkey-file")),
-        (None, None) => Err(miette!(
-            "give the trusted key with --pubkey or --pubkey-file"
+    match &args.pubkey {
+        Some(value) => public_key_arg("--pubkey", value)
+            .map(|given| Trust::Key(given.key, given.shown))
+            .map_err(|e| key_report(&e)),
+        None => Err(miette!(
+            "give the trusted key with --pubkey HEX|FILE or --trusted-approvers FILE"
         )),
     }
 }
@@ -158,10 +162,11 @@ impl Checked {
         let frame = match &args.frame {
             None => None,
             Some(path) => {
-                let bytes =
-                    crate::fsutil::read_capped(path, false, crate::fsutil::MAX_SMALL_INPUT_BYTES)
-                        .into_diagnostic()
-                        .wrap_err_with(|| format!("cannot read frame {}", path.display()))?;
+                let input = Input::new(path);
+                let bytes = input
+                    .read_capped(crate::input::MAX_SMALL_INPUT_BYTES)
+                    .into_diagnostic()
+                    .wrap_err_with(|| format!("cannot read frame {input}"))?;
                 let subject = Subject::of(&bytes);
                 Some(FrameInput {
                     file: path.clone(),

@@ -1,4 +1,5 @@
-//! `sealkit verify bundle FILE --issuer-pubkey HEX --request-pubkey HEX --approval-pubkey HEX`:
+//! `sealkit verify bundle FILE --issuer-pubkey K --request-pubkey K --approval-pubkey K` (each
+//! K: 64 hex digits, an `ssh-ed25519` line, or a file holding either):
 //! verify.mjs's six lines for people, [`crate::bundle::BundleReport`] for scripts. Exit 1 when
 //! a statement does not verify or the decision is not reproduced; otherwise 2, because sealkit
 //! cannot reproduce a decision (the kernel wasm is absent), so the bundle is never fully
@@ -20,14 +21,15 @@ struct BundleResult<'a> {
 }
 
 pub fn run(mut args: VerifyBundleArgs, global: &Global) -> miette::Result<Outcome> {
-    // An OpenSSH `ssh-ed25519` key is accepted for each key and read as its 64 hex digits.
+    // Each key is the key itself (64 hex digits, or an OpenSSH `ssh-ed25519` line read as its
+    // 64 hex digits) or a file holding it.
     for (flag, key) in [
         ("--issuer-pubkey", &mut args.issuer_pubkey),
         ("--request-pubkey", &mut args.request_pubkey),
         ("--approval-pubkey", &mut args.approval_pubkey),
     ] {
-        *key = crate::keys::public_key_option(key)
-            .map_err(|e| miette::miette!(code = e.code(), "{flag}: {e}"))?;
+        *key = crate::keys::public_key_option(flag, key)
+            .map_err(|e| super::passphrase::key_report(&e).wrap_err(flag))?;
     }
     for (flag, key) in [
         ("--issuer-pubkey", &args.issuer_pubkey),
@@ -41,13 +43,14 @@ pub fn run(mut args: VerifyBundleArgs, global: &Global) -> miette::Result<Outcom
             ));
         }
     }
-    let bytes = crate::fsutil::read_capped(&args.file, false, crate::audit::MAX_RECEIPT_BYTES)
-        .map_err(|e| miette::miette!(code = "unreadable-file", "{}: {e}", args.file.display()))?;
+    let input = crate::input::Input::new(&args.file);
+    let bytes = input
+        .read_capped(crate::audit::MAX_RECEIPT_BYTES)
+        .map_err(|e| miette::miette!(code = "unreadable-file", "{input}: {e}"))?;
     if bytes.is_empty() {
         return Err(miette::miette!(
             code = "unreadable-file",
-            "{}: RECEIPT FILE EMPTY",
-            args.file.display()
+            "{input}: RECEIPT FILE EMPTY"
         ));
     }
     let text = String::from_utf8_lossy(&bytes);

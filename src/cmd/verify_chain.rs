@@ -7,6 +7,7 @@ use crate::chain::sealed::SealedError;
 use crate::chain::{self, HeadState, SealedReport};
 use crate::cli::{Format, VerifyChainArgs};
 use crate::inert::escape;
+use crate::input::Input;
 use crate::outcome::Outcome;
 use serde::Serialize;
 use std::io::BufReader;
@@ -72,10 +73,28 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
             ))
         }
     };
-    let unreadable = |e: &dyn std::fmt::Display| {
-        miette::miette!(code = "unreadable-file", "{}: {e}", file.display())
-    };
-    let input = std::fs::File::open(&file).map_err(|e| unreadable(&e))?;
+    let source = Input::new(&file);
+    let inputs = [
+        (
+            if kind == "sealed" {
+                "SEALED.json"
+            } else {
+                "--audit-lines"
+            },
+            Some(file.as_path()),
+        ),
+        ("--state", args.state.as_deref()),
+    ];
+    crate::input::stdin_once(
+        inputs
+            .into_iter()
+            .filter_map(|(name, path)| Some((name, path?))),
+    )?;
+    let unreadable =
+        |e: &dyn std::fmt::Display| miette::miette!(code = "unreadable-file", "{source}: {e}");
+    // Both forms are read as a stream (standard input too): memory stays bounded by the
+    // readers in `crate::chain`, whatever the length of the log.
+    let input = source.open().map_err(|e| unreadable(&e))?;
     let mut result = ChainResult {
         kind,
         file: file.clone(),
@@ -172,8 +191,10 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
 }
 
 fn read(path: &Path, limit: u64) -> miette::Result<Vec<u8>> {
-    crate::fsutil::read_capped(path, false, limit)
-        .map_err(|e| miette::miette!(code = "unreadable-file", "{}: {e}", path.display()))
+    let input = Input::new(path);
+    input
+        .read_capped(limit)
+        .map_err(|e| miette::miette!(code = "unreadable-file", "{input}: {e}"))
 }
 
 fn human(result: &ChainResult) -> String {

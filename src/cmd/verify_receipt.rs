@@ -30,6 +30,7 @@ pub fn run(args: VerifyReceiptArgs, global: &Global) -> miette::Result<Outcome> 
         .map(receipt::pin::load)
         .transpose()
         .map_err(|e| miette::miette!(code = "bad-receipt-key", "{e}"))?;
+    crate::input::stdin_once(args.files.iter().map(|file| ("FILE", file.as_path())))?;
     let mut out = Out::new();
     let mut array = match global.format {
         Format::Json => Some(JsonArray::begin(&mut out).map_err(super::io_report)?),
@@ -41,6 +42,24 @@ pub fn run(args: VerifyReceiptArgs, global: &Global) -> miette::Result<Outcome> 
     for file in &args.files {
         let bytes = match read_input(file) {
             Ok(bytes) => bytes,
+            Err(error) if file.is_dir() => {
+                // A receipt directory is `audit`'s input; `verify receipt` takes files.
+                super::report_error(
+                    &miette::miette!(
+                        code = "unreadable-file",
+                        help = format!(
+                            "verify receipt checks receipt files; for a whole directory run \
+                             `sealkit audit {}`",
+                            file.display()
+                        ),
+                        "{}: {error}",
+                        file.display()
+                    ),
+                    global,
+                );
+                outcome = outcome.worst(Outcome::Unchecked);
+                continue;
+            }
             Err(error) => {
                 super::report_error(
                     &miette::miette!(code = "unreadable-file", "{}: {error}", file.display()),
@@ -85,7 +104,7 @@ pub fn run(args: VerifyReceiptArgs, global: &Global) -> miette::Result<Outcome> 
 }
 
 fn read_input(file: &Path) -> std::io::Result<Vec<u8>> {
-    crate::fsutil::read_capped(file, true, crate::audit::MAX_RECEIPT_BYTES)
+    crate::input::Input::new(file).read_capped(crate::audit::MAX_RECEIPT_BYTES)
 }
 
 /// Exit contribution of one file: errors (including "cannot be authenticated") are problems;

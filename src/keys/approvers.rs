@@ -6,6 +6,7 @@
 //! A malformed line is an error naming its line number; nothing is guessed.
 
 use super::{openssh, KeyError, PublicKey};
+use crate::timestamp::parse_time;
 use std::path::Path;
 
 /// Trusted-approvers files are short lists; a larger file is not one.
@@ -50,14 +51,14 @@ pub enum Lookup<'a> {
 }
 
 impl Approvers {
-    /// Parses the file at `path`.
+    /// Parses the file at `path` (`-`: standard input).
     pub fn read(path: &Path) -> Result<Self, KeyError> {
-        let text =
-            crate::fsutil::read_capped_text(path, MAX_APPROVERS_FILE_BYTES).map_err(|source| {
-                KeyError::Io {
-                    path: path.to_path_buf(),
-                    source,
-                }
+        let input = crate::input::Input::new(path);
+        let text = input
+            .read_capped_text(MAX_APPROVERS_FILE_BYTES)
+            .map_err(|source| KeyError::Io {
+                path: path.to_path_buf(),
+                source,
             })?;
         Self::parse(&text, path)
     }
@@ -194,122 +195,11 @@ fn set_once(slot: &mut Option<u64>, text: &str, what: &str) -> Result<(), String
     Ok(())
 }
 
-/// Unix milliseconds from digits, or from an RFC 3339 date-time with `Z` or a numeric offset.
-pub fn parse_time(text: &str) -> Option<u64> {
-    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
-        return text.parse().ok();
-    }
-    let bytes = text.as_bytes();
-    let number = |range: std::ops::Range<usize>| -> Option<i64> {
-        let part = text.get(range)?;
-        if part.bytes().all(|b| b.is_ascii_digit()) {
-            part.parse().ok()
-        } else {
-            None
-        }
-    };
-    if bytes.len() < 20
-        || bytes[4] != b'-'
-        || bytes[7] != b'-'
-        || !matches!(bytes[10], b'T' | b't' | b' ')
-        || bytes[13] != b':'
-        || bytes[16] != b':'
-    {
-        return None;
-    }
-    let (year, month, day) = (number(0..4)?, number(5..7)?, number(8..10)?);
-    let (hour, minute, second) = (number(11..13)?, number(14..16)?, number(17..19)?);
-    if !(1..=12).contains(&month) || !(1..=31).contains(&day) || hour > 23 || minute > 59 {
-        return None;
-    }
-    if second > 60 || day > days_in_month(year, month) {
-        return None;
-    }
-    let mut rest = &text[19..];
-    let mut millis = 0i64;
-    if let Some(fraction) = rest.strip_prefix('.') {
-        let digits = fraction.bytes().take_while(u8::is_ascii_digit).count();
-        if digits == 0 {
-            return None;
-        }
-        let padded: String = fraction[..digits]
-            .chars()
-            .chain("000".chars())
-            .take(3)
-            .collect();
-        millis = padded.parse().ok()?;
-        rest = &fraction[digits..];
-    }
-    let offset_minutes = match rest {
-        "Z" | "z" => 0,
-        _ => {
-            let sign = match rest.as_bytes().first()? {
-                b'+' => 1,
-                b'-' => -1,
-                _ => return None,
-            };
-            if rest.len() != 6 || rest.as_bytes()[3] != b':' {
-                return None;
-            }
-            let hours: i64 = rest.get(1..3)?.parse().ok()?;
-            let minutes: i64 = rest.get(4..6)?.parse().ok()?;
-            if hours > 23 || minutes > 59 {
-                return None;
-            }
-            sign * (hours * 60 + minutes)
-        }
-    };
-    let days = days_from_civil(year, month, day);
-    let seconds = days * 86_400 + hour * 3600 + minute * 60 + second.min(59) - offset_minutes * 60;
-    u64::try_from(seconds.checked_mul(1000)?.checked_add(millis)?).ok()
-}
-
-fn days_in_month(year: i64, month: i64) -> i64 {
-    match month {
-        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date.
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let year_of_era = year - era * 400;
-    let month_index = (month + 9) % 12;
-    let day_of_year = (153 * month_index + 2) / 5 + day - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use crate::keys::SecretKey;
-
-    #[test]
-    fn times_in_both_forms() {
-        assert_eq!(parse_time("0"), Some(0));
-        assert_eq!(parse_time("1786000000000"), Some(1_786_000_000_000));
-        assert_eq!(parse_time("1970-01-01T00:00:00Z"), Some(0));
-        assert_eq!(parse_time("2026-07-28T00:00:00Z"), Some(1_785_196_800_000));
-        assert_eq!(
-            parse_time("2026-07-28T02:00:00.5+02:00"),
-            Some(1_785_196_800_500)
-        );
-        for bad in [
-            "",
-            "2026-02-30T00:00:00Z",
-            "2026-07-28",
-            "2026-07-28T00:00:00",
-            "1e3",
-        ] {
-            assert_eq!(parse_time(bad), None, "{bad}");
-        }
-    }
 
     #[test]
     fn rotation_windows_and_malformed_lines() {

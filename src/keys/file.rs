@@ -6,7 +6,7 @@
 //! echo key material only from files that are.
 
 use super::{encrypted, openssh, parse_key_text, KeyError, KeyLocation, PublicKey, SecretKey};
-use crate::fsutil::unix_mode;
+use crate::atomic_write::unix_mode;
 use age::secrecy::SecretString;
 use std::fs;
 use std::io::Read;
@@ -157,7 +157,7 @@ pub struct TrustedKeyFile {
     pub shown: bool,
 }
 
-/// Reads a file given as a public key (`--pubkey-file`, `--receipt-key FILE`, `--ssh-key`):
+/// Reads a file given as a public key (`--pubkey FILE`, `--receipt-key FILE`, `--ssh-key`):
 /// 64 hex digits or an `ssh-ed25519` line. A recognisably secret file is refused and never
 /// echoed.
 pub fn read_public_key_file(path: &Path) -> Result<TrustedKeyFile, KeyError> {
@@ -180,6 +180,49 @@ pub fn read_public_key_file(path: &Path) -> Result<TrustedKeyFile, KeyError> {
             shown: true,
         }),
     }
+}
+
+/// A public key option's value, read: the key and, when it came from a file, which one.
+#[derive(Debug, Clone)]
+pub struct GivenKey {
+    pub key: PublicKey,
+    pub file: Option<PathBuf>,
+    /// Whether the key may be printed: given as text, or read from a file that is
+    /// recognisably a public key (see [`TrustedKeyFile::shown`]).
+    pub shown: bool,
+}
+
+/// Reads the value of a public key option (`--pubkey HEX|FILE` and the like; `option` names
+/// it in errors): 64 hex digits or an `ssh-ed25519 AAAA…` line is the key itself; anything
+/// else must name a file holding one ([`read_public_key_file`]: secret key files refused,
+/// never echoed). A value that is neither is refused without being repeated.
+pub fn public_key_arg(option: &str, value: &str) -> Result<GivenKey, KeyError> {
+    let is_hex = value.len() == 64 && value.bytes().all(|b| b.is_ascii_hexdigit());
+    if is_hex || openssh::looks_like_ssh(value) {
+        return Ok(GivenKey {
+            key: PublicKey::from_text(value)?,
+            file: None,
+            shown: true,
+        });
+    }
+    let path = Path::new(value);
+    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_hexdigit()) && !path.exists() {
+        // Meant as the key, with the wrong number of digits.
+        return Err(KeyError::Format {
+            what: format!("{option}'s value"),
+        });
+    }
+    if value.is_empty() || !path.exists() {
+        return Err(KeyError::NotKeyNorFile {
+            option: option.to_owned(),
+        });
+    }
+    let file = read_public_key_file(path)?;
+    Ok(GivenKey {
+        key: file.key,
+        file: Some(file.path),
+        shown: file.shown,
+    })
 }
 
 /// Reads a secret key file, plain or encrypted. `passphrase` is asked only for an encrypted

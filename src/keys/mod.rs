@@ -15,7 +15,9 @@ pub mod file;
 pub mod openssh;
 pub mod store;
 
-pub use file::{read_public_key_file, read_secret_key_file, TrustedKeyFile};
+pub use file::{
+    public_key_arg, read_public_key_file, read_secret_key_file, GivenKey, TrustedKeyFile,
+};
 pub use store::{generate, GeneratedKey, Protection};
 
 use crate::digest::{hex_decode, hex_lower, sha256_hex};
@@ -70,6 +72,9 @@ pub enum KeyError {
     AgentNoKey { message: String },
     /// The ssh-agent holds several Ed25519 keys and `--ssh-key` does not pick one.
     AgentAmbiguous { key_ids: Vec<String> },
+    /// A public key option's value that is no key (64 hex digits, an `ssh-ed25519` line) and
+    /// names no file. The value itself is not kept: it may be a mistyped secret.
+    NotKeyNorFile { option: String },
     /// A trusted-approvers file line that is not `NAME KEY [valid-after=T] [valid-before=T]`.
     Approvers {
         path: PathBuf,
@@ -101,6 +106,7 @@ impl KeyError {
             KeyError::AgentNoKey { .. } => "ssh-agent-no-key",
             KeyError::AgentAmbiguous { .. } => "ssh-agent-ambiguous",
             KeyError::Approvers { .. } => "trusted-approvers-format",
+            KeyError::NotKeyNorFile { .. } => "public-key-not-found",
         }
     }
 
@@ -132,6 +138,10 @@ impl KeyError {
                  its socket"
                     .to_owned(),
             ),
+            KeyError::NotKeyNorFile { option } => Some(format!(
+                "{option} takes the key itself (64 hex digits, or a quoted `ssh-ed25519 AAAA…` \
+                 line) or the path of an existing file holding it (e.g. keys/approval.pub)"
+            )),
             KeyError::Permissions { .. } => Some(
                 "a secret key file must be private to its owner (chmod 600); if this file \
                  really holds a public key, make it readable (chmod 644)"
@@ -220,6 +230,11 @@ impl fmt::Display for KeyError {
                 key_ids.len(),
                 key_ids.join(", ")
             ),
+            KeyError::NotKeyNorFile { option } => write!(
+                f,
+                "{option}: the value is neither a public key (64 hex digits, an `ssh-ed25519` \
+                 line) nor an existing file"
+            ),
             KeyError::Approvers {
                 path,
                 line,
@@ -270,13 +285,27 @@ impl PublicKey {
 }
 
 /// A public key given as an option value where seal-host takes 64 hex digits (bundle and
-/// envelope keys): an OpenSSH `ssh-ed25519 AAAA…` key becomes its 64 lowercase hex digits;
-/// anything else is returned unchanged for the option's own hex check.
-pub fn public_key_option(value: &str) -> Result<String, KeyError> {
-    if openssh::looks_like_ssh(value) {
-        return PublicKey::from_text(value).map(|key| key.hex);
+/// envelope keys), as its 64 lowercase hex digits: read like every public key option
+/// ([`file::public_key_arg`]: the key, or a file holding it). Hex digits are passed through
+/// unchanged for the option's own check (seal-host's exact spelling rules).
+pub fn public_key_option(option: &str, value: &str) -> Result<String, KeyError> {
+    if value.len() == 64 && value.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Ok(value.to_owned());
     }
-    Ok(value.to_owned())
+    let given = file::public_key_arg(option, value)?;
+    printable(given).map(|key| key.hex)
+}
+
+/// The key of a [`GivenKey`] that outputs may print: one from a file that is not recognisably
+/// public (not readable by others) is refused rather than echoed.
+pub fn printable(given: GivenKey) -> Result<PublicKey, KeyError> {
+    match (given.shown, given.file) {
+        (false, Some(path)) => Err(KeyError::SecretGivenAsPublic {
+            path,
+            why: "not readable by others, so possibly secret",
+        }),
+        _ => Ok(given.key),
+    }
 }
 
 /// The seal-host key id of a public key: lowercase hex SHA-256 of its 32 raw bytes.

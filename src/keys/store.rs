@@ -7,8 +7,8 @@
 
 use super::file::{inspect, Content};
 use super::{encrypted, random_bytes, KeyError, PublicKey, SecretKey};
+use crate::atomic_write::{create_new_with_mode, sync_dir, unix_mode, write_atomic};
 use crate::digest::hex_lower;
-use crate::fsutil::{create_new_with_mode, sync_dir, unix_mode, write_atomic};
 use age::secrecy::SecretString;
 use std::fs;
 use std::io::{self, Write};

@@ -303,7 +303,7 @@ fn load(path: &Path) -> Result<Loaded, DiffError> {
 pub const MAX_OUTPUT_BYTES: u64 = 1024 * 1024 * 1024;
 
 fn read_output(path: &Path) -> std::io::Result<Vec<u8>> {
-    crate::fsutil::read_capped(path, false, MAX_OUTPUT_BYTES)
+    crate::input::read_file_capped(path, MAX_OUTPUT_BYTES)
 }
 
 /// A complete migration output: `summary.json` of this format whose record count and

@@ -104,7 +104,7 @@ fn counter_of(path: &Path) -> Option<u64> {
 
 /// A `.json` file under another name that holds a seal-host decision record.
 fn is_decision(path: &Path) -> bool {
-    crate::fsutil::read_capped(path, false, crate::audit::MAX_RECEIPT_BYTES)
+    crate::input::read_file_capped(path, crate::audit::MAX_RECEIPT_BYTES)
         .ok()
         .and_then(|bytes| crate::receipt::parse(&bytes).ok())
         .is_some_and(|map| {

@@ -65,7 +65,7 @@ fn summary_is_ours(path: &Path) -> io::Result<Option<String>> {
     struct Format {
         format: String,
     }
-    let bytes = match crate::fsutil::read_capped(path, false, MAX_SUMMARY_BYTES) {
+    let bytes = match crate::input::read_file_capped(path, MAX_SUMMARY_BYTES) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == io::ErrorKind::InvalidData => return Ok(Some(e.to_string())),
         Err(e) => return Err(e),

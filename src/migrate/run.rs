@@ -16,7 +16,7 @@
 use super::frames::FrameIndex;
 use super::inputs::{self, InputError, ReceiptFile};
 use super::{migrate_receipt, Change, Label, Options, Presence, Record};
-use crate::fsutil::{self, AtomicFile};
+use crate::atomic_write::{self, AtomicFile};
 use crate::receipt::Scratch;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -298,7 +298,8 @@ pub fn migrate(
     summary.records.sha256 = crate::digest::hex_lower(&hasher.finalize());
     let mut bytes = serde_json::to_vec_pretty(&summary).unwrap_or_default();
     bytes.push(b'\n');
-    fsutil::write_atomic(&summary_path, &bytes, OUTPUT_MODE).map_err(out_err(&summary_path))?;
+    atomic_write::write_atomic(&summary_path, &bytes, OUTPUT_MODE)
+        .map_err(out_err(&summary_path))?;
     Ok(summary)
 }
 
@@ -342,7 +343,7 @@ fn read_into(path: &Path, buffer: &mut Vec<u8>) -> Result<(), String> {
     let mut file = std::fs::File::open(path).map_err(|e| e.to_string())?;
     let limit = crate::audit::MAX_RECEIPT_BYTES as usize;
     // Receipts are about 10 KB: one read takes all of it, the next sees the end.
-    fsutil::read_into(&mut file, 16 * 1024, limit, buffer).map_err(|e| e.to_string())?;
+    crate::input::read_into(&mut file, 16 * 1024, limit, buffer).map_err(|e| e.to_string())?;
     if buffer.len() > limit {
         buffer.clear();
         return Err(format!("larger than {limit} bytes, not read"));
@@ -358,7 +359,7 @@ fn remove_leftovers(out: &Path) -> io::Result<()> {
         let name = name.to_string_lossy();
         if [RECORDS_FILE, SUMMARY_FILE]
             .iter()
-            .any(|target| fsutil::is_temp_for(&name, target))
+            .any(|target| atomic_write::is_temp_for(&name, target))
         {
             std::fs::remove_file(entry.path())?;
         }

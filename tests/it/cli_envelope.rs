@@ -334,3 +334,50 @@ fn cannot_build_cases_exit_two() {
         .assert()
         .code(2);
 }
+
+/// The envelope follows the shared option conventions: `--issued-at`/`--expires-at` take RFC
+/// 3339 as well as Unix seconds (the same signed bytes), and `--pubkey FILE` verifies as the
+/// hex key does. Seen red before them: "invalid digit found in string" for the times, and
+/// "--pubkey takes 64 hex digits" for the file.
+#[test]
+fn envelope_times_and_key_file_follow_the_conventions() {
+    let dir = tempfile::tempdir().unwrap();
+    let frame = write(dir.path(), "call.jsonl", &format!("{CALL}\n"));
+    let build = |issued: &str, expires: &str, verify: &[&str]| {
+        json_run(
+            sealkit()
+                .arg("envelope")
+                .arg(&frame)
+                .args(["--authority", &"ab".repeat(32), "--key-id", "alice"])
+                .args(["--nonce", &"07".repeat(32)])
+                .args(["--issued-at", issued, "--expires-at", expires])
+                .args([
+                    "--session",
+                    "seal-session-v1:abc",
+                    "--policy-version",
+                    "pol-1",
+                ])
+                .args(verify),
+            0,
+        )
+    };
+    let seconds = build("1786000000", "1786000300", &[]);
+    let rfc = build("2026-08-06T07:06:40Z", "2026-08-06T09:11:40+02:00", &[]);
+    assert_eq!(rfc["message"], seconds["message"]);
+    let message = sealkit::digest::hex_decode(seconds["message"]["hex"].as_str().unwrap()).unwrap();
+    let key = SigningKey::from_bytes(&[7u8; 32]);
+    let sig = sealkit::digest::hex_lower(&key.sign(&message).to_bytes());
+    let pubkey = sealkit::digest::hex_lower(key.verifying_key().as_bytes());
+    let key_file = write(dir.path(), "signer.pub", &format!("{pubkey}\n"));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&key_file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
+    let verified = build(
+        "1786000000",
+        "1786000300",
+        &["--verify", &sig, "--pubkey", key_file.to_str().unwrap()],
+    );
+    assert_eq!(verified["status"], "verified");
+}

@@ -252,7 +252,7 @@ fn tree_state(dir: &Path) -> Vec<(PathBuf, String, u64, u32, i128)> {
         } else {
             String::new()
         };
-        let mode = sealkit::fsutil::unix_mode(&metadata).unwrap_or(0);
+        let mode = sealkit::atomic_write::unix_mode(&metadata).unwrap_or(0);
         out.push((
             entry.path().to_path_buf(),
             digest,

@@ -20,6 +20,7 @@ mod cli_audit;
 mod cli_chain;
 mod cli_diff;
 mod cli_envelope;
+mod cli_flags;
 mod cli_migrate;
 mod cli_quiet_color;
 mod cli_transcripts;

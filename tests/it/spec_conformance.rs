@@ -135,10 +135,15 @@ fn evidence_states_the_unknown_key_policy() {
         assert_eq!(record["meta"]["unknown_keys"], "committed", "{record}");
     }
     assert_eq!(records[0]["meta"]["keys"][0], "vendor.example/x");
-    // Human output says it once per run, however many captures and frames.
+    // Human output says it once per run, however many captures and frames (standard input
+    // can be read once, so the second capture is a file).
+    let dir = tempfile::tempdir().unwrap();
+    let second = dir.path().join("second.capture");
+    std::fs::write(&second, &capture).unwrap();
     let output = Command::cargo_bin("sealkit")
         .unwrap()
-        .args(["target", "--color", "never", "-", "-"])
+        .args(["target", "--color", "never", "-"])
+        .arg(&second)
         .write_stdin(capture)
         .output()
         .unwrap();

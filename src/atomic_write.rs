@@ -1,89 +1,11 @@
 //! File writes that never lose data: atomic replace (temp file in the same directory,
 //! fsync, rename, fsync of the directory) and private file modes. Used by every command
-//! that writes outputs (CLI conventions, docs/migration.md: "outputs are written
-//! atomically", "no command modifies its inputs"). Also whole-file reads into a reused
-//! buffer with no system call beyond the reads themselves ([`read_into`]), and whole-input
-//! reads that stop at a size limit ([`read_capped`]), so that no input (a FIFO, `/dev/zero`, a
-//! planted multi-gigabyte file) can exhaust memory.
+//! that writes outputs (docs/migration.md: "outputs are written atomically", "no command
+//! modifies its inputs"). Reading inputs is [`crate::input`]'s job.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-
-/// Reads `reader` to its end into `buffer` (cleared first, its capacity reused), stopping
-/// early once more than `limit` bytes have been read (the caller sees `buffer.len() >
-/// limit`). `size_hint` (e.g. the length from an `fstat` the caller made anyway) sizes the
-/// first read, so a file that has not changed is read in one call plus the call that sees
-/// its end; unlike `read_to_end` on a `File`, no `fstat` or `lseek` of its own.
-pub fn read_into(
-    reader: &mut impl Read,
-    size_hint: usize,
-    limit: usize,
-    buffer: &mut Vec<u8>,
-) -> io::Result<()> {
-    buffer.clear();
-    // Only the part about to be read is zeroed (the capacity itself is kept).
-    let mut want = size_hint.saturating_add(1).max(8192);
-    loop {
-        if buffer.len() > limit {
-            return Ok(());
-        }
-        let filled = buffer.len();
-        if filled == want {
-            want = want.saturating_mul(2);
-        }
-        buffer.resize(want, 0);
-        let read = reader.read(&mut buffer[filled..]);
-        match read {
-            Ok(0) => {
-                buffer.truncate(filled);
-                return Ok(());
-            }
-            Ok(n) => buffer.truncate(filled + n),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => buffer.truncate(filled),
-            Err(e) => {
-                buffer.truncate(filled);
-                return Err(e);
-            }
-        }
-    }
-}
-
-/// The largest file read whole that holds one frame, one refusal line (a frame of at most
-/// 1 MiB in base64), a tool specification or an envelope parameter file.
-pub const MAX_SMALL_INPUT_BYTES: u64 = 16 * 1024 * 1024;
-
-/// Reads all of `path` (standard input for `-` when `dash_is_stdin`), refusing with
-/// [`io::ErrorKind::InvalidData`] once it holds more than `limit` bytes: at most `limit + 1`
-/// bytes are ever read.
-pub fn read_capped(path: &Path, dash_is_stdin: bool, limit: u64) -> io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    if dash_is_stdin && path.as_os_str() == "-" {
-        io::stdin().lock().take(limit + 1).read_to_end(&mut bytes)?;
-    } else {
-        File::open(path)?.take(limit + 1).read_to_end(&mut bytes)?;
-    }
-    if bytes.len() as u64 > limit {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("larger than {limit} bytes, not read further"),
-        ));
-    }
-    Ok(bytes)
-}
-
-/// [`read_capped`] for text: the bytes must be UTF-8.
-pub fn read_capped_text(path: &Path, limit: u64) -> io::Result<String> {
-    String::from_utf8(read_capped(path, false, limit)?).map_err(|e| {
-        io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!(
-                "not UTF-8 (first bad byte at offset {})",
-                e.utf8_error().valid_up_to()
-            ),
-        )
-    })
-}
 
 /// Writes `bytes` to `path` atomically: readers see either the old file or the complete new
 /// one, never a partial write. The temporary file lives beside the target and is removed on
@@ -285,66 +207,5 @@ mod tests {
         assert!(!is_temp_for(".summary.json.sealkit-.tmp", "summary.json"));
         assert!(!is_temp_for(".other.json.sealkit-1.tmp", "summary.json"));
         assert!(!is_temp_for("summary.json", "summary.json"));
-    }
-
-    #[test]
-    fn read_capped_reads_up_to_the_limit_and_refuses_one_byte_more() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("input");
-        fs::write(&path, vec![b'x'; 100]).unwrap();
-        assert_eq!(read_capped(&path, false, 100).unwrap().len(), 100);
-        let error = read_capped(&path, false, 99).unwrap_err();
-        assert_eq!(error.kind(), io::ErrorKind::InvalidData);
-        assert_eq!(error.to_string(), "larger than 99 bytes, not read further");
-        fs::write(&path, b"ok\xff").unwrap();
-        assert_eq!(
-            read_capped_text(&path, 10).unwrap_err().to_string(),
-            "not UTF-8 (first bad byte at offset 2)"
-        );
-        assert!(read_capped(Path::new("/dev/zero"), false, 1 << 20).is_err());
-    }
-
-    #[test]
-    fn read_into_reads_everything_in_few_calls_and_stops_past_the_limit() {
-        /// Hands out at most `step` bytes per call and counts the calls.
-        struct Steps<'a> {
-            data: &'a [u8],
-            step: usize,
-            calls: usize,
-        }
-        impl Read for Steps<'_> {
-            fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-                self.calls += 1;
-                let n = self.data.len().min(self.step).min(out.len());
-                out[..n].copy_from_slice(&self.data[..n]);
-                self.data = &self.data[n..];
-                Ok(n)
-            }
-        }
-        let data: Vec<u8> = (0..50_000u32).map(|i| i as u8).collect();
-        let mut buffer = vec![9u8; 3];
-        let mut whole = Steps {
-            data: &data,
-            step: usize::MAX,
-            calls: 0,
-        };
-        read_into(&mut whole, data.len(), usize::MAX, &mut buffer).unwrap();
-        assert_eq!((buffer.as_slice(), whole.calls), (data.as_slice(), 2));
-        // A wrong (small) hint or short reads still give every byte.
-        let mut short = Steps {
-            data: &data,
-            step: 1000,
-            calls: 0,
-        };
-        read_into(&mut short, 10, usize::MAX, &mut buffer).unwrap();
-        assert_eq!(buffer, data);
-        let mut limited = Steps {
-            data: &data,
-            step: 4096,
-            calls: 0,
-        };
-        read_into(&mut limited, 0, 10_000, &mut buffer).unwrap();
-        assert!(buffer.len() > 10_000 && buffer.len() < data.len());
-        assert_eq!(buffer[..], data[..buffer.len()]);
     }
 }
