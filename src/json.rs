@@ -615,6 +615,25 @@ mod tests {
         }
     }
 
+    /// Which error a string with a raw control character gives, and where: the parser's
+    /// messages and offsets are what diagnostics and the sealed-log verdicts show. (Seen red
+    /// under the mutants `< 0x20` → `== 0x20` in `string`'s first check, which made an
+    /// unterminated string a control-character error, and `+=` → `-=` on its offset.)
+    #[test]
+    fn a_control_character_in_a_string_is_reported_where_it_is() {
+        let error = |text: &str| {
+            let e = parse(text, 8).unwrap_err();
+            (e.offset, e.message)
+        };
+        let control = "control character inside a string must be escaped".to_owned();
+        assert_eq!(error("[\"ab\u{1}c\"]"), (4, control.clone()));
+        assert_eq!(error("[\"ab\\n\u{1f}c\"]"), (6, control.clone()));
+        assert_eq!(error("[\"ab\\n\u{1f}c\\n\"]"), (6, control));
+        // No closing quote and no escape: unterminated, whatever it holds.
+        assert_eq!(error("[\"ab\u{1}c"), (6, "unterminated string".to_owned()));
+        assert_eq!(error("\"ab"), (3, "unterminated string".to_owned()));
+    }
+
     #[test]
     fn depth_limit_is_an_error_not_a_stack_overflow() {
         let deep = "[".repeat(100_000);
