@@ -366,11 +366,7 @@ impl<R: Read, F: FnMut(usize, &str, bool)> Framer<R, F> {
                 if used < text.len() && used <= MAX_VALUE_BYTES {
                     let duplicate = json::first_duplicate(&node);
                     let taken = take(&node);
-                    if let Some(mut duplicate) = duplicate {
-                        duplicate.offset += self.src.offset(start);
-                        self.note_duplicate(duplicate);
-                    }
-                    self.src.pos = start + used;
+                    self.consumed(start, used, duplicate);
                     return Ok(taken);
                 }
             }
@@ -398,12 +394,18 @@ impl<R: Read, F: FnMut(usize, &str, bool)> Framer<R, F> {
         };
         let duplicate = json::first_duplicate(&node);
         let taken = take(&node);
+        self.consumed(start, used, duplicate);
+        Ok(taken)
+    }
+
+    /// Moves past the `used` bytes of a value read at `start`, keeping the first repeated
+    /// member name inside it (its offset made absolute).
+    fn consumed(&mut self, start: usize, used: usize, duplicate: Option<json::Duplicate>) {
         if let Some(mut duplicate) = duplicate {
             duplicate.offset += self.src.offset(start);
             self.note_duplicate(duplicate);
         }
         self.src.pos = start + used;
-        Ok(taken)
     }
 
     /// Keeps the repeated name that comes first in the file.
