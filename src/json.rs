@@ -544,8 +544,10 @@ mod tests {
                 .position(|&b| b == b'"' || b == b'\\' || (controls && b < 0x20))
                 .unwrap_or(bytes.len())
         };
+        // Among them the bytes a wrong word test could take for a stop or miss one beside:
+        // 0x80, and each stop byte with its high bit set (0xa2, 0xdc, 0xa0).
         let fillers = [
-            b'a', 0x20, 0x7f, 0x80, 0xff, b'!', b'#', b'[', b']', 0x21, 0x5b, 0x5d,
+            b'a', 0x20, 0x7f, 0x80, 0xff, b'!', b'#', b'[', b']', 0xa2, 0xdc, 0xa0, 0x9f,
         ];
         for len in 0..40 {
             for filler in fillers {
@@ -629,6 +631,9 @@ mod tests {
         assert_eq!(error("[\"ab\u{1}c\"]"), (4, control.clone()));
         assert_eq!(error("[\"ab\\n\u{1f}c\"]"), (6, control.clone()));
         assert_eq!(error("[\"ab\\n\u{1f}c\\n\"]"), (6, control));
+        // A space is plain text, after an escape too (seen red under `< 0x20` → `<= 0x20` in
+        // `escaped_tail`'s run, which stopped at it).
+        assert_eq!(ok("\"a\\n b\"").value.as_str(), Some("a\n b"));
         // No closing quote and no escape: unterminated, whatever it holds.
         assert_eq!(error("[\"ab\u{1}c"), (6, "unterminated string".to_owned()));
         assert_eq!(error("\"ab"), (3, "unterminated string".to_owned()));
