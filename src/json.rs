@@ -629,6 +629,7 @@ mod tests {
         };
         let control = "control character inside a string must be escaped".to_owned();
         assert_eq!(error("[\"ab\u{1}c\"]"), (4, control.clone()));
+        assert_eq!(error("[\"abc\u{1}\"]"), (5, control.clone()));
         assert_eq!(error("[\"ab\\n\u{1f}c\"]"), (6, control.clone()));
         assert_eq!(error("[\"ab\\n\u{1f}c\\n\"]"), (6, control));
         // A space is plain text, after an escape too (seen red under `< 0x20` → `<= 0x20` in
