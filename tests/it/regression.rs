@@ -140,3 +140,186 @@ mod secret_key_echoed {
         }
     }
 }
+
+/// What broke: a head-state file seal-host cannot read (a lone surrogate escape in `session`,
+/// which serde_json refuses) was read by sealkit's more lenient reader as U+FFFD, so
+/// `verify chain --state` matched its head and passed (exit 0). Found by the chain fuzz target.
+mod lone_surrogate_head_state_accepted {
+    use std::process::Command;
+
+    const LINES: &str = "testdata/receipts/chain/fixture_run_audit.lines";
+    const HEAD: &str = "2b153a2b189dd1118b8378ac13c42de2420f40dc29af29fe4a2f4d4f42e0eef3";
+
+    fn verify_chain(state: &std::path::Path, json: bool) -> (i32, String) {
+        let mut command = Command::new(assert_cmd::cargo::cargo_bin("sealkit"));
+        command.args(["verify", "chain", "--audit-lines", LINES, "--state"]);
+        command.arg(state);
+        if json {
+            command.args(["--format", "json"]);
+        }
+        let output = command.output().unwrap();
+        (
+            output.status.code().unwrap(),
+            String::from_utf8(output.stdout).unwrap(),
+        )
+    }
+
+    /// Seen red with the serde_json check in `chain::parse_state` removed: the lone-surrogate
+    /// state exited 0 ("chain head: …" and no STATE INVALID line).
+    #[test]
+    fn a_head_state_serde_json_refuses_is_state_invalid() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = |name: &str, session: &str| {
+            let path = dir.path().join(name);
+            std::fs::write(
+                &path,
+                format!(
+                    r#"{{"seal_audit_state":"v1","session":"seal-host-rs/stdio:4242:1000{session}","head":"{HEAD}"}}"#
+                ),
+            )
+            .unwrap();
+            path
+        };
+        // The same session with a well-formed pair passes: only the lone escape is at fault.
+        let paired = state("paired", r"\ud83d\ude00");
+        assert_eq!(verify_chain(&paired, false).0, 0);
+
+        let lone = state("lone", r"\ud83d");
+        let (code, human) = verify_chain(&lone, false);
+        assert_eq!(code, 1, "{human}");
+        assert!(
+            human.contains(&format!(
+                "STATE INVALID: {} is no head state: not JSON to seal-host's serde_json: ",
+                lone.display()
+            )),
+            "{human}"
+        );
+        let (code, json) = verify_chain(&lone, true);
+        assert_eq!(code, 1, "{json}");
+        let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(report["status"], "fail");
+        assert_eq!(report["head"], HEAD, "the lines themselves still chain");
+        assert_eq!(report["state"]["ok"], false);
+        assert!(report["state"]["invalid"]
+            .as_str()
+            .unwrap()
+            .starts_with("not JSON to seal-host's serde_json: "));
+    }
+}
+
+/// What broke: a receipt whose request members were mistyped (here `args_hash` a number,
+/// `canonical_request_sha256` removed) under a valid signature was authenticated: the checks
+/// that needed those members reported them "not evaluated" and nothing failed.
+mod mistyped_receipt_members_authenticated {
+    use std::process::Command;
+
+    const RECEIPT: &str = "testdata/receipts/hostile/receipt-00000000000000000001-460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793.json";
+    const KEY: &str = "testdata/receipts/fixture-dir/.seal-receipt-ed25519.key";
+
+    /// Seen red with `request_member_problems` returning no problems (the member layout not
+    /// enforced): exit 0, status "authenticated", no finding.
+    #[test]
+    fn mistyped_request_members_under_a_valid_signature_are_malformed() {
+        let output = Command::new(assert_cmd::cargo::cargo_bin("sealkit"))
+            .args(["verify", "receipt", RECEIPT, "--receipt-key", KEY])
+            .args(["--format", "json"])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        assert_eq!(output.status.code(), Some(1), "{stdout}");
+        let reports: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        let report = &reports[0];
+        // The signature is genuine: what fails is the content it signs.
+        assert_eq!(report["signature"]["status"], "verified");
+        assert_eq!(report["status"], "failed");
+        assert_eq!(
+            report["findings"],
+            serde_json::json!([{
+                "code": "malformed-receipt",
+                "severity": "error",
+                "message": "args_hash is missing or mistyped (and there is no request_parse_error); \
+                            canonical_request_sha256 is missing or mistyped (and there is no \
+                            request_parse_error)",
+            }])
+        );
+    }
+}
+
+/// What broke: `diff` accepted a migration output whose `summary.json` counted fewer records
+/// than `migration.jsonl` holds (the SHA-256 it records binds the records only).
+mod miscounted_migration_summary_accepted {
+    use crate::migration_integrity::{fixtures, run, CAPTURES};
+
+    /// Seen red with the record-count comparison in `read_migration_output` removed: the
+    /// edited output was diffed (exit 1, 13 pairs on stdout, nothing on stderr).
+    #[test]
+    fn a_summary_that_miscounts_its_records_is_refused() {
+        let work = tempfile::tempdir().unwrap();
+        let out = work.path().join("out");
+        let out_arg = out.to_str().unwrap();
+        let mut migrate = vec!["migrate", "old/receipts"];
+        migrate.extend(CAPTURES);
+        migrate.extend(["--out", out_arg]);
+        assert_eq!(run(&fixtures(), &migrate).0, 1);
+
+        let summary_path = out.join("summary.json");
+        let mut summary: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&summary_path).unwrap()).unwrap();
+        assert_eq!(summary["records"]["count"], 13);
+        summary["records"]["count"] = 12.into();
+        std::fs::write(&summary_path, serde_json::to_vec_pretty(&summary).unwrap()).unwrap();
+
+        let output = assert_cmd::Command::cargo_bin("sealkit")
+            .unwrap()
+            .current_dir(fixtures())
+            .args(["diff", "old/receipts", out_arg, "--format", "jsonl"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(output.stdout.is_empty());
+        assert!(
+            stderr.contains(
+                "migration.jsonl holds 13 records but summary.json counts 12: an edited migration output"
+            ),
+            "{stderr}"
+        );
+    }
+}
+
+/// What broke: a migration output directory holding `migration.jsonl` but no `summary.json`
+/// (a migration interrupted before its summary) was walked as a receipt directory, so `diff`
+/// compared against nothing and reported every old receipt as one-sided instead of refusing.
+mod unsummarised_migration_output_diffed {
+    use crate::migration_integrity::{fixtures, run, CAPTURES};
+
+    /// Seen red with the old condition restored in `diff::load` (a directory is a migration
+    /// output only when both files exist): the directory was diffed as receipts, exit 1.
+    #[test]
+    fn records_without_their_summary_are_refused_as_interrupted() {
+        let work = tempfile::tempdir().unwrap();
+        let out = work.path().join("out");
+        let out_arg = out.to_str().unwrap();
+        let mut migrate = vec!["migrate", "old/receipts"];
+        migrate.extend(CAPTURES);
+        migrate.extend(["--out", out_arg]);
+        assert_eq!(run(&fixtures(), &migrate).0, 1);
+        std::fs::remove_file(out.join("summary.json")).unwrap();
+
+        let output = assert_cmd::Command::cargo_bin("sealkit")
+            .unwrap()
+            .current_dir(fixtures())
+            .args(["diff", "old/receipts", out_arg, "--format", "jsonl"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(output.stdout.is_empty());
+        assert!(
+            stderr.contains(
+                "migration.jsonl without summary.json: an interrupted migration; rerun sealkit migrate"
+            ),
+            "{stderr}"
+        );
+    }
+}
