@@ -323,3 +323,77 @@ mod unsummarised_migration_output_diffed {
         );
     }
 }
+
+/// What broke: `verify approval` shortened a rejected token's reported (unverified) target by
+/// byte offsets, so a target with multi-byte characters at the cut panicked the command
+/// (exit 101) instead of reporting the token rejected.
+mod unverified_target_sliced_mid_character {
+    use crate::support::*;
+
+    /// Seen red with `short` in src/cmd/verify_approval.rs slicing bytes again
+    /// (`&hex[..8]`, `&hex[hex.len() - 4..]`): the run panicked, exit 101.
+    #[test]
+    fn a_multibyte_unverified_target_is_shortened_by_characters() {
+        // 'a' then 'é' (two bytes each): byte 8 falls inside the fourth 'é'.
+        let target = format!("a{}", "é".repeat(20));
+        let mut payload = fixture_payload();
+        payload["target"] = target.clone().into();
+        let text = canonical(&payload);
+        // Signed over other bytes: rejected, so the target is only reported, never verified.
+        let line = v2_line_with(&text, &sign_v2("other bytes"));
+        let dir = tempfile::tempdir().unwrap();
+        let tokens = dir.path().join("tokens.ndjson");
+        std::fs::write(&tokens, format!("{line}\n")).unwrap();
+        let output = assert_cmd::Command::cargo_bin("sealkit")
+            .unwrap()
+            .args(["verify", "approval"])
+            .arg(&tokens)
+            .args(["--pubkey", PUBKEY])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+        assert!(stdout.contains("REJECTED"), "{stdout}");
+        assert!(
+            stdout.contains(&format!(
+                "a{}…{} (unverified)",
+                "é".repeat(7),
+                "é".repeat(4)
+            )),
+            "{stdout}"
+        );
+    }
+}
+
+/// What broke: serde_json without `float_roundtrip` read `1.0e+228` one ULP off, so `target`
+/// rendered `1.0000000000000001e+228` into `canonical_request` and `args_hash` where seal-host
+/// (whose serde_json has it on) renders `1e+228`: both hashes differed from the host's. Found
+/// by the canonical fuzz target; the library-level pin is
+/// `fuzz_regressions::serde_renders_decimals_correctly_rounded_as_seal_host_does`.
+mod decimal_misrounded_in_request_hashes {
+    use sealkit::digest::sha256_hex;
+
+    /// Seen red with `float_roundtrip` removed from serde_json's features in Cargo.toml: both
+    /// hashes were those of `1.0000000000000001e+228`.
+    #[test]
+    fn a_large_decimal_hashes_as_seal_host_renders_it() {
+        let frame = r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"t","arguments":{"min":0.0e+28,"max":1.0e+228}}}"#;
+        let output = assert_cmd::Command::cargo_bin("sealkit")
+            .unwrap()
+            .args(["target", "-", "--format", "json"])
+            .write_stdin(format!("{frame}\n"))
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        assert_eq!(output.status.code(), Some(0), "{stdout}");
+        let frames: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        let args = r#"{"min":0.0,"max":1e+228}"#;
+        let canonical = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"min":0.0,"max":1e+228}}}"#;
+        assert_eq!(frames[0]["args_hash"], sha256_hex(args.as_bytes()));
+        assert_eq!(
+            frames[0]["canonical_request_sha256"],
+            sha256_hex(canonical.as_bytes())
+        );
+    }
+}
