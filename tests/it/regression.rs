@@ -401,3 +401,60 @@ mod decimal_misrounded_in_request_hashes {
         );
     }
 }
+
+/// What broke: human output wrote untrusted text raw, so a tool name or a file name holding a
+/// right-to-left override (U+202E) reordered what the terminal showed. Every command is
+/// covered by the property tests in `inert_output`; this pins the two simplest cases by name.
+mod bidi_override_printed_raw {
+    const RLO: char = '\u{202E}';
+
+    /// Seen red with the tool cell in src/cmd/target.rs given `call.tool.clone()` instead of
+    /// its escaped form: the table held the raw U+202E.
+    #[test]
+    fn a_tool_name_is_escaped_for_people_and_exact_in_json() {
+        let tool = format!("db.{RLO}etucexe");
+        let frame = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": tool, "arguments": {"k": "v"}}})
+        .to_string();
+        let human = assert_cmd::Command::cargo_bin("sealkit")
+            .unwrap()
+            .args(["target", "-"])
+            .write_stdin(format!("{frame}\n"))
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(human.stdout).unwrap();
+        assert_eq!(human.status.code(), Some(0), "{stdout}");
+        assert!(stdout.contains("db.\\u{202E}etucexe"), "{stdout}");
+        assert!(!stdout.contains(RLO), "{stdout}");
+        // JSON carries the exact value: escaping is for terminals only.
+        let json = assert_cmd::Command::cargo_bin("sealkit")
+            .unwrap()
+            .args(["target", "-", "--format", "json"])
+            .write_stdin(format!("{frame}\n"))
+            .output()
+            .unwrap();
+        assert_eq!(json.status.code(), Some(0));
+        let frames: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+        assert_eq!(frames[0]["tool"], tool);
+    }
+
+    /// Seen red with the message in src/cmd/diagnostic.rs given `diagnostic.to_string()`
+    /// unescaped: stderr held the raw U+202E of the file name.
+    #[test]
+    fn a_file_name_in_an_error_is_escaped() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join(format!("gone{RLO}nosj.json"));
+        let output = assert_cmd::Command::cargo_bin("sealkit")
+            .unwrap()
+            .arg("verify")
+            .arg("receipt")
+            .arg(&missing)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("unreadable-file"), "{stderr}");
+        assert!(stderr.contains("gone\\u{202E}nosj.json"), "{stderr}");
+        assert!(!stderr.contains(RLO), "{stderr}");
+    }
+}
