@@ -458,3 +458,56 @@ mod bidi_override_printed_raw {
         assert!(!stderr.contains(RLO), "{stderr}");
     }
 }
+
+/// The docs/development.md table of fixed bugs names every module here, and every test it
+/// names exists, so the table cannot drift from the tests.
+#[test]
+fn the_fixed_bugs_table_names_tests_that_exist() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/development.md")).unwrap();
+    let start = doc
+        .find("Fixed bugs and the test named after each")
+        .unwrap();
+    let rows: Vec<&str> = doc[start..]
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .skip(2)
+        .collect();
+    assert!(rows.len() >= 20, "{rows:?}");
+    let here = std::fs::read_to_string(root.join("tests/it/regression.rs")).unwrap();
+    let mut named_here = Vec::new();
+    for row in &rows {
+        let tests = row.rsplit('|').nth(1).unwrap();
+        let names: Vec<&str> = tests
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .filter(|n| !n.contains(' '))
+            .collect();
+        assert!(!names.is_empty(), "{row}");
+        for name in names {
+            let (module, item) = name.split_once("::").unwrap_or((name, ""));
+            let source = std::fs::read_to_string(root.join(format!("tests/it/{module}.rs")))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            if !item.is_empty() {
+                assert!(
+                    source.contains(&format!("fn {item}("))
+                        || source.contains(&format!("mod {item} {{")),
+                    "{name} is not in tests/it/{module}.rs"
+                );
+            }
+            if module == "regression" {
+                named_here.push(item.to_owned());
+            }
+        }
+    }
+    for line in here.lines() {
+        if let Some(module) = line.strip_prefix("mod ").and_then(|l| l.strip_suffix(" {")) {
+            assert!(
+                named_here.iter().any(|n| n == module),
+                "regression::{module} is missing from docs/development.md"
+            );
+        }
+    }
+}
