@@ -459,6 +459,142 @@ mod bidi_override_printed_raw {
     }
 }
 
+/// What broke: `audit` let a deleted receipt pass: with a released operation's receipt gone,
+/// only a `chain-state-mismatch` warning remained and the run exited 0.
+mod deleted_receipt_unnoticed {
+    use crate::cli_audit::{expect, full_new_dir, pinned, write_private, L1_ALLOW};
+    use sealkit::finding::Code;
+    use serde_json::Value;
+    use std::collections::BTreeSet;
+
+    /// The newest receipt of the new directory (a BLOCK of the second session).
+    const NEWEST_BLOCK: &str = "receipt-00000000000000000007-002adba72104f7b771b53bbdb8a8b612b0f477001f1de0d8ad89c220adf910c0.json";
+
+    /// A deleted receipt is an error finding, whichever receipt it was. Seen red on 08828c0 (the
+    /// binary before this check): deleting the released L1 ALLOW, or the newest receipt, left
+    /// only a `chain-state-mismatch` warning and exit 0.
+    #[test]
+    fn a_deleted_receipt_is_an_error_finding() {
+        let dir = full_new_dir();
+        std::fs::remove_file(dir.path().join(L1_ALLOW)).unwrap();
+        let run = pinned(dir.path());
+        expect(&run, Code::OperationReceiptMissing, 1);
+        expect(&run, Code::ChainStateMismatch, 1);
+        let missing: Vec<&Value> = run
+            .findings
+            .iter()
+            .filter(|f| f["code"] == Code::OperationReceiptMissing.as_str())
+            .collect();
+        assert_eq!(missing.len(), 1, "only L1's operation lost its receipt");
+        assert_eq!(
+            missing[0]["message"],
+            "operation 15a4b979ecf3bdd9c88f5da3dec21c83d1ff7b74574576f403990c54bfd82f15 (release_frame_sha256 3044d049c228e720adc90071050512dd82ea67045082cb2716b45df0deb09f19) was released, but no readable receipt in this directory carries it: its receipt was deleted or destroyed"
+        );
+        assert!(missing[0]["path"]
+            .as_str()
+            .unwrap()
+            .ends_with(".seal-operation-state.json"));
+        assert_eq!(
+            run.codes,
+            BTreeSet::from([
+                "chain-state-mismatch".to_owned(),
+                "counter-reused".to_owned(),
+                "operation-receipt-missing".to_owned()
+            ])
+        );
+
+        // The newest receipt is a BLOCK (no operation burned): the head state alone shows it.
+        let dir = full_new_dir();
+        std::fs::remove_file(dir.path().join(NEWEST_BLOCK)).unwrap();
+        let run = pinned(dir.path());
+        expect(&run, Code::ChainStateMismatch, 1);
+        assert_eq!(
+            run.codes,
+            BTreeSet::from([
+                "chain-state-mismatch".to_owned(),
+                "counter-reused".to_owned()
+            ])
+        );
+
+        // A receipt destroyed in place (its bytes no longer a receipt) counts as gone too.
+        let dir = full_new_dir();
+        write_private(&dir.path().join(L1_ALLOW), b"{\"record_type\":");
+        expect(&pinned(dir.path()), Code::OperationReceiptMissing, 1);
+    }
+}
+
+/// What broke: `migrate --out` replaced a `summary.json` or `migration.jsonl` in the output
+/// directory that was not its own output.
+mod foreign_out_dir_overwritten {
+    use crate::cli_migrate::{fixtures, flat, sealkit, tree_state, CAPTURES};
+    use std::path::Path;
+
+    /// Files in NEW_DIR that sealkit did not write are never replaced: the run stops before it
+    /// changes anything and says how to proceed. Seen red on 08828c0 (the binary before this
+    /// check): both unrelated files were replaced and the run exited 1.
+    #[test]
+    fn unrelated_files_in_the_output_directory_are_never_replaced() {
+        let work = tempfile::tempdir().unwrap();
+        let out = work.path().join("out");
+        std::fs::create_dir(&out).unwrap();
+        let summary: &[u8] = b"{\"quarter\":\"Q3\",\"total\":1200}\n";
+        let records: &[u8] = b"{\"event\":\"login\",\"user\":\"ada\"}\n";
+        std::fs::write(out.join("summary.json"), summary).unwrap();
+        std::fs::write(out.join("migration.jsonl"), records).unwrap();
+        // A temporary file named like an interrupted run of ours would otherwise be removed.
+        let temp = out.join(".migration.jsonl.sealkit-4242.tmp");
+        std::fs::write(&temp, b"partial").unwrap();
+        let before = tree_state(&out);
+        let run = |out: &Path| {
+            sealkit(&fixtures())
+                .args(["migrate", "old/receipts"])
+                .args(CAPTURES)
+                .arg("--out")
+                .arg(out)
+                .output()
+                .unwrap()
+        };
+        let output = run(&out);
+        assert_eq!(output.status.code(), Some(2));
+        assert!(output.stdout.is_empty());
+        let stderr = flat(&output.stderr);
+        assert!(stderr.contains("foreign-output"), "{stderr}");
+        assert!(
+            stderr.contains("summary.json exists and is not sealkit's migration output"),
+            "{stderr}"
+        );
+        assert!(stderr.contains("nothing was changed"), "{stderr}");
+        assert!(
+            stderr.contains(
+                "choose a new or empty --out directory, or move that file out of it first"
+            ),
+            "{stderr}"
+        );
+        assert_eq!(tree_state(&out), before, "nothing in NEW_DIR changed");
+
+        // Only the records file unrelated: refused as well, naming it.
+        std::fs::remove_file(out.join("summary.json")).unwrap();
+        let before = tree_state(&out);
+        let output = run(&out);
+        assert_eq!(output.status.code(), Some(2));
+        let stderr = flat(&output.stderr);
+        assert!(
+            stderr.contains("migration.jsonl exists and is not sealkit's migration output (line 1 is not a sealkit migration record)"),
+            "{stderr}"
+        );
+        assert_eq!(tree_state(&out), before);
+
+        // Moved away, the run completes, and a rerun replaces its own output.
+        std::fs::remove_file(out.join("migration.jsonl")).unwrap();
+        assert_eq!(run(&out).status.code(), Some(1));
+        assert_eq!(run(&out).status.code(), Some(1));
+        assert!(
+            !temp.exists(),
+            "our own leftover is cleaned by a run that may write"
+        );
+    }
+}
+
 /// The docs/development.md table of fixed bugs names every module here, and every test it
 /// names exists, so the table cannot drift from the tests. Seen red with one row naming a
 /// test that does not exist.
