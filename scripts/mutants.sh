@@ -61,12 +61,12 @@ files_of() {
 }
 tests_of() {
     case "$1" in
-        receipt) echo "mutation_pins receipts receipt_flips signature_batching duplicate_members receipt_unsupported_version cli_transcripts" ;;
+        receipt) echo "mutation_pins receipts receipt_flips signature_batching duplicate_members receipt_unsupported_version cli_transcripts regression" ;;
         signature) echo "mutation_pins approval_wycheproof approval_fixtures signature_batching envelope_corpus" ;;
-        approval) echo "mutation_pins approval_verify_cli approval_fixtures approval_wycheproof v2_signed_approval approval_verify_conflicts approval_approve_refusals approval_approve_cli keys_approvers cli_transcripts" ;;
-        chain) echo "--lib chain cli_audit cli_chain chain_stream cli_transcripts closed_stdout duplicate_members" ;;
-        migrate) echo "--lib migrate migrate_labels cli_migrate cli_diff migration_integrity cli_transcripts" ;;
-        wire) echo "--lib meta request wire target_refusals target_tool_spec json_test_suite fuzz_regressions identity_vectors spec_conformance watched_mutations refusal_agreement" ;;
+        approval) echo "mutation_pins approval_verify_cli approval_fixtures approval_wycheproof v2_signed_approval approval_verify_conflicts approval_approve_refusals approval_approve_cli keys_approvers cli_transcripts regression" ;;
+        chain) echo "--lib chain cli_audit cli_chain chain_stream cli_transcripts closed_stdout duplicate_members regression" ;;
+        migrate) echo "--lib migrate migrate_labels cli_migrate cli_diff migration_integrity cli_transcripts regression" ;;
+        wire) echo "--lib meta request wire target_refusals target_tool_spec json_test_suite fuzz_regressions identity_vectors spec_conformance watched_mutations refusal_agreement regression" ;;
         verdicts) echo "mutation_pins approval_verify_cli" ;;
         *) return 1 ;;
     esac
