@@ -400,6 +400,27 @@ mod decimal_misrounded_in_request_hashes {
             sha256_hex(canonical.as_bytes())
         );
     }
+
+    /// What the test above cannot see: the shipped binary (built without dev-dependencies)
+    /// rounds decimals correctly only because the library's own serde_json dependency names
+    /// `float_roundtrip`. Seen red with the feature removed from Cargo.toml's
+    /// `[dependencies]` line.
+    #[test]
+    fn the_shipped_binary_keeps_float_roundtrip_itself() {
+        let manifest =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")).unwrap();
+        let dependencies = manifest
+            .split("\n[")
+            .find(|section| section.starts_with("dependencies]"))
+            .expect("a [dependencies] table");
+        let serde_json = dependencies
+            .lines()
+            .find(|line| line.starts_with("serde_json"))
+            .expect("serde_json among the dependencies");
+        for feature in ["\"float_roundtrip\"", "\"preserve_order\""] {
+            assert!(serde_json.contains(feature), "{serde_json}");
+        }
+    }
 }
 
 /// What broke: human output wrote untrusted text raw, so a tool name or a file name holding a
