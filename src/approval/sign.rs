@@ -14,6 +14,7 @@ use super::payload::{Payload, Renderer, ValidationError};
 use super::verify::{verify_line, TokenVerdict};
 use super::{preimage, ALGORITHM, DOMAIN, SIGNATURE_ENCODING, SUBJECT_SCOPE};
 use crate::digest::{hex_lower, is_sha256_hex};
+use crate::error_code::Coded as _;
 #[cfg(test)]
 use crate::keys::SecretKey;
 use crate::keys::Signer;

@@ -390,7 +390,7 @@ fn now_ms() -> miette::Result<u64> {
 
 fn random_hex() -> miette::Result<String> {
     let mut bytes = [0u8; 16];
-    keys::random_bytes(&mut bytes).map_err(|e| miette!(code = e.code(), "{e}"))?;
+    keys::random_bytes(&mut bytes).map_err(super::diagnostic::report)?;
     Ok(hex_lower(&bytes))
 }
 

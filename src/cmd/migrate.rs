@@ -87,15 +87,9 @@ pub fn run(args: MigrateArgs, global: &Global) -> miette::Result<Outcome> {
 
 fn run_error(error: RunError) -> miette::Report {
     match error {
+        // A failed sink stays a bare I/O error, so a closed stdout is still seen as one.
         RunError::Sink(error) => super::io_report(error),
-        RunError::Input(_) => miette::miette!(code = "unreadable-input", "{error}"),
-        RunError::OutInsideOld { .. } => miette::miette!(code = "output-inside-input", "{error}"),
-        RunError::ForeignOutput(_) => miette::miette!(
-            code = "foreign-output",
-            help = "choose a new or empty --out directory, or move that file out of it first",
-            "{error}"
-        ),
-        RunError::Output(..) => miette::miette!(code = "cannot-write-output", "{error}"),
+        error => super::diagnostic::report(error),
     }
 }
 

@@ -310,19 +310,19 @@ fn approval_keys(args: &ReportArgs) -> miette::Result<(ApprovalKeys, Vec<Input>)
     let mut inputs = Vec::new();
     if let Some(value) = &args.pubkey {
         let given = crate::keys::public_key_arg("--pubkey", value)
-            .map_err(|e| super::passphrase::key_report(&e))?;
+            .map_err(|e| super::diagnostic::report(e))?;
         let source = match &given.file {
             Some(path) => format!("--pubkey {}", path.display()),
             None => "--pubkey".to_owned(),
         };
-        let key = crate::keys::printable(given).map_err(|e| super::passphrase::key_report(&e))?;
+        let key = crate::keys::printable(given).map_err(|e| super::diagnostic::report(e))?;
         keys.anchors.push((key, source));
     }
     if let Some(path) = &args.trusted_approvers {
         let bytes = read_input(path, "trusted-approvers", &mut inputs)?;
         let text = String::from_utf8(bytes)
             .map_err(|_| miette!(code = "unreadable-input", "{}: not UTF-8", path.display()))?;
-        let list = Approvers::parse(&text, path).map_err(|e| super::passphrase::key_report(&e))?;
+        let list = Approvers::parse(&text, path).map_err(|e| super::diagnostic::report(e))?;
         for entry in &list.entries {
             let source = format!("{} line {}: {}", path.display(), entry.line, entry.name);
             keys.anchors.push((entry.key.clone(), source));

@@ -6,7 +6,7 @@
 //! any format: reports are written batch by batch (the human table in chunks); only the
 //! nonces and per-target decisions the checks themselves need are kept.
 
-use super::passphrase::key_report;
+use super::diagnostic::report;
 use super::{Global, Out};
 use crate::approval::binding::{Check, Expectations, Freshness, NonceUse, Subject};
 use crate::approval::conflict::{Conflict, TargetDecisions};
@@ -113,13 +113,13 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
 /// echoed.
 fn trusted_key(args: &VerifyApprovalArgs) -> miette::Result<Trust> {
     if let Some(path) = &args.trusted_approvers {
-        let approvers = Approvers::read(path).map_err(|e| key_report(&e))?;
+        let approvers = Approvers::read(path).map_err(|e| report(e))?;
         return Ok(Trust::Approvers(approvers, path.clone()));
     }
     match &args.pubkey {
         Some(value) => public_key_arg("--pubkey", value)
             .map(|given| Trust::Key(given.key, given.shown))
-            .map_err(|e| key_report(&e)),
+            .map_err(|e| report(e)),
         None => Err(miette!(
             "give the trusted key with --pubkey HEX|FILE or --trusted-approvers FILE"
         )),

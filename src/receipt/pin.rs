@@ -3,6 +3,7 @@
 //! (`.seal-receipt-ed25519.key`) or a public key file of 64 hex digits (optional LF).
 
 use crate::digest::hex_lower;
+use crate::error_code::Coded as _;
 use crate::keys::file::{inspect, Content};
 use crate::keys::KeyError;
 use crate::signature::{parse_key_hex, public_key_of_seed};
