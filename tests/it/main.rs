@@ -58,6 +58,7 @@ mod robust_cli;
 mod signature_batching;
 mod spec_conformance;
 mod target_refusals;
+mod typed_errors;
 mod target_tool_spec;
 mod typed_props;
 mod v2_signed_approval;
