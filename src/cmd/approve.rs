@@ -17,6 +17,7 @@ use crate::approval::sign::{sign_approval, sign_decline, ApprovalInputs};
 use crate::approval::{Renderer, MAX_TTL_SECONDS};
 use crate::cli::{ApproveArgs, Format};
 use crate::digest::{hex_lower, is_sha256_hex};
+use crate::error_code::Coded as _;
 use crate::host_refusal;
 use crate::identity::Profile;
 use crate::input::{stdin_once, Input, MAX_SMALL_INPUT_BYTES};
@@ -98,7 +99,7 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
     let signed = sign(&args, key, &target, &frame, &shown_text, decision, now)?;
     let appended = match checks::append(&args, key, decision, &signed.line) {
         Ok(appended) => appended,
-        Err(error) => return append_failed(global, &args, &error),
+        Err(error) => return append_failed(global, &args, error),
     };
     report(global, &args, &signed, &profiles, &shown_text, &appended)?;
     Ok(Outcome::Good)
@@ -113,7 +114,7 @@ fn challenged(args: &ApproveArgs) -> miette::Result<(String, Vec<u8>)> {
             .into_diagnostic()
             .wrap_err_with(|| format!("cannot read refusal {input}"))?;
         let challenge =
-            host_refusal::parse(&text).map_err(|e| miette!(code = e.code(), "{input}: {e}"))?;
+            host_refusal::parse(&text).map_err(|e| super::diagnostic::report_at(&input, e))?;
         return Ok((challenge.target, challenge.frame));
     }
     let (Some(frame_path), Some(target)) = (&args.frame, &args.target) else {
@@ -170,13 +171,16 @@ fn clock(args: &ApproveArgs) -> miette::Result<u64> {
 fn append_failed(
     global: &Global,
     args: &ApproveArgs,
-    error: &AppendError,
+    error: AppendError,
 ) -> miette::Result<Outcome> {
-    let message = format!("{}: {error}", args.token_file.display());
     if error.is_refusal() {
+        let message = format!("{}: {error}", args.token_file.display());
         return refuse(global, &Refused::new(error.code(), message));
     }
-    Err(miette!(code = error.code(), "{message}"))
+    Err(super::diagnostic::report_at(
+        args.token_file.display(),
+        error,
+    ))
 }
 
 /// A refusal to sign that is the result of checking (exit 1).
@@ -334,7 +338,7 @@ fn sign(
         None => random_hex()?,
     };
     let renderer = super::approve_prompt::renderer(args.renderer_version);
-    let sign_error = |e: crate::approval::sign::SignError| miette!(code = e.code(), "{e}");
+    let sign_error = super::diagnostic::report::<crate::approval::sign::SignError>;
     if decision == Decision::Deny {
         let line = sign_decline(key, target, authorized_at, &nonce).map_err(sign_error)?;
         return Ok(Signed {
