@@ -423,6 +423,7 @@ fn last_byte(file: &mut File, len: u64) -> io::Result<u8> {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+    use crate::error_code::Coded as _;
     use proptest::prelude::*;
 
     /// The lines (kept bytes, true length) read through a buffer of `capacity` bytes, so

@@ -33,7 +33,7 @@ pub fn run(args: AuditArgs, global: &Global) -> miette::Result<Outcome> {
         .as_deref()
         .map(Approvers::read)
         .transpose()
-        .map_err(|e| super::diagnostic::report(e))?;
+        .map_err(super::diagnostic::report)?;
     let trust_line = match (&args.trusted_approvers, &approvers) {
         (Some(path), Some(list)) => Some(format!(
             "trusted approvers {} ({} entries, {} keys)",

@@ -31,9 +31,9 @@ struct Shown {
 }
 
 fn show(args: KeyShowArgs, global: &Global) -> miette::Result<Outcome> {
-    let content = inspect(&args.file).map_err(|e| report(e))?;
+    let content = inspect(&args.file).map_err(report)?;
     let kind = content.kind();
-    let (public, shown) = public_of(&args, content).map_err(|e| report(e))?;
+    let (public, shown) = public_of(&args, content).map_err(report)?;
     let record = Shown {
         kind: kind.as_str(),
         public_key: shown.then(|| public.hex.clone()),
@@ -100,7 +100,7 @@ struct Protected {
 
 fn protect(args: KeyProtectArgs, global: &Global) -> miette::Result<Outcome> {
     // Check the file before asking for a passphrase, so a wrong file wastes no typing.
-    match inspect(&args.file).map_err(|e| report(e))? {
+    match inspect(&args.file).map_err(report)? {
         Content::PlainSeed { raw: false, .. } => {}
         Content::Encrypted(_) => {
             return Err(report(KeyError::AlreadyEncrypted {
@@ -117,8 +117,8 @@ fn protect(args: KeyProtectArgs, global: &Global) -> miette::Result<Outcome> {
         args.passphrase_file.as_deref(),
         &args.file.display().to_string(),
     )
-    .map_err(|e| report(e))?;
-    let public = store::protect(&args.file, passphrase).map_err(|e| report(e))?;
+    .map_err(report)?;
+    let public = store::protect(&args.file, passphrase).map_err(report)?;
     let record = Protected {
         status: "encrypted",
         file: args.file.display().to_string(),

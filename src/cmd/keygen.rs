@@ -30,10 +30,10 @@ pub fn run(args: KeygenArgs, global: &Global) -> miette::Result<Outcome> {
         let what = args.out_dir.join(format!("{}.key", args.name));
         Protection::Passphrase(
             passphrase::new(args.passphrase_file.as_deref(), &what.display().to_string())
-                .map_err(|e| report(e))?,
+                .map_err(report)?,
         )
     };
-    let made = keys::generate(&args.out_dir, &args.name, protection).map_err(|e| report(e))?;
+    let made = keys::generate(&args.out_dir, &args.name, protection).map_err(report)?;
     let report = Generated {
         secret_key_file: made.secret_path.display().to_string(),
         public_key_file: made.public_path.display().to_string(),

@@ -113,13 +113,13 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
 /// echoed.
 fn trusted_key(args: &VerifyApprovalArgs) -> miette::Result<Trust> {
     if let Some(path) = &args.trusted_approvers {
-        let approvers = Approvers::read(path).map_err(|e| report(e))?;
+        let approvers = Approvers::read(path).map_err(report)?;
         return Ok(Trust::Approvers(approvers, path.clone()));
     }
     match &args.pubkey {
         Some(value) => public_key_arg("--pubkey", value)
             .map(|given| Trust::Key(given.key, given.shown))
-            .map_err(|e| report(e)),
+            .map_err(report),
         None => Err(miette!(
             "give the trusted key with --pubkey HEX|FILE or --trusted-approvers FILE"
         )),
