@@ -48,7 +48,8 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
         inputs
             .into_iter()
             .filter_map(|(name, path)| Some((name, path?))),
-    )?;
+    )
+    .map_err(super::diagnostic::report)?;
     let (key, location) = super::approve_key::load(&args)?;
     let key = key.as_ref();
     let validity = super::approve_prompt::fix_validity(&mut args)?;

@@ -96,7 +96,8 @@ fn run_error(error: RunError) -> miette::Report {
 /// Reads every capture into one frame index. Directories give their regular files in
 /// sorted order (symbolic links are not followed); "-" is stdin.
 pub(super) fn load_captures(paths: &[PathBuf]) -> miette::Result<(FrameIndex, Vec<CaptureInfo>)> {
-    crate::input::stdin_once(paths.iter().map(|path| ("--frames", path.as_path())))?;
+    crate::input::stdin_once(paths.iter().map(|path| ("--frames", path.as_path())))
+        .map_err(super::diagnostic::report)?;
     let mut index = FrameIndex::new();
     let mut infos = Vec::new();
     for path in paths {

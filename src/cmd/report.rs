@@ -51,7 +51,8 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
                     .as_deref()
                     .map(|p| ("--trusted-approvers", p)),
             ),
-    )?;
+    )
+    .map_err(super::diagnostic::report)?;
     let pin = args
         .receipt_key
         .as_deref()

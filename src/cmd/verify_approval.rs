@@ -46,7 +46,8 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
         inputs
             .into_iter()
             .filter_map(|(name, path)| Some((name, path?))),
-    )?;
+    )
+    .map_err(super::diagnostic::report)?;
     let trust = trusted_key(&args)?;
     let (key, key_shown) = match &trust {
         Trust::Key(key, shown) => (key.clone(), *shown),

@@ -89,7 +89,8 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
         inputs
             .into_iter()
             .filter_map(|(name, path)| Some((name, path?))),
-    )?;
+    )
+    .map_err(super::diagnostic::report)?;
     let unreadable =
         |e: &dyn std::fmt::Display| miette::miette!(code = "unreadable-file", "{source}: {e}");
     // Both forms are read as a stream (standard input too): memory stays bounded by the
