@@ -293,6 +293,19 @@ mod tests {
             json(report.as_ref(), false).to_string(),
             r#"{"type":"error","code":"unreadable-x","message":"cannot read x","causes":["disk on fire"],"help":"check x"}"#
         );
+        let at = report_at("in.jsonl", Failed(std::io::Error::other("gone")));
+        assert_eq!(
+            json(at.as_ref(), false).to_string(),
+            r#"{"type":"error","code":"unreadable-x","message":"in.jsonl: cannot read x","causes":["gone"],"help":"check x"}"#
+        );
+        // People see the same code and cause, and the broken-pipe check still finds the I/O
+        // error in the chain.
+        let text = Inert::new(at.as_ref()).render(false);
+        assert!(
+            text.contains("unreadable-x") && text.contains("gone"),
+            "{text}"
+        );
+        assert!(at.chain().any(|c| c.is::<std::io::Error>()));
     }
 
     #[test]
