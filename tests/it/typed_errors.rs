@@ -105,3 +105,45 @@ fn people_see_the_code_and_the_cause_too() {
         "{text}"
     );
 }
+
+/// The token file append's write error (EFBIG under a file-size limit standing in for a full
+/// disk) stays a cause of `token-file-append-rolled-back`, not only words in its message.
+/// Seen red on 1d4d3e5: same code and message, `"causes":[]`.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failed_token_append_keeps_the_write_error_as_its_cause() {
+    use crate::support::{fixture_line, frame_path, key_file, TARGET};
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = dir.path().join("tokens.ndjson");
+    let existing = format!("{}\n", fixture_line());
+    std::fs::write(&tokens, &existing).unwrap();
+    let limit = existing.len() + 10;
+    let output = std::process::Command::new("prlimit")
+        .arg(format!("--fsize={limit}"))
+        .args(["--", "sh", "-c", "trap '' XFSZ; exec \"$0\" \"$@\""])
+        .arg(assert_cmd::cargo::cargo_bin("sealkit"))
+        .arg("approve")
+        .arg("--token-file")
+        .arg(&tokens)
+        .arg("--key-file")
+        .arg(key_file(dir.path()))
+        .arg("--frame")
+        .arg(frame_path())
+        .args(["--target", TARGET, "--yes", "--format", "json"])
+        .output()
+        .expect("prlimit (util-linux) is installed");
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let error: serde_json::Value = serde_json::from_slice(&output.stderr).unwrap();
+    assert_eq!(error["type"], "error", "{error}");
+    assert_eq!(error["code"], "token-file-append-rolled-back", "{error}");
+    let too_large = std::io::Error::from_raw_os_error(27).to_string();
+    assert_eq!(error["causes"], serde_json::json!([too_large]), "{error}");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("({too_large})")),
+        "{error}"
+    );
+    assert_eq!(std::fs::read_to_string(&tokens).unwrap(), existing);
+}
