@@ -21,7 +21,7 @@ pub use file::{
 pub use store::{generate, GeneratedKey, Protection};
 
 use crate::digest::{hex_decode, hex_lower, sha256_hex};
-pub use crate::error_code::Coded;
+use crate::error_code::Coded;
 use ed25519_dalek::{Signer as _, SigningKey, VerifyingKey};
 use std::fmt;
 use std::io;
