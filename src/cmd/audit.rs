@@ -23,7 +23,7 @@ pub fn run(args: AuditArgs, global: &Global) -> miette::Result<Outcome> {
         .as_deref()
         .map(crate::receipt::pin::load)
         .transpose()
-        .map_err(|e| miette::miette!(code = "bad-receipt-key", "{e}"))?;
+        .map_err(super::diagnostic::report)?;
     let jobs = args
         .jobs
         .map(usize::from)

@@ -58,7 +58,7 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
         .as_deref()
         .map(crate::receipt::pin::load)
         .transpose()
-        .map_err(|e| miette!(code = "bad-receipt-key", "{e}"))?;
+        .map_err(super::diagnostic::report)?;
     let (approvers, mut inputs) = approval_keys(&args)?;
     if !args.tokens.is_empty() && approvers.anchors.is_empty() {
         return Err(miette!(

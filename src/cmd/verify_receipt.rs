@@ -29,7 +29,7 @@ pub fn run(args: VerifyReceiptArgs, global: &Global) -> miette::Result<Outcome> 
         .as_deref()
         .map(receipt::pin::load)
         .transpose()
-        .map_err(|e| miette::miette!(code = "bad-receipt-key", "{e}"))?;
+        .map_err(super::diagnostic::report)?;
     crate::input::stdin_once(args.files.iter().map(|file| ("FILE", file.as_path())))
         .map_err(super::diagnostic::report)?;
     let mut out = Out::new();

@@ -147,3 +147,26 @@ fn a_failed_token_append_keeps_the_write_error_as_its_cause() {
     );
     assert_eq!(std::fs::read_to_string(&tokens).unwrap(), existing);
 }
+
+/// `--receipt-key` naming no file: the key error under it (and its I/O error) are causes.
+/// Seen red on 1d4d3e5: same code and message, `"causes":[]`.
+#[test]
+fn a_missing_receipt_key_file_keeps_the_key_error_as_its_cause() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("receipts")).unwrap();
+    let error = json_error(
+        dir.path(),
+        &["audit", "receipts", "--receipt-key", "no-such.pub"],
+    );
+    assert_eq!(error["code"], "bad-receipt-key", "{error}");
+    let causes = error["causes"].as_array().unwrap();
+    assert_eq!(causes.len(), 2, "{error}");
+    assert!(
+        causes[0].as_str().unwrap().starts_with("no-such.pub: "),
+        "{error}"
+    );
+    assert!(
+        causes[1].as_str().unwrap().contains("No such file"),
+        "{error}"
+    );
+}
