@@ -126,12 +126,23 @@ impl Summary {
 }
 
 /// Why the audit could not run.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum AuditError {
     /// A root given on the command line cannot be read.
-    Root(PathBuf, io::Error),
+    #[error("cannot audit {}: {}", .0.display(), .1)]
+    Root(PathBuf, #[source] io::Error),
     /// The sink failed (e.g. a closed stdout).
+    #[error(transparent)]
     Sink(io::Error),
+}
+
+impl crate::error_code::Coded for AuditError {
+    fn code(&self) -> &'static str {
+        match self {
+            AuditError::Root(..) => "unreadable-root",
+            AuditError::Sink(_) => "io-error",
+        }
+    }
 }
 
 /// One walked entry.

@@ -17,33 +17,26 @@ use crate::json::{JsonValue, Member, Node};
 use std::fmt::Write as _;
 
 /// Rendering refused: only reachable for values Seal's wire guards refuse first.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RenderError {
     /// A number whose exact decimal expansion would exceed [`MAX_NUMBER_DIGITS`] digits or
     /// whose exponent does not fit 18 digits (Seal refuses exponents over 6 digits).
+    #[error("number {0} is too large to render exactly")]
     NumberTooLarge(String),
     /// serde_json refuses the literal (out of binary64 range); seal-host then records a
     /// parse error instead of a `canonical_request`.
+    #[error("serde_json cannot read the number {0}")]
     SerdeRejectsNumber(String),
     /// The text to render is not one JSON value.
+    #[error("not one JSON value: {0}")]
     NotJson(String),
 }
 
-impl std::fmt::Display for RenderError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            RenderError::NumberTooLarge(n) => {
-                write!(f, "number {n} is too large to render exactly")
-            }
-            RenderError::SerdeRejectsNumber(n) => {
-                write!(f, "serde_json cannot read the number {n}")
-            }
-            RenderError::NotJson(why) => write!(f, "not one JSON value: {why}"),
-        }
+impl crate::error_code::Coded for RenderError {
+    fn code(&self) -> &'static str {
+        "value-unrenderable"
     }
 }
-
-impl std::error::Error for RenderError {}
 
 /// Longest exact digit string the Lean renderer is allowed to produce here.
 pub const MAX_NUMBER_DIGITS: usize = 4096;

@@ -140,23 +140,16 @@ pub fn kernel_effect(request: &V2Request) -> Result<EffectClaim, RenderError> {
 }
 
 /// Why no claim can be derived from a line.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DeriveError {
+    #[error("{0}")]
     Refused(RequestRefusal),
+    #[error("{0}")]
     Render(RenderError),
 }
 
-impl std::fmt::Display for DeriveError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            DeriveError::Refused(r) => r.fmt(f),
-            DeriveError::Render(r) => r.fmt(f),
-        }
-    }
-}
-
-impl DeriveError {
-    pub fn code(&self) -> &'static str {
+impl crate::error_code::Coded for DeriveError {
+    fn code(&self) -> &'static str {
         match self {
             DeriveError::Refused(r) => r.code(),
             DeriveError::Render(_) => "value-unrenderable",

@@ -9,7 +9,6 @@
 use crate::digest::{is_sha256_hex, sha256_hex};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
-use std::fmt;
 
 /// The prefix of seal-host's approval challenge text.
 pub const CHALLENGE_PREFIX: &str = "approval required: ";
@@ -23,27 +22,31 @@ pub struct Challenge {
 }
 
 /// Why a refusal line is not a usable challenge. `code()` is the stable kebab-case code.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ChallengeError {
+    #[error("the refusal is not one JSON line: {0}")]
     NotJson(String),
+    #[error("result.content[0].text is missing or not a string")]
     NoChallengeText,
     /// `approval required: ` followed by something other than 64 lowercase hex (for example
     /// a budget block): not an approval challenge.
+    #[error(
+        "{0:?} is not an approval challenge (`approval required: ` and 64 lowercase \
+         hex); no approval can unblock it"
+    )]
     NotAnApprovalChallenge(String),
+    #[error("result.framed_subject is missing (the host adds it to approval challenges only)")]
     NoFramedSubject,
+    #[error("framed_subject: {0}")]
     BadFramedSubject(&'static str),
-    LengthMismatch {
-        declared: u64,
-        decoded: u64,
-    },
-    DigestMismatch {
-        declared: String,
-        decoded: String,
-    },
+    #[error("framed_subject.length says {declared} but the base64 decodes to {decoded} bytes")]
+    LengthMismatch { declared: u64, decoded: u64 },
+    #[error("framed_subject.sha256 says {declared} but the decoded frame hashes to {decoded}")]
+    DigestMismatch { declared: String, decoded: String },
 }
 
-impl ChallengeError {
-    pub fn code(&self) -> &'static str {
+impl crate::error_code::Coded for ChallengeError {
+    fn code(&self) -> &'static str {
         match self {
             ChallengeError::NotJson(_) => "refusal-not-json",
             ChallengeError::NoChallengeText => "refusal-without-challenge",
@@ -55,37 +58,6 @@ impl ChallengeError {
         }
     }
 }
-
-impl fmt::Display for ChallengeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ChallengeError::NotJson(e) => write!(f, "the refusal is not one JSON line: {e}"),
-            ChallengeError::NoChallengeText => {
-                write!(f, "result.content[0].text is missing or not a string")
-            }
-            ChallengeError::NotAnApprovalChallenge(text) => write!(
-                f,
-                "{text:?} is not an approval challenge (`approval required: ` and 64 lowercase \
-                 hex); no approval can unblock it"
-            ),
-            ChallengeError::NoFramedSubject => write!(
-                f,
-                "result.framed_subject is missing (the host adds it to approval challenges only)"
-            ),
-            ChallengeError::BadFramedSubject(what) => write!(f, "framed_subject: {what}"),
-            ChallengeError::LengthMismatch { declared, decoded } => write!(
-                f,
-                "framed_subject.length says {declared} but the base64 decodes to {decoded} bytes"
-            ),
-            ChallengeError::DigestMismatch { declared, decoded } => write!(
-                f,
-                "framed_subject.sha256 says {declared} but the decoded frame hashes to {decoded}"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ChallengeError {}
 
 /// Reads a refusal line (surrounding whitespace, such as its LF, is allowed).
 pub fn parse(text: &str) -> Result<Challenge, ChallengeError> {
@@ -160,6 +132,7 @@ pub fn render(id: &str, target: &str, frame: &[u8]) -> String {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+    use crate::error_code::Coded as _;
 
     const FRAME: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"db.execute\",\"arguments\":{\"database\":\"prod\",\"sql\":\"drop table customers\"}}}\n";
     const TARGET: &str = "2a01d25406f0fc82751a66ddaeb8e79d2104efc4b67699400003704e67c0c565";

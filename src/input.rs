@@ -124,8 +124,10 @@ pub fn read_file_capped_text(path: &Path, limit: u64) -> io::Result<String> {
     Input::Path(path.to_path_buf()).read_capped_text(limit)
 }
 
-/// Two options of one command line that both name standard input.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Two options of one command line that both name standard input: a usage error (exit
+/// status 2, nothing was read), with its code and what to do.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{first} and {second} both read standard input (`-`)")]
 pub struct StdinTwice {
     pub first: String,
     pub second: String,
@@ -137,26 +139,13 @@ impl StdinTwice {
         "standard input can be read once: give `-` to at most one input and save the other to a file";
 }
 
-impl fmt::Display for StdinTwice {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} and {} both read standard input (`-`)",
-            self.first, self.second
-        )
-    }
-}
-
-impl std::error::Error for StdinTwice {}
-
-/// A usage error (exit status 2, nothing was read), with its code and what to do.
-impl miette::Diagnostic for StdinTwice {
-    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(Self::CODE))
+impl crate::error_code::Coded for StdinTwice {
+    fn code(&self) -> &'static str {
+        Self::CODE
     }
 
-    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(Self::HELP))
+    fn help(&self) -> Option<String> {
+        Some(Self::HELP.to_owned())
     }
 }
 

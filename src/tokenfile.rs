@@ -186,42 +186,55 @@ pub struct Appended {
     pub mode: Option<u32>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum AppendError {
-    Io(io::Error),
+    #[error("{0}")]
+    Io(#[from] io::Error),
     /// The line contains a line break (never a single token line).
+    #[error("a token must be exactly one line")]
     NotOneLine,
     /// Appending would push the file over the 4 MiB seal-host reads; it would then ignore
     /// every token in it.
-    TooLarge {
-        current: u64,
-        after: u64,
-    },
+    #[error(
+        "the token file is {current} bytes; appending would make it {after}, over the \
+         {MAX_TOKEN_FILE_BYTES} bytes seal-host reads (it would then ignore every token \
+         in it); start a new token file"
+    )]
+    TooLarge { current: u64, after: u64 },
     /// The path names something other than a regular file (a FIFO, a device, a directory).
-    NotRegular {
-        kind: &'static str,
-    },
+    #[error(
+        "the token file is {kind}, not a regular file; nothing was signed or written \
+         (give a regular file or a new path)"
+    )]
+    NotRegular { kind: &'static str },
     /// The caller's check, run under the lock, refused the append.
-    Refused {
-        code: &'static str,
-        message: String,
-    },
+    #[error("{message}")]
+    Refused { code: &'static str, message: String },
     /// The write or its fsync failed; the file was cut back to its original length.
+    #[error(
+        "the append failed ({error}); the token file was cut back to its original \
+         {length} bytes, so no part of the token is in it"
+    )]
     RolledBack {
+        #[source]
         error: io::Error,
         length: u64,
     },
     /// The write or its fsync failed and cutting the file back failed too.
+    #[error(
+        "the append failed ({error}) and cutting the token file back to its original \
+         {length} bytes failed too ({rollback}): its end may hold part of a token line"
+    )]
     RollbackFailed {
+        #[source]
         error: io::Error,
         rollback: io::Error,
         length: u64,
     },
 }
 
-impl AppendError {
-    /// The stable code for a person or a script.
-    pub fn code(&self) -> &'static str {
+impl crate::error_code::Coded for AppendError {
+    fn code(&self) -> &'static str {
         match self {
             AppendError::Io(_) => "token-file-append",
             AppendError::NotOneLine => "token-not-one-line",
@@ -232,56 +245,15 @@ impl AppendError {
             AppendError::RollbackFailed { .. } => "token-file-append-partial",
         }
     }
+}
 
+impl AppendError {
     /// A refusal that follows from checking (the caller exits 1), not a failure to run.
     pub fn is_refusal(&self) -> bool {
         matches!(
             self,
             AppendError::NotRegular { .. } | AppendError::Refused { .. }
         )
-    }
-}
-
-impl std::fmt::Display for AppendError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            AppendError::Io(error) => write!(f, "{error}"),
-            AppendError::NotOneLine => write!(f, "a token must be exactly one line"),
-            AppendError::TooLarge { current, after } => write!(
-                f,
-                "the token file is {current} bytes; appending would make it {after}, over the \
-                 {MAX_TOKEN_FILE_BYTES} bytes seal-host reads (it would then ignore every token \
-                 in it); start a new token file"
-            ),
-            AppendError::NotRegular { kind } => write!(
-                f,
-                "the token file is {kind}, not a regular file; nothing was signed or written \
-                 (give a regular file or a new path)"
-            ),
-            AppendError::Refused { message, .. } => write!(f, "{message}"),
-            AppendError::RolledBack { error, length } => write!(
-                f,
-                "the append failed ({error}); the token file was cut back to its original \
-                 {length} bytes, so no part of the token is in it"
-            ),
-            AppendError::RollbackFailed {
-                error,
-                rollback,
-                length,
-            } => write!(
-                f,
-                "the append failed ({error}) and cutting the token file back to its original \
-                 {length} bytes failed too ({rollback}): its end may hold part of a token line"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for AppendError {}
-
-impl From<io::Error> for AppendError {
-    fn from(error: io::Error) -> Self {
-        AppendError::Io(error)
     }
 }
 
@@ -451,6 +423,7 @@ fn last_byte(file: &mut File, len: u64) -> io::Result<u8> {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+    use crate::error_code::Coded as _;
     use proptest::prelude::*;
 
     /// The lines (kept bytes, true length) read through a buffer of `capacity` bytes, so

@@ -509,11 +509,22 @@ fn push_presence<'a>(parts: &mut Vec<&'a str>, tags: PresenceTags, value: Option
 }
 
 /// Why signed-approval bytes could not be produced.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ApprovalMessageError {
     /// The nonce is not exactly 64 lowercase hex digits (`isCanonicalNonceString`).
+    #[error("the nonce is not 64 lowercase hex digits")]
     NonceNotCanonical,
+    #[error("{0}")]
     Render(RenderError),
+}
+
+impl crate::error_code::Coded for ApprovalMessageError {
+    fn code(&self) -> &'static str {
+        match self {
+            ApprovalMessageError::NonceNotCanonical => "nonce-not-canonical",
+            ApprovalMessageError::Render(error) => error.code(),
+        }
+    }
 }
 
 /// The exact bytes a V2 approval's Ed25519 signature covers (`signedMessageRawFor`) for a

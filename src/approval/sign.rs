@@ -14,11 +14,11 @@ use super::payload::{Payload, Renderer, ValidationError};
 use super::verify::{verify_line, TokenVerdict};
 use super::{preimage, ALGORITHM, DOMAIN, SIGNATURE_ENCODING, SUBJECT_SCOPE};
 use crate::digest::{hex_lower, is_sha256_hex};
+use crate::error_code::Coded as _;
 #[cfg(test)]
 use crate::keys::SecretKey;
 use crate::keys::Signer;
 use crate::signature::encode_base64url_nopad;
-use std::fmt;
 
 /// Everything an ApprovalRecord v2 commits to besides the signer's key.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,44 +43,27 @@ pub struct SignedApproval {
     pub payload: Payload,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SignError {
     /// The inputs would make a payload seal-host refuses.
+    #[error("cannot sign: {0}")]
     Invalid(ValidationError),
     /// The line would exceed seal-host's 16 KiB token line limit.
+    #[error("the token line would be {0} bytes, over seal-host's {MAX_APPROVAL_LINE_BYTES}")]
     TooLong(usize),
     /// The decline target is not 64 lowercase hex.
+    #[error("the target must be 64 lowercase hex digits")]
     BadTarget,
     /// Our own verifier refused what we signed (never expected).
+    #[error("internal error: the signed line fails verification ({0})")]
     SelfCheck(String),
     /// The signer (key file or ssh-agent) could not sign: its code and message.
+    #[error("{1}")]
     Signer(&'static str, String),
 }
 
-impl fmt::Display for SignError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SignError::Invalid(problem) => write!(f, "cannot sign: {problem}"),
-            SignError::TooLong(n) => write!(
-                f,
-                "the token line would be {n} bytes, over seal-host's {MAX_APPROVAL_LINE_BYTES}"
-            ),
-            SignError::BadTarget => write!(f, "the target must be 64 lowercase hex digits"),
-            SignError::Signer(_, message) => write!(f, "{message}"),
-            SignError::SelfCheck(reason) => {
-                write!(
-                    f,
-                    "internal error: the signed line fails verification ({reason})"
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for SignError {}
-
-impl SignError {
-    pub fn code(&self) -> &'static str {
+impl crate::error_code::Coded for SignError {
+    fn code(&self) -> &'static str {
         match self {
             SignError::Invalid(_) => "invalid-approval-inputs",
             SignError::TooLong(_) => "token-line-too-long",

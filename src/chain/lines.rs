@@ -42,22 +42,18 @@ pub struct CutLine {
 }
 
 /// Why the lines could not be chained.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum LinesError {
-    Io(io::Error),
+    #[error("{0}")]
+    Io(#[source] io::Error),
     /// This 1-based line is longer than [`MAX_LINE_BYTES`].
+    #[error("line {0} is longer than {MAX_LINE_BYTES} bytes, not read further")]
     LineTooLong(usize),
 }
 
-impl std::fmt::Display for LinesError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            LinesError::Io(e) => write!(f, "{e}"),
-            LinesError::LineTooLong(line) => write!(
-                f,
-                "line {line} is longer than {MAX_LINE_BYTES} bytes, not read further"
-            ),
-        }
+impl crate::error_code::Coded for LinesError {
+    fn code(&self) -> &'static str {
+        "unreadable-file"
     }
 }
 

@@ -26,29 +26,29 @@ const MAX_DEPTH: usize = 64;
 const LOOKAHEAD: usize = 8;
 
 /// Why a sealed log could not be verified.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum SealedError {
     /// Reading the input failed.
-    Io(io::Error),
+    #[error("{0}")]
+    Io(#[source] io::Error),
     /// Not a sealed log: the message the whole-text verifier gives.
+    #[error("{0}")]
     NotSealed(String),
     /// One value is larger than [`MAX_VALUE_BYTES`]; it starts at this offset.
+    #[error("the value at byte {0} is larger than {MAX_VALUE_BYTES} bytes, not read further")]
     ValueTooLarge(usize),
     /// A well-formed log in which one object writes a member name twice: different readers
     /// see different logs, whatever the chain says.
+    #[error("{0}")]
     Duplicate(json::Duplicate),
 }
 
-impl std::fmt::Display for SealedError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl crate::error_code::Coded for SealedError {
+    fn code(&self) -> &'static str {
         match self {
-            SealedError::Io(e) => write!(f, "{e}"),
-            SealedError::NotSealed(message) => f.write_str(message),
-            SealedError::Duplicate(duplicate) => write!(f, "{duplicate}"),
-            SealedError::ValueTooLarge(offset) => write!(
-                f,
-                "the value at byte {offset} is larger than {MAX_VALUE_BYTES} bytes, not read further"
-            ),
+            SealedError::Io(_) | SealedError::ValueTooLarge(_) => "unreadable-file",
+            SealedError::NotSealed(_) => "not-a-sealed-log",
+            SealedError::Duplicate(_) => "duplicate-member",
         }
     }
 }

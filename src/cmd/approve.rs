@@ -17,6 +17,7 @@ use crate::approval::sign::{sign_approval, sign_decline, ApprovalInputs};
 use crate::approval::{Renderer, MAX_TTL_SECONDS};
 use crate::cli::{ApproveArgs, Format};
 use crate::digest::{hex_lower, is_sha256_hex};
+use crate::error_code::Coded as _;
 use crate::host_refusal;
 use crate::identity::Profile;
 use crate::input::{stdin_once, Input, MAX_SMALL_INPUT_BYTES};
@@ -47,7 +48,8 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
         inputs
             .into_iter()
             .filter_map(|(name, path)| Some((name, path?))),
-    )?;
+    )
+    .map_err(super::diagnostic::report)?;
     let (key, location) = super::approve_key::load(&args)?;
     let key = key.as_ref();
     let validity = super::approve_prompt::fix_validity(&mut args)?;
@@ -98,7 +100,7 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
     let signed = sign(&args, key, &target, &frame, &shown_text, decision, now)?;
     let appended = match checks::append(&args, key, decision, &signed.line) {
         Ok(appended) => appended,
-        Err(error) => return append_failed(global, &args, &error),
+        Err(error) => return append_failed(global, &args, error),
     };
     report(global, &args, &signed, &profiles, &shown_text, &appended)?;
     Ok(Outcome::Good)
@@ -113,7 +115,7 @@ fn challenged(args: &ApproveArgs) -> miette::Result<(String, Vec<u8>)> {
             .into_diagnostic()
             .wrap_err_with(|| format!("cannot read refusal {input}"))?;
         let challenge =
-            host_refusal::parse(&text).map_err(|e| miette!(code = e.code(), "{input}: {e}"))?;
+            host_refusal::parse(&text).map_err(|e| super::diagnostic::report_at(&input, e))?;
         return Ok((challenge.target, challenge.frame));
     }
     let (Some(frame_path), Some(target)) = (&args.frame, &args.target) else {
@@ -170,13 +172,16 @@ fn clock(args: &ApproveArgs) -> miette::Result<u64> {
 fn append_failed(
     global: &Global,
     args: &ApproveArgs,
-    error: &AppendError,
+    error: AppendError,
 ) -> miette::Result<Outcome> {
-    let message = format!("{}: {error}", args.token_file.display());
     if error.is_refusal() {
+        let message = format!("{}: {error}", args.token_file.display());
         return refuse(global, &Refused::new(error.code(), message));
     }
-    Err(miette!(code = error.code(), "{message}"))
+    Err(super::diagnostic::report_at(
+        args.token_file.display(),
+        error,
+    ))
 }
 
 /// A refusal to sign that is the result of checking (exit 1).
@@ -334,7 +339,7 @@ fn sign(
         None => random_hex()?,
     };
     let renderer = super::approve_prompt::renderer(args.renderer_version);
-    let sign_error = |e: crate::approval::sign::SignError| miette!(code = e.code(), "{e}");
+    let sign_error = super::diagnostic::report::<crate::approval::sign::SignError>;
     if decision == Decision::Deny {
         let line = sign_decline(key, target, authorized_at, &nonce).map_err(sign_error)?;
         return Ok(Signed {
@@ -390,7 +395,7 @@ fn now_ms() -> miette::Result<u64> {
 
 fn random_hex() -> miette::Result<String> {
     let mut bytes = [0u8; 16];
-    keys::random_bytes(&mut bytes).map_err(|e| miette!(code = e.code(), "{e}"))?;
+    keys::random_bytes(&mut bytes).map_err(super::diagnostic::report)?;
     Ok(hex_lower(&bytes))
 }
 

@@ -3,7 +3,8 @@
 //! ssh-agent (`--ssh-agent`, picked with `--ssh-key PUBFILE` when it holds several). Loaded
 //! before anything is shown or written, so a wrong passphrase or a missing key writes nothing.
 
-use super::passphrase::{self, key_report};
+use super::diagnostic::report;
+use super::passphrase;
 use crate::cli::ApproveArgs;
 use crate::keys::{self, agent, KeyLocation, Signer};
 
@@ -11,21 +12,17 @@ use crate::keys::{self, agent, KeyLocation, Signer};
 pub fn load(args: &ApproveArgs) -> miette::Result<(Box<dyn Signer>, KeyLocation)> {
     if args.ssh_agent {
         let wanted = match &args.ssh_key {
-            Some(path) => Some(
-                keys::read_public_key_file(path)
-                    .map_err(|e| key_report(&e))?
-                    .key,
-            ),
+            Some(path) => Some(keys::read_public_key_file(path).map_err(report)?.key),
             None => None,
         };
-        let signer = agent::signer(wanted.as_ref()).map_err(|e| key_report(&e))?;
+        let signer = agent::signer(wanted.as_ref()).map_err(report)?;
         return Ok((Box::new(signer), KeyLocation::SshAgent));
     }
-    let key_path = keys::secret_key_path(args.key_file.as_deref()).map_err(|e| key_report(&e))?;
+    let key_path = keys::secret_key_path(args.key_file.as_deref()).map_err(report)?;
     let passphrase_file = args.passphrase_file.as_deref();
     let (key, location) = keys::read_secret_key_file(&key_path, &mut || {
         passphrase::existing(passphrase_file, &key_path)
     })
-    .map_err(|e| key_report(&e))?;
+    .map_err(report)?;
     Ok((Box::new(key), location))
 }

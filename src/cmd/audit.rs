@@ -23,7 +23,7 @@ pub fn run(args: AuditArgs, global: &Global) -> miette::Result<Outcome> {
         .as_deref()
         .map(crate::receipt::pin::load)
         .transpose()
-        .map_err(|e| miette::miette!(code = "bad-receipt-key", "{e}"))?;
+        .map_err(super::diagnostic::report)?;
     let jobs = args
         .jobs
         .map(usize::from)
@@ -33,7 +33,7 @@ pub fn run(args: AuditArgs, global: &Global) -> miette::Result<Outcome> {
         .as_deref()
         .map(Approvers::read)
         .transpose()
-        .map_err(|e| super::passphrase::key_report(&e))?;
+        .map_err(super::diagnostic::report)?;
     let trust_line = match (&args.trusted_approvers, &approvers) {
         (Some(path), Some(list)) => Some(format!(
             "trusted approvers {} ({} entries, {} keys)",
@@ -57,14 +57,9 @@ pub fn run(args: AuditArgs, global: &Global) -> miette::Result<Outcome> {
     progress.finish();
     let summary = match result {
         Ok(summary) => summary,
-        Err(AuditError::Root(path, error)) => {
-            return Err(miette::miette!(
-                code = "unreadable-root",
-                "cannot audit {}: {error}",
-                path.display()
-            ))
-        }
+        // A failed sink stays a bare I/O error, so a closed stdout is still seen as one.
         Err(AuditError::Sink(error)) => return Err(super::io_report(error)),
+        Err(error) => return Err(super::diagnostic::report(error)),
     };
     writer
         .end(&mut out, &summary, options.pin.as_ref())

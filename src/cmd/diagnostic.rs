@@ -2,7 +2,10 @@
 //! cause) goes through [`crate::inert::escape`] before miette renders it, so an error that
 //! quotes an input (a file name, a token field) cannot drive the terminal. JSON modes keep
 //! exact values: [`json`] is the one error object scripts see, with the same code and causes.
+//! [`report`] is the one conversion of a typed library error into a report: its code, help and
+//! `source` chain travel with it, so neither output mode loses them.
 
+use crate::error_code::Coded;
 use crate::inert::escape;
 use miette::{Diagnostic, Severity};
 use std::fmt;
@@ -130,6 +133,61 @@ pub fn json(diagnostic: &dyn Diagnostic, io: bool) -> serde_json::Value {
     serde_json::Value::Object(object)
 }
 
+/// A typed library error as a report: its message, stable code, help and causes (the error's
+/// `source` chain). The one conversion from library errors to what the boundary shows.
+pub fn report<E>(error: E) -> miette::Report
+where
+    E: std::error::Error + Coded + Send + Sync + 'static,
+{
+    miette::Report::new(Typed { at: None, error })
+}
+
+/// [`report`] for an error about one input the library does not name (a file, a flag): the
+/// message is `AT: ERROR`, the code, help and causes the error's own.
+pub fn report_at<E>(at: impl fmt::Display, error: E) -> miette::Report
+where
+    E: std::error::Error + Coded + Send + Sync + 'static,
+{
+    miette::Report::new(Typed {
+        at: Some(at.to_string()),
+        error,
+    })
+}
+
+/// A library error seen as a diagnostic; see [`report`].
+#[derive(Debug)]
+struct Typed<E> {
+    at: Option<String>,
+    error: E,
+}
+
+impl<E: fmt::Display> fmt::Display for Typed<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(at) = &self.at {
+            write!(f, "{at}: ")?;
+        }
+        self.error.fmt(f)
+    }
+}
+
+impl<E: std::error::Error> std::error::Error for Typed<E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.error.source()
+    }
+}
+
+impl<E: std::error::Error + Coded> Diagnostic for Typed<E> {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.error.code()))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.error
+            .help()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display + 'a>)
+    }
+}
+
 impl fmt::Display for Inert {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
@@ -206,6 +264,48 @@ mod tests {
         assert!(report.downcast_ref::<std::io::Error>().is_some());
         let plain = miette::miette!("no code here");
         assert_eq!(json(plain.as_ref(), false)["code"], "error");
+    }
+
+    #[test]
+    fn report_carries_code_help_and_source_chain() {
+        #[derive(Debug)]
+        struct Failed(std::io::Error);
+        impl fmt::Display for Failed {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("cannot read x")
+            }
+        }
+        impl std::error::Error for Failed {
+            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                Some(&self.0)
+            }
+        }
+        impl Coded for Failed {
+            fn code(&self) -> &'static str {
+                "unreadable-x"
+            }
+            fn help(&self) -> Option<String> {
+                Some("check x".into())
+            }
+        }
+        let report = report(Failed(std::io::Error::other("disk on fire")));
+        assert_eq!(
+            json(report.as_ref(), false).to_string(),
+            r#"{"type":"error","code":"unreadable-x","message":"cannot read x","causes":["disk on fire"],"help":"check x"}"#
+        );
+        let at = report_at("in.jsonl", Failed(std::io::Error::other("gone")));
+        assert_eq!(
+            json(at.as_ref(), false).to_string(),
+            r#"{"type":"error","code":"unreadable-x","message":"in.jsonl: cannot read x","causes":["gone"],"help":"check x"}"#
+        );
+        // People see the same code and cause, and the broken-pipe check still finds the I/O
+        // error in the chain.
+        let text = Inert::new(at.as_ref()).render(false);
+        assert!(
+            text.contains("unreadable-x") && text.contains("gone"),
+            "{text}"
+        );
+        assert!(at.chain().any(|c| c.is::<std::io::Error>()));
     }
 
     #[test]

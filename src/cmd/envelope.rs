@@ -32,7 +32,8 @@ pub fn run(args: EnvelopeArgs, global: &Global) -> miette::Result<Outcome> {
         inputs
             .into_iter()
             .filter_map(|(name, path)| Some((name, path?))),
-    )?;
+    )
+    .map_err(super::diagnostic::report)?;
     let frame = frame_input
         .read_capped(MAX_SMALL_INPUT_BYTES)
         .into_diagnostic()

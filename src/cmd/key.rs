@@ -3,7 +3,8 @@
 //!
 //! Exit: 0 done; 2 the file could not be read, decrypted or written.
 
-use super::passphrase::{self, key_report};
+use super::diagnostic::report;
+use super::passphrase;
 use super::{Global, Out};
 use crate::cli::{Format, KeyArgs, KeyCommand, KeyProtectArgs, KeyShowArgs};
 use crate::keys::file::{inspect, Content, Kind};
@@ -30,9 +31,9 @@ struct Shown {
 }
 
 fn show(args: KeyShowArgs, global: &Global) -> miette::Result<Outcome> {
-    let content = inspect(&args.file).map_err(|e| key_report(&e))?;
+    let content = inspect(&args.file).map_err(report)?;
     let kind = content.kind();
-    let (public, shown) = public_of(&args, content).map_err(|e| key_report(&e))?;
+    let (public, shown) = public_of(&args, content).map_err(report)?;
     let record = Shown {
         kind: kind.as_str(),
         public_key: shown.then(|| public.hex.clone()),
@@ -99,15 +100,15 @@ struct Protected {
 
 fn protect(args: KeyProtectArgs, global: &Global) -> miette::Result<Outcome> {
     // Check the file before asking for a passphrase, so a wrong file wastes no typing.
-    match inspect(&args.file).map_err(|e| key_report(&e))? {
+    match inspect(&args.file).map_err(report)? {
         Content::PlainSeed { raw: false, .. } => {}
         Content::Encrypted(_) => {
-            return Err(key_report(&KeyError::AlreadyEncrypted {
+            return Err(report(KeyError::AlreadyEncrypted {
                 path: args.file.clone(),
             }))
         }
         _ => {
-            return Err(key_report(&KeyError::NotSecret {
+            return Err(report(KeyError::NotSecret {
                 path: args.file.clone(),
             }))
         }
@@ -116,8 +117,8 @@ fn protect(args: KeyProtectArgs, global: &Global) -> miette::Result<Outcome> {
         args.passphrase_file.as_deref(),
         &args.file.display().to_string(),
     )
-    .map_err(|e| key_report(&e))?;
-    let public = store::protect(&args.file, passphrase).map_err(|e| key_report(&e))?;
+    .map_err(report)?;
+    let public = store::protect(&args.file, passphrase).map_err(report)?;
     let record = Protected {
         status: "encrypted",
         file: args.file.display().to_string(),

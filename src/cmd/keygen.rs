@@ -3,7 +3,8 @@
 //! seal-host's bare-hex format with `--unencrypted`. Prints where the files are, the public
 //! key (seal-host's `--approval-pubkey`) and its key id; never the secret.
 
-use super::passphrase::{self, key_report};
+use super::diagnostic::report;
+use super::passphrase;
 use super::{Global, Out};
 use crate::cli::{Format, KeygenArgs};
 use crate::inert::escape;
@@ -29,10 +30,10 @@ pub fn run(args: KeygenArgs, global: &Global) -> miette::Result<Outcome> {
         let what = args.out_dir.join(format!("{}.key", args.name));
         Protection::Passphrase(
             passphrase::new(args.passphrase_file.as_deref(), &what.display().to_string())
-                .map_err(|e| key_report(&e))?,
+                .map_err(report)?,
         )
     };
-    let made = keys::generate(&args.out_dir, &args.name, protection).map_err(|e| key_report(&e))?;
+    let made = keys::generate(&args.out_dir, &args.name, protection).map_err(report)?;
     let report = Generated {
         secret_key_file: made.secret_path.display().to_string(),
         public_key_file: made.public_path.display().to_string(),

@@ -87,22 +87,17 @@ pub fn run(args: MigrateArgs, global: &Global) -> miette::Result<Outcome> {
 
 fn run_error(error: RunError) -> miette::Report {
     match error {
+        // A failed sink stays a bare I/O error, so a closed stdout is still seen as one.
         RunError::Sink(error) => super::io_report(error),
-        RunError::Input(_) => miette::miette!(code = "unreadable-input", "{error}"),
-        RunError::OutInsideOld { .. } => miette::miette!(code = "output-inside-input", "{error}"),
-        RunError::ForeignOutput(_) => miette::miette!(
-            code = "foreign-output",
-            help = "choose a new or empty --out directory, or move that file out of it first",
-            "{error}"
-        ),
-        RunError::Output(..) => miette::miette!(code = "cannot-write-output", "{error}"),
+        error => super::diagnostic::report(error),
     }
 }
 
 /// Reads every capture into one frame index. Directories give their regular files in
 /// sorted order (symbolic links are not followed); "-" is stdin.
 pub(super) fn load_captures(paths: &[PathBuf]) -> miette::Result<(FrameIndex, Vec<CaptureInfo>)> {
-    crate::input::stdin_once(paths.iter().map(|path| ("--frames", path.as_path())))?;
+    crate::input::stdin_once(paths.iter().map(|path| ("--frames", path.as_path())))
+        .map_err(super::diagnostic::report)?;
     let mut index = FrameIndex::new();
     let mut infos = Vec::new();
     for path in paths {

@@ -87,12 +87,3 @@ fn non_empty(passphrase: SecretString) -> Result<SecretString, KeyError> {
     }
     Ok(passphrase)
 }
-
-/// A key error as a diagnostic with its code and help.
-pub fn key_report(error: &KeyError) -> miette::Report {
-    let mut diagnostic = miette::MietteDiagnostic::new(error.to_string()).with_code(error.code());
-    if let Some(help) = error.help() {
-        diagnostic = diagnostic.with_help(help);
-    }
-    miette::Report::new(diagnostic)
-}

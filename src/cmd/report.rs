@@ -51,13 +51,14 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
                     .as_deref()
                     .map(|p| ("--trusted-approvers", p)),
             ),
-    )?;
+    )
+    .map_err(super::diagnostic::report)?;
     let pin = args
         .receipt_key
         .as_deref()
         .map(crate::receipt::pin::load)
         .transpose()
-        .map_err(|e| miette!(code = "bad-receipt-key", "{e}"))?;
+        .map_err(super::diagnostic::report)?;
     let (approvers, mut inputs) = approval_keys(&args)?;
     if !args.tokens.is_empty() && approvers.anchors.is_empty() {
         return Err(miette!(
@@ -309,20 +310,20 @@ fn approval_keys(args: &ReportArgs) -> miette::Result<(ApprovalKeys, Vec<Input>)
     };
     let mut inputs = Vec::new();
     if let Some(value) = &args.pubkey {
-        let given = crate::keys::public_key_arg("--pubkey", value)
-            .map_err(|e| super::passphrase::key_report(&e))?;
+        let given =
+            crate::keys::public_key_arg("--pubkey", value).map_err(super::diagnostic::report)?;
         let source = match &given.file {
             Some(path) => format!("--pubkey {}", path.display()),
             None => "--pubkey".to_owned(),
         };
-        let key = crate::keys::printable(given).map_err(|e| super::passphrase::key_report(&e))?;
+        let key = crate::keys::printable(given).map_err(super::diagnostic::report)?;
         keys.anchors.push((key, source));
     }
     if let Some(path) = &args.trusted_approvers {
         let bytes = read_input(path, "trusted-approvers", &mut inputs)?;
         let text = String::from_utf8(bytes)
             .map_err(|_| miette!(code = "unreadable-input", "{}: not UTF-8", path.display()))?;
-        let list = Approvers::parse(&text, path).map_err(|e| super::passphrase::key_report(&e))?;
+        let list = Approvers::parse(&text, path).map_err(super::diagnostic::report)?;
         for entry in &list.entries {
             let source = format!("{} line {}: {}", path.display(), entry.line, entry.name);
             keys.anchors.push((entry.key.clone(), source));

@@ -38,7 +38,8 @@ pub fn run(args: TargetArgs, global: &Global) -> miette::Result<Outcome> {
     let named = sources
         .iter()
         .map(|source| ("FILE", Path::new(source.as_str())));
-    stdin_once(named.chain(args.tool_spec.as_deref().map(|path| ("--tool-spec", path))))?;
+    stdin_once(named.chain(args.tool_spec.as_deref().map(|path| ("--tool-spec", path))))
+        .map_err(super::diagnostic::report)?;
     let tool_specs = args.tool_spec.as_deref().map(read_tool_specs).transpose()?;
     let mut out = Out::new();
     let mut report = Report::new(global, &args, tool_specs, &mut out)?;

@@ -6,7 +6,7 @@
 //! any format: reports are written batch by batch (the human table in chunks); only the
 //! nonces and per-target decisions the checks themselves need are kept.
 
-use super::passphrase::key_report;
+use super::diagnostic::report;
 use super::{Global, Out};
 use crate::approval::binding::{Check, Expectations, Freshness, NonceUse, Subject};
 use crate::approval::conflict::{Conflict, TargetDecisions};
@@ -46,7 +46,8 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
         inputs
             .into_iter()
             .filter_map(|(name, path)| Some((name, path?))),
-    )?;
+    )
+    .map_err(super::diagnostic::report)?;
     let trust = trusted_key(&args)?;
     let (key, key_shown) = match &trust {
         Trust::Key(key, shown) => (key.clone(), *shown),
@@ -113,13 +114,13 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
 /// echoed.
 fn trusted_key(args: &VerifyApprovalArgs) -> miette::Result<Trust> {
     if let Some(path) = &args.trusted_approvers {
-        let approvers = Approvers::read(path).map_err(|e| key_report(&e))?;
+        let approvers = Approvers::read(path).map_err(report)?;
         return Ok(Trust::Approvers(approvers, path.clone()));
     }
     match &args.pubkey {
         Some(value) => public_key_arg("--pubkey", value)
             .map(|given| Trust::Key(given.key, given.shown))
-            .map_err(|e| key_report(&e)),
+            .map_err(report),
         None => Err(miette!(
             "give the trusted key with --pubkey HEX|FILE or --trusted-approvers FILE"
         )),

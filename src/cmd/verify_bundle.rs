@@ -29,7 +29,7 @@ pub fn run(mut args: VerifyBundleArgs, global: &Global) -> miette::Result<Outcom
         ("--approval-pubkey", &mut args.approval_pubkey),
     ] {
         *key = crate::keys::public_key_option(flag, key)
-            .map_err(|e| super::passphrase::key_report(&e).wrap_err(flag))?;
+            .map_err(|e| super::diagnostic::report(e).wrap_err(flag))?;
     }
     for (flag, key) in [
         ("--issuer-pubkey", &args.issuer_pubkey),

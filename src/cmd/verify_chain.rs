@@ -89,7 +89,8 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
         inputs
             .into_iter()
             .filter_map(|(name, path)| Some((name, path?))),
-    )?;
+    )
+    .map_err(super::diagnostic::report)?;
     let unreadable =
         |e: &dyn std::fmt::Display| miette::miette!(code = "unreadable-file", "{source}: {e}");
     // Both forms are read as a stream (standard input too): memory stays bounded by the
@@ -113,21 +114,17 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
             Err(SealedError::Duplicate(duplicate)) => {
                 return super::refused_duplicate(&file, duplicate.to_string(), global)
             }
-            Err(SealedError::NotSealed(message)) => {
-                return Err(miette::miette!(
-                    code = "not-a-sealed-log",
-                    "{}: {message}",
-                    file.display()
-                ))
+            Err(error @ SealedError::NotSealed(_)) => {
+                return Err(super::diagnostic::report_at(file.display(), error))
             }
-            Err(other) => return Err(unreadable(&other)),
+            Err(other) => return Err(super::diagnostic::report_at(&source, other)),
         };
         intact = report.intact();
         result.head = report.head.clone();
         result.sealed = Some(report);
     } else {
         let lines = chain::lines::chain_lines(BufReader::with_capacity(256 * 1024, input), |_| ())
-            .map_err(|e| unreadable(&e))?;
+            .map_err(|e| super::diagnostic::report_at(&source, e))?;
         intact = lines.cut_last_line.is_none();
         result.head = lines.head;
         result.audit_lines = Some(LinesSummary {

@@ -29,8 +29,9 @@ pub fn run(args: VerifyReceiptArgs, global: &Global) -> miette::Result<Outcome> 
         .as_deref()
         .map(receipt::pin::load)
         .transpose()
-        .map_err(|e| miette::miette!(code = "bad-receipt-key", "{e}"))?;
-    crate::input::stdin_once(args.files.iter().map(|file| ("FILE", file.as_path())))?;
+        .map_err(super::diagnostic::report)?;
+    crate::input::stdin_once(args.files.iter().map(|file| ("FILE", file.as_path())))
+        .map_err(super::diagnostic::report)?;
     let mut out = Out::new();
     let mut array = match global.format {
         Format::Json => Some(JsonArray::begin(&mut out).map_err(super::io_report)?),

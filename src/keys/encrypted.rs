@@ -68,6 +68,7 @@ pub fn decrypt(path: &Path, bytes: &[u8], passphrase: SecretString) -> Result<Se
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+    use crate::error_code::Coded as _;
 
     #[test]
     fn round_trip_and_wrong_passphrase() {

@@ -266,6 +266,7 @@ pub fn read_secret_key_file(
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+    use crate::error_code::Coded as _;
 
     const SEED_HEX: &str = "1717171717171717171717171717171717171717171717171717171717171717";
 

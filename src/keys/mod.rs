@@ -21,6 +21,7 @@ pub use file::{
 pub use store::{generate, GeneratedKey, Protection};
 
 use crate::digest::{hex_decode, hex_lower, sha256_hex};
+use crate::error_code::Coded;
 use ed25519_dalek::{Signer as _, SigningKey, VerifyingKey};
 use std::fmt;
 use std::io;
@@ -32,50 +33,93 @@ pub const KEY_FILE_ENV: &str = "SEALKIT_APPROVAL_KEY_FILE";
 
 /// Why a key could not be read, parsed, used or written. `code()` is the stable kebab-case
 /// code. No variant carries secret material.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum KeyError {
     /// The file could not be read or written.
+    #[error("{}: {source}", path.display())]
     Io { path: PathBuf, source: io::Error },
     /// Not 64 hex digits followed by an optional LF (or CRLF).
+    #[error("{what} is not in seal-host's key format (64 hex digits of 32 bytes, then LF)")]
     Format { what: String },
     /// 32 bytes that are not a valid compressed Edwards point.
+    #[error("the 32 bytes are not a valid Ed25519 public key")]
     InvalidPublicKey,
     /// The secret key file is readable or writable by users other than its owner.
+    #[error(
+        "{}: secret key file has mode {mode:04o}; other users can access it \
+         (chmod 600 it first)",
+        path.display()
+    )]
     Permissions { path: PathBuf, mode: u32 },
     /// A key file that `keygen` would write already exists.
+    #[error("{}: refusing to overwrite an existing key file", path.display())]
     Exists { path: PathBuf },
     /// A key name that is not a plain file name.
+    #[error("key name {name:?} must be a plain file name of letters, digits, '.', '_' or '-'")]
     BadName { name: String },
     /// Neither `--key-file` nor `SEALKIT_APPROVAL_KEY_FILE` names a key file.
+    #[error(
+        "no secret key: pass --key-file FILE or set {} (keys are never \
+         taken from an argument value)",
+        KEY_FILE_ENV
+    )]
     NoKeyFile,
     /// The operating system's random source failed.
+    #[error("operating-system randomness failed: {0}")]
     Random(String),
     /// A file given where a public key belongs is a secret key (`why` says how we know).
+    #[error(
+        "{}: this is a secret key file ({why}), not a public key; it is not used and \
+         its contents are not shown",
+        path.display()
+    )]
     SecretGivenAsPublic { path: PathBuf, why: &'static str },
     /// The passphrase does not decrypt the key file.
+    #[error("{}: the passphrase does not decrypt this key file", path.display())]
     WrongPassphrase { path: PathBuf },
     /// An encrypted key file that cannot be decrypted for another reason.
+    #[error("{}: cannot decrypt the key file: {message}", path.display())]
     Encrypted { path: PathBuf, message: String },
     /// No passphrase source: no terminal and no `--passphrase-file`.
+    #[error("no terminal to ask for the passphrase on, and no --passphrase-file")]
     NoPassphrase,
     /// The passphrase was empty or its two entries differed.
+    #[error("passphrase refused: {0}")]
     BadPassphrase(&'static str),
     /// `key protect` on a file that is already encrypted.
+    #[error("{}: the key file is already encrypted with a passphrase", path.display())]
     AlreadyEncrypted { path: PathBuf },
     /// A file that holds no secret key where one is needed.
+    #[error(
+        "{}: the file holds no plain secret key (64 hex digits of a seed)",
+        path.display()
+    )]
     NotSecret { path: PathBuf },
     /// An OpenSSH public key line that is not `ssh-ed25519 <base64> [comment]`.
+    #[error("{what} is not an OpenSSH Ed25519 public key: {message}")]
     SshFormat { what: String, message: String },
     /// The ssh-agent could not be reached or did not sign.
+    #[error("ssh-agent: {message}")]
     Agent { message: String },
     /// The ssh-agent holds no Ed25519 key, or not the one asked for.
+    #[error("ssh-agent: {message}")]
     AgentNoKey { message: String },
     /// The ssh-agent holds several Ed25519 keys and `--ssh-key` does not pick one.
+    #[error(
+        "ssh-agent holds {} Ed25519 keys (key ids {}); not choosing one",
+        key_ids.len(),
+        key_ids.join(", ")
+    )]
     AgentAmbiguous { key_ids: Vec<String> },
     /// A public key option's value that is no key (64 hex digits, an `ssh-ed25519` line) and
     /// names no file. The value itself is not kept: it may be a mistyped secret.
+    #[error(
+        "{option}: the value is neither a public key (64 hex digits, an `ssh-ed25519` \
+         line) nor an existing file"
+    )]
     NotKeyNorFile { option: String },
     /// A trusted-approvers file line that is not `NAME KEY [valid-after=T] [valid-before=T]`.
+    #[error("{}:{line}: {message}", path.display())]
     Approvers {
         path: PathBuf,
         line: u64,
@@ -83,8 +127,8 @@ pub enum KeyError {
     },
 }
 
-impl KeyError {
-    pub fn code(&self) -> &'static str {
+impl Coded for KeyError {
+    fn code(&self) -> &'static str {
         match self {
             KeyError::Io { .. } => "key-file-unreadable",
             KeyError::Format { .. } => "key-file-format",
@@ -110,8 +154,7 @@ impl KeyError {
         }
     }
 
-    /// What to do about it, when there is something to say.
-    pub fn help(&self) -> Option<String> {
+    fn help(&self) -> Option<String> {
         match self {
             KeyError::SecretGivenAsPublic { .. } => Some(
                 "give the public key instead: the .pub file written beside it, 64 hex digits, \
@@ -151,100 +194,6 @@ impl KeyError {
         }
     }
 }
-
-impl fmt::Display for KeyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            KeyError::Io { path, source } => write!(f, "{}: {source}", path.display()),
-            KeyError::Format { what } => write!(
-                f,
-                "{what} is not in seal-host's key format (64 hex digits of 32 bytes, then LF)"
-            ),
-            KeyError::InvalidPublicKey => {
-                write!(f, "the 32 bytes are not a valid Ed25519 public key")
-            }
-            KeyError::Permissions { path, mode } => write!(
-                f,
-                "{}: secret key file has mode {mode:04o}; other users can access it \
-                 (chmod 600 it first)",
-                path.display()
-            ),
-            KeyError::Exists { path } => {
-                write!(
-                    f,
-                    "{}: refusing to overwrite an existing key file",
-                    path.display()
-                )
-            }
-            KeyError::BadName { name } => write!(
-                f,
-                "key name {name:?} must be a plain file name of letters, digits, '.', '_' or '-'"
-            ),
-            KeyError::NoKeyFile => write!(
-                f,
-                "no secret key: pass --key-file FILE or set {KEY_FILE_ENV} (keys are never \
-                 taken from an argument value)"
-            ),
-            KeyError::Random(message) => write!(f, "operating-system randomness failed: {message}"),
-            KeyError::SecretGivenAsPublic { path, why } => write!(
-                f,
-                "{}: this is a secret key file ({why}), not a public key; it is not used and \
-                 its contents are not shown",
-                path.display()
-            ),
-            KeyError::WrongPassphrase { path } => write!(
-                f,
-                "{}: the passphrase does not decrypt this key file",
-                path.display()
-            ),
-            KeyError::Encrypted { path, message } => {
-                write!(
-                    f,
-                    "{}: cannot decrypt the key file: {message}",
-                    path.display()
-                )
-            }
-            KeyError::NoPassphrase => write!(
-                f,
-                "no terminal to ask for the passphrase on, and no --passphrase-file"
-            ),
-            KeyError::BadPassphrase(why) => write!(f, "passphrase refused: {why}"),
-            KeyError::AlreadyEncrypted { path } => write!(
-                f,
-                "{}: the key file is already encrypted with a passphrase",
-                path.display()
-            ),
-            KeyError::NotSecret { path } => write!(
-                f,
-                "{}: the file holds no plain secret key (64 hex digits of a seed)",
-                path.display()
-            ),
-            KeyError::SshFormat { what, message } => {
-                write!(f, "{what} is not an OpenSSH Ed25519 public key: {message}")
-            }
-            KeyError::Agent { message } => write!(f, "ssh-agent: {message}"),
-            KeyError::AgentNoKey { message } => write!(f, "ssh-agent: {message}"),
-            KeyError::AgentAmbiguous { key_ids } => write!(
-                f,
-                "ssh-agent holds {} Ed25519 keys (key ids {}); not choosing one",
-                key_ids.len(),
-                key_ids.join(", ")
-            ),
-            KeyError::NotKeyNorFile { option } => write!(
-                f,
-                "{option}: the value is neither a public key (64 hex digits, an `ssh-ed25519` \
-                 line) nor an existing file"
-            ),
-            KeyError::Approvers {
-                path,
-                line,
-                message,
-            } => write!(f, "{}:{line}: {message}", path.display()),
-        }
-    }
-}
-
-impl std::error::Error for KeyError {}
 
 /// A trusted approval public key with its seal-host key id.
 #[derive(Debug, Clone, PartialEq, Eq)]

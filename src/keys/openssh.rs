@@ -90,6 +90,7 @@ pub fn put_string(out: &mut Vec<u8>, bytes: &[u8]) {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+    use crate::error_code::Coded as _;
     use crate::keys::SecretKey;
 
     #[test]

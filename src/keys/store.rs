@@ -192,6 +192,7 @@ pub fn protect(path: &Path, passphrase: SecretString) -> Result<PublicKey, KeyEr
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+    use crate::error_code::Coded as _;
     use crate::keys::file::read_secret_key_file;
 
     #[test]

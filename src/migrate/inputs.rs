@@ -32,15 +32,17 @@ pub struct Walk {
 }
 
 /// A root or directory that cannot be read: migration does not run on part of the input.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read {}: {error}", path.display())]
 pub struct InputError {
     pub path: PathBuf,
+    #[source]
     pub error: io::Error,
 }
 
-impl std::fmt::Display for InputError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "cannot read {}: {}", self.path.display(), self.error)
+impl crate::error_code::Coded for InputError {
+    fn code(&self) -> &'static str {
+        "unreadable-input"
     }
 }
 

@@ -160,40 +160,49 @@ struct Slot {
 }
 
 /// Why a migration could not run.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum RunError {
+    #[error(transparent)]
     Input(InputError),
     /// NEW_DIR is an old directory or inside one.
-    OutInsideOld {
-        out: PathBuf,
-        old: PathBuf,
-    },
+    #[error(
+        "{} is inside the old directory {}: migration never writes into its input",
+        out.display(),
+        old.display()
+    )]
+    OutInsideOld { out: PathBuf, old: PathBuf },
     /// NEW_DIR holds a `migration.jsonl` or `summary.json` that sealkit did not write.
+    #[error(
+        "{} exists and is not sealkit's migration output ({}): migrate replaces only its own files, so nothing was changed",
+        .0.path.display(),
+        .0.why
+    )]
     ForeignOutput(super::output::Foreign),
     /// Writing NEW_DIR failed.
-    Output(PathBuf, io::Error),
+    #[error("cannot write {}: {}", .0.display(), .1)]
+    Output(PathBuf, #[source] io::Error),
     /// The caller's sink failed (e.g. a closed stdout).
+    #[error(transparent)]
     Sink(io::Error),
 }
 
-impl std::fmt::Display for RunError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl crate::error_code::Coded for RunError {
+    fn code(&self) -> &'static str {
         match self {
-            RunError::Input(error) => error.fmt(f),
-            RunError::OutInsideOld { out, old } => write!(
-                f,
-                "{} is inside the old directory {}: migration never writes into its input",
-                out.display(),
-                old.display()
+            RunError::Input(error) => error.code(),
+            RunError::OutInsideOld { .. } => "output-inside-input",
+            RunError::ForeignOutput(_) => "foreign-output",
+            RunError::Output(..) => "cannot-write-output",
+            RunError::Sink(_) => "io-error",
+        }
+    }
+
+    fn help(&self) -> Option<String> {
+        match self {
+            RunError::ForeignOutput(_) => Some(
+                "choose a new or empty --out directory, or move that file out of it first".into(),
             ),
-            RunError::ForeignOutput(foreign) => write!(
-                f,
-                "{} exists and is not sealkit's migration output ({}): migrate replaces only its own files, so nothing was changed",
-                foreign.path.display(),
-                foreign.why
-            ),
-            RunError::Output(path, error) => write!(f, "cannot write {}: {error}", path.display()),
-            RunError::Sink(error) => error.fmt(f),
+            _ => None,
         }
     }
 }

@@ -3,6 +3,7 @@
 //! (`.seal-receipt-ed25519.key`) or a public key file of 64 hex digits (optional LF).
 
 use crate::digest::hex_lower;
+use crate::error_code::Coded as _;
 use crate::keys::file::{inspect, Content};
 use crate::keys::KeyError;
 use crate::signature::{parse_key_hex, public_key_of_seed};
@@ -52,11 +53,27 @@ impl Pin {
     }
 }
 
+/// Why `--receipt-key` gives no key (code `bad-receipt-key`): the message says which form
+/// of the value was tried; the key error underneath, when there is one, is kept as the cause.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct PinError {
+    message: String,
+    #[source]
+    key: Option<KeyError>,
+}
+
+impl crate::error_code::Coded for PinError {
+    fn code(&self) -> &'static str {
+        "bad-receipt-key"
+    }
+}
+
 /// Reads `--receipt-key`: 64 hex digits (or an `ssh-ed25519` key), else a file path. A file
 /// is classified before use: seal-host's raw 32-byte receipt seed gives its public key; a
 /// public key file (64 hex, or an OpenSSH line) is read; any other secret key file (sealkit's
 /// own, encrypted or plain) is refused without echoing it.
-pub fn load(arg: &str) -> Result<Pin, String> {
+pub fn load(arg: &str) -> Result<Pin, PinError> {
     if let Some(public_key) = parse_key_hex(arg) {
         return Ok(Pin {
             public_key,
@@ -64,31 +81,40 @@ pub fn load(arg: &str) -> Result<Pin, String> {
         });
     }
     if crate::keys::openssh::looks_like_ssh(arg) {
-        let key =
-            crate::keys::PublicKey::from_text(arg).map_err(|e| format!("--receipt-key: {e}"))?;
+        let key = crate::keys::PublicKey::from_text(arg).map_err(|e| PinError {
+            message: format!("--receipt-key: {e}"),
+            key: Some(e),
+        })?;
         return Ok(Pin {
             public_key: key.verifying.to_bytes(),
             source: PinSource::Hex,
         });
     }
     let path = Path::new(arg);
-    let content = inspect(path).map_err(|e| match e {
-        KeyError::Io { .. } => format!(
-            "--receipt-key {arg}: not 64 lowercase hex digits, and the file cannot be read: {e}"
-        ),
-        _ => format!(
-            "--receipt-key {arg}: the file is neither a raw 32-byte seed nor a public key ({e})"
-        ),
+    let content = inspect(path).map_err(|e| PinError {
+        message: match e {
+            KeyError::Io { .. } => format!(
+                "--receipt-key {arg}: not 64 lowercase hex digits, and the file cannot be read: {e}"
+            ),
+            _ => format!(
+                "--receipt-key {arg}: the file is neither a raw 32-byte seed nor a public key ({e})"
+            ),
+        },
+        key: Some(e),
     })?;
     let refuse = |why: &'static str| {
         let error = KeyError::SecretGivenAsPublic {
             path: path.to_path_buf(),
             why,
         };
-        format!(
-            "--receipt-key: {error}; {}",
-            error.help().unwrap_or_default()
-        )
+        // The message already says what to do; the help is part of it.
+        PinError {
+            message: format!(
+                "--receipt-key: {error}; {}",
+                error.help().unwrap_or_default()
+            ),
+            key: None,
+        }
     };
     match content {
         Content::PlainSeed {

@@ -8,6 +8,7 @@ use super::{Global, Refused};
 use crate::approval::report::line_reserving_nonce;
 use crate::approval::{DEFAULT_TTL_SECONDS, MAX_TTL_SECONDS};
 use crate::cli::{ApproveArgs, Format};
+use crate::error_code::Coded as _;
 use crate::keys::Signer;
 use crate::renderer::Decision;
 use crate::tokenfile::{self, AppendError, Appended};

@@ -1,0 +1,14 @@
+//! The stable code of a library error. Every typed error a command can stop on names its
+//! failure with a kebab-case code that scripts match on (the `code` of a JSON error object);
+//! the text may change between releases, the code does not.
+
+/// A library error's stable kebab-case code and, where there is something to say, what to do.
+pub trait Coded {
+    /// The stable kebab-case code of this failure.
+    fn code(&self) -> &'static str;
+
+    /// What to do about it, when there is something to say.
+    fn help(&self) -> Option<String> {
+        None
+    }
+}
