@@ -30,10 +30,18 @@ struct Cause {
 impl Inert {
     /// Escaped copies of `diagnostic`'s message, code, help, severity and causes.
     pub fn new(diagnostic: &dyn Diagnostic) -> Self {
+        // People read a cause once: one whose text the message (or a cause above it) already
+        // quotes, as an I/O error often is, is not repeated under it. JSON keeps every cause.
+        let mut seen = diagnostic.to_string();
         let mut causes: Vec<String> = Vec::new();
         let mut next = diagnostic.source();
         while let Some(cause) = next {
-            causes.push(escape(&cause.to_string()).into_owned());
+            let text = cause.to_string();
+            if !seen.contains(&text) {
+                causes.push(escape(&text).into_owned());
+                seen.push('\n');
+                seen.push_str(&text);
+            }
             next = cause.source();
         }
         let cause = causes.into_iter().rev().fold(None, |inner, message| {
@@ -346,5 +354,18 @@ mod tests {
         assert_eq!(inert.to_string(), "outer \\u{0} message");
         let cause = std::error::Error::source(&inert).map(ToString::to_string);
         assert_eq!(cause.as_deref(), Some("inner \\u{9B}31m cause"));
+    }
+
+    /// A cause the message already quotes is shown once, in the message; one it does not
+    /// quote stays under it.
+    #[test]
+    fn a_cause_the_message_quotes_is_not_repeated_for_people() {
+        let quoted = miette::Report::from_err(std::io::Error::other("disk on fire"))
+            .wrap_err("cannot read x: disk on fire");
+        assert!(std::error::Error::source(&Inert::new(quoted.as_ref())).is_none());
+        let kept = miette::Report::from_err(std::io::Error::other("disk on fire"))
+            .wrap_err("cannot read x");
+        let cause = std::error::Error::source(&Inert::new(kept.as_ref())).map(ToString::to_string);
+        assert_eq!(cause.as_deref(), Some("disk on fire"));
     }
 }

@@ -73,6 +73,9 @@ impl std::fmt::Debug for Content {
 
 /// Reads and classifies a key file. The bytes of a secret are kept in wiped memory.
 pub fn inspect(path: &Path) -> Result<Content, KeyError> {
+    if path.as_os_str() == "-" {
+        return Err(KeyError::NotFromStdin);
+    }
     let io_error = |source| KeyError::Io {
         path: path.to_path_buf(),
         source,
@@ -197,6 +200,9 @@ pub struct GivenKey {
 /// else must name a file holding one ([`read_public_key_file`]: secret key files refused,
 /// never echoed). A value that is neither is refused without being repeated.
 pub fn public_key_arg(option: &str, value: &str) -> Result<GivenKey, KeyError> {
+    if value == "-" {
+        return Err(KeyError::NotFromStdin);
+    }
     let is_hex = value.len() == 64 && value.bytes().all(|b| b.is_ascii_hexdigit());
     if is_hex || openssh::looks_like_ssh(value) {
         return Ok(GivenKey {
@@ -232,6 +238,9 @@ pub fn read_secret_key_file(
     path: &Path,
     passphrase: &mut dyn FnMut() -> Result<SecretString, KeyError>,
 ) -> Result<(SecretKey, KeyLocation), KeyError> {
+    if path.as_os_str() == "-" {
+        return Err(KeyError::NotFromStdin);
+    }
     let metadata = fs::metadata(path).map_err(|source| KeyError::Io {
         path: path.to_path_buf(),
         source,

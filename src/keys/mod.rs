@@ -64,6 +64,10 @@ pub enum KeyError {
         KEY_FILE_ENV
     )]
     NoKeyFile,
+    /// `-` given for a key file: keys are read only from files, whose mode is part of the
+    /// check (a secret others can read is refused), and stdin has none.
+    #[error("a key file is not read from standard input (\"-\")")]
+    NotFromStdin,
     /// The operating system's random source failed.
     #[error("operating-system randomness failed: {0}")]
     Random(String),
@@ -151,11 +155,17 @@ impl Coded for KeyError {
             KeyError::AgentAmbiguous { .. } => "ssh-agent-ambiguous",
             KeyError::Approvers { .. } => "trusted-approvers-format",
             KeyError::NotKeyNorFile { .. } => "public-key-not-found",
+            KeyError::NotFromStdin => "key-not-from-stdin",
         }
     }
 
     fn help(&self) -> Option<String> {
         match self {
+            KeyError::NotFromStdin => Some(
+                "give the key file's path (its mode is checked), or a public key as 64 hex \
+                 digits or an `ssh-ed25519 AAAA…` line where the option takes one"
+                    .to_owned(),
+            ),
             KeyError::SecretGivenAsPublic { .. } => Some(
                 "give the public key instead: the .pub file written beside it, 64 hex digits, \
                  or an `ssh-ed25519 AAAA…` line; `sealkit key show FILE` prints a secret key \

@@ -93,6 +93,7 @@ pub fn load(arg: &str) -> Result<Pin, PinError> {
     let path = Path::new(arg);
     let content = inspect(path).map_err(|e| PinError {
         message: match e {
+            KeyError::NotFromStdin => format!("--receipt-key {arg}: {e}"),
             KeyError::Io { .. } => format!(
                 "--receipt-key {arg}: not 64 lowercase hex digits, and the file cannot be read: {e}"
             ),

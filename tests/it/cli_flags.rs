@@ -139,6 +139,76 @@ fn approve_reads_the_frame_from_stdin() {
         .code(0);
 }
 
+/// Key files are the one input `-` does not stand for: their mode is part of their check (a
+/// secret others can read is refused), and standard input has none. Each key option says so
+/// with its own code and a hint, before reading anything. Seen red on 1d4d3e5: `key show -`
+/// and `approve --key-file -` were "-: No such file or directory", `--pubkey -` was
+/// "neither a public key nor an existing file".
+#[test]
+fn key_options_refuse_standard_input_and_say_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = dir.path().join("tokens.ndjson");
+    let frame = support::frame_path();
+    let frame = frame.to_str().unwrap();
+    let tokens = tokens.to_str().unwrap();
+    let runs: [(&[&str], &str); 4] = [
+        (&["key", "show", "-"], "key-not-from-stdin"),
+        (
+            &[
+                "approve",
+                "--frame",
+                frame,
+                "--target",
+                TARGET,
+                "--yes",
+                "--token-file",
+                tokens,
+                "--key-file",
+                "-",
+            ],
+            "key-not-from-stdin",
+        ),
+        (
+            &[
+                "verify",
+                "approval",
+                "--pubkey",
+                "-",
+                "testdata/approvals/fixture-run-allow.token.ndjson",
+            ],
+            "key-not-from-stdin",
+        ),
+        (
+            &[
+                "audit",
+                "testdata/receipts/fixture-dir",
+                "--receipt-key",
+                "-",
+            ],
+            "bad-receipt-key",
+        ),
+    ];
+    for (args, code) in runs {
+        let output = sealkit()
+            .args(args)
+            .args(["--format", "json"])
+            .write_stdin("0".repeat(64))
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let error: Value = serde_json::from_slice(&output.stderr).unwrap();
+        assert_eq!(error["code"], code, "{args:?}: {error}");
+        assert!(
+            error["message"]
+                .as_str()
+                .unwrap()
+                .contains("a key file is not read from standard input"),
+            "{args:?}: {error}"
+        );
+    }
+    assert!(!Path::new(tokens).exists(), "nothing is signed");
+}
+
 /// One command line can read standard input once: a second `-` is a usage error naming both
 /// options, before anything is read (it used to see an empty stream: `verify receipt - -`
 /// checked the second "file" as empty).
