@@ -246,39 +246,46 @@ mod mistyped_receipt_members_authenticated {
     }
 }
 
+/// Migrates the fixtures' old receipts into a fresh directory, lets `edit` damage the output,
+/// and gives what `diff` then printed on stderr with its exit status (stdout must be empty:
+/// an output it cannot trust is refused, not compared).
+fn diff_after_editing_migration_output(edit: impl FnOnce(&std::path::Path)) -> (i32, String) {
+    use crate::migration_integrity::{fixtures, run, CAPTURES};
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("out");
+    let out_arg = out.to_str().unwrap();
+    let mut migrate = vec!["migrate", "old/receipts"];
+    migrate.extend(CAPTURES);
+    migrate.extend(["--out", out_arg]);
+    assert_eq!(run(&fixtures(), &migrate).0, 1);
+    edit(&out);
+    let output = assert_cmd::Command::cargo_bin("sealkit")
+        .unwrap()
+        .current_dir(fixtures())
+        .args(["diff", "old/receipts", out_arg, "--format", "jsonl"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(output.stdout.is_empty(), "{stderr}");
+    (output.status.code().unwrap(), stderr)
+}
+
 /// What broke: `diff` accepted a migration output whose `summary.json` counted fewer records
 /// than `migration.jsonl` holds (the SHA-256 it records binds the records only).
 mod miscounted_migration_summary_accepted {
-    use crate::migration_integrity::{fixtures, run, CAPTURES};
-
     /// Seen red with the record-count comparison in `read_migration_output` removed: the
     /// edited output was diffed as if complete (exit 1 with a report, not 2).
     #[test]
     fn a_summary_that_miscounts_its_records_is_refused() {
-        let work = tempfile::tempdir().unwrap();
-        let out = work.path().join("out");
-        let out_arg = out.to_str().unwrap();
-        let mut migrate = vec!["migrate", "old/receipts"];
-        migrate.extend(CAPTURES);
-        migrate.extend(["--out", out_arg]);
-        assert_eq!(run(&fixtures(), &migrate).0, 1);
-
-        let summary_path = out.join("summary.json");
-        let mut summary: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(&summary_path).unwrap()).unwrap();
-        assert_eq!(summary["records"]["count"], 13);
-        summary["records"]["count"] = 12.into();
-        std::fs::write(&summary_path, serde_json::to_vec_pretty(&summary).unwrap()).unwrap();
-
-        let output = assert_cmd::Command::cargo_bin("sealkit")
-            .unwrap()
-            .current_dir(fixtures())
-            .args(["diff", "old/receipts", out_arg, "--format", "jsonl"])
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8(output.stderr).unwrap();
-        assert_eq!(output.status.code(), Some(2), "{stderr}");
-        assert!(output.stdout.is_empty());
+        let (status, stderr) = super::diff_after_editing_migration_output(|out| {
+            let summary_path = out.join("summary.json");
+            let mut summary: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(&summary_path).unwrap()).unwrap();
+            assert_eq!(summary["records"]["count"], 13);
+            summary["records"]["count"] = 12.into();
+            std::fs::write(&summary_path, serde_json::to_vec_pretty(&summary).unwrap()).unwrap();
+        });
+        assert_eq!(status, 2, "{stderr}");
         assert!(
             stderr.contains(
                 "migration.jsonl holds 13 records but summary.json counts 12: an edited migration output"
@@ -292,30 +299,14 @@ mod miscounted_migration_summary_accepted {
 /// (a migration interrupted before its summary) was walked as a receipt directory, so `diff`
 /// compared against nothing and reported every old receipt as one-sided instead of refusing.
 mod unsummarised_migration_output_diffed {
-    use crate::migration_integrity::{fixtures, run, CAPTURES};
-
     /// Seen red with the old condition restored in `diff::load` (a directory is a migration
     /// output only when both files exist): the directory was diffed as receipts, exit 1.
     #[test]
     fn records_without_their_summary_are_refused_as_interrupted() {
-        let work = tempfile::tempdir().unwrap();
-        let out = work.path().join("out");
-        let out_arg = out.to_str().unwrap();
-        let mut migrate = vec!["migrate", "old/receipts"];
-        migrate.extend(CAPTURES);
-        migrate.extend(["--out", out_arg]);
-        assert_eq!(run(&fixtures(), &migrate).0, 1);
-        std::fs::remove_file(out.join("summary.json")).unwrap();
-
-        let output = assert_cmd::Command::cargo_bin("sealkit")
-            .unwrap()
-            .current_dir(fixtures())
-            .args(["diff", "old/receipts", out_arg, "--format", "jsonl"])
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8(output.stderr).unwrap();
-        assert_eq!(output.status.code(), Some(2), "{stderr}");
-        assert!(output.stdout.is_empty());
+        let (status, stderr) = super::diff_after_editing_migration_output(|out| {
+            std::fs::remove_file(out.join("summary.json")).unwrap();
+        });
+        assert_eq!(status, 2, "{stderr}");
         assert!(
             stderr.contains(
                 "migration.jsonl without summary.json: an interrupted migration; rerun sealkit migrate"
