@@ -171,3 +171,49 @@ fn a_missing_receipt_key_file_keeps_the_key_error_as_its_cause() {
         "{error}"
     );
 }
+
+/// The codes `verify chain` gives when a log or an audit-line file cannot be verified at all
+/// (exit 2), each from the reader's own error: a document that is not a sealed log, a value
+/// past the per-value cap, and an audit line past the per-line cap. (A repeated member name
+/// is a finding, exit 1, not an error.) Seen red under the cargo-mutants mutant `LinesError::code` → `""` (the line case),
+/// which the chain tests did not notice.
+#[test]
+fn a_log_that_cannot_be_verified_names_why_in_its_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, bytes: &[u8]| {
+        std::fs::write(dir.path().join(name), bytes).unwrap();
+    };
+    write("empty-object.json", b"{}\n");
+    let mut huge_value = b"{\"entries\":[\"".to_vec();
+    huge_value.resize(huge_value.len() + 17 * 1024 * 1024, b'a');
+    huge_value.extend_from_slice(b"\"]}");
+    write("huge-value.json", &huge_value);
+    let mut huge_line = vec![b'a'; 17 * 1024 * 1024];
+    huge_line.push(b'\n');
+    write("huge-line.lines", &huge_line);
+    for (args, code, message_has) in [
+        (
+            &["verify", "chain", "empty-object.json"][..],
+            "not-a-sealed-log",
+            "entries is missing",
+        ),
+        (
+            &["verify", "chain", "huge-value.json"][..],
+            "unreadable-file",
+            "larger than 16777216 bytes",
+        ),
+        (
+            &["verify", "chain", "--audit-lines", "huge-line.lines"][..],
+            "unreadable-file",
+            "line 1 is longer than 16777216 bytes",
+        ),
+    ] {
+        let error = json_error(dir.path(), args);
+        assert_eq!(error["type"], "error", "{args:?}: {error}");
+        assert_eq!(error["code"], code, "{args:?}: {error}");
+        assert!(
+            error["message"].as_str().unwrap().contains(message_has),
+            "{args:?}: {error}"
+        );
+    }
+}
