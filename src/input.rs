@@ -149,6 +149,33 @@ impl crate::error_code::Coded for StdinTwice {
     }
 }
 
+/// An input that could not be opened or read: which one, with the operating system's error
+/// kept as the cause.
+#[derive(Debug, thiserror::Error)]
+#[error("{input}: {source}")]
+pub struct Unreadable {
+    /// The input as diagnostics name it (`-` is standard input).
+    pub input: String,
+    #[source]
+    pub source: io::Error,
+}
+
+impl crate::error_code::Coded for Unreadable {
+    fn code(&self) -> &'static str {
+        "unreadable-file"
+    }
+}
+
+impl Input {
+    /// [`Input::open`] with the failure as an [`Unreadable`] naming this input.
+    pub fn open_named(&self) -> Result<Box<dyn Read + Send>, Unreadable> {
+        self.open().map_err(|source| Unreadable {
+            input: self.to_string(),
+            source,
+        })
+    }
+}
+
 /// Refuses a command line where more than one input (`(option name, path as given)`) is
 /// standard input, before anything is read: the second reader would see an empty or partial
 /// stream. An input that defaults to standard input is passed as `-`.

@@ -91,11 +91,9 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
             .filter_map(|(name, path)| Some((name, path?))),
     )
     .map_err(super::diagnostic::report)?;
-    let unreadable =
-        |e: &dyn std::fmt::Display| miette::miette!(code = "unreadable-file", "{source}: {e}");
     // Both forms are read as a stream (standard input too): memory stays bounded by the
     // readers in `crate::chain`, whatever the length of the log.
-    let input = source.open().map_err(|e| unreadable(&e))?;
+    let input = source.open_named().map_err(super::diagnostic::report)?;
     let mut result = ChainResult {
         kind,
         file: file.clone(),
@@ -189,9 +187,12 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
 
 fn read(path: &Path, limit: u64) -> miette::Result<Vec<u8>> {
     let input = Input::new(path);
-    input
-        .read_capped(limit)
-        .map_err(|e| miette::miette!(code = "unreadable-file", "{input}: {e}"))
+    input.read_capped(limit).map_err(|source| {
+        super::diagnostic::report(crate::input::Unreadable {
+            input: input.to_string(),
+            source,
+        })
+    })
 }
 
 fn human(result: &ChainResult) -> String {
