@@ -243,7 +243,8 @@ mod tests {
     use super::*;
     use crate::request::{analyze, Options, Session, Verdict};
 
-    fn call(frame: &[u8]) -> Call {
+    /// The validated call of one frame (shared with the version-2 renderer's tests).
+    pub(super) fn call(frame: &[u8]) -> Call {
         match analyze(frame, &Options::default(), &mut Session::default()) {
             Verdict::Call(call) => *call,
             other => panic!("{other:?}"),

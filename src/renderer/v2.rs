@@ -281,14 +281,7 @@ fn pretty(text: &mut Text, canonical: &str, level: usize) {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use crate::request::{analyze, Call, Options, Session, Verdict};
-
-    fn call(frame: &[u8]) -> Call {
-        match analyze(frame, &Options::default(), &mut Session::default()) {
-            Verdict::Call(call) => *call,
-            other => panic!("{other:?}"),
-        }
-    }
+    use crate::renderer::tests::call;
 
     #[test]
     fn pretty_printing_keeps_every_byte_of_the_value() {

@@ -288,19 +288,23 @@ fn a_token_under_an_untrusted_key_is_rejected_and_joins_nothing() {
         format!("# incident keys\n\nalice {APPROVAL_PUBKEY}\n"),
     )
     .unwrap();
-    let status = sealkit()
-        .args(["--format", "json", "report", "--out"])
-        .arg(&out)
-        .arg("--receipt-key")
-        .arg(fixture("new/receipts/.seal-receipt-ed25519.key"))
-        .arg("--trusted-approvers")
-        .arg(&keys)
-        .arg("--tokens")
-        .arg(fixture("new/approvals-L.ndjson"))
-        .arg(fixture("new/receipts"))
-        .status()
-        .unwrap();
-    assert_eq!(status.code(), Some(0));
+    // The same inputs, written as the JSON model or as the page.
+    let report = |format: &str, out: &std::path::Path| {
+        let status = sealkit()
+            .args(["--format", format, "report", "--out"])
+            .arg(out)
+            .arg("--receipt-key")
+            .arg(fixture("new/receipts/.seal-receipt-ed25519.key"))
+            .arg("--trusted-approvers")
+            .arg(&keys)
+            .arg("--tokens")
+            .arg(fixture("new/approvals-L.ndjson"))
+            .arg(fixture("new/receipts"))
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(0), "{format}");
+    };
+    report("json", &out);
     let m = model(&out);
     assert_eq!(m["summary"]["tokens_used"], 1);
     // The list names the approver of the token and of every approval receipt.
@@ -318,19 +322,7 @@ fn a_token_under_an_untrusted_key_is_rejected_and_joins_nothing() {
     assert_eq!(named, ["alice"; 3]);
     // The page says so too: the token's status and each approval receipt's details.
     let page_path = temp.path().join("page.html");
-    let status = sealkit()
-        .args(["report", "--out"])
-        .arg(&page_path)
-        .arg("--receipt-key")
-        .arg(fixture("new/receipts/.seal-receipt-ed25519.key"))
-        .arg("--trusted-approvers")
-        .arg(&keys)
-        .arg("--tokens")
-        .arg(fixture("new/approvals-L.ndjson"))
-        .arg(fixture("new/receipts"))
-        .status()
-        .unwrap();
-    assert_eq!(status.code(), Some(0));
+    report("human", &page_path);
     let page = std::fs::read_to_string(&page_path).unwrap();
     assert!(page.contains("<td>accepted (alice)</td>"));
     assert_eq!(
