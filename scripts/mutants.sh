@@ -50,7 +50,7 @@ done
 files_of() {
     case "$1" in
         receipt) echo "src/receipt.rs src/receipt/*.rs" ;;
-        signature) echo "src/signature.rs" ;;
+        signature) echo "src/signature.rs src/signature/*.rs" ;;
         approval) echo "src/approval.rs src/approval/*.rs" ;;
         chain) echo "src/chain.rs src/chain/*.rs" ;;
         migrate) echo "src/migrate.rs src/migrate/*.rs" ;;
@@ -63,7 +63,7 @@ files_of() {
 tests_of() {
     case "$1" in
         receipt) echo "mutation_pins receipts receipt_flips signature_batching duplicate_members receipt_unsupported_version cli_transcripts regression" ;;
-        signature) echo "mutation_pins approval_wycheproof approval_fixtures signature_batching envelope_corpus" ;;
+        signature) echo "--lib signature mutation_pins approval_wycheproof approval_fixtures signature_batching envelope_corpus" ;;
         approval) echo "mutation_pins approval_verify_cli approval_fixtures approval_wycheproof v2_signed_approval approval_verify_conflicts approval_approve_refusals approval_approve_cli keys_approvers cli_transcripts regression" ;;
         chain) echo "--lib chain cli_audit cli_chain chain_stream cli_transcripts closed_stdout duplicate_members regression" ;;
         migrate) echo "--lib migrate migrate_labels cli_migrate cli_diff migration_integrity cli_transcripts regression" ;;

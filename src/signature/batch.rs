@@ -368,6 +368,7 @@ mod tests {
         let batch_key = BatchKey::new(&key);
         assert!(batch_key.torsion_free);
         let results = verify_each(&batch_key, &claims);
+        assert_eq!(results.len(), claims.len());
         for (index, result) in results.iter().enumerate() {
             let alone = verify_parts(&key, &[&messages[index]], &signatures[index]);
             assert_eq!(*result, alone, "{index}");
