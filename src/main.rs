@@ -4,10 +4,6 @@
 use clap::Parser;
 use std::process::ExitCode;
 
-/// mimalloc instead of the C library's allocator (the reason is in Cargo.toml).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let cli = match sealkit::cli::Cli::try_parse_from(&args) {

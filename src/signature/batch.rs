@@ -37,7 +37,8 @@
 //! they pass 1–3 (their R equals the torsion-free `[S]B − [k]A`, and every Dᵢ is 0), so a
 //! batch of good signatures never falls back. A chunk that fails is verified one by one, so
 //! every signature keeps its own result and reason. Without randomness from the operating
-//! system, everything is verified one by one.
+//! system, or with fewer than [`MIN_BATCHED`] signatures to batch, everything is verified one
+//! by one.
 
 use super::{checked_signature, verify_parts, Failure};
 use curve25519_dalek::constants::ED25519_BASEPOINT_POINT;
@@ -56,6 +57,10 @@ pub const TORSION_TESTS: usize = 128;
 /// what one bad signature costs its neighbours; above ~100 the shared doublings no longer
 /// matter much.
 pub const EQUATION_CHUNK: usize = 128;
+/// Fewer signatures than this are verified one by one: the torsion tests cost a fixed 128
+/// multiplications by L (about 100 verifications), which batching saves back only from about
+/// this many signatures on.
+pub const MIN_BATCHED: usize = 128;
 /// R points per precomputed subset table in the torsion tests: 16 sums of 4 points each, so a
 /// test adds one table entry per four points instead of about two points.
 const TABLE_POINTS: usize = 4;
@@ -174,7 +179,7 @@ fn below_field_prime(encoded: &[u8; 32]) -> bool {
 /// For each batched signature, whether checks 4 and 5 passed for it.
 fn batch_passes(key: &VerifyingKey, terms: &[&Terms]) -> Vec<bool> {
     let mut passed = vec![false; terms.len()];
-    if terms.is_empty() {
+    if terms.len() < MIN_BATCHED {
         return passed;
     }
     let Some(random) = Randomness::draw(terms.len()) else {
@@ -227,42 +232,42 @@ impl Randomness {
 
 /// Check 4: every point is torsion-free, unless all [`TORSION_TESTS`] subset sums miss.
 fn all_torsion_free(points: &[EdwardsPoint], subsets: &[u8]) -> bool {
-    let tables: Vec<[EdwardsPoint; 16]> = points
+    let tables = subset_tables(points);
+    (0..TORSION_TESTS).into_par_iter().all(|test| {
+        let sum = tables
+            .iter()
+            .enumerate()
+            .fold(EdwardsPoint::identity(), |sum, (index, table)| {
+                sum + table[subset_mask(subsets, test * tables.len() + index)]
+            });
+        is_torsion_free(&sum)
+    })
+}
+
+/// For each [`TABLE_POINTS`] points (the last group may be shorter), the sums of all their
+/// subsets: entry `mask` is the sum of the points whose bit is set in `mask`.
+fn subset_tables(points: &[EdwardsPoint]) -> Vec<[EdwardsPoint; 16]> {
+    points
         .par_chunks(TABLE_POINTS)
         .map(|chunk| {
             let mut table = [EdwardsPoint::identity(); 16];
             for mask in 1..16usize {
+                // The sum for `mask` is the sum without its lowest point, plus that point.
                 let lowest = mask.trailing_zeros() as usize;
                 let rest = mask & (mask - 1);
-                if let Some(point) = chunk.get(lowest) {
-                    table[mask] = if rest == 0 {
-                        *point
-                    } else {
-                        table[rest] + point
-                    };
-                } else {
-                    table[mask] = table[rest];
-                }
+                table[mask] = match chunk.get(lowest) {
+                    Some(point) => table[rest] + point,
+                    None => table[rest],
+                };
             }
             table
         })
-        .collect();
-    (0..TORSION_TESTS).into_par_iter().all(|test| {
-        let sum =
-            tables
-                .iter()
-                .enumerate()
-                .fold(EdwardsPoint::identity(), |sum, (index, table)| {
-                    let bit = test * tables.len() + index;
-                    let mask = (subsets[bit / 2] >> (4 * (bit % 2))) & 0x0f;
-                    if mask == 0 {
-                        sum
-                    } else {
-                        sum + table[usize::from(mask)]
-                    }
-                });
-        is_torsion_free(&sum)
-    })
+        .collect()
+}
+
+/// The `index`-th 4-bit subset of the random bytes (two per byte, low half first).
+fn subset_mask(subsets: &[u8], index: usize) -> usize {
+    usize::from((subsets[index / 2] >> (4 * (index % 2))) & 0x0f)
 }
 
 /// `[L]P = 0`, as `[L − 1]P + P` (L itself is not a canonical scalar), in variable time:
@@ -329,6 +334,31 @@ mod tests {
             assert!(!is_torsion_free(&(base + torsion)));
             assert!(!is_torsion_free(torsion));
         }
+    }
+
+    #[test]
+    fn subset_tables_hold_the_sum_of_every_subset() {
+        let points: Vec<EdwardsPoint> = (1..=7u64)
+            .map(|i| ED25519_BASEPOINT_POINT * Scalar::from(i * 1_000_003))
+            .collect();
+        let tables = subset_tables(&points);
+        assert_eq!(tables.len(), 2);
+        for (group, table) in tables.iter().enumerate() {
+            for (mask, entry) in table.iter().enumerate() {
+                let expected = (0..TABLE_POINTS)
+                    .filter(|bit| mask & (1 << bit) != 0)
+                    .filter_map(|bit| points.get(group * TABLE_POINTS + bit))
+                    .fold(EdwardsPoint::identity(), |sum, point| sum + point);
+                assert_eq!(entry.compress(), expected.compress(), "{group} {mask}");
+            }
+        }
+    }
+
+    #[test]
+    fn subset_masks_use_every_half_byte_once_in_order() {
+        let subsets = [0x21u8, 0x43, 0xf0];
+        let masks: Vec<usize> = (0..6).map(|index| subset_mask(&subsets, index)).collect();
+        assert_eq!(masks, [1, 2, 3, 4, 0, 15]);
     }
 
     #[test]
