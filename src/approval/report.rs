@@ -136,7 +136,7 @@ impl<'k> Checker<'k> {
                 .lines
                 .par_iter()
                 .filter_map(|line| match classify(batch, line, expected)? {
-                    Line::Reported(report) => Some(report),
+                    Line::Reported(report) => Some(*report),
                     Line::Text(text) => {
                         let (verdict, signer) = verify_listed(text, approvers);
                         let mut report = report(line.number, text.as_bytes(), verdict, expected);
@@ -207,8 +207,8 @@ pub fn line_reserving_nonce(
 
 /// A non-blank line before its token checks.
 enum Line<'b> {
-    /// Reported from its length or bytes alone.
-    Reported(LineReport),
+    /// Reported from its length or bytes alone (rare: boxed).
+    Reported(Box<LineReport>),
     Text(&'b str),
 }
 
@@ -218,15 +218,11 @@ fn classify<'b>(batch: &'b Batch, line: &RawLine, expected: &Expectations) -> Op
     if line.is_cut() {
         // Longer than all seal-host reads of a file: its length decides.
         let verdict = line_too_long(line.length, bytes);
-        return Some(Line::Reported(report(
-            line.number,
-            bytes,
-            verdict,
-            expected,
-        )));
+        let report = report(line.number, bytes, verdict, expected);
+        return Some(Line::Reported(Box::new(report)));
     }
     match std::str::from_utf8(bytes) {
-        Err(_) => Some(Line::Reported(not_utf8(line.number, bytes))),
+        Err(_) => Some(Line::Reported(Box::new(not_utf8(line.number, bytes)))),
         Ok(text) if is_blank(text) => None,
         Ok(text) => Some(Line::Text(text)),
     }
@@ -254,7 +250,7 @@ fn check_under_key(batch: &Batch, key: &PublicKey, expected: &Expectations) -> V
         .lines
         .par_iter()
         .filter_map(|line| match classify(batch, line, expected)? {
-            Line::Reported(report) => Some(Stage::Reported(report)),
+            Line::Reported(report) => Some(Stage::Reported(*report)),
             Line::Text(text) => Some(Stage::Checked(line.number, text, check_line(text, key))),
         })
         .collect();

@@ -94,6 +94,8 @@ struct Terms {
     k: Scalar,
 }
 
+// Nearly every signature is `Batched`; boxing its terms would add an allocation per signature.
+#[allow(clippy::large_enum_variant)]
 enum Prepared {
     /// The result is known without the curve equation (S ≥ L, or not 64 bytes).
     Decided(Result<(), Failure>),
