@@ -9,7 +9,7 @@
 # verdict, an exit status or a code (equivalent, or unreachable).
 #
 # Usage: scripts/mutants.sh [GROUP...] [-- EXTRA-CARGO-MUTANTS-OPTIONS...]
-#   GROUP: receipt signature approval chain migrate wire json (default: all, in that order), or
+#   GROUP: receipt signature (with src/signature/) approval chain migrate wire json (default: all, in that order), or
 #   verdicts: only the functions whose verdicts tests/it/mutation_pins.rs pins (a quick check).
 #   Extra options go to cargo-mutants, e.g. `-- --re config_signature` for one function,
 #   `-- --list` to list the mutants without running them, `-- --in-diff my.diff` for the
