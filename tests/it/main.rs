@@ -54,6 +54,7 @@ mod regression;
 mod report_browser;
 mod report_model;
 mod report_page;
+mod report_tamper;
 mod robust_cli;
 mod signature_batching;
 mod spec_conformance;

@@ -389,15 +389,24 @@ fn usage_errors_are_exit_2_with_a_code() {
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("missing-approval-key"));
-    // One document: JSON Lines is refused.
+    // JSON Lines: one report-row per receipt, every receipt (without a key none
+    // authenticates: exit 1).
+    let rows = temp.path().join("rows.jsonl");
     let output = sealkit()
         .args(["--format", "jsonl", "report", "--out"])
-        .arg(&out)
+        .arg(&rows)
         .arg(fixture("new/receipts"))
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    assert!(!out.exists());
+    assert_eq!(output.status.code(), Some(1));
+    let text = std::fs::read_to_string(&rows).unwrap();
+    assert_eq!(text.lines().count(), 13);
+    for line in text.lines() {
+        let row: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(row["type"], "report-row");
+        assert_eq!(row["status"], "unpinned");
+        assert!(row["verdict"].is_null());
+    }
     // Without a receipt key nothing authenticates: error findings, exit 1, page written.
     let output = sealkit()
         .arg("report")
