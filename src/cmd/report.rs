@@ -244,7 +244,8 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
         let s = &model.summary;
         let mut out = Out::new();
         out.text(&format!(
-            "{}\nwrote {} ({} bytes): {} receipts, {} tokens, {} chain entries, {} errors, {} warnings\n",
+            "{}: {}\nwrote {} ({} bytes): {} receipts, {} tokens, {} chain entries, {} errors, {} warnings\n",
+            model.verdict.title(),
             model.verdict.headline,
             args.out.display(),
             bytes.len(),

@@ -158,11 +158,7 @@ pub fn render(model: &Model) -> Result<String, serde_json::Error> {
 /// findings not about one receipt.
 fn verdict(page: &mut String, model: &Model) {
     let v = &model.verdict;
-    let title = match v.outcome {
-        "good" => "The evidence holds",
-        "problems" => "Problems found",
-        _ => "Could not check",
-    };
+    let title = v.title();
     let _ = write!(
         page,
         "<section id=\"verdict\" class=\"verdict {}\" data-outcome=\"{}\"><h2>{title}</h2><p>{}</p>",
@@ -179,7 +175,12 @@ fn verdict(page: &mut String, model: &Model) {
                 "#other-findings".to_owned()
             };
             let where_ = if cause.rows > 0 {
-                format!("{} in {} rows", cause.count, cause.rows)
+                format!(
+                    "{} ({} row{})",
+                    cause.count,
+                    cause.rows,
+                    if cause.rows == 1 { "" } else { "s" }
+                )
             } else {
                 cause.count.to_string()
             };

@@ -65,6 +65,15 @@ pub struct Conclusion {
 }
 
 impl Conclusion {
+    /// The verdict in words, as the page's first heading says it.
+    pub fn title(&self) -> &'static str {
+        match self.outcome {
+            "good" => "The evidence holds",
+            "problems" => "Problems found",
+            _ => "Could not check",
+        }
+    }
+
     /// The exit status's outcome.
     pub fn exit(&self) -> Outcome {
         match self.outcome {
@@ -230,21 +239,22 @@ pub fn verdict(
         (
             "problems",
             format!(
-                "Problems found: {what}; {authenticated} of {receipts} receipt{} authenticated.",
+                "{what}; {authenticated} of {receipts} receipt{} authenticated.",
                 plural(receipts)
             ),
         )
     } else if receipts == 0 {
         (
             "could-not-check",
-            "Could not check: no receipt was found in the given directories.".to_owned(),
+            "No receipt was found in the given directories: nothing was checked.".to_owned(),
         )
     } else {
         (
             "good",
             format!(
-                "The evidence holds: all {receipts} receipt{} authenticated and no error finding.",
-                plural(receipts)
+                "All {receipts} receipt{} authenticated; no error finding ({warnings} warning{}).",
+                plural(receipts),
+                plural(warnings)
             ),
         )
     };
