@@ -58,6 +58,8 @@ fn row_named<'a>(m: &'a Value, file: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no row {file}"))
 }
 
+/// Seen red with the `problems` branch of tally::verdict disabled (the page said the
+/// evidence holds while the exit status was 1).
 #[test]
 fn the_verdict_is_the_exit_status_with_its_causes_most_serious_first() {
     let temp = tempfile::tempdir().unwrap();
@@ -126,6 +128,8 @@ fn a_clean_directory_holds_and_an_empty_one_could_not_be_checked() {
     assert!(page.contains("<h2>Could not check</h2>"));
 }
 
+/// Seen red with every receipt taken as authenticated in row_of (the altered receipt's
+/// ALLOW was counted: four ALLOWs, twelve verdicts).
 #[test]
 fn a_claim_is_never_a_verdict() {
     let temp = tempfile::tempdir().unwrap();
@@ -155,6 +159,7 @@ fn a_claim_is_never_a_verdict() {
     assert!(page.contains("<span class=\"n\" data-k=\"claims-ALLOW\">1</span><span class=\"l\">claims ALLOW — not authenticated</span>"));
 }
 
+/// Seen red with the page's problem-first order reversed (rows without findings first).
 #[test]
 fn problems_come_first_and_a_zero_is_never_red() {
     let temp = tempfile::tempdir().unwrap();
@@ -266,4 +271,38 @@ fn without_the_token_it_signs_a_release_has_no_matching_token_whatever_else_appr
     );
     assert_eq!(m["summary"]["released_without_token"], 1);
     assert!(page.contains("1 other approval of this call, not the one used"));
+}
+
+/// `audit`'s summary follows the same rule: the altered receipt's ALLOW is a claim, in its
+/// own tally, in human output and JSON; the finding counts are most serious first. Seen red
+/// with the authenticated test in audit::record removed (the claim was counted: ALLOW 7).
+#[test]
+fn audit_counts_a_claim_apart_from_the_verdicts() {
+    let temp = tempfile::tempdir().unwrap();
+    let (receipts, _) = tampered_inputs(temp.path(), true);
+    let key = fixture("new/receipts/.seal-receipt-ed25519.key");
+    let run = |format: &str| {
+        report_support::sealkit()
+            .args(["--format", format, "audit", "--receipt-key"])
+            .arg(&key)
+            .arg(&receipts)
+            .output()
+            .unwrap()
+    };
+    let json = run("json");
+    assert_eq!(json.status.code(), Some(1));
+    let audit: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let summary = &audit["summary"];
+    assert_eq!(summary["statuses"]["authenticated"], 11);
+    assert_eq!(
+        summary["verdicts"],
+        serde_json::json!({ "ALLOW": 6, "BLOCK": 5 })
+    );
+    assert_eq!(summary["claims"], serde_json::json!({ "ALLOW": 1 }));
+    assert!(is_sorted_down(&severities(&summary["findings"])));
+    let human = run("human");
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(text.contains("verdict ALLOW (authenticated)"), "{text}");
+    assert!(text.contains("claims ALLOW — not authenticated"), "{text}");
+    assert!(!text.contains("(reported)"), "{text}");
 }
