@@ -84,6 +84,8 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
         server: args.server.clone(),
     };
 
+    // JSON Lines is the form with every row; the page and the JSON model are bounded.
+    let every_row = global.format == Format::Jsonl;
     // Receipts, as the directory audit checks them.
     let mut rows = Vec::new();
     let mut findings = Vec::new();
@@ -94,7 +96,7 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
     };
     audit::audit(&args.dirs, &options, &Quiet, &mut |event| {
         match event {
-            Event::Receipt(entry) => rows.push(model::row_of(entry)),
+            Event::Receipt(entry) => rows.push(model::row_of(entry, every_row)),
             Event::Finding(finding) => findings.push(finding.clone()),
         }
         Ok(())
@@ -206,9 +208,9 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
         frames,
         findings,
         deny_warnings: global.deny_warnings,
-        // JSON Lines is the form with every row; the page and the JSON model are bounded.
-        every_row: global.format == Format::Jsonl,
+        every_row,
     });
+    read_sampled_frames(&mut model);
     if args.timestamp {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -289,6 +291,23 @@ fn refuse_output_inside_inputs(args: &ReportArgs) -> miette::Result<()> {
         );
     crate::atomic_write::refuse_input_as_output(&args.out, inputs)
         .map_err(super::diagnostic::report)
+}
+
+/// The exact frames of the sampled good rows, read again from their receipts with the one
+/// receipt reader (the first reading kept only their digests). A receipt that changed since
+/// is left without details.
+fn read_sampled_frames(model: &mut model::Model) {
+    let mut scratch = crate::receipt::Scratch::default();
+    let server = model.trust.server.clone();
+    for row in model.rows.iter_mut().filter(|r| r.wants_frame()) {
+        let frame = crate::input::read_file_capped(Path::new(&row.file), MAX_INPUT_BYTES)
+            .ok()
+            .and_then(|bytes| crate::receipt::verify_bytes(&bytes, None, &mut scratch).ok())
+            .and_then(|report| report.facts.object_a);
+        if let Some(frame) = frame {
+            row.attach_frame(&frame, server.as_deref());
+        }
+    }
 }
 
 /// A trusted approval key and where it was given.

@@ -269,8 +269,11 @@ pub struct Model {
     pub timeline: Option<Timeline>,
 }
 
-/// Turns one audited receipt into a row (before any join).
-pub fn row_of(entry: &ReceiptEntry) -> Row {
+/// Turns one audited receipt into a row (before any join). The row holds its exact frame
+/// only if `every_frame` or the report keeps it whatever the joins find (a receipt that does
+/// not authenticate, an error finding): a good receipt's frame is read again only if it is
+/// in the sample ([`Row::attach_frame`]), so memory does not grow with good receipts' frames.
+pub fn row_of(entry: &ReceiptEntry, every_frame: bool) -> Row {
     let report = entry.report.as_ref();
     let reported = report.map(|r| &r.reported);
     let verified = report.map(|r| &r.verified);
@@ -307,9 +310,12 @@ pub fn row_of(entry: &ReceiptEntry) -> Row {
         _ => None,
     };
     // Object A is the exact frame only when its digests were recomputed and matched.
-    let frame_bytes = subject
+    let object_a = subject
         .as_ref()
-        .and_then(|_| report.and_then(|r| r.facts.object_a.clone()));
+        .and_then(|_| report.and_then(|r| r.facts.object_a.as_ref()));
+    let kept_whatever = entry.status != "authenticated"
+        || (entry.file_findings.iter()).any(|f| f.severity == Severity::Error);
+    let frame_bytes = object_a.filter(|_| every_frame || kept_whatever).cloned();
     // Join keys come from what sealkit recomputed. A record_version 2 receipt carries no
     // frame to recompute from, so its own (unsigned, and shown as such) values are all
     // there is; any other receipt whose check failed joins nothing by that value.
@@ -347,7 +353,7 @@ pub fn row_of(entry: &ReceiptEntry) -> Row {
         signed_by: entry.signed_by.clone(),
         chain: None,
         frame: FrameJoin {
-            status: if frame_bytes.is_some() {
+            status: if object_a.is_some() {
                 "object-a"
             } else {
                 "unknown"
@@ -358,6 +364,28 @@ pub fn row_of(entry: &ReceiptEntry) -> Row {
         details: None,
         frame_bytes,
         server: report.map(|r| r.facts.server.clone()).unwrap_or_default(),
+    }
+}
+
+impl Row {
+    /// Whether the row's exact frame is the receipt's object A but was not kept: the caller
+    /// reads it again and gives it to [`Row::attach_frame`].
+    pub fn wants_frame(&self) -> bool {
+        self.frame.status == "object-a" && self.details.is_none()
+    }
+
+    /// Gives the row its exact frame, read again from the receipt: taken only if it is the
+    /// frame the first reading established (the same SHA-256 and length); analysed under
+    /// `server`, else the receipt's own server identity.
+    pub fn attach_frame(&mut self, frame: &[u8], server: Option<&str>) -> bool {
+        let same = self.subject.as_ref().is_some_and(|subject| {
+            subject.length == frame.len() as u64
+                && subject.sha256 == crate::digest::sha256_hex(frame)
+        });
+        if same {
+            self.details = Some(details_of(frame, server.unwrap_or(&self.server)));
+        }
+        same
     }
 }
 
@@ -645,13 +673,13 @@ fn join_frames(rows: &mut [Row], frames: Option<&FrameIndex>) -> u64 {
                 joined.insert(located.position);
                 row.frame.capture =
                     Some(index.reference(located.entry, Link::CanonicalRequestSha256));
-                if row.frame_bytes.is_none() {
+                if row.frame.status != "object-a" {
                     row.frame.status = "captured";
                     row.frame_bytes = Some(located.entry.bytes.to_vec());
                 }
             }
             None => {
-                if row.frame_bytes.is_none() {
+                if row.frame.status != "object-a" {
                     row.frame.status = "not-captured";
                 }
                 let message = if row.canonical_request_sha256.is_some() {

@@ -3,6 +3,9 @@
 //! `cargo test --test it MODULE::` runs one area.
 
 mod report_support;
+// Signed copies of one fixture receipt (the benchmarks' generator), for reports of many receipts.
+#[path = "../../benches/support/receipts.rs"]
+mod generated_receipts;
 mod support;
 
 mod approval_approve_cli;

@@ -306,3 +306,79 @@ fn audit_counts_a_claim_apart_from_the_verdicts() {
     assert!(text.contains("claims ALLOW — not authenticated"), "{text}");
     assert!(!text.contains("(reported)"), "{text}");
 }
+
+/// Many receipts: every receipt is counted, the one failure is a row and opens the page,
+/// good receipts beyond the sample are counted by tool, verdict and hour, and sampled rows
+/// still show their exact frame (read again from the receipt). Seen red with the sample
+/// size ignored in tally::sample (every row listed) and with the sampled rows' frames not
+/// read again (no details).
+#[test]
+fn past_the_sample_good_receipts_are_counted_and_every_problem_is_listed() {
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path().join("receipts");
+    std::fs::create_dir(&dir).unwrap();
+    let root = report_support::root();
+    let seed: [u8; 32] = std::fs::read(root.join(crate::generated_receipts::SEED))
+        .unwrap()
+        .try_into()
+        .unwrap();
+    let template = sealkit::receipt::parse(
+        &std::fs::read(root.join(crate::generated_receipts::TEMPLATE)).unwrap(),
+    )
+    .unwrap();
+    let files = crate::generated_receipts::generate(&dir, &template, &seed, 300);
+    // One receipt altered after signing: its BLOCK now says ALLOW.
+    let altered = &files[250];
+    let text = std::fs::read_to_string(altered).unwrap();
+    std::fs::write(
+        altered,
+        text.replacen("\"verdict\": \"BLOCK\"", "\"verdict\": \"ALLOW\"", 1),
+    )
+    .unwrap();
+    let out = temp.path().join("model.json");
+    assert_eq!(report(&out, &dir, &[], &["--format", "json"]), 1);
+    let m: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let s = &m["summary"];
+    assert_eq!(s["receipts"], 300);
+    assert_eq!(s["verdicts"]["block"], 299);
+    assert_eq!(s["claims"]["ALLOW"], 1);
+    let rows = m["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 201);
+    assert_eq!(s["rows_omitted"], 99);
+    let omitted: u64 = m["omitted"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["receipts"].as_u64().unwrap())
+        .sum();
+    assert_eq!(omitted, 99);
+    assert!(m["omitted"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|a| a["class"] == "block" && a["tool"] == "db.execute"));
+    assert!(rows
+        .iter()
+        .any(|r| r["file"] == altered.to_str().unwrap() && r["status"] == "failed"));
+    for row in rows {
+        assert!(row["details"]["frame"].is_string(), "{row}");
+    }
+    // The page opens with the failure, and is the model's size class, not the directory's.
+    let page = temp.path().join("page.html");
+    assert_eq!(report(&page, &dir, &[], &[]), 1);
+    let html = std::fs::read_to_string(&page).unwrap();
+    let first = &html[html.find("<tr class=\"row").unwrap()..];
+    let first = &first[..first.find("</tr>").unwrap()];
+    assert!(
+        first.contains("claims ALLOW — not authenticated"),
+        "{first}"
+    );
+    assert!(html.contains("99 good receipts not listed"));
+    // JSON Lines: every receipt.
+    let lines = temp.path().join("rows.jsonl");
+    assert_eq!(report(&lines, &dir, &[], &["--format", "jsonl"]), 1);
+    assert_eq!(
+        std::fs::read_to_string(&lines).unwrap().lines().count(),
+        300
+    );
+}
