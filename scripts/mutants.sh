@@ -47,7 +47,8 @@ done
 # Per group: the source files (cargo-mutants --file globs) and the test modules that
 # exercise them (modules of the one integration-test binary, or --lib for the unit tests). The slowest
 # modules that add nothing for a group are left out (e.g. receipts, about a minute, from
-# the signature group, whose receipt paths mutation_pins and signature_batching cover).
+# the signature group, whose receipt paths mutation_pins and signature_batching cover; and
+# report_browser, headless Chromium, from the report group, whose page report_page reads).
 files_of() {
     case "$1" in
         receipt) echo "src/receipt.rs src/receipt/*.rs" ;;
@@ -70,7 +71,7 @@ tests_of() {
         chain) echo "--lib chain cli_audit cli_chain chain_stream cli_transcripts closed_stdout duplicate_members regression" ;;
         migrate) echo "--lib migrate migrate_labels cli_migrate cli_diff migration_integrity cli_transcripts regression" ;;
         json) echo "--lib json json_test_suite chain_stream duplicate_members identity_vectors fuzz_regressions regression" ;;
-        report) echo "--lib report report_model report_tamper report_page report_browser" ;;
+        report) echo "--lib report report_model report_tamper report_page" ;;
         wire) echo "--lib meta request wire target_refusals target_tool_spec json_test_suite fuzz_regressions identity_vectors spec_conformance watched_mutations refusal_agreement regression" ;;
         verdicts) echo "mutation_pins approval_verify_cli" ;;
         *) return 1 ;;
