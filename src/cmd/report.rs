@@ -198,18 +198,20 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
         Some(index)
     };
 
-    let mut model = model::join(Evidence {
-        title: args.title.clone(),
-        inputs,
-        trust,
-        rows,
-        tokens,
-        chains,
-        frames,
-        findings,
-        deny_warnings: global.deny_warnings,
+    let mut model = crate::report::build(
+        Evidence {
+            title: args.title.clone(),
+            inputs,
+            trust,
+            rows,
+            tokens,
+            chains,
+            frames,
+            findings,
+        },
+        global.deny_warnings,
         every_row,
-    });
+    );
     read_sampled_frames(&mut model);
     if args.timestamp {
         let now = std::time::SystemTime::now()

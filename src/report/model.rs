@@ -4,7 +4,7 @@
 //! the chain verifier recomputed them, and frames as the frame index split them.
 //!
 //! Guarantees: every receipt the audit reported is counted, and is one row unless it is a
-//! good receipt beyond the sample ([`super::tally`]); rows in decision-time order (ties in
+//! good receipt beyond the sample (`tally`); rows in decision-time order (ties in
 //! audit order); only an authenticated receipt has a verdict (any other receipt's decision
 //! is a claim, counted apart); a token is "the approval that released" a receipt only when
 //! its signed payload is exactly the approval statement the authenticated receipt signs
@@ -16,7 +16,7 @@
 //! joined is reported as such, never dropped. Values from inputs are kept exactly; rendering
 //! escapes them. Nothing here prints or reads files.
 
-pub use super::tally::{Aggregate, Conclusion, Summary, Timeline};
+pub use super::counts::{Aggregate, Conclusion, Summary, Timeline};
 use crate::approval::binding::{freshness, Freshness, Subject};
 use crate::approval::report::{LineReport, Signed, SignedApproval, TokenStatus};
 use crate::audit::ReceiptEntry;
@@ -403,13 +403,10 @@ pub struct Evidence {
     pub frames: Option<FrameIndex>,
     /// Directory-level audit findings.
     pub findings: Vec<Finding>,
-    /// Warnings count as problems (`--deny-warnings`).
-    pub deny_warnings: bool,
-    /// Keep every row (no sample): for `--format jsonl`.
-    pub every_row: bool,
 }
 
-/// Joins the evidence into the model.
+/// Joins the evidence into the model: every row, findings most serious first; the counts,
+/// the verdict and the sample come after ([`super::build`]).
 pub fn join(evidence: Evidence) -> Model {
     let Evidence {
         title,
@@ -420,8 +417,6 @@ pub fn join(evidence: Evidence) -> Model {
         mut chains,
         frames,
         mut findings,
-        deny_warnings,
-        every_row,
     } = evidence;
     // Calls in decision-time order (receipts without a time last), ties in audit order.
     rows.sort_by_key(|r| (r.time.is_none(), r.time));
@@ -448,45 +443,36 @@ pub fn join(evidence: Evidence) -> Model {
         row.findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
         row.severity = row.findings.first().map(|f| f.severity);
     }
-    let summary = super::tally::summarize(
-        &rows,
-        &tokens,
-        &chains,
-        &findings,
-        frames_captured,
-        frames_joined,
-    );
-    let verdict = super::tally::verdict(&rows, &findings, &summary, deny_warnings);
-    let timeline = super::tally::timeline(&rows);
-    let (mut rows, omitted) = if every_row {
-        (rows, Vec::new())
-    } else {
-        super::tally::sample(rows, &mut tokens, &mut chains)
-    };
-    let mut summary = summary;
-    summary.rows_omitted = omitted.iter().map(|a| a.receipts).sum();
-    // Each kept row's frame is analysed on its own, so the rows are shared out across the
-    // cores.
-    rows.par_iter_mut().for_each(|row| {
-        row.details = row
-            .frame_bytes
-            .take()
-            .map(|bytes| details_of(&bytes, trust.server.as_deref().unwrap_or(&row.server)));
-    });
     Model {
         title,
         generated_at: None,
-        verdict,
-        summary,
+        verdict: Conclusion::default(),
+        summary: Summary {
+            frames_captured,
+            frames_joined,
+            ..Summary::default()
+        },
         rows,
-        omitted,
+        omitted: Vec::new(),
         tokens,
         chains,
         findings,
         inputs,
         trust,
-        timeline,
+        timeline: None,
     }
+}
+
+/// Analyses the exact frame of every row that holds one (each on its own, so the rows are
+/// shared out across the cores), under `--server` when given.
+pub fn analyse_frames(model: &mut Model) {
+    let server = model.trust.server.as_deref();
+    model.rows.par_iter_mut().for_each(|row| {
+        row.details = row
+            .frame_bytes
+            .take()
+            .map(|bytes| details_of(&bytes, server.unwrap_or(&row.server)));
+    });
 }
 
 /// Joins each authenticated released receipt to the accepted token whose signed payload is

@@ -5,7 +5,7 @@
 //! about one receipt, most serious first. A receipt that does not authenticate shows its
 //! decision only as a claim. Every input string goes through [`escape`].
 
-use super::html::escape;
+use super::markup::escape;
 use super::model::{Details, Model, Row};
 use crate::finding::Finding;
 use crate::timestamp::iso_ms;

@@ -8,11 +8,10 @@
 //! row with an error finding or without authentication is kept whole, however many receipts
 //! there are, while the other rows beyond a fixed sample are only counted.
 
-use super::model::{Chain, Row, Token};
+use super::counts::{Aggregate, Cause, Conclusion, Summary, Timeline, BINS};
+use super::model::{Chain, Model, Row, Token};
 use crate::approval::report::{Signed, TokenStatus};
 use crate::finding::{Code, Finding, Severity};
-use crate::outcome::Outcome;
-use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Rows kept beyond those that must be (the sample of good receipts, with details).
@@ -20,108 +19,27 @@ pub const SAMPLE_ROWS: usize = 200;
 /// Causes named by the verdict (one per finding code).
 const CAUSES: usize = 12;
 
-/// Counts for the summary.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct Summary {
-    pub receipts: u64,
-    pub statuses: BTreeMap<&'static str, u64>,
-    /// Decisions of authenticated receipts, by [`Row::class`].
-    pub verdicts: BTreeMap<&'static str, u64>,
-    /// Decisions that receipts which do not authenticate claim (`ALLOW`, `BLOCK`): never
-    /// verdicts.
-    pub claims: BTreeMap<String, u64>,
-    pub findings_by_severity: BTreeMap<&'static str, u64>,
-    pub findings_by_code: BTreeMap<Code, u64>,
-    pub tokens_accepted: u64,
-    pub tokens_rejected: u64,
-    pub tokens_used: u64,
-    pub tokens_never_used: u64,
-    pub released_without_token: u64,
-    pub chain_entries: u64,
-    pub chain_entries_joined: u64,
-    pub chain_breaks: u64,
-    pub frames_captured: u64,
-    pub frames_joined: u64,
-    pub frames_not_captured: u64,
-    /// Receipts counted here but not among the rows (good receipts beyond the sample).
-    pub rows_omitted: u64,
-}
-
-/// The report's conclusion, as the exit status gives it.
-#[derive(Debug, Clone, Serialize)]
-pub struct Conclusion {
-    /// `good` (exit 0), `problems` (exit 1) or `could-not-check` (exit 2).
-    pub outcome: &'static str,
-    /// One sentence saying what the outcome rests on.
-    pub headline: String,
-    pub receipts: u64,
-    pub authenticated: u64,
-    pub not_authenticated: u64,
-    pub errors: u64,
-    pub warnings: u64,
-    /// The findings that make the outcome `problems`, one per code, most serious first,
-    /// then earliest.
-    pub causes: Vec<Cause>,
-}
-
-impl Conclusion {
-    /// The verdict in words, as the page's first heading says it.
-    pub fn title(&self) -> &'static str {
-        match self.outcome {
-            "good" => "The evidence holds",
-            "problems" => "Problems found",
-            _ => "Could not check",
-        }
-    }
-
-    /// The exit status's outcome.
-    pub fn exit(&self) -> Outcome {
-        match self.outcome {
-            "good" => Outcome::Good,
-            "problems" => Outcome::Problems,
-            _ => Outcome::Unchecked,
-        }
+/// Adds up the joined model: its summary, verdict and timeline over every row, then the
+/// rows it keeps (all of them with `every_row`).
+pub fn conclude(model: &mut Model, deny_warnings: bool, every_row: bool) {
+    model.summary = summarize(
+        &model.rows,
+        &model.tokens,
+        &model.chains,
+        &model.findings,
+        model.summary.frames_captured,
+        model.summary.frames_joined,
+    );
+    model.verdict = verdict(&model.rows, &model.findings, &model.summary, deny_warnings);
+    model.timeline = timeline(&model.rows);
+    if !every_row {
+        let rows = std::mem::take(&mut model.rows);
+        let (rows, omitted) = sample(rows, &mut model.tokens, &mut model.chains);
+        model.rows = rows;
+        model.summary.rows_omitted = omitted.iter().map(|a| a.receipts).sum();
+        model.omitted = omitted;
     }
 }
-
-/// One finding code behind a `problems` verdict.
-#[derive(Debug, Clone, Serialize)]
-pub struct Cause {
-    pub code: Code,
-    pub severity: Severity,
-    /// How many findings have this code.
-    pub count: u64,
-    /// How many rows carry it (0: it is about a directory, a token file or a chain).
-    pub rows: u64,
-    /// The decision time of the earliest row carrying it.
-    pub first_time: Option<u64>,
-    /// The first finding with this code, in the order above.
-    pub example: Finding,
-}
-
-/// Good receipts not kept as rows, counted by tool, verdict and hour.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub struct Aggregate {
-    pub tool: Option<String>,
-    pub class: &'static str,
-    /// The start of the hour of their decision time (Unix milliseconds).
-    pub hour: Option<u64>,
-    pub receipts: u64,
-    /// Warning findings among them.
-    pub warnings: u64,
-}
-
-/// Decisions over time: per lane, counts in equal time bins from `start` to `end`.
-#[derive(Debug, Clone)]
-pub struct Timeline {
-    pub start: u64,
-    pub end: u64,
-    /// (label, CSS class, counts per bin), top to bottom.
-    pub lanes: Vec<(&'static str, &'static str, Vec<u64>)>,
-}
-
-/// Time bins of the timeline (its drawing has the same size for ten receipts or a million).
-pub const BINS: usize = 200;
 
 pub fn summarize(
     rows: &[Row],

@@ -5,8 +5,8 @@
 //! bounded size for ten receipts or a million; every count is in a `<title>`. Only numbers
 //! and fixed labels enter the markup.
 
+use super::counts::BINS;
 use super::model::Model;
-use super::tally::BINS;
 use crate::timestamp::iso_ms;
 use std::fmt::Write as _;
 
