@@ -87,6 +87,12 @@ fn headless(browser: &Path, profile: &Path, url: &str, action: &[&str]) -> Strin
     reader.join().unwrap().unwrap()
 }
 
+/// The DOM Chromium serializes for `url` after the page script ran, with a fresh profile.
+fn dump_dom(browser: &Path, url: &str) -> Dom {
+    let profile = tempfile::tempdir().unwrap();
+    Dom(headless(browser, profile.path(), url, &["--dump-dom"]))
+}
+
 fn between<'a>(text: &'a str, start: &str, end: &str) -> &'a str {
     let from = text.find(start).unwrap_or_else(|| panic!("no {start}")) + start.len();
     let to = from + text[from..].find(end).unwrap();
@@ -152,15 +158,7 @@ fn the_hostile_page_in_headless_chromium() {
     let model: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     let rows = model["rows"].as_array().unwrap();
     let url = format!("file://{}", page.display());
-    let dump = |fragment: &str| {
-        let profile = tempfile::tempdir().unwrap();
-        Dom(headless(
-            &browser,
-            profile.path(),
-            &format!("{url}{fragment}"),
-            &["--dump-dom"],
-        ))
-    };
+    let dump = |fragment: &str| dump_dom(&browser, &format!("{url}{fragment}"));
 
     let dom = dump("");
     // The page script ran to the end; nothing from the data did.
@@ -337,15 +335,7 @@ fn the_tampered_page_in_headless_chromium_leads_with_the_exit_status_verdict() {
     let (code, model, _) = crate::report_tamper::tampered_report(temp.path(), true);
     assert_eq!(code, 1);
     let url = format!("file://{}", temp.path().join("report.html").display());
-    let dump = |fragment: &str| {
-        let profile = tempfile::tempdir().unwrap();
-        Dom(headless(
-            &browser,
-            profile.path(),
-            &format!("{url}{fragment}"),
-            &["--dump-dom"],
-        ))
-    };
+    let dump = |fragment: &str| dump_dom(&browser, &format!("{url}{fragment}"));
     let dom = dump("");
     assert!(dom.0.contains("data-ready=\"1\""));
     // The verdict leads the page and is the exit status's.

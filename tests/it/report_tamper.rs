@@ -49,6 +49,15 @@ fn is_sorted_down(values: &[u8]) -> bool {
     values.windows(2).all(|w| w[0] >= w[1])
 }
 
+fn of_class<'a>(m: &'a Value, class: &str) -> Vec<&'a Value> {
+    m["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["class"] == class)
+        .collect()
+}
+
 fn row_named<'a>(m: &'a Value, file: &str) -> &'a Value {
     m["rows"]
         .as_array()
@@ -203,12 +212,7 @@ fn the_approval_that_released_a_receipt_is_the_one_its_statement_signs() {
     let tokens = m["tokens"].as_array().unwrap();
     assert_eq!(tokens[0]["signed"]["approver"], "Mallory");
     assert_eq!(tokens[0]["status"], "accepted");
-    let released: Vec<&Value> = m["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| r["class"] == "released")
-        .collect();
+    let released = of_class(&m, "released");
     assert_eq!(released.len(), 3);
     // Mallory's approval, first in the file and of the same call, is not the one used: the
     // receipt's signed statement names the fixture operator and another nonce. Seen red
@@ -244,12 +248,7 @@ fn without_the_token_it_signs_a_release_has_no_matching_token_whatever_else_appr
     let temp = tempfile::tempdir().unwrap();
     let (code, m, page) = tampered_report(temp.path(), false);
     assert_eq!(code, 1);
-    let released: Vec<&Value> = m["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| r["class"] == "released")
-        .collect();
+    let released = of_class(&m, "released");
     let orphan: Vec<&&Value> = released
         .iter()
         .filter(|r| r["approval"].is_null())
