@@ -254,6 +254,9 @@ pub fn timeline(rows: &[Row]) -> Option<Timeline> {
     })
 }
 
+/// (tool, class, start of the hour) → (receipts, warnings) of the rows not kept.
+type OmittedCounts = BTreeMap<(Option<String>, &'static str, Option<u64>), (u64, u64)>;
+
 /// Keeps every row with an error finding or without authentication, and the first
 /// [`SAMPLE_ROWS`] of the others (those with warnings first, then in time order); the rest
 /// are counted by tool, verdict and hour. Row indexes in tokens and chains follow the kept
@@ -274,8 +277,7 @@ pub fn sample(
     for &i in &optional[SAMPLE_ROWS..] {
         keep[i] = false;
     }
-    let mut omitted: BTreeMap<(Option<String>, &'static str, Option<u64>), (u64, u64)> =
-        BTreeMap::new();
+    let mut omitted: OmittedCounts = BTreeMap::new();
     let mut new_index = vec![None; rows.len()];
     let mut kept = Vec::new();
     for (i, row) in rows.into_iter().enumerate() {

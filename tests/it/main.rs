@@ -5,6 +5,7 @@
 mod report_support;
 // Signed copies of one fixture receipt (the benchmarks' generator), for reports of many receipts.
 #[path = "../../benches/support/receipts.rs"]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod generated_receipts;
 mod support;
 

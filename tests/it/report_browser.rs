@@ -316,7 +316,7 @@ fn the_readme_screenshot_is_the_fixture_report() {
 }
 
 /// The segment of the DOM from row `index`'s `<tr>` to its end.
-fn row_in<'a>(dom: &'a str, index: usize) -> &'a str {
+fn row_in(dom: &str, index: usize) -> &str {
     let marker = format!("data-i=\"{index}\">");
     let at = dom
         .find(&marker)
