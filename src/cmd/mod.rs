@@ -14,8 +14,6 @@ use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub mod approve;
-pub mod approve_key;
-pub mod approve_prompt;
 pub mod audit;
 pub mod diagnostic;
 pub mod diff;

@@ -2,7 +2,7 @@
 //! will carry is fixed before the screen is drawn (so what is shown is what is signed), the
 //! signer is named with where its key lives, and a "no" reads as a calm "nothing signed".
 
-use super::{Global, Out};
+use crate::cmd::{Global, Out};
 use crate::approval::{Renderer, DEFAULT_TTL_SECONDS};
 use crate::cli::{ApproveArgs, Format};
 use crate::keys::{KeyLocation, Signer};
@@ -78,7 +78,7 @@ pub fn render(
 /// A "no" at the version 2 screen: nothing signed, said plainly (exit 1, as any refusal).
 pub fn declined(global: &Global) -> miette::Result<Outcome> {
     match global.format {
-        Format::Human if super::quiet() => {}
+        Format::Human if crate::cmd::quiet() => {}
         Format::Human => eprintln!("Nothing signed: the answer was not yes. No token was written."),
         Format::Json | Format::Jsonl => {
             let mut out = Out::new();

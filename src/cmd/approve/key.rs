@@ -3,8 +3,8 @@
 //! ssh-agent (`--ssh-agent`, picked with `--ssh-key PUBFILE` when it holds several). Loaded
 //! before anything is shown or written, so a wrong passphrase or a missing key writes nothing.
 
-use super::diagnostic::report;
-use super::passphrase;
+use crate::cmd::diagnostic::report;
+use crate::cmd::passphrase;
 use crate::cli::ApproveArgs;
 use crate::keys::{self, agent, KeyLocation, Signer};
 

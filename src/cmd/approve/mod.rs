@@ -33,6 +33,8 @@ use std::io::{BufRead, BufReader, IsTerminal, Read, Write};
 use std::path::Path;
 
 mod checks;
+mod key;
+mod prompt;
 pub mod terminal;
 
 /// Longest answer read at the prompt (seal-host's interactive limit).
@@ -50,9 +52,9 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
             .filter_map(|(name, path)| Some((name, path?))),
     )
     .map_err(super::diagnostic::report)?;
-    let (key, location) = super::approve_key::load(&args)?;
+    let (key, location) = key::load(&args)?;
     let key = key.as_ref();
-    let validity = super::approve_prompt::fix_validity(&mut args)?;
+    let validity = prompt::fix_validity(&mut args)?;
     let (target, frame) = challenged(&args)?;
     let call = match identify(&frame, &args.server) {
         Ok(call) => call,
@@ -76,7 +78,7 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
         frame: &frame,
     };
     let shown_text = match validity {
-        Some(validity) => super::approve_prompt::render(&request, key, &location, validity),
+        Some(validity) => prompt::render(&request, key, &location, validity),
         None => renderer::render(&request),
     };
     let now = clock(&args)?;
@@ -86,7 +88,7 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
     checks::warn_ttl(&args, decision, now, global);
     if !args.yes && !ask(&shown_text, decision, validity.is_some())? {
         if validity.is_some() {
-            return super::approve_prompt::declined(global);
+            return prompt::declined(global);
         }
         return refuse(
             global,
@@ -338,7 +340,7 @@ fn sign(
         Some(nonce) => nonce.clone(),
         None => random_hex()?,
     };
-    let renderer = super::approve_prompt::renderer(args.renderer_version);
+    let renderer = prompt::renderer(args.renderer_version);
     let sign_error = super::diagnostic::report::<crate::approval::sign::SignError>;
     if decision == Decision::Deny {
         let line = sign_decline(key, target, authorized_at, &nonce).map_err(sign_error)?;
