@@ -436,11 +436,12 @@ pub struct ApproveArgs {
     #[arg(long)]
     pub deny: bool,
 
-    /// Approval screen layout: 2 (the default: signer, validity and a one-line question
-    /// first; values pretty-printed; plain words), or 1 (the earlier layout, still
-    /// verifiable). The record names the renderer version it used.
-    #[arg(long, value_name = "N", default_value_t = 2,
-          value_parser = clap::value_parser!(u8).range(1..=2))]
+    /// Approval screen layout: 3 (the default: every signed value shown, fitted to the
+    /// terminal's width), 2 (signer, validity and a one-line question first, lines as long
+    /// as their values) or 1 (the first layout). Records of every version verify alike; the
+    /// record names the renderer version it used.
+    #[arg(long, value_name = "N", default_value_t = 3,
+          value_parser = clap::value_parser!(u8).range(1..=3))]
     pub renderer_version: u8,
 }
 

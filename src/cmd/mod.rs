@@ -20,6 +20,7 @@ pub mod diff;
 pub mod envelope;
 pub mod key;
 pub mod keygen;
+pub mod layout;
 pub mod migrate;
 pub mod passphrase;
 pub mod report;

@@ -163,11 +163,11 @@ fn question(request: &Request<'_>, validity: Option<Validity>) -> String {
     String::from_utf8_lossy(&text.bytes).into_owned()
 }
 
-fn ttl_seconds(validity: Validity) -> u64 {
+pub(super) fn ttl_seconds(validity: Validity) -> u64 {
     validity.expiry.saturating_sub(validity.authorized_at) / 1000
 }
 
-fn short(hex: &str) -> String {
+pub(super) fn short(hex: &str) -> String {
     match (hex.get(..4), hex.get(hex.len().saturating_sub(4)..)) {
         (Some(head), Some(tail)) if hex.len() > 8 => format!("{head}...{tail}"),
         _ => hex.to_owned(),
@@ -175,41 +175,13 @@ fn short(hex: &str) -> String {
 }
 
 /// Unix milliseconds as `YYYY-MM-DD HH:MM:SS UTC (N ms)`.
-fn utc(ms: u64) -> String {
-    let seconds = ms / 1000;
-    let days = i64::try_from(seconds / 86_400).unwrap_or(i64::MAX / 2);
-    let rest = seconds % 86_400;
-    let (year, month, day) = civil_from_days(days);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC ({ms} ms)",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60
-    )
-}
-
-/// The proleptic Gregorian date of a day count since 1970-01-01.
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z - era * 146_097;
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 {
-        month_index + 3
-    } else {
-        month_index - 9
-    };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
+pub fn utc(ms: u64) -> String {
+    format!("{} ({ms} ms)", crate::timestamp::utc_text(ms))
 }
 
 /// A value after `key:`: a scalar or empty container on the same line, otherwise the
 /// pretty form on the following lines.
-fn pretty_after_key(text: &mut Text, canonical: &str) {
+pub(super) fn pretty_after_key(text: &mut Text, canonical: &str) {
     if is_flat(canonical) {
         text.raw(" ");
         text.visible(canonical);
@@ -225,7 +197,7 @@ fn is_flat(canonical: &str) -> bool {
 
 /// Writes a canonical JSON value (no whitespace outside strings) with two-space indentation
 /// inserted between its tokens, starting at `level`; the value's own bytes are unchanged.
-fn pretty(text: &mut Text, canonical: &str, level: usize) {
+pub(super) fn pretty(text: &mut Text, canonical: &str, level: usize) {
     let indent = |text: &mut Text, level: usize| text.raw(&"  ".repeat(level));
     indent(text, level);
     let mut depth = level;

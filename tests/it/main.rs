@@ -9,6 +9,7 @@ mod approval_approve_cli;
 mod approval_approve_refusals;
 mod approval_fixtures;
 mod approval_pty;
+mod approval_screen;
 mod approval_verify_cli;
 mod approval_verify_conflicts;
 mod approval_wycheproof;

@@ -107,18 +107,31 @@ pub(super) fn not_expired(args: &ApproveArgs, decision: Decision, now: u64) -> R
     if now <= expiry && authorized_at >= oldest {
         return Ok(());
     }
+    let time = crate::renderer::v2::utc;
     let why = if now > expiry {
-        format!("its expiry {expiry} ms is before the signing time {now} ms")
+        format!(
+            "its expiry {} is before the signing time {}",
+            time(expiry),
+            time(now)
+        )
     } else {
         format!(
-            "authorized_at {authorized_at} ms is more than the host's longest TTL \
-             ({MAX_TTL_SECONDS} s) before the signing time {now} ms"
+            "authorized_at {} is more than the host's longest TTL ({MAX_TTL_SECONDS} s) before \
+             the signing time {}",
+            time(authorized_at),
+            time(now)
         )
     };
-    Err(Refused::new(
+    let mut refused = Refused::new(
         "approval-expired-at-signing",
         format!("nothing was signed: the host would drop this approval as expired: {why}"),
-    ))
+    );
+    refused.help = Some(
+        "run approve again: without --authorized-at, --expiry and --now the window starts when \
+         the request is drawn, and a window that passes while you read is offered again"
+            .to_owned(),
+    );
+    Err(refused)
 }
 
 /// Warns (stderr) when the approval's lifetime exceeds the host's TTL cap.
