@@ -19,27 +19,113 @@ pub fn columns<T>(_file: &T) -> Option<usize> {
 }
 
 /// The width of standard output when it is a terminal; `None` when it is piped or redirected.
+/// Read once: every table and line of one run is fitted to the same width.
 pub fn stdout_columns() -> Option<usize> {
-    let stdout = std::io::stdout();
-    if stdout.is_terminal() {
-        columns(&stdout)
-    } else {
-        None
-    }
+    static COLUMNS: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    *COLUMNS.get_or_init(|| {
+        let stdout = std::io::stdout();
+        if stdout.is_terminal() {
+            columns(&stdout)
+        } else {
+            None
+        }
+    })
 }
 
-/// Arranges `table` to the terminal's width (comfy-table's dynamic arrangement wraps cells
-/// inside their columns); piped, it keeps every cell on one line.
-pub fn fit_table(table: &mut Table, width: Option<usize>) {
-    match width.and_then(|w| u16::try_from(w).ok()) {
-        Some(width) => {
-            table.set_content_arrangement(ContentArrangement::Dynamic);
-            table.set_width(width);
+/// Below this many columns a table cell is too narrow to read: rows become blocks.
+const MIN_COLUMN: usize = 12;
+/// Hex runs at least this long are digests or key ids: shortened on a terminal (the full
+/// values are in the JSON output).
+const LONG_HEX: usize = 32;
+
+/// A table as printed on standard output: piped, exactly as the caller arranged it; on a
+/// terminal, hashes shortened and arranged to the terminal's width, or, where the table
+/// cannot be read at that width, each row as a block of `name: value` lines.
+pub fn table(table: &Table) -> String {
+    fit(table, stdout_columns())
+}
+
+/// Human text as printed on standard output: on a terminal, lines longer than its width are
+/// word-wrapped (see [`wrap`]).
+pub fn text(text: &str) -> String {
+    wrap(text, stdout_columns())
+}
+
+/// [`table`] at a given width.
+pub fn fit(table: &Table, width: Option<usize>) -> String {
+    let Some(width) = width else {
+        return table.to_string();
+    };
+    let cells = |row: &comfy_table::Row| -> Vec<String> {
+        row.cell_iter().map(|c| shorten_hex(&c.content())).collect()
+    };
+    let header = table.header().map(cells).unwrap_or_default();
+    let rows: Vec<Vec<String>> = table.row_iter().map(cells).collect();
+    let columns = rows
+        .iter()
+        .map(Vec::len)
+        .chain([header.len()])
+        .max()
+        .unwrap_or(0);
+    if columns * MIN_COLUMN < width {
+        let mut fitted = Table::new();
+        fitted
+            .load_preset(comfy_table::presets::UTF8_FULL_CONDENSED)
+            .set_content_arrangement(ContentArrangement::Dynamic)
+            .set_width(u16::try_from(width).unwrap_or(u16::MAX));
+        if !header.is_empty() {
+            fitted.set_header(header.clone());
         }
-        None => {
-            table.set_content_arrangement(ContentArrangement::Disabled);
+        fitted.add_rows(rows.clone());
+        let text = fitted.to_string();
+        if text.lines().all(|l| l.chars().count() <= width) {
+            return text;
         }
     }
+    blocks(&header, &rows, width)
+}
+
+/// Each row as a block of `name: value` lines (values word-wrapped), blocks apart by a blank
+/// line.
+fn blocks(header: &[String], rows: &[Vec<String>], width: usize) -> String {
+    let mut text = String::new();
+    for (index, row) in rows.iter().enumerate() {
+        if index > 0 {
+            text.push('\n');
+        }
+        for (column, value) in row.iter().enumerate() {
+            let name = header.get(column).map_or("", String::as_str);
+            let value = value.replace('\n', " ");
+            text.push_str(&format!("{name}: {value}\n"));
+        }
+    }
+    let text = wrap(&text, Some(width));
+    text.strip_suffix('\n').unwrap_or(&text).to_owned()
+}
+
+/// Long lowercase-hex runs (digests, key ids) cut to their first 12 digits and `…`.
+fn shorten_hex(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut run = String::new();
+    let flush = |run: &mut String, out: &mut String| {
+        if run.len() >= LONG_HEX {
+            out.push_str(&run[..12]);
+            out.push('…');
+        } else {
+            out.push_str(run);
+        }
+        run.clear();
+    };
+    for ch in text.chars() {
+        if ch.is_ascii_digit() || ('a'..='f').contains(&ch) {
+            run.push(ch);
+        } else {
+            flush(&mut run, &mut out);
+            out.push(ch);
+        }
+    }
+    flush(&mut run, &mut out);
+    out
 }
 
 /// Word-wraps each line of `text` longer than `width` (when there is one): the line breaks
@@ -105,7 +191,39 @@ pub fn wrap(text: &str, width: Option<usize>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::wrap;
+    use super::{fit, shorten_hex, wrap};
+    use comfy_table::Table;
+
+    #[test]
+    fn tables_keep_their_layout_piped_and_fit_a_terminal() {
+        let mut table = Table::new();
+        table.set_header(vec!["severity", "code", "path", "finding"]);
+        let hash = "ab".repeat(32);
+        table.add_row(vec![
+            "error".to_owned(),
+            "signature-invalid".to_owned(),
+            "receipts/r-0001.json".to_owned(),
+            format!("the signature does not verify under key {hash}; the receipt changed"),
+        ]);
+        assert_eq!(fit(&table, None), table.to_string());
+        for width in [80, 120] {
+            let text = fit(&table, Some(width));
+            assert!(text.lines().all(|l| l.chars().count() <= width), "{text}");
+            assert!(text.contains("abababababab…"), "{text}");
+            assert!(!text.contains(&hash), "{text}");
+        }
+        // Too narrow for four readable columns: one block per row.
+        let text = fit(&table, Some(40));
+        assert!(
+            text.starts_with("severity: error\ncode: signature-invalid\n"),
+            "{text}"
+        );
+        assert!(text.lines().all(|l| l.chars().count() <= 40), "{text}");
+        assert_eq!(
+            shorten_hex("key 0123 and deadbeef"),
+            "key 0123 and deadbeef"
+        );
+    }
 
     #[test]
     fn long_lines_wrap_under_their_label_and_short_ones_stay() {

@@ -32,13 +32,36 @@ pub fn spawn_at(columns: u16, dir: &Path, args: &[String]) -> Session {
 
 /// The lines wider than `columns` in what a terminal showed (CR LF line ends). The pty does
 /// not echo the answer typed after a question, so what follows it starts a line of its own.
+/// A line redrawn in place (a progress bar: CR, escape sequences) counts as its last drawing.
 pub fn too_wide(shown: &[u8], columns: usize) -> Vec<String> {
     String::from_utf8_lossy(shown)
         .replace("[y/N] ", "[y/N] \n")
         .split('\n')
-        .map(|l| l.trim_end_matches('\r').to_owned())
+        .map(|l| visible(l.trim_end_matches('\r')))
         .filter(|l| l.chars().count() > columns)
         .collect()
+}
+
+/// What stays of a line on the screen: the text after its last CR, without escape sequences.
+fn visible(line: &str) -> String {
+    let last = line.rsplit('\r').next().unwrap_or("");
+    let mut out = String::new();
+    let mut chars = last.chars();
+    while let Some(ch) = chars.next() {
+        if ch == '\u{1b}' {
+            // CSI: ESC [ parameters, then one final byte in @..~.
+            if chars.next() == Some('[') {
+                for c in chars.by_ref() {
+                    if ('@'..='~').contains(&c) {
+                        break;
+                    }
+                }
+            }
+            continue;
+        }
+        out.push(ch);
+    }
+    out
 }
 
 fn approve_args(dir: &Path, extra: &[&str]) -> Vec<String> {

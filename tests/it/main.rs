@@ -60,6 +60,7 @@ mod signature_batching;
 mod spec_conformance;
 mod target_refusals;
 mod target_tool_spec;
+mod terminal_tables;
 mod typed_errors;
 mod typed_props;
 mod v2_signed_approval;
