@@ -82,8 +82,14 @@ impl Progress {
         let bar = if io::stderr().is_terminal() && !super::quiet() {
             let bar = indicatif::ProgressBar::new(0);
             if let Ok(style) = indicatif::ProgressStyle::with_template(
-                "{spinner} auditing {pos}/{len} files [{bar:40}] {per_sec} eta {eta}",
+                "{spinner} auditing {pos}/{len} files [{bar:40}] {rate} files/s eta {eta}",
             ) {
+                let style = style.with_key(
+                    "rate",
+                    |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = write!(w, "{}", super::layout::rate(state.per_sec()));
+                    },
+                );
                 bar.set_style(style.progress_chars("=> "));
             }
             bar

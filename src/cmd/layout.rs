@@ -189,9 +189,103 @@ pub fn wrap(text: &str, width: Option<usize>) -> String {
     out
 }
 
+/// How a verdict word reads: good (green), a failure (red), a warning (yellow).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Good,
+    Bad,
+    Warning,
+}
+
+/// Whether standard output is coloured (`--color`, NO_COLOR), set once before any command
+/// runs; process-wide for the same reason as `-q` (see `cmd::quiet`).
+static COLOR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Sets whether [`paint`] colours (from the resolved `--color` for standard output).
+pub fn set_color(color: bool) {
+    COLOR.store(color, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// `word` coloured as its verdict when colour is on; the words themselves are unchanged,
+/// so output without colour reads the same.
+pub fn paint(word: &str, verdict: Verdict) -> String {
+    painted(
+        word,
+        verdict,
+        COLOR.load(std::sync::atomic::Ordering::Relaxed),
+    )
+}
+
+fn painted(word: &str, verdict: Verdict, color: bool) -> String {
+    if !color {
+        return word.to_owned();
+    }
+    let code = match verdict {
+        Verdict::Good => "32",
+        Verdict::Bad => "31",
+        Verdict::Warning => "33",
+    };
+    format!("\x1b[1;{code}m{word}\x1b[0m")
+}
+
+/// A count of problems: coloured only when there is at least one (a zero needs no
+/// attention).
+pub fn count(n: u64, noun: &str, verdict: Verdict) -> String {
+    counted(
+        n,
+        noun,
+        verdict,
+        COLOR.load(std::sync::atomic::Ordering::Relaxed),
+    )
+}
+
+fn counted(n: u64, noun: &str, verdict: Verdict, color: bool) -> String {
+    let text = format!("{n} {noun}");
+    if n == 0 {
+        text
+    } else {
+        painted(&text, verdict, color)
+    }
+}
+
+/// A rate as people read it: `184/s`, `1.5k/s`, `2.3M/s` (three significant digits at most).
+pub fn rate(per_second: f64) -> String {
+    let (value, unit) = if per_second >= 1e6 {
+        (per_second / 1e6, "M")
+    } else if per_second >= 1e3 {
+        (per_second / 1e3, "k")
+    } else {
+        (per_second, "")
+    };
+    if unit.is_empty() || value >= 10.0 {
+        format!("{value:.0}{unit}")
+    } else {
+        format!("{value:.1}{unit}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{fit, shorten_hex, wrap};
+    use super::{counted, fit, painted, rate, shorten_hex, wrap, Verdict};
+
+    #[test]
+    fn rates_are_rounded_and_only_problems_are_red() {
+        assert_eq!(rate(1489.0683), "1.5k");
+        assert_eq!(rate(184.2456), "184");
+        assert_eq!(rate(12_345.0), "12k");
+        assert_eq!(rate(2_300_000.0), "2.3M");
+        assert_eq!(counted(0, "rejected", Verdict::Bad, true), "0 rejected");
+        assert_eq!(
+            counted(2, "rejected", Verdict::Bad, true),
+            "\x1b[1;31m2 rejected\x1b[0m"
+        );
+        assert_eq!(painted("VERIFY OK", Verdict::Good, false), "VERIFY OK");
+        assert_eq!(
+            painted("VERIFY OK", Verdict::Good, true),
+            "\x1b[1;32mVERIFY OK\x1b[0m"
+        );
+    }
+
     use comfy_table::Table;
 
     #[test]

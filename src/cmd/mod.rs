@@ -80,6 +80,7 @@ pub fn quiet() -> bool {
 pub fn run(cli: Cli) -> Outcome {
     let global = Global::from_cli(&cli);
     QUIET.store(global.quiet, Ordering::Relaxed);
+    layout::set_color(global.color);
     let result = match cli.command {
         Command::Target(args) => target::run(args, &global),
         Command::Envelope(args) => envelope::run(*args, &global),

@@ -533,7 +533,8 @@ impl Human {
 /// One line per conflicting target (the first [`MAX_DIAGNOSTICS`], then a count).
 fn write_conflicts(out: &mut impl Write, conflicts: &[Conflict]) -> io::Result<()> {
     for conflict in conflicts.iter().take(MAX_DIAGNOSTICS) {
-        writeln!(out, "error [{}]: {}", conflict.code, conflict.message)?;
+        let error = super::layout::paint("error", super::layout::Verdict::Bad);
+        writeln!(out, "{error} [{}]: {}", conflict.code, conflict.message)?;
     }
     if conflicts.len() > MAX_DIAGNOSTICS {
         writeln!(
@@ -612,11 +613,11 @@ fn write_summary(out: &mut impl Write, summary: &Summary) -> io::Result<()> {
     let lines = if summary.lines == 1 { "line" } else { "lines" };
     writeln!(
         out,
-        "{}: {} token {lines}, {} accepted, {} rejected{declines}",
+        "{}: {} token {lines}, {} accepted, {}{declines}",
         escape(&summary.source),
         summary.lines,
         summary.accepted,
-        summary.rejected
+        super::layout::count(summary.rejected, "rejected", super::layout::Verdict::Bad)
     )?;
     match summary.conflicts {
         0 => {}

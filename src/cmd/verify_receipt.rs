@@ -197,11 +197,15 @@ pub fn human(result: &FileResult<'_>, pin: Option<&Pin>) -> String {
 }
 
 fn headline(report: &ReceiptReport) -> String {
+    use super::layout::{paint, Verdict};
     let status = match report.status {
-        ReceiptStatus::Authenticated => "AUTHENTICATED",
-        ReceiptStatus::Unpinned => "NOT AUTHENTICATED (signer unpinned)",
-        ReceiptStatus::Unsigned => "NOT AUTHENTICATED (unsigned record_version 2)",
-        ReceiptStatus::Failed => "FAILED",
+        ReceiptStatus::Authenticated => paint("AUTHENTICATED", Verdict::Good),
+        ReceiptStatus::Unpinned => paint("NOT AUTHENTICATED (signer unpinned)", Verdict::Bad),
+        ReceiptStatus::Unsigned => paint(
+            "NOT AUTHENTICATED (unsigned record_version 2)",
+            Verdict::Bad,
+        ),
+        ReceiptStatus::Failed => paint("FAILED", Verdict::Bad),
     };
     let reported = &report.reported;
     let mut parts = vec![format!(

@@ -108,7 +108,7 @@ fn the_screen_and_the_result_fit_80_and_120_columns() {
                 "{text}"
             );
             assert!(text.contains("signed "), "{text}");
-            // Seen red before the fitting (the signer line ran to 131 columns).
+            // Seen red with the renderer's cutting pass removed (the frame line ran past).
             assert_eq!(
                 too_wide(&shown, usize::from(columns)),
                 Vec::<String>::new(),
@@ -119,8 +119,8 @@ fn the_screen_and_the_result_fit_80_and_120_columns() {
 }
 
 /// Every member of the payload `approve` signed appears on the screen it showed, except the
-/// digests and descriptions of the screen itself. Seen red with the approver and session
-/// lines left out of the screen.
+/// digests and descriptions of the screen itself. Seen red with the approver line left out
+/// of the screen.
 #[test]
 fn every_signed_field_is_on_the_screen_that_was_shown() {
     let dir = tempfile::tempdir().unwrap();
@@ -175,7 +175,8 @@ fn every_signed_field_is_on_the_screen_that_was_shown() {
 
 /// The window passes while the person reads (TTL 2 s, answered after 3 s): nothing is signed,
 /// the person is told in words and UTC times and asked whether to draw it again; "yes" draws
-/// a new screen with a new window, and the record signed carries that window.
+/// a new screen with a new window, and the record signed carries that window. Seen red with
+/// the expired answer signed as it stood (the window shown had passed).
 #[test]
 fn a_window_that_passed_while_reading_is_drawn_again_on_request() {
     let dir = tempfile::tempdir().unwrap();

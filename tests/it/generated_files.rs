@@ -319,7 +319,7 @@ fn man_pages_and_completions_are_current() {
 
 /// A code added to an enum without its line in the documentation stops the generation (so
 /// the staleness test above cannot pass), and every listed code is on its committed page.
-/// Seen red by adding a variant to `RefusalCode` without a docs row.
+/// Seen red when `allow-beside-signed-decline` was listed before its documentation row existed.
 #[test]
 fn every_code_a_command_prints_has_its_line_on_the_man_page() {
     let docs = crate::support::documentation();

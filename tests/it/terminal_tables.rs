@@ -115,8 +115,67 @@ fn every_table_fits_80_and_120_columns() {
             let _ = std::fs::remove_dir_all(&migrate_out);
             let (text, wide) = at_width(columns, cwd, args);
             assert!(text.contains(expected), "{args:?}: {text}");
-            // Seen red before the fitting: audit's finding table ran to 140 columns.
+            // Seen red with layout::table printing the caller's layout at a terminal too.
             assert_eq!(wide, Vec::<String>::new(), "{args:?} at {columns}:\n{text}");
         }
     }
+}
+
+/// Under `--color always` the verdict words are coloured (good green, failures red) and a
+/// count of zero problems is not; `--color never` prints the same words without colour.
+/// Seen red with `layout::count` colouring every count.
+#[test]
+fn verdict_words_are_coloured_and_zero_counts_are_not() {
+    let run = |args: &[&str]| {
+        let output = assert_cmd::Command::cargo_bin("sealkit")
+            .unwrap()
+            .current_dir(root())
+            .args(args)
+            .output()
+            .unwrap();
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let green = "\u{1b}[1;32m";
+    let red = "\u{1b}[1;31m";
+    let ok = run(&[
+        "verify",
+        "chain",
+        "--color",
+        "always",
+        "testdata/receipts/chain/sealed.json",
+    ]);
+    assert!(ok.contains(&format!("{green}VERIFY OK\u{1b}[0m:")), "{ok}");
+    let fail = run(&[
+        "verify",
+        "chain",
+        "--color",
+        "always",
+        "testdata/receipts/chain/tampered.json",
+    ]);
+    assert!(
+        fail.contains(&format!("{red}VERIFY FAIL\u{1b}[0m:")),
+        "{fail}"
+    );
+    let plain = run(&[
+        "verify",
+        "chain",
+        "--color",
+        "never",
+        "testdata/receipts/chain/tampered.json",
+    ]);
+    assert!(
+        plain.contains("VERIFY FAIL:") && !plain.contains('\u{1b}'),
+        "{plain}"
+    );
+    let tokens = run(&[
+        "verify",
+        "approval",
+        "--color",
+        "always",
+        "testdata/approvals/fixture-run-allow.token.ndjson",
+        "--pubkey",
+        crate::support::PUBKEY,
+    ]);
+    assert!(tokens.contains(", 0 rejected"), "{tokens}");
+    assert!(!tokens.contains(red), "{tokens}");
 }
