@@ -38,11 +38,16 @@ const MIN_COLUMN: usize = 12;
 /// values are in the JSON output).
 const LONG_HEX: usize = 32;
 
-/// A table as printed on standard output: piped, exactly as the caller arranged it; on a
-/// terminal, hashes shortened and arranged to the terminal's width, or, where the table
-/// cannot be read at that width, each row as a block of `name: value` lines.
+/// A table as printed on standard output: piped, as the caller arranged it; on a terminal,
+/// hashes shortened and arranged to the terminal's width, or, where the table cannot be read
+/// at that width, each row as a block of `name: value` lines. With colour on, the verdict
+/// words in its cells are coloured (see [`cell_verdict`]).
 pub fn table(table: &Table) -> String {
-    fit(table, stdout_columns())
+    fit(
+        table,
+        stdout_columns(),
+        COLOR.load(std::sync::atomic::Ordering::Relaxed),
+    )
 }
 
 /// Human text as printed on standard output: on a terminal, lines longer than its width are
@@ -51,16 +56,71 @@ pub fn text(text: &str) -> String {
     wrap(text, stdout_columns())
 }
 
-/// [`table`] at a given width.
-pub fn fit(table: &Table, width: Option<usize>) -> String {
+/// The verdict a whole table cell says, if it is one of the verdict words.
+fn cell_verdict(content: &str) -> Option<Verdict> {
+    match content {
+        "ok" | "OK" | "ACCEPTED" | "accepted" | "AUTHENTICATED" | "authenticated" => {
+            Some(Verdict::Good)
+        }
+        "error" | "REJECTED" | "rejected" | "FAILED" | "failed" | "refused" | "FAIL" => {
+            Some(Verdict::Bad)
+        }
+        "warning" => Some(Verdict::Warning),
+        _ => None,
+    }
+}
+
+/// A row's cells, hashes shortened on a terminal, verdict words coloured when asked.
+fn cells(row: &comfy_table::Row, shorten: bool, color: bool) -> Vec<comfy_table::Cell> {
+    row.cell_iter()
+        .map(|cell| {
+            let content = cell.content();
+            let shown = if shorten {
+                shorten_hex(&content)
+            } else {
+                content.clone()
+            };
+            let styled = comfy_table::Cell::new(shown);
+            match cell_verdict(&content).filter(|_| color) {
+                Some(verdict) => styled
+                    .fg(match verdict {
+                        Verdict::Good => comfy_table::Color::Green,
+                        Verdict::Bad => comfy_table::Color::Red,
+                        Verdict::Warning => comfy_table::Color::Yellow,
+                    })
+                    .add_attribute(comfy_table::Attribute::Bold),
+                None => styled,
+            }
+        })
+        .collect()
+}
+
+/// [`table`] at a given width (`None`: piped) and colour.
+pub fn fit(table: &Table, width: Option<usize>, color: bool) -> String {
     let Some(width) = width else {
-        return table.to_string();
+        if !color {
+            return table.to_string();
+        }
+        // The caller's arrangement, with its verdict words coloured.
+        let mut styled = Table::new();
+        styled
+            .load_preset(&table.clone().current_style_as_preset())
+            .set_content_arrangement(table.content_arrangement())
+            .enforce_styling();
+        if let Some(width) = table.width() {
+            styled.set_width(width);
+        }
+        if let Some(header) = table.header() {
+            styled.set_header(cells(header, false, false));
+        }
+        styled.add_rows(table.row_iter().map(|row| cells(row, false, true)));
+        return styled.to_string();
     };
-    let cells = |row: &comfy_table::Row| -> Vec<String> {
+    let plain = |row: &comfy_table::Row| -> Vec<String> {
         row.cell_iter().map(|c| shorten_hex(&c.content())).collect()
     };
-    let header = table.header().map(cells).unwrap_or_default();
-    let rows: Vec<Vec<String>> = table.row_iter().map(cells).collect();
+    let header = table.header().map(plain).unwrap_or_default();
+    let rows: Vec<Vec<String>> = table.row_iter().map(plain).collect();
     let columns = rows
         .iter()
         .map(Vec::len)
@@ -73,16 +133,40 @@ pub fn fit(table: &Table, width: Option<usize>) -> String {
             .load_preset(comfy_table::presets::UTF8_FULL_CONDENSED)
             .set_content_arrangement(ContentArrangement::Dynamic)
             .set_width(u16::try_from(width).unwrap_or(u16::MAX));
-        if !header.is_empty() {
-            fitted.set_header(header.clone());
+        if color {
+            fitted.enforce_styling();
         }
-        fitted.add_rows(rows.clone());
+        if let Some(header) = table.header() {
+            fitted.set_header(cells(header, true, false));
+        }
+        fitted.add_rows(table.row_iter().map(|row| cells(row, true, color)));
         let text = fitted.to_string();
-        if text.lines().all(|l| l.chars().count() <= width) {
+        if text.lines().all(|l| visible_width(l) <= width) {
             return text;
         }
     }
     blocks(&header, &rows, width)
+}
+
+/// Columns a line takes on a terminal: its characters, escape sequences (colour) not counted.
+fn visible_width(line: &str) -> usize {
+    let mut width = 0;
+    let mut chars = line.chars();
+    while let Some(ch) = chars.next() {
+        if ch == '\x1b' {
+            // CSI: ESC [ parameters, then one final byte in @..~.
+            if chars.next() == Some('[') {
+                for c in chars.by_ref() {
+                    if ('@'..='~').contains(&c) {
+                        break;
+                    }
+                }
+            }
+            continue;
+        }
+        width += 1;
+    }
+    width
 }
 
 /// Each row as a block of `name: value` lines (values word-wrapped), blocks apart by a blank
@@ -141,7 +225,7 @@ pub fn wrap(text: &str, width: Option<usize>) -> String {
             Some(content) => (content, "\n"),
             None => (line, ""),
         };
-        if content.chars().count() <= width {
+        if visible_width(content) <= width {
             out.push_str(line);
             continue;
         }
@@ -154,7 +238,7 @@ pub fn wrap(text: &str, width: Option<usize>) -> String {
                     continue;
                 }
             } else if index > 0 {
-                let needed = current.chars().count() + 1 + word.chars().count();
+                let needed = visible_width(&current) + 1 + visible_width(word);
                 if needed > width && !current.trim().is_empty() {
                     out.push_str(current.trim_end());
                     out.push('\n');
@@ -299,15 +383,15 @@ mod tests {
             "receipts/r-0001.json".to_owned(),
             format!("the signature does not verify under key {hash}; the receipt changed"),
         ]);
-        assert_eq!(fit(&table, None), table.to_string());
+        assert_eq!(fit(&table, None, false), table.to_string());
         for width in [80, 120] {
-            let text = fit(&table, Some(width));
+            let text = fit(&table, Some(width), false);
             assert!(text.lines().all(|l| l.chars().count() <= width), "{text}");
             assert!(text.contains("abababababab…"), "{text}");
             assert!(!text.contains(&hash), "{text}");
         }
         // Too narrow for four readable columns: one block per row.
-        let text = fit(&table, Some(40));
+        let text = fit(&table, Some(40), false);
         assert!(
             text.starts_with("severity: error\ncode: signature-invalid\n"),
             "{text}"
@@ -316,6 +400,18 @@ mod tests {
         assert_eq!(
             shorten_hex("key 0123 and deadbeef"),
             "key 0123 and deadbeef"
+        );
+        // With colour on, the verdict word is red (piped and at a terminal) and the table still
+        // fits; seen red with `cells` ignoring the colour flag.
+        for width in [None, Some(80)] {
+            let text = fit(&table, width, true);
+            assert!(text.contains("\x1b[38;5;9m\x1b[1m error"), "{text:?}");
+            assert!(!text.contains("\x1b[38;5;9m\x1b[1m signature"), "{text:?}");
+        }
+        let text = fit(&table, Some(80), true);
+        assert!(
+            text.lines().all(|l| super::visible_width(l) <= 80),
+            "{text}"
         );
     }
 
