@@ -294,3 +294,38 @@ fn the_documented_version_3_screen_is_the_real_one() {
         );
     }
 }
+
+/// Versions 1 and 2 keep their fixed layouts (their records stay byte for byte what they
+/// were); drawn on a terminal narrower than their widest line, a note before the screen says
+/// so, fitted to the terminal, and names version 3.
+#[test]
+fn the_fixed_layouts_say_when_they_do_not_fit() {
+    for version in ["1", "2"] {
+        let dir = tempfile::tempdir().unwrap();
+        let args = approve_args(dir.path(), &["--renderer-version", version]);
+        let mut session = spawn_at(80, dir.path(), &args);
+        // The note comes first, before the screen's heading.
+        let note = session
+            .expect(format!("note: the version {version} screen has lines up to").as_str())
+            .unwrap();
+        assert!(!String::from_utf8_lossy(note.before()).contains("Seal approval request"));
+        let rest = session.expect("[y/N] ").unwrap();
+        let before = String::from_utf8_lossy(rest.before()).into_owned();
+        assert!(before.contains("version 3 (the default) fits"), "{before}");
+        let note_lines: Vec<&str> = before
+            .split("Seal approval request")
+            .next()
+            .unwrap()
+            .lines()
+            .collect();
+        assert!(
+            note_lines
+                .iter()
+                .all(|l| l.trim_end_matches('\r').chars().count() <= 80),
+            "{note_lines:?}"
+        );
+        answer(&mut session, "n");
+        session.expect(Eof).unwrap();
+        assert!(!dir.path().join("tokens.ndjson").exists());
+    }
+}

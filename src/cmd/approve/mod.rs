@@ -97,6 +97,9 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
         }
         checks::warn_ttl(&args, decision, now, global);
         if let Some(tty) = &mut tty {
+            if let Some(note) = prompt::narrow_note(&shown_text, columns, args.renderer_version) {
+                tty.write_all(note.as_bytes()).into_diagnostic()?;
+            }
             if !ask(tty, &shown_text, decision, fixed.is_some())? {
                 if fixed.is_some() {
                     return prompt::declined(global);

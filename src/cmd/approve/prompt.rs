@@ -154,6 +154,24 @@ pub fn draw(
     }
 }
 
+/// For the fixed layouts of versions 1 and 2 on a terminal narrower than their widest line:
+/// a note (not part of the signed text) that lines will wrap, and that version 3 fits.
+pub fn narrow_note(shown: &[u8], columns: Option<usize>, version: u8) -> Option<String> {
+    let columns = columns?;
+    let widest = String::from_utf8_lossy(shown)
+        .lines()
+        .map(|l| l.chars().count())
+        .max()?;
+    (version < 3 && widest > columns).then(|| {
+        let note = format!(
+            "note: the version {version} screen has lines up to {widest} columns and this \
+             terminal has {columns}, so long lines wrap; version 3 (the default) fits the \
+             terminal.\n\n"
+        );
+        crate::cmd::layout::wrap(&note, Some(columns))
+    })
+}
+
 /// What the person is told when the window passed while they read: in words and UTC times,
 /// with the question whether to draw the request again with a new window of the same length.
 pub fn expired_while_reading(validity: v2::Validity, now: u64) -> String {
