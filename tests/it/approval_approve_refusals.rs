@@ -46,10 +46,12 @@ fn a_nonce_the_token_file_already_reserves_is_refused_before_signing() {
         .assert()
         .code(0);
     let before = std::fs::read(&tokens).unwrap();
+    // The fix is in `help`, not in the message.
     approve(dir.path(), &tokens, &["--nonce", "n-1"])
         .assert()
         .code(1)
-        .stderr(contains("nonce-reserved"));
+        .stderr(contains("nonce-reserved"))
+        .stderr(contains("help: choose another --nonce"));
     let (code, refusal) = run_json(approve(dir.path(), &tokens, &["--nonce", "n-1"]));
     assert_eq!(code, 1);
     assert_eq!(refusal["status"], "refused");

@@ -71,17 +71,27 @@ fn nonce_free(file: impl io::Read, key: &dyn Signer, nonce: &str) -> Result<(), 
             message: format!(
                 "line {line} already holds an approval with nonce {nonce:?} under this key; \
                  seal-host reserves a nonce once and would drop a second record with it as \
-                 replayed_nonce; nothing was signed (choose another nonce)"
+                 replayed_nonce; nothing was signed"
             ),
         }),
     }
 }
 
-fn refused(args: &ApproveArgs, error: &AppendError) -> Refused {
-    Refused::new(
+/// A token file refusal (checked before signing, or again under the append's lock), with
+/// what to do about it in `help`.
+pub(super) fn refused(args: &ApproveArgs, error: &AppendError) -> Refused {
+    let mut refused = Refused::new(
         error.code(),
         format!("{}: {error}", args.token_file.display()),
-    )
+    );
+    refused.help = match error.code() {
+        "nonce-reserved" => Some(
+            "choose another --nonce, or leave --nonce out (a default nonce is 128 random bits)"
+                .to_owned(),
+        ),
+        _ => error.help(),
+    };
+    refused
 }
 
 /// The expiry the record will carry for this authorized_at.

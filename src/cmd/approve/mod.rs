@@ -17,7 +17,6 @@ use crate::approval::sign::{sign_approval, sign_decline, ApprovalInputs};
 use crate::approval::{Renderer, MAX_TTL_SECONDS};
 use crate::cli::{ApproveArgs, Format};
 use crate::digest::{hex_lower, is_sha256_hex};
-use crate::error_code::Coded as _;
 use crate::host_refusal;
 use crate::identity::Profile;
 use crate::input::{stdin_once, Input, MAX_SMALL_INPUT_BYTES};
@@ -205,8 +204,7 @@ fn append_failed(
     error: AppendError,
 ) -> miette::Result<Outcome> {
     if error.is_refusal() {
-        let message = format!("{}: {error}", args.token_file.display());
-        return refuse(global, &Refused::new(error.code(), message));
+        return refuse(global, &checks::refused(args, &error));
     }
     Err(super::diagnostic::report_at(
         args.token_file.display(),
