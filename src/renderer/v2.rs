@@ -84,36 +84,7 @@ pub fn render(request: &Request<'_>, signer: &Signer<'_>, validity: Option<Valid
         "  era        {}\n\narguments:\n",
         request.call.era.as_str()
     ));
-    pretty(&mut head, &request.call.canonical_arguments, 1);
-    head.raw("\n");
-    match &request.call.meta {
-        MetaState::Absent => head.raw("_meta: absent\n"),
-        MetaState::Present { entries, .. } => {
-            head.raw(&format!(
-                "_meta: {} key{}, every one shown:\n",
-                entries.len(),
-                if entries.len() == 1 { "" } else { "s" }
-            ));
-            for (key, value) in entries {
-                head.raw("  ");
-                head.quoted(key);
-                head.raw(":");
-                pretty_after_key(&mut head, value);
-                head.raw("\n");
-            }
-        }
-    }
-    for (name, value) in [
-        ("requestState", request.call.request_state.as_deref()),
-        ("inputResponses", request.call.input_responses.as_deref()),
-    ] {
-        head.raw(&format!("{name}:"));
-        match value {
-            None => head.raw(" absent"),
-            Some(value) => pretty_after_key(&mut head, value),
-        }
-        head.raw("\n");
-    }
+    values(&mut head, request.call);
     let mut tail = Text::default();
     let (body, delimiter) = split_delimiter(request.frame);
     let ending = match delimiter {
@@ -142,6 +113,42 @@ pub fn render(request: &Request<'_>, signer: &Signer<'_>, validity: Option<Valid
     }
     out.extend_from_slice(&tail.bytes);
     out
+}
+
+/// The arguments, every `_meta` value, `requestState` and `inputResponses`, pretty-printed
+/// from their canonical bytes (after an `arguments:` line the caller writes); shared with
+/// version 3, which shows them alike.
+pub(super) fn values(head: &mut Text, call: &crate::request::Call) {
+    pretty(head, &call.canonical_arguments, 1);
+    head.raw("\n");
+    match &call.meta {
+        MetaState::Absent => head.raw("_meta: absent\n"),
+        MetaState::Present { entries, .. } => {
+            head.raw(&format!(
+                "_meta: {} key{}, every one shown:\n",
+                entries.len(),
+                if entries.len() == 1 { "" } else { "s" }
+            ));
+            for (key, value) in entries {
+                head.raw("  ");
+                head.quoted(key);
+                head.raw(":");
+                pretty_after_key(head, value);
+                head.raw("\n");
+            }
+        }
+    }
+    for (name, value) in [
+        ("requestState", call.request_state.as_deref()),
+        ("inputResponses", call.input_responses.as_deref()),
+    ] {
+        head.raw(&format!("{name}:"));
+        match value {
+            None => head.raw(" absent"),
+            Some(value) => pretty_after_key(head, value),
+        }
+        head.raw("\n");
+    }
 }
 
 /// The one-line question, e.g. `Sign ALLOW for db.execute on server "prod", target
@@ -181,7 +188,7 @@ pub fn utc(ms: u64) -> String {
 
 /// A value after `key:`: a scalar or empty container on the same line, otherwise the
 /// pretty form on the following lines.
-pub(super) fn pretty_after_key(text: &mut Text, canonical: &str) {
+fn pretty_after_key(text: &mut Text, canonical: &str) {
     if is_flat(canonical) {
         text.raw(" ");
         text.visible(canonical);
@@ -197,7 +204,7 @@ fn is_flat(canonical: &str) -> bool {
 
 /// Writes a canonical JSON value (no whitespace outside strings) with two-space indentation
 /// inserted between its tokens, starting at `level`; the value's own bytes are unchanged.
-pub(super) fn pretty(text: &mut Text, canonical: &str, level: usize) {
+fn pretty(text: &mut Text, canonical: &str, level: usize) {
     let indent = |text: &mut Text, level: usize| text.raw(&"  ".repeat(level));
     indent(text, level);
     let mut depth = level;

@@ -13,7 +13,6 @@
 use super::{profile_meaning_plain, split_delimiter, v2, Decision, Request, Text, RENDERER_NAME};
 use crate::approval::{ALGORITHM, DOMAIN, SUBJECT_ENCODING, SUBJECT_SCOPE};
 use crate::digest::sha256_hex;
-use crate::request::MetaState;
 
 pub const RENDERER_VERSION: &str = "3";
 /// The narrowest screen drawn (narrower terminals get this width).
@@ -120,36 +119,7 @@ pub fn render(
     head.raw("\nSigned with:\n");
     signed_with(&mut head, width, signer, record);
     head.raw("\narguments:\n");
-    v2::pretty(&mut head, &request.call.canonical_arguments, 1);
-    head.raw("\n");
-    match &request.call.meta {
-        MetaState::Absent => head.raw("_meta: absent\n"),
-        MetaState::Present { entries, .. } => {
-            head.raw(&format!(
-                "_meta: {} key{}, every one shown:\n",
-                entries.len(),
-                if entries.len() == 1 { "" } else { "s" }
-            ));
-            for (key, value) in entries {
-                head.raw("  ");
-                head.quoted(key);
-                head.raw(":");
-                v2::pretty_after_key(&mut head, value);
-                head.raw("\n");
-            }
-        }
-    }
-    for (name, value) in [
-        ("requestState", request.call.request_state.as_deref()),
-        ("inputResponses", request.call.input_responses.as_deref()),
-    ] {
-        head.raw(&format!("{name}:"));
-        match value {
-            None => head.raw(" absent"),
-            Some(value) => v2::pretty_after_key(&mut head, value),
-        }
-        head.raw("\n");
-    }
+    v2::values(&mut head, request.call);
     let mut tail = Text::default();
     frame(&mut tail, width, request.frame);
     tail.raw("\n");

@@ -245,11 +245,10 @@ fn a_given_window_that_passed_is_refused_in_readable_times() {
 #[test]
 fn the_documented_version_3_screen_is_the_real_one() {
     let docs = crate::support::documentation();
-    let at = docs
-        .find("```\nSeal approval request (sealkit-approve-terminal 3, 80 columns)\n")
-        .unwrap();
-    let block = &docs[at + 4..];
-    let block = &block[..block.find("```").unwrap()];
+    let block = fenced_block(
+        &docs,
+        "Seal approval request (sealkit-approve-terminal 3, 80 columns)",
+    );
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("keys")).unwrap();
     key_file(&dir.path().join("keys"));
@@ -283,9 +282,7 @@ fn the_documented_version_3_screen_is_the_real_one() {
     assert_eq!(screen.trim_end(), block.trim_end());
     let readme =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let at = readme.find("```\nYou vouch for:\n").unwrap();
-    let excerpt = &readme[at + 4..];
-    let excerpt = &excerpt[..excerpt.find("```").unwrap()];
+    let excerpt = fenced_block(&readme, "You vouch for:");
     let mut lines = screen.lines().map(str::trim_end);
     for line in excerpt.lines() {
         assert!(

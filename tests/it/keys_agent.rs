@@ -69,17 +69,6 @@ fn ssh_keygen(dir: &Path, name: &str) -> PathBuf {
     path
 }
 
-/// The key's `SHA256:…` fingerprint as `ssh-keygen -l` prints it.
-fn fingerprint(public: &Path) -> String {
-    let output = std::process::Command::new("ssh-keygen")
-        .arg("-lf")
-        .arg(public)
-        .output()
-        .unwrap();
-    let text = String::from_utf8(output.stdout).unwrap();
-    text.split_whitespace().nth(1).unwrap().to_owned()
-}
-
 /// The 32-byte seed of an unencrypted OpenSSH Ed25519 private key file.
 fn openssh_seed(path: &Path) -> [u8; 32] {
     use base64::Engine as _;
@@ -200,7 +189,8 @@ fn agent_signs_tokens_that_verify_and_match_file_signed_ones() {
     let output = approve(&agent_v2, &agent.socket, &["--ssh-agent"]);
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     // The screen names the agent key as `ssh-add -l` does.
-    let first_fingerprint = fingerprint(&dir.path().join("id_ed25519.pub"));
+    let first_fingerprint =
+        crate::support::ssh_keygen_fingerprint(&dir.path().join("id_ed25519.pub"));
     let screen = String::from_utf8_lossy(&output.stdout);
     assert!(
         screen.contains(&format!("  ssh key    {first_fingerprint} tester@host\n")),
@@ -226,7 +216,7 @@ fn agent_signs_tokens_that_verify_and_match_file_signed_ones() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("ssh-agent-ambiguous"), "{stderr}");
     // Both keys by fingerprint and comment, beside their key ids.
-    let second_fingerprint = fingerprint(&dir.path().join("other.pub"));
+    let second_fingerprint = crate::support::ssh_keygen_fingerprint(&dir.path().join("other.pub"));
     let one_line = stderr.split_whitespace().collect::<Vec<_>>().join(" ");
     for fingerprint in [&first_fingerprint, &second_fingerprint] {
         assert!(

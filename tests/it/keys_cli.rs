@@ -62,17 +62,6 @@ fn show_json(file: &Path, extra: &[&str]) -> Value {
     serde_json::from_str(&stdout).unwrap()
 }
 
-/// `SHA256:…` of an OpenSSH public key file, from `ssh-keygen -l`.
-fn ssh_keygen_fingerprint(public: &Path) -> String {
-    let output = std::process::Command::new("ssh-keygen")
-        .arg("-lf")
-        .arg(public)
-        .output()
-        .unwrap();
-    let text = String::from_utf8(output.stdout).unwrap();
-    text.split_whitespace().nth(1).unwrap().to_owned()
-}
-
 #[test]
 fn key_show_names_each_kind_and_never_prints_a_secret() {
     let dir = tempfile::tempdir().unwrap();
@@ -98,12 +87,18 @@ fn key_show_names_each_kind_and_never_prints_a_secret() {
         assert_eq!(shown["public_key"], PUBKEY);
         assert_eq!(shown["key_id"], KEY_ID);
         // The same key's OpenSSH fingerprint, as `ssh-keygen -l` prints it.
-        assert_eq!(shown["ssh_fingerprint"], ssh_keygen_fingerprint(&ssh));
+        assert_eq!(
+            shown["ssh_fingerprint"],
+            crate::support::ssh_keygen_fingerprint(&ssh)
+        );
     }
     let (code, stdout, _) = run(sealkit().args(["key", "show"]).arg(&ssh));
     assert_eq!(code, 0);
     let comment = SSH_LINE.split(' ').nth(2).unwrap_or("").trim();
-    let expected = format!("ssh key     {} {comment}", ssh_keygen_fingerprint(&ssh));
+    let expected = format!(
+        "ssh key     {} {comment}",
+        crate::support::ssh_keygen_fingerprint(&ssh)
+    );
     assert!(stdout.contains(expected.trim_end()), "{stdout}");
     // Human output of a secret key file: its public key and key id only.
     let (code, stdout, _) = run(sealkit().args(["key", "show"]).arg(&plain));
@@ -364,11 +359,10 @@ fn bundle_keys_given_as_openssh_lines_verify_as_their_hex() {
 #[test]
 fn readme_renderer_2_screen_is_the_real_one() {
     let readme = crate::support::documentation();
-    let at = readme
-        .find("```\nSeal approval request (sealkit-approve-terminal 2)\n")
-        .unwrap();
-    let block = &readme[at + 4..];
-    let block = &block[..block.find("```").unwrap()];
+    let block = crate::support::fenced_block(
+        &readme,
+        "Seal approval request (sealkit-approve-terminal 2)",
+    );
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("keys")).unwrap();
     key_file(&dir.path().join("keys"));

@@ -284,19 +284,7 @@ fn refuse(global: &Global, refused: &Refused) -> miette::Result<Outcome> {
             }
             super::show_diagnostic(&diagnostic, global);
         }
-        Format::Json | Format::Jsonl => {
-            let mut out = Out::new();
-            out.json_line(
-                "refusal",
-                &serde_json::json!({
-                    "status": "refused",
-                    "code": refused.code,
-                    "message": refused.message,
-                }),
-            )
-            .into_diagnostic()?;
-            out.flush().into_diagnostic()?;
-        }
+        Format::Json | Format::Jsonl => refusal_json(&refused.code, &refused.message)?,
     }
     Ok(Outcome::Problems)
 }
@@ -311,6 +299,17 @@ fn open_tty() -> miette::Result<File> {
             "no terminal to show the request on and ask for approval"
         )),
     }
+}
+
+/// A refusal as the one JSON object scripts read (`{"type":"refusal","status":"refused",…}`).
+fn refusal_json(code: &str, message: &str) -> miette::Result<()> {
+    let mut out = Out::new();
+    out.json_line(
+        "refusal",
+        &serde_json::json!({"status": "refused", "code": code, "message": message}),
+    )
+    .into_diagnostic()?;
+    out.flush().into_diagnostic()
 }
 
 /// Shows the text on the controlling terminal and reads an explicit yes from it.

@@ -7,11 +7,11 @@
 
 use crate::approval::{Renderer, DEFAULT_TTL_SECONDS};
 use crate::cli::{ApproveArgs, Format};
-use crate::cmd::{Global, Out};
+use crate::cmd::Global;
 use crate::keys::{KeyLocation, Signer};
 use crate::outcome::Outcome;
 use crate::renderer::{self, v2, v3};
-use miette::{miette, IntoDiagnostic};
+use miette::miette;
 
 /// The renderer a record names for the chosen screen version.
 pub fn renderer(version: u8) -> Renderer {
@@ -193,17 +193,7 @@ pub fn declined(global: &Global) -> miette::Result<Outcome> {
         Format::Human if crate::cmd::quiet() => {}
         Format::Human => eprintln!("Nothing signed: the answer was not yes. No token was written."),
         Format::Json | Format::Jsonl => {
-            let mut out = Out::new();
-            out.json_line(
-                "refusal",
-                &serde_json::json!({
-                    "status": "refused",
-                    "code": "not-approved",
-                    "message": "nothing signed: the answer was not yes",
-                }),
-            )
-            .into_diagnostic()?;
-            out.flush().into_diagnostic()?;
+            super::refusal_json("not-approved", "nothing signed: the answer was not yes")?;
         }
     }
     Ok(Outcome::Problems)

@@ -211,3 +211,23 @@ pub fn payload_and_shown(token_file: &Path) -> (serde_json::Value, (String, u64)
         ),
     )
 }
+
+/// The `SHA256:…` fingerprint of an OpenSSH public key file, as `ssh-keygen -l` prints it.
+pub fn ssh_keygen_fingerprint(public: &Path) -> String {
+    let output = std::process::Command::new("ssh-keygen")
+        .arg("-lf")
+        .arg(public)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    text.split_whitespace().nth(1).unwrap().to_owned()
+}
+
+/// The text of the fenced code block in `text` whose first line is `first_line`.
+pub fn fenced_block<'t>(text: &'t str, first_line: &str) -> &'t str {
+    let at = text
+        .find(&format!("```\n{first_line}\n"))
+        .unwrap_or_else(|| panic!("no code block starting {first_line:?}"));
+    let block = &text[at + 4..];
+    &block[..block.find("```").unwrap()]
+}
