@@ -67,15 +67,15 @@ pub fn signer(wanted: Option<&PublicKey>) -> Result<AgentSigner, KeyError> {
             .find(|k| &k.public == wanted)
             .ok_or_else(|| KeyError::AgentNoKey {
                 message: format!(
-                    "the agent does not hold the key given with --ssh-key (key id {}); load it \
-                     with ssh-add",
+                    "the agent does not hold the key given with --ssh-key ({}, key id {})",
+                    openssh::fingerprint(wanted),
                     wanted.key_id
                 ),
             })?,
         None => match keys.len() {
             0 => {
                 return Err(KeyError::AgentNoKey {
-                    message: "the agent holds no Ed25519 key; load one with ssh-add".into(),
+                    message: "the agent holds no Ed25519 key".into(),
                 })
             }
             1 => keys

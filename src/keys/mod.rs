@@ -182,6 +182,10 @@ impl Coded for KeyError {
             KeyError::WrongPassphrase { .. } => {
                 Some("nothing was signed or written; try again with the right passphrase".into())
             }
+            KeyError::AgentNoKey { .. } => Some(
+                "load the key into the agent with ssh-add (ssh-add -l lists what it holds)"
+                    .to_owned(),
+            ),
             KeyError::AgentAmbiguous { .. } => Some(
                 "pick one with --ssh-key FILE (its OpenSSH public key file, e.g. \
                  ~/.ssh/id_ed25519.pub)"
