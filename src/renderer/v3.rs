@@ -473,6 +473,20 @@ mod tests {
     }
 
     #[test]
+    fn a_line_of_exactly_the_width_is_not_cut_and_its_line_end_takes_no_column() {
+        // Caught the mutant that counted the LF (or CR LF) as part of the line.
+        for end in ["\n", "\r\n"] {
+            let line = format!("{}{end}", "a".repeat(80));
+            assert_eq!(String::from_utf8(fit(line.as_bytes(), 80)).unwrap(), line);
+        }
+        let long = format!("{}\r\n", "a".repeat(158));
+        assert_eq!(
+            String::from_utf8(fit(long.as_bytes(), 80)).unwrap(),
+            format!("{}\n+ {}\r\n", "a".repeat(80), "a".repeat(78))
+        );
+    }
+
+    #[test]
     fn a_cut_never_splits_an_escape() {
         let line = format!("{}\\u{{202E}}tail", "a".repeat(75));
         let cut = fit(line.as_bytes(), 80);

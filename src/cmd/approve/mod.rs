@@ -83,18 +83,23 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
         location: &location,
         fingerprint: fingerprint.as_deref(),
     };
-    let mut tty = if args.yes { None } else { Some(open_tty()?) };
+    // Opened once the checks that need no answer have passed (a refusal is exit 1 even
+    // without a terminal); kept for a request drawn again.
+    let mut tty: Option<File> = None;
     let (shown_text, now) = loop {
-        let columns = match &tty {
-            Some(tty) => layout::columns(tty),
-            None => layout::stdout_columns(),
-        };
-        let shown_text = prompt::draw(&request, &signer, fixed.as_ref(), &args, columns);
         let now = clock(&args)?;
         if let Err(refused) = checks::before_asking(&args, key, decision, now) {
             return refuse(global, &refused);
         }
         checks::warn_ttl(&args, decision, now, global);
+        if tty.is_none() && !args.yes {
+            tty = Some(open_tty()?);
+        }
+        let columns = match &tty {
+            Some(tty) => layout::columns(tty),
+            None => layout::stdout_columns(),
+        };
+        let shown_text = prompt::draw(&request, &signer, fixed.as_ref(), &args, columns);
         if let Some(tty) = &mut tty {
             if let Some(note) = prompt::narrow_note(&shown_text, columns, args.renderer_version) {
                 tty.write_all(note.as_bytes()).into_diagnostic()?;
