@@ -479,6 +479,12 @@ mod tests {
             let line = format!("{}{end}", "a".repeat(80));
             assert_eq!(String::from_utf8(fit(line.as_bytes(), 80)).unwrap(), line);
         }
+        // One column over: the last character goes to a piece of its own.
+        let over = format!("{}\n", "a".repeat(81));
+        assert_eq!(
+            String::from_utf8(fit(over.as_bytes(), 80)).unwrap(),
+            format!("{}\n+ a\n", "a".repeat(80))
+        );
         let long = format!("{}\r\n", "a".repeat(158));
         assert_eq!(
             String::from_utf8(fit(long.as_bytes(), 80)).unwrap(),
