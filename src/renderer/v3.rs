@@ -500,6 +500,15 @@ mod tests {
             String::from_utf8(cut).unwrap(),
             format!("{}\n+ \\u{{202E}}tail", "a".repeat(75))
         );
+        // Spaces that would end a piece start the next one instead (missed mutants of the
+        // `kept > 0` test), unless the piece would be nothing but spaces.
+        assert_eq!(cut_outside_escape(b"aaaa  bbbb", 6), 4);
+        assert_eq!(cut_outside_escape(b"      bbbb", 4), 4);
+        let spaced = format!("{}   {}\n", "a".repeat(78), "b".repeat(10));
+        assert_eq!(
+            String::from_utf8(fit(spaced.as_bytes(), 80)).unwrap(),
+            format!("{}\n+    {}\n", "a".repeat(78), "b".repeat(10))
+        );
         // An escape closed before the limit is left alone.
         assert_eq!(cut_outside_escape(b"ab\\u{41}cdef", 9), 9);
     }
