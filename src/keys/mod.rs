@@ -1,6 +1,6 @@
 //! Ed25519 approval keys: seal-host's on-disk key format (64 hex digits of the
 //! 32 raw bytes, then LF), sealkit's passphrase-encrypted secret key files, OpenSSH public key
-//! lines, ssh-agent signing and trusted-approver lists. A key id is the lowercase hex SHA-256
+//! lines and ssh-agent signing (trusted-approvers lists are `crate::approvers`). A key id is the lowercase hex SHA-256
 //! of the 32 public-key bytes. Guarantees: secret material (seeds, decrypted key text,
 //! passphrases) lives only in memory that is wiped when dropped and never appears in an error
 //! message or `Debug` output; secret keys are read only from files (named by a flag or by
@@ -9,7 +9,6 @@
 //! is recognisably secret and its bytes are never echoed. Nothing here prints.
 
 pub mod agent;
-pub mod approvers;
 pub mod encrypted;
 pub mod file;
 pub mod openssh;

@@ -13,7 +13,7 @@
 //! them. Nothing here prints or reads files.
 
 use crate::approval::binding::{freshness, Freshness, Subject};
-use crate::approval::report::{LineReport, Signed, TokenStatus};
+use crate::approval::line_reports::{LineReport, Signed, TokenStatus};
 use crate::audit::ReceiptEntry;
 use crate::finding::{Code, Finding, Severity};
 use crate::identity::Identities;
@@ -191,7 +191,7 @@ pub struct Row {
     /// With a trusted-approvers list: the approver the receipt's signed approval statement
     /// names (the directory audit's attribution).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub signed_by: Option<crate::approval::approvers::SignedBy>,
+    pub signed_by: Option<crate::approvers::SignedBy>,
     pub chain: Option<ChainJoin>,
     pub frame: FrameJoin,
     /// Receipt, file and join findings about this receipt.

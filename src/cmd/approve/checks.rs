@@ -5,7 +5,7 @@
 //! host's cap is only warned about: the host still honours the token, for at most its cap.
 
 use super::{Global, Refused};
-use crate::approval::report::line_reserving_nonce;
+use crate::approval::line_reports::line_reserving_nonce;
 use crate::approval::{DEFAULT_TTL_SECONDS, MAX_TTL_SECONDS};
 use crate::cli::{ApproveArgs, Format};
 use crate::error_code::Coded as _;

@@ -1,12 +1,20 @@
-//! A trusted-approvers file: who may approve, with which key, and when. One approver per
-//! line, `NAME KEY [valid-after=TIME] [valid-before=TIME]`; KEY is 64 hex digits or an
-//! OpenSSH `ssh-ed25519 AAAA… [comment]` key; TIME is RFC 3339 or Unix milliseconds; `#`
-//! starts a comment; the same name may appear on several lines (key rotation). A key is valid
-//! for records whose `authorized_at` is at or after `valid-after` and before `valid-before`.
-//! A malformed line is an error naming its line number; nothing is guessed.
+//! Trusted approvers: who may approve, with which key, and when — the list, its parser, its
+//! lookup, and the one rule that credits a record to a name ([`Approvers::credit`]), used for
+//! token lines (`verify approval`, `report`) and for receipts (`audit`, `report`) alike.
+//!
+//! The file holds one approver per line, `NAME KEY [valid-after=TIME] [valid-before=TIME]`;
+//! KEY is 64 hex digits or an OpenSSH `ssh-ed25519 AAAA… [comment]` key; TIME is RFC 3339 or
+//! Unix milliseconds, read by the one time parser with its guard (digits that look like Unix
+//! seconds or a `YYYYMMDD` date are refused); `#` starts a comment; the same name may appear
+//! on several lines (key rotation), but one key never belongs to two names. A key is valid for
+//! records whose time is at or after `valid-after` and before `valid-before`. A malformed or
+//! ambiguous line is an error naming its line number; nothing is guessed. A record is credited
+//! to a name only when its signature verified under that name's key and its time lies inside
+//! one of that key's windows.
 
-use super::{openssh, KeyError, PublicKey};
-use crate::timestamp::parse_time;
+use crate::keys::{openssh, KeyError, PublicKey};
+use crate::timestamp::{rfc3339, time_millis};
+use serde::Serialize;
 use std::path::Path;
 
 /// Trusted-approvers files are short lists; a larger file is not one.
@@ -39,15 +47,65 @@ pub struct Approvers {
     pub entries: Vec<Approver>,
 }
 
-/// What the list says about a record signed by a key at a time.
+/// Who signed a credited record, from the trusted-approvers list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SignedBy {
+    pub name: String,
+    pub key_id: String,
+}
+
+/// A signature that verified under a key, and the time the record it covers claims
+/// (`authorized_at`, or a decline's `issuedAt`). Only a verified signature may be given to
+/// [`Approvers::credit`]; an unverified record is credited to no one and never looked up.
+#[derive(Debug, Clone, Copy)]
+pub struct VerifiedSignature<'a> {
+    pub key_id: &'a str,
+    pub at: u64,
+}
+
+/// What the list makes of a verified signature.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Lookup<'a> {
-    /// A listed key whose window contains the time.
-    Valid(&'a Approver),
-    /// The key is listed, but no window of it contains the time.
-    OutsideWindow(&'a Approver),
+pub enum Credit<'a> {
+    /// The key is listed and one of its windows holds the time: the record is credited to
+    /// the name on that line.
+    Credited(SignedBy),
+    /// The key is listed, but none of its windows holds the time: the record is credited to
+    /// no one. `lines` are the key's entries (one name), for saying which windows failed.
+    OutsideWindow {
+        key_id: String,
+        at: u64,
+        lines: Vec<&'a Approver>,
+    },
     /// The key is not listed.
-    Unknown,
+    NotListed,
+}
+
+impl Credit<'_> {
+    /// Why an outside-window record is credited to no one, in words (no name: the record is
+    /// not that approver's), e.g. "signed with the key on line 2 of the trusted-approvers list
+    /// (key id …), valid only from 2030-01-01T00:00:00Z on; the record's time
+    /// 2026-08-20T09:40:00Z lies outside, so it is credited to no approver".
+    pub fn outside_window_detail(&self) -> Option<String> {
+        let Credit::OutsideWindow { key_id, at, lines } = self else {
+            return None;
+        };
+        let windows: Vec<String> = lines
+            .iter()
+            .map(|entry| {
+                format!(
+                    "{} (line {})",
+                    window_text(entry.valid_after, entry.valid_before),
+                    entry.line
+                )
+            })
+            .collect();
+        Some(format!(
+            "signed with a key the trusted-approvers list holds (key id {key_id}) only {}; the \
+             record's time {} lies outside, so it is credited to no approver",
+            windows.join(", or "),
+            rfc3339(*at)
+        ))
+    }
 }
 
 impl Approvers {
@@ -77,7 +135,18 @@ impl Approvers {
                 line,
                 message,
             };
-            entries.push(parse_line(content, line).map_err(error)?);
+            let entry = parse_line(content, line).map_err(error)?;
+            if let Some(other) = entries
+                .iter()
+                .find(|e: &&Approver| e.key == entry.key && e.name != entry.name)
+            {
+                return Err(error(format!(
+                    "this line gives {:?} the key that line {} gives {:?} (key id {}); one key \
+                     belongs to one approver, so records it signs could not be credited",
+                    entry.name, other.line, other.name, entry.key.key_id
+                )));
+            }
+            entries.push(entry);
         }
         if entries.is_empty() {
             return Err(KeyError::Approvers {
@@ -100,16 +169,40 @@ impl Approvers {
         keys
     }
 
-    /// Finds the entry for `key_id` valid at `at`, or says why there is none.
-    pub fn lookup(&self, key_id: &str, at: u64) -> Lookup<'_> {
-        let mut listed = None;
-        for entry in self.entries.iter().filter(|e| e.key.key_id == key_id) {
-            if entry.valid_at(at) {
-                return Lookup::Valid(entry);
-            }
-            listed.get_or_insert(entry);
+    /// The one rule that credits a record to a name: its signature verified under a listed
+    /// key (the caller's [`VerifiedSignature`]) and one of that key's windows holds the
+    /// record's time. Outside every window, or under an unlisted key, it is credited to no
+    /// one.
+    pub fn credit(&self, signature: VerifiedSignature<'_>) -> Credit<'_> {
+        let lines: Vec<&Approver> = self
+            .entries
+            .iter()
+            .filter(|entry| entry.key.key_id == signature.key_id)
+            .collect();
+        if lines.is_empty() {
+            return Credit::NotListed;
         }
-        listed.map_or(Lookup::Unknown, Lookup::OutsideWindow)
+        match lines.iter().find(|entry| entry.valid_at(signature.at)) {
+            Some(entry) => Credit::Credited(SignedBy {
+                name: entry.name.clone(),
+                key_id: signature.key_id.to_owned(),
+            }),
+            None => Credit::OutsideWindow {
+                key_id: signature.key_id.to_owned(),
+                at: signature.at,
+                lines,
+            },
+        }
+    }
+}
+
+/// A key's window in words, as dates: "from 2030-01-01T00:00:00Z on".
+pub fn window_text(after: Option<u64>, before: Option<u64>) -> String {
+    match (after, before) {
+        (Some(a), Some(b)) => format!("from {} until before {}", rfc3339(a), rfc3339(b)),
+        (Some(a), None) => format!("from {} on", rfc3339(a)),
+        (None, Some(b)) => format!("before {}", rfc3339(b)),
+        (None, None) => "always".to_owned(),
     }
 }
 
@@ -189,8 +282,11 @@ fn set_once(slot: &mut Option<u64>, text: &str, what: &str) -> Result<(), String
     if slot.is_some() {
         return Err(format!("{what} given twice"));
     }
-    *slot = Some(parse_time(text).ok_or_else(|| {
-        format!("{what}={text:?} is neither RFC 3339 (2026-07-28T12:00:00Z) nor Unix milliseconds")
+    *slot = Some(time_millis(text).map_err(|error| {
+        let why = error.unwrap_or_else(|| {
+            "it is neither RFC 3339 (2026-07-28T12:00:00Z) nor Unix milliseconds".to_owned()
+        });
+        format!("{what}={text:?}: {why}")
     })?);
     Ok(())
 }
@@ -214,17 +310,25 @@ mod tests {
         let list = Approvers::parse(&text, Path::new("a")).unwrap();
         assert_eq!(list.entries.len(), 3);
         assert_eq!(list.entries[2].line, 5);
-        assert!(matches!(list.lookup(&old.key_id, 1999), Lookup::Valid(a) if a.name == "alice"));
-        assert!(matches!(
-            list.lookup(&old.key_id, 2000),
-            Lookup::OutsideWindow(_)
-        ));
-        assert!(matches!(list.lookup(&new.key_id, 2000), Lookup::Valid(a) if a.line == 4));
-        assert!(matches!(
-            list.lookup(&new.key_id, 1999),
-            Lookup::OutsideWindow(_)
-        ));
-        assert_eq!(list.lookup(&"0".repeat(64), 1), Lookup::Unknown);
+        let credit = |key: &PublicKey, at| {
+            list.credit(VerifiedSignature {
+                key_id: &key.key_id,
+                at,
+            })
+        };
+        assert!(matches!(credit(&old, 1999), Credit::Credited(a) if a.name == "alice"));
+        let outside = credit(&old, 2000);
+        assert!(matches!(&outside, Credit::OutsideWindow { lines, .. } if lines[0].line == 2));
+        let detail = outside.outside_window_detail().unwrap();
+        assert!(!detail.contains("alice"), "{detail}");
+        assert!(
+            detail.contains("before 1970-01-01T00:00:02Z (line 2)"),
+            "{detail}"
+        );
+        assert!(matches!(credit(&new, 2000), Credit::Credited(a) if a.key_id == new.key_id));
+        assert!(matches!(credit(&new, 1999), Credit::OutsideWindow { .. }));
+        let stranger = SecretKey::from_seed(&[9; 32]).public;
+        assert_eq!(credit(&stranger, 1), Credit::NotListed);
         for (bad, line) in [
             ("alice\n".to_owned(), 1),
             (format!("# c\nalice {} valid-after=soon\n", old.hex), 2),
@@ -235,6 +339,9 @@ mod tests {
             ),
             ("alice 1234\n".to_owned(), 1),
             (format!("al\u{202e}ice {}\n", old.hex), 1),
+            (format!("alice {}\n\nbob {}\n", old.hex, old.hex), 3),
+            (format!("bob {} valid-after=1787218300\n", old.hex), 1),
+            (format!("bob {} valid-before=20270101\n", old.hex), 1),
         ] {
             match Approvers::parse(&bad, Path::new("a")).unwrap_err() {
                 KeyError::Approvers { line: at, .. } => assert_eq!(at, line, "{bad}"),

@@ -6,12 +6,12 @@
 //! crate's comparisons of those fields with the caller's inputs) and `reported` (fields read
 //! from a line that failed verification, never authenticated).
 
-use super::approvers::{attribute, verify_listed, SignedBy};
 use super::binding::{bind_approval, bind_decline, Binding, Expectations, NonceUse, Subject};
+use super::listed::verify_listed;
 use super::payload::{Payload, Renderer};
 use super::reason::{host_record_id, Reason};
 use super::verify::{line_too_long, verify_line, TokenKind, TokenVerdict};
-use crate::keys::approvers::Approvers;
+use crate::approvers::{Approvers, Credit, SignedBy, VerifiedSignature};
 use crate::keys::PublicKey;
 use crate::tokenfile::{is_blank, Batch, LineReader};
 use rayon::prelude::*;
@@ -89,7 +89,8 @@ pub struct LineReport {
     pub signed: Option<Signed>,
     pub binding: Binding,
     pub reported: Option<Reported>,
-    /// The approver named by the trusted-approvers list for the key that signed the record.
+    /// The approver the trusted-approvers list credits with the record: its signature verified
+    /// under that approver's key, inside the key's window ([`Approvers::credit`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub signed_by: Option<SignedBy>,
 }
@@ -142,7 +143,7 @@ impl<'k> Checker<'k> {
                         Some(approvers) => {
                             let (verdict, signer) = verify_listed(text, approvers);
                             let mut report = report(line.number, bytes, verdict, expected);
-                            attribute(&mut report, signer, approvers);
+                            credit(&mut report, signer, approvers);
                             Some(report)
                         }
                     },
@@ -205,6 +206,44 @@ pub fn line_reserving_nonce(
         if let Some(report) = found {
             return Ok(Some(report.line));
         }
+    }
+}
+
+/// sealkit's reason for a record signed by a listed key outside that key's window.
+pub const OUTSIDE_WINDOW: &str = "approver-key-outside-window";
+
+/// Credits a verified record to the approver the list names for `key` at the record's time
+/// ([`Approvers::credit`]); a record verified under a listed key outside its windows is
+/// rejected and credited to no one. A line whose signature did not verify is never looked up.
+fn credit(report: &mut LineReport, key: &PublicKey, approvers: &Approvers) {
+    let at = match &report.signed {
+        Some(Signed::Approval(approval)) => approval.authorized_at,
+        Some(Signed::Decline(decline)) => decline.issued_at,
+        None => {
+            // The verifier compared the line's key id with one listed key; say what it means
+            // for the list as a whole.
+            if report.reason.as_deref() == Some(&*Reason::WrongSignerKeyId.code()) {
+                report.detail =
+                    Some("signer_key_id names no key in the trusted-approvers list".to_owned());
+            }
+            return;
+        }
+    };
+    let credit = approvers.credit(VerifiedSignature {
+        key_id: &key.key_id,
+        at,
+    });
+    if let Some(detail) = credit.outside_window_detail() {
+        if report.status == TokenStatus::Accepted {
+            report.status = TokenStatus::Rejected;
+            report.reason = Some(OUTSIDE_WINDOW.to_owned());
+            report.host_source = None;
+            report.host_record_id = None;
+            report.detail = Some(detail);
+        }
+    }
+    if let Credit::Credited(signed_by) = credit {
+        report.signed_by = Some(signed_by);
     }
 }
 
