@@ -199,7 +199,13 @@ fn verify_with_list(list_text: &str, tokens: &Path, format: &str) -> std::proces
     let list = tokens.with_file_name("approvers");
     std::fs::write(&list, list_text).unwrap();
     sealkit()
-        .args(["verify", "approval", "--format", format, "--trusted-approvers"])
+        .args([
+            "verify",
+            "approval",
+            "--format",
+            format,
+            "--trusted-approvers",
+        ])
         .arg(&list)
         .arg(tokens)
         .output()

@@ -39,6 +39,7 @@ mod json_test_suite_evidence;
 mod keys_agent;
 mod keys_approvers;
 mod keys_cli;
+mod keys_hostile;
 mod keys_pty;
 mod migrate_labels;
 mod migration_integrity;
