@@ -82,10 +82,19 @@ pub fn encrypt(key: &SecretKey, passphrase: SecretString) -> Result<String, KeyE
 
 /// Decrypts an encrypted key file's bytes with the passphrase.
 pub fn decrypt(path: &Path, bytes: &[u8], passphrase: SecretString) -> Result<SecretKey, KeyError> {
+    decrypt_with(path, bytes, &age::scrypt::Identity::new(passphrase))
+}
+
+/// [`decrypt`] with a passphrase identity whose scrypt work limit the caller set (the fuzz
+/// target keeps it small so that a header demanding much work is refused quickly).
+pub fn decrypt_with(
+    path: &Path,
+    bytes: &[u8],
+    identity: &age::scrypt::Identity,
+) -> Result<SecretKey, KeyError> {
     let stated = stated_public(path, bytes)?;
     let (_, age_file) = split_public(bytes);
-    let identity = age::scrypt::Identity::new(passphrase);
-    let plain = age::decrypt(&identity, age_file).map_err(|error| match error {
+    let plain = age::decrypt(identity, age_file).map_err(|error| match error {
         age::DecryptError::DecryptionFailed | age::DecryptError::NoMatchingKeys => {
             KeyError::WrongPassphrase {
                 path: path.to_path_buf(),
