@@ -243,6 +243,20 @@ pub fn audit(
             }
         }
     }
+    if summary.receipts == 0 {
+        // Nothing checked is not a clean audit: a responder pointed at the wrong place must
+        // not be told all is well.
+        let named: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
+        let finding = Finding::new(
+            Code::NoReceipts,
+            None,
+            format!(
+                "no receipt file under {}: nothing was checked",
+                named.join(", ")
+            ),
+        );
+        emit(Event::Finding(&finding), &mut summary)?;
+    }
     summary.finish();
     Ok(summary)
 }

@@ -26,6 +26,7 @@ mod cli_quiet_color;
 mod cli_transcripts;
 mod closed_stdout;
 mod duplicate_members;
+mod empty_evidence;
 mod envelope_corpus;
 mod fuzz_corpus;
 mod fuzz_regressions;
