@@ -42,6 +42,7 @@ mod keys_approvers;
 mod keys_cli;
 mod keys_hostile;
 mod keys_pty;
+mod meta_edges;
 mod migrate_labels;
 mod migration_integrity;
 mod mutation_pins;
