@@ -303,3 +303,72 @@ fn window_times_that_look_like_seconds_or_dates_are_refused() {
         "{text}"
     );
 }
+
+fn approve_args(tokens: &Path, key: &Path, at: u64, nonce: &str, extra: &[&str]) {
+    let frame = frame_path().display().to_string();
+    let output = sealkit()
+        .args(["approve", "--yes", "--token-file"])
+        .arg(tokens)
+        .arg("--key-file")
+        .arg(key)
+        .args(["--frame", &frame, "--target", TARGET, "--nonce", nonce])
+        .args(["--authorized-at", &at.to_string(), "--session", "s"])
+        .args(["--now", &(at + 500).to_string()])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+}
+
+/// A signed decline names no key, so each listed key is tried until one verifies it: a decline
+/// by the second listed approver is accepted and credited to her. Seen red with the `!` in
+/// `verify_listed` deleted (the first key's rejection was kept): `bad_signature`, exit 1.
+#[test]
+fn a_decline_by_a_later_listed_approver_is_accepted_and_credited() {
+    let dir = tempfile::tempdir().unwrap();
+    let alice = key_file(dir.path());
+    let bob = seed_file(dir.path(), "bob.key", NEW_SEED);
+    let bob_public = public_of(&bob);
+    let tokens = dir.path().join("t.ndjson");
+    approve_args(&tokens, &alice, ROTATION, "n1", &["--deny"]);
+    let list = format!("bob {bob_public}\nalice {PUBKEY}\n");
+    let output = verify_with_list(&list, &tokens, "jsonl");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let text = String::from_utf8(output.stdout).unwrap();
+    let record: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(record["kind"], "signed-decline", "{record}");
+    assert_eq!(record["status"], "accepted", "{record}");
+    assert_eq!(record["signed_by"]["name"], "alice", "{record}");
+}
+
+/// A line is verified under the listed key its `signer_key_id` names: a broken signature by a
+/// listed key is `bad_signature`, not "names no key in the list". Seen red with
+/// `named_key_id` returning `None`: `approval_v2_wrong_signer_key_id` with the detail
+/// "signer_key_id names no key in the trusted-approvers list", false for bob's key.
+#[test]
+fn a_broken_signature_by_a_listed_key_is_a_bad_signature() {
+    let dir = tempfile::tempdir().unwrap();
+    let alice = key_file(dir.path());
+    let bob = seed_file(dir.path(), "bob.key", NEW_SEED);
+    let bob_public = public_of(&bob);
+    let tokens = dir.path().join("t.ndjson");
+    approve_args(&tokens, &bob, ROTATION, "n1", &[]);
+    let line = std::fs::read_to_string(&tokens).unwrap();
+    let mut token: Value = serde_json::from_str(line.trim_end()).unwrap();
+    let signature = token["signature"].as_str().unwrap().to_owned();
+    let flipped = if signature.starts_with('A') { "B" } else { "A" };
+    token["signature"] = Value::from(format!("{flipped}{}", &signature[1..]));
+    std::fs::write(&tokens, format!("{token}\n")).unwrap();
+    let list = format!("alice {PUBKEY}\nbob {bob_public}\n");
+    let output = verify_with_list(&list, &tokens, "jsonl");
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let text = String::from_utf8(output.stdout).unwrap();
+    let record: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let reason = record["reason"].as_str().unwrap();
+    assert!(reason.contains("bad_signature"), "{record}");
+    assert!(record.get("signed_by").is_none(), "{record}");
+    assert_ne!(
+        record["detail"],
+        "signer_key_id names no key in the trusted-approvers list"
+    );
+}
