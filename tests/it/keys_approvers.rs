@@ -348,7 +348,6 @@ fn a_decline_by_a_later_listed_approver_is_accepted_and_credited() {
 #[test]
 fn a_broken_signature_by_a_listed_key_is_a_bad_signature() {
     let dir = tempfile::tempdir().unwrap();
-    let alice = key_file(dir.path());
     let bob = seed_file(dir.path(), "bob.key", NEW_SEED);
     let bob_public = public_of(&bob);
     let tokens = dir.path().join("t.ndjson");
