@@ -6,6 +6,7 @@
 
 use crate::support::*;
 use assert_cmd::Command;
+use sealkit::finding::Code;
 use serde_json::Value;
 use std::path::Path;
 
@@ -33,7 +34,7 @@ fn an_empty_or_blank_token_file_is_a_problem() {
         let summary: Value = serde_json::from_slice(&output.stdout).unwrap();
         assert_eq!(summary["type"], "summary");
         assert_eq!(summary["lines"], 0);
-        assert_eq!(summary["file_findings"][0]["code"], "no-tokens");
+        assert_eq!(summary["file_findings"][0]["code"], Code::NoTokens.as_str());
         assert_eq!(summary["file_findings"][0]["severity"], "error");
         let human = verify(&tokens, "human");
         assert_eq!(human.status.code(), Some(1));
@@ -124,7 +125,7 @@ fn an_audit_that_finds_no_receipt_is_a_problem() {
         assert_eq!(code, 1, "{root:?}: {records:?}");
         let finding = records
             .iter()
-            .find(|r| r["code"] == "no-receipts")
+            .find(|r| r["code"] == Code::NoReceipts.as_str())
             .unwrap_or_else(|| panic!("{records:?}"));
         assert_eq!(finding["severity"], "error");
         let summary = records.last().unwrap();
