@@ -41,18 +41,7 @@ fn public_of(key: &Path) -> String {
 }
 
 fn sign(tokens: &Path, key: &Path, at: u64, nonce: &str) {
-    let frame = frame_path().display().to_string();
-    let status = sealkit()
-        .args(["approve", "--yes", "--token-file"])
-        .arg(tokens)
-        .arg("--key-file")
-        .arg(key)
-        .args(["--frame", &frame, "--target", TARGET, "--nonce", nonce])
-        .args(["--authorized-at", &at.to_string(), "--session", "s"])
-        .args(["--now", &(at + 500).to_string()])
-        .output()
-        .unwrap();
-    assert_eq!(status.status.code(), Some(0), "{status:?}");
+    approve_args(tokens, key, at, nonce, &[]);
 }
 
 // Seen red under the mutation "a listed key outside its window is still accepted" (records
