@@ -4,6 +4,19 @@
 use sealkit::keys::encrypted::{decrypt_with, is_encrypted, stated_public};
 use sealkit::keys::file::{classify, Content};
 use std::path::Path;
+use std::sync::OnceLock;
+
+/// The passphrase `fuzz` with a small scrypt work limit, made once: `Identity::new` times
+/// scrypt on this machine to pick its default limit, far too slow to repeat per input.
+fn identity() -> &'static age::scrypt::Identity {
+    static IDENTITY: OnceLock<age::scrypt::Identity> = OnceLock::new();
+    IDENTITY.get_or_init(|| {
+        let mut identity =
+            age::scrypt::Identity::new(age::secrecy::SecretString::from("fuzz".to_owned()));
+        identity.set_max_work_factor(4);
+        identity
+    })
+}
 
 /// The input as a key file under three names (`.key`, `.pub`, none) and three modes
 /// (owner-only, readable, unknown). A `.key` name or an owner-only mode without the `.pub`
@@ -57,10 +70,7 @@ fn check_encrypted(data: &[u8]) {
         let text = String::from_utf8_lossy(data).to_ascii_lowercase();
         assert!(text.contains(&key.hex), "stated key not in the file");
     }
-    let mut identity =
-        age::scrypt::Identity::new(age::secrecy::SecretString::from("fuzz".to_owned()));
-    identity.set_max_work_factor(4);
-    if let Ok(secret) = decrypt_with(path, data, &identity) {
+    if let Ok(secret) = decrypt_with(path, data, identity()) {
         match stated {
             Ok(Some(key)) => assert_eq!(key, secret.public, "stated key is not the seed's"),
             Ok(None) => {}
