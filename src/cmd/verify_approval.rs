@@ -13,6 +13,7 @@ use crate::approval::binding::{Check, Expectations, Freshness, NonceUse, Subject
 use crate::approval::conflict::{Conflict, TargetDecisions};
 use crate::approval::limits::MAX_TOKEN_FILE_BYTES;
 use crate::approval::line_reports::{Checker, LineReport, Signed, TokenStatus};
+use crate::approval::verify::TokenKind;
 use crate::approval::{effective_ttl_ms, Reason};
 use crate::approvers::Approvers;
 use crate::cli::{Format, VerifyApprovalArgs};
@@ -153,9 +154,12 @@ enum Held {
     Streaming,
 }
 
-/// Whether a line is a token record at all (it parses as one, whatever its checks say).
+/// Whether a line is a token record at all: it was read far enough to have a kind (a v1
+/// envelope or an ApprovalRecord v2), whatever its checks say. A `parse_error` of
+/// undetermined kind is a line that is no token.
 fn is_token_record(report: &LineReport) -> bool {
-    report.reason.as_deref() != Some(&*Reason::ParseError.code())
+    report.kind != TokenKind::Undetermined.as_str()
+        || report.reason.as_deref() != Some(&*Reason::ParseError.code())
 }
 
 /// A file none of whose lines is a token record: not a token file (exit 2), said once.

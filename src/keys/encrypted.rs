@@ -100,6 +100,16 @@ pub fn decrypt_with(
                 path: path.to_path_buf(),
             }
         }
+        // age's own text for this error computes `1 << (required - target)`, which
+        // overflows (a panic in debug builds) for a file demanding less than the machine's
+        // target or far more: say it without that arithmetic.
+        age::DecryptError::ExcessiveWork { required, .. } => KeyError::Encrypted {
+            path: path.to_path_buf(),
+            message: format!(
+                "the file demands scrypt work factor 2^{required}, more than this machine \
+                 allows; it is refused rather than tried"
+            ),
+        },
         other => KeyError::Encrypted {
             path: path.to_path_buf(),
             message: other.to_string(),

@@ -180,3 +180,57 @@ fn keygen_refuses_an_existing_key_before_asking_for_a_passphrase() {
     assert!(stderr.contains("key-file-exists"), "{stderr}");
     assert_eq!(std::fs::read(keys.join("approval.key")).unwrap(), before);
 }
+
+/// Found by the `key_files` fuzz target: an encrypted key file whose scrypt stanza demands
+/// another work factor than age allows made age's own error text compute
+/// `1 << (required - target)`, which overflows for a work factor 32 or more above the
+/// machine's target — a panic in debug builds (exit 101), a garbled message in release
+/// builds. Seen red with the `ExcessiveWork` arm removed from `keys::encrypted::decrypt_with`
+/// (the code of 0c6405b): exit 101, "attempt to shift left with overflow".
+#[test]
+fn an_encrypted_key_demanding_too_much_scrypt_work_is_refused_without_a_panic() {
+    use base64::Engine as _;
+    let engine = base64::engine::general_purpose::STANDARD;
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata/keys/encrypted-passphrase-fuzz-logn2.key"),
+    )
+    .unwrap();
+    let body: String = fixture
+        .lines()
+        .filter(|l| !l.starts_with("sealkit-public-key ") && !l.starts_with("-----"))
+        .collect();
+    let binary = engine.decode(body).unwrap();
+    let stanza = binary.windows(9).position(|w| w == b"-> scrypt").unwrap();
+    let end = stanza + binary[stanza..].iter().position(|b| *b == b'\n').unwrap();
+    assert_eq!(&binary[end - 2..end], b" 2");
+    for work in ["60", "200"] {
+        let mut edited = binary[..end - 1].to_vec();
+        edited.extend_from_slice(work.as_bytes());
+        edited.extend_from_slice(&binary[end..]);
+        let encoded = engine.encode(&edited);
+        let lines: Vec<&str> = encoded
+            .as_bytes()
+            .chunks(64)
+            .map(|c| std::str::from_utf8(c).unwrap())
+            .collect();
+        let file = write_mode(
+            &dir.path().join(format!("work-{work}.key")),
+            &format!(
+                "-----BEGIN AGE ENCRYPTED FILE-----\n{}\n-----END AGE ENCRYPTED FILE-----\n",
+                lines.join("\n")
+            ),
+            0o600,
+        );
+        let pass = write_mode(&dir.path().join("pass"), "fuzz\n", 0o600);
+        let (code, stdout, stderr) = run(sealkit()
+            .args(["key", "show", "--passphrase-file"])
+            .arg(&pass)
+            .arg(&file));
+        assert_eq!(code, 2, "work factor {work}: {stdout}{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert!(stderr.contains("encrypted-key-unreadable"), "{stderr}");
+        assert!(stderr.contains(&format!("2^{work}")), "{stderr}");
+    }
+}
