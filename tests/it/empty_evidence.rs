@@ -84,11 +84,7 @@ fn lines_before_the_first_token_record_are_reported_in_order() {
     std::fs::write(&tokens, text).unwrap();
     let output = verify(&tokens, "jsonl");
     assert_eq!(output.status.code(), Some(1), "{output:?}");
-    let records: Vec<Value> = String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let records = jsonl_records(&output.stdout);
     assert_eq!(records.len(), 5002);
     for (index, record) in records[..5001].iter().enumerate() {
         assert_eq!(record["line"], index + 1);
@@ -104,12 +100,7 @@ fn audit(root: &Path) -> (i32, Vec<Value>) {
         .arg(root)
         .output()
         .unwrap();
-    let records = String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    (output.status.code().unwrap(), records)
+    (output.status.code().unwrap(), jsonl_records(&output.stdout))
 }
 
 /// Seen red on 0c6405b: 0 receipts and exit 0 for both.

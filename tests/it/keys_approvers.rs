@@ -213,8 +213,7 @@ fn a_record_outside_its_keys_window_names_no_approver() {
     let list = format!("alice {PUBKEY} valid-after=2030-01-01T00:00:00Z\n");
     let output = verify_with_list(&list, &tokens, "jsonl");
     assert_eq!(output.status.code(), Some(1), "{output:?}");
-    let text = String::from_utf8(output.stdout).unwrap();
-    let record: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let record = jsonl_records(&output.stdout).remove(0);
     assert_eq!(record["reason"], "approver-key-outside-window");
     assert!(record.get("signed_by").is_none(), "{record}");
     let detail = record["detail"].as_str().unwrap();
@@ -323,8 +322,7 @@ fn a_decline_by_a_later_listed_approver_is_accepted_and_credited() {
     let list = format!("bob {bob_public}\nalice {PUBKEY}\n");
     let output = verify_with_list(&list, &tokens, "jsonl");
     assert_eq!(output.status.code(), Some(0), "{output:?}");
-    let text = String::from_utf8(output.stdout).unwrap();
-    let record: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let record = jsonl_records(&output.stdout).remove(0);
     assert_eq!(record["kind"], "signed-decline", "{record}");
     assert_eq!(record["status"], "accepted", "{record}");
     assert_eq!(record["signed_by"]["name"], "alice", "{record}");
@@ -350,8 +348,7 @@ fn a_broken_signature_by_a_listed_key_is_a_bad_signature() {
     let list = format!("alice {PUBKEY}\nbob {bob_public}\n");
     let output = verify_with_list(&list, &tokens, "jsonl");
     assert_eq!(output.status.code(), Some(1), "{output:?}");
-    let text = String::from_utf8(output.stdout).unwrap();
-    let record: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let record = jsonl_records(&output.stdout).remove(0);
     let reason = record["reason"].as_str().unwrap();
     assert!(reason.contains("bad_signature"), "{record}");
     assert!(record.get("signed_by").is_none(), "{record}");

@@ -24,10 +24,7 @@ fn target(frames: &[String], era: &str) -> Vec<Value> {
         .write_stdin(capture)
         .output()
         .unwrap();
-    let records: Vec<Value> = String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let records = crate::support::jsonl_records(&output.stdout);
     assert_eq!(records.len(), frames.len(), "{output:?}");
     records
 }

@@ -211,3 +211,11 @@ pub fn payload_and_shown(token_file: &Path) -> (serde_json::Value, (String, u64)
         ),
     )
 }
+
+/// The records of a `--format jsonl` output, one JSON value per line.
+pub fn jsonl_records(stdout: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
