@@ -85,7 +85,7 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sealkit;key;show'= {
-            cand --passphrase-file 'For an encrypted secret key: read the passphrase from the first line of FILE'
+            cand --passphrase-file 'For an encrypted secret key written before keys stated their public key (newer ones need no passphrase): read the passphrase from the first line of FILE'
             cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
             cand --color 'When to use colour in human output'
             cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
@@ -135,7 +135,7 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand --ttl 'Lifetime in SECONDS: expiry = authorized_at + TTL (default 120; the host caps its own TTL at 300)'
             cand --session 'Approval session label (default: sealkit-approve/<random hex>)'
             cand --approver 'Who approves, as recorded in the signed payload'
-            cand --renderer-version 'Approval screen layout: 2 (the default: signer, validity and a one-line question first; values pretty-printed; plain words), or 1 (the earlier layout, still verifiable). The record names the renderer version it used'
+            cand --renderer-version 'Approval screen layout: 3 (the default: every signed value shown, fitted to the terminal''s width), 2 (signer, validity and a one-line question first, lines as long as their values) or 1 (the first layout). Records of every version verify alike; the record names the renderer version it used'
             cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
             cand --color 'When to use colour in human output'
             cand --ssh-agent 'Sign with an Ed25519 key held by the running ssh-agent (SSH_AUTH_SOCK; Unix only)'
@@ -307,7 +307,7 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand --version 'Print version'
         }
         &'sealkit;report'= {
-            cand --out 'Where to write the page (or the JSON model with --format json); replaced atomically'
+            cand --out 'Where to write the page (the JSON model with --format json, one row per receipt with --format jsonl); replaced atomically, and never one of the inputs'
             cand --receipt-key 'The installation''s receipt key (64 hex, raw 32-byte seed file, or public key file)'
             cand --pubkey 'The trusted approval public key the token files are checked against: 64 hex digits, an `ssh-ed25519 AAAA…` key, or a file holding either'
             cand --trusted-approvers 'Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME] (as `verify approval` and `audit`): tokens and approval receipts name their approver'

@@ -8,7 +8,7 @@
 //! Results are streamed to a sink in walk order while receipts are checked in parallel
 //! batches, so memory stays bounded by the batch, not by the number of receipts.
 
-pub mod approvers;
+pub mod approval_credit;
 pub mod dir;
 pub mod names;
 
@@ -36,7 +36,7 @@ const BATCH: usize = 512;
 pub struct Options {
     pub pin: Option<Pin>,
     /// A trusted-approvers list: approval-authorized ALLOWs are attributed to its approvers.
-    pub approvers: Option<crate::keys::approvers::Approvers>,
+    pub approvers: Option<crate::approvers::Approvers>,
     /// Worker threads (at least 1).
     pub jobs: usize,
 }
@@ -64,7 +64,7 @@ pub struct ReceiptEntry {
     /// With a trusted-approvers list: the approver whose key the receipt's signed approval
     /// statement names.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub signed_by: Option<crate::approval::approvers::SignedBy>,
+    pub signed_by: Option<crate::approvers::SignedBy>,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub report: Option<ReceiptReport>,
     /// Every finding about this file (receipt checks and file-level), with its path.
@@ -85,8 +85,10 @@ pub struct Summary {
     pub receipts: u64,
     /// Receipt statuses: authenticated, unpinned, unsigned, failed, unreadable.
     pub statuses: BTreeMap<&'static str, u64>,
-    /// Decision verdicts as the receipts report them (ALLOW / BLOCK).
+    /// Decisions of authenticated receipts (ALLOW / BLOCK).
     pub verdicts: BTreeMap<String, u64>,
+    /// Decisions that receipts which do not authenticate claim: never counted as verdicts.
+    pub claims: BTreeMap<String, u64>,
     pub findings: Vec<CodeCount>,
     /// Receipt files whose bytes could not be verified at all (unreadable, not UTF-8, not
     /// JSON, truncated).
@@ -117,6 +119,9 @@ impl Summary {
                 count: *count,
             })
             .collect();
+        // Most serious first (ties in code order).
+        self.findings
+            .sort_by_key(|count| std::cmp::Reverse(count.severity));
     }
 
     /// The worst severity found.
@@ -243,6 +248,20 @@ pub fn audit(
             }
         }
     }
+    if summary.receipts == 0 {
+        // Nothing checked is not a clean audit: a responder pointed at the wrong place must
+        // not be told all is well.
+        let named: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
+        let finding = Finding::new(
+            Code::NoReceipts,
+            None,
+            format!(
+                "no receipt file under {}: nothing was checked",
+                named.join(", ")
+            ),
+        );
+        emit(Event::Finding(&finding), &mut summary)?;
+    }
     summary.finish();
     Ok(summary)
 }
@@ -265,12 +284,18 @@ fn record(
             if entry.report.is_none() {
                 summary.unverifiable += 1;
             }
-            if let Some(verdict) = entry
+            if let Some(decision) = entry
                 .report
                 .as_ref()
                 .and_then(|r| r.reported.verdict.clone())
             {
-                *summary.verdicts.entry(verdict).or_default() += 1;
+                // Only a receipt authenticated under the pinned key has a verdict.
+                let tally = if entry.status == "authenticated" {
+                    &mut summary.verdicts
+                } else {
+                    &mut summary.claims
+                };
+                *tally.entry(decision).or_default() += 1;
             }
             if let Some(mut facts) = facts {
                 if dirs[item.dir].state.head_state.is_none() {
@@ -637,7 +662,7 @@ fn check_receipt_file(
     let attribution = options
         .approvers
         .as_ref()
-        .map(|list| approvers::attribute(&report, list, &item.path))
+        .map(|list| approval_credit::attribute(&report, list, &item.path))
         .unwrap_or_default();
     file_findings.extend(attribution.finding);
     let facts = ReceiptFacts {

@@ -3,12 +3,17 @@
 //! `cargo test --test it MODULE::` runs one area.
 
 mod report_support;
+// Signed copies of one fixture receipt (the benchmarks' generator), for reports of many receipts.
+#[path = "../../benches/support/receipts.rs"]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod generated_receipts;
 mod support;
 
 mod approval_approve_cli;
 mod approval_approve_refusals;
 mod approval_fixtures;
 mod approval_pty;
+mod approval_screen;
 mod approval_verify_cli;
 mod approval_verify_conflicts;
 mod approval_wycheproof;
@@ -26,6 +31,7 @@ mod cli_quiet_color;
 mod cli_transcripts;
 mod closed_stdout;
 mod duplicate_members;
+mod empty_evidence;
 mod envelope_corpus;
 mod fuzz_corpus;
 mod fuzz_regressions;
@@ -39,7 +45,9 @@ mod json_test_suite_evidence;
 mod keys_agent;
 mod keys_approvers;
 mod keys_cli;
+mod keys_hostile;
 mod keys_pty;
+mod meta_edges;
 mod migrate_labels;
 mod migration_integrity;
 mod mutation_pins;
@@ -54,11 +62,13 @@ mod regression;
 mod report_browser;
 mod report_model;
 mod report_page;
+mod report_tamper;
 mod robust_cli;
 mod signature_batching;
 mod spec_conformance;
 mod target_refusals;
 mod target_tool_spec;
+mod terminal_tables;
 mod typed_errors;
 mod typed_props;
 mod v2_signed_approval;
