@@ -21,6 +21,7 @@ pub mod host_refusal;
 pub mod identity;
 pub mod inert;
 pub mod input;
+pub mod jcs;
 pub mod json;
 pub mod keys;
 pub mod meta;

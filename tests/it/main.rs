@@ -33,6 +33,7 @@ mod generated_files;
 mod identity_invariants;
 mod identity_vectors;
 mod inert_output;
+mod jcs_vectors;
 mod json_schemas;
 mod json_test_suite;
 mod json_test_suite_evidence;
