@@ -15,6 +15,7 @@ pub mod cli;
 pub mod cmd;
 pub mod digest;
 pub mod error_code;
+pub mod evidence;
 pub mod finding;
 pub mod frame;
 pub mod host_refusal;
