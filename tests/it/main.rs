@@ -26,6 +26,7 @@ mod cli_quiet_color;
 mod cli_transcripts;
 mod closed_stdout;
 mod duplicate_members;
+mod evidence_cli;
 mod envelope_corpus;
 mod fuzz_corpus;
 mod fuzz_regressions;
