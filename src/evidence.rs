@@ -182,7 +182,12 @@ pub fn read_ref(node: &Node<'_>) -> ReadRef {
             )),
         };
     };
-    let text = |name: &str| node.value.get(name).and_then(|n| n.value.as_str()).map(str::to_owned);
+    let text = |name: &str| {
+        node.value
+            .get(name)
+            .and_then(|n| n.value.as_str())
+            .map(str::to_owned)
+    };
     let fields = EvidenceRef {
         kind: text("type"),
         digest: text("digest"),
@@ -401,7 +406,11 @@ pub fn check(read: &ReadRef, call: Call<'_>, context: &mut Context<'_>) -> Verdi
         code: None,
         message: String::new(),
         evidence: None,
-        profile: if ours { "seal-receipt" } else { "not-evaluated" },
+        profile: if ours {
+            "seal-receipt"
+        } else {
+            "not-evaluated"
+        },
         receipt: None,
         binding: Binding::NotApplicable,
     };
@@ -444,13 +453,18 @@ pub fn check(read: &ReadRef, call: Call<'_>, context: &mut Context<'_>) -> Verdi
             Some(found) => (found, "digest"),
             None => {
                 let what = match &fields.reference {
-                    Some(reference) => format!("no file {reference:?} under the evidence roots, and "),
+                    Some(reference) => {
+                        format!("no file {reference:?} under the evidence roots, and ")
+                    }
                     None => String::new(),
                 };
                 return stop(
                     verdict,
                     EvidenceCode::EvidenceNotFound,
-                    format!("{what}no evidence file has digest {digest} under {}", canonicalization.name()),
+                    format!(
+                        "{what}no evidence file has digest {digest} under {}",
+                        canonicalization.name()
+                    ),
                 );
             }
         },
@@ -484,7 +498,10 @@ pub fn check(read: &ReadRef, call: Call<'_>, context: &mut Context<'_>) -> Verdi
         return stop(
             verdict,
             EvidenceCode::EvidenceDigestMismatch,
-            format!("recomputed {recomputed} under {}, the reference says {digest}", canonicalization.name()),
+            format!(
+                "recomputed {recomputed} under {}, the reference says {digest}",
+                canonicalization.name()
+            ),
         );
     }
     if !ours {
@@ -546,13 +563,24 @@ fn receipt_profile(
         }
     };
     let subject = (
-        report.verified.get("framed_subject_sha256").and_then(|v| v.as_str()),
-        report.verified.get("framed_subject_length").and_then(|v| v.as_u64()),
+        report
+            .verified
+            .get("framed_subject_sha256")
+            .and_then(|v| v.as_str()),
+        report
+            .verified
+            .get("framed_subject_length")
+            .and_then(|v| v.as_u64()),
     );
-    if subject == (Some(request.subject.sha256.as_str()), Some(request.subject.length)) {
+    if subject
+        == (
+            Some(request.subject.sha256.as_str()),
+            Some(request.subject.length),
+        )
+    {
         verdict.binding = Binding::Bound;
         verdict.message = format!(
-            "digest verified; receipt authenticated; bound to this call (request frame {})",
+            "receipt authenticated; the receipt of request frame {}",
             request.line
         );
         verdict
@@ -619,9 +647,18 @@ mod tests {
 
     #[test]
     fn canonicalization_names_and_the_jcs_alias() {
-        assert_eq!(Canonicalization::named("rfc8785"), Some(Canonicalization::Rfc8785));
-        assert_eq!(Canonicalization::named("jcs"), Some(Canonicalization::Rfc8785));
-        assert_eq!(Canonicalization::named("none"), Some(Canonicalization::None));
+        assert_eq!(
+            Canonicalization::named("rfc8785"),
+            Some(Canonicalization::Rfc8785)
+        );
+        assert_eq!(
+            Canonicalization::named("jcs"),
+            Some(Canonicalization::Rfc8785)
+        );
+        assert_eq!(
+            Canonicalization::named("none"),
+            Some(Canonicalization::None)
+        );
         assert_eq!(Canonicalization::named("RFC8785"), None);
         assert_eq!(Canonicalization::named(""), None);
         assert_eq!(

@@ -6,8 +6,7 @@ use crate::cli::{EvidenceArgs, EvidenceCommand, EvidenceRefArgs, EvidenceVerifyA
 use crate::evidence::capture::{self, Annotated, Paired};
 use crate::evidence::store::Store;
 use crate::evidence::{
-    self, Binding, CapturedRequest, Context, EvidenceCode, EvidenceRef, ReadRef, RequestId,
-    Verdict,
+    self, Binding, CapturedRequest, Context, EvidenceCode, EvidenceRef, ReadRef, RequestId, Verdict,
 };
 use crate::finding::Finding;
 use crate::inert::escape;
@@ -220,16 +219,13 @@ fn run_verify(args: EvidenceVerifyArgs, global: &Global) -> miette::Result<Outco
     let mut records: Vec<CheckRecord> = Vec::new();
     for file in &args.frames {
         let input = Input::new(file);
-        let read = input
-            .open_named()
-            .map_err(|e| e.source)
-            .and_then(|reader| {
-                capture::read(
-                    std::io::BufReader::new(reader),
-                    &args.annotation_key,
-                    &Options::default(),
-                )
-            });
+        let read = input.open_named().map_err(|e| e.source).and_then(|reader| {
+            capture::read(
+                std::io::BufReader::new(reader),
+                &args.annotation_key,
+                &Options::default(),
+            )
+        });
         let found = match read {
             Ok(found) => found,
             Err(error) => {
@@ -423,7 +419,12 @@ fn print_checks(records: &[CheckRecord], global: &Global) -> miette::Result<()> 
 }
 
 fn human_checks(records: &[CheckRecord]) -> String {
-    let count = |status: &str| records.iter().filter(|r| r.verdict.status == status).count();
+    let count = |status: &str| {
+        records
+            .iter()
+            .filter(|r| r.verdict.status == status)
+            .count()
+    };
     let (verified, failed, unchecked) = (count("verified"), count("failed"), count("not-checked"));
     let bound = records
         .iter()
@@ -445,8 +446,8 @@ fn human_checks(records: &[CheckRecord]) -> String {
     table
         .load_preset(UTF8_FULL_CONDENSED)
         .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_width(120)
-        .set_header(vec!["where", "type", "verdict", "binding", "evidence", "detail"]);
+        .set_width(110)
+        .set_header(vec!["where", "verdict", "binding", "evidence", "detail"]);
     for record in records {
         let source = &record.source;
         let mut place = format!("{}:{}", source.file.display(), source.line);
@@ -458,7 +459,10 @@ fn human_checks(records: &[CheckRecord]) -> String {
         }
         let verdict = match record.verdict.code {
             Some(code) if code != EvidenceCode::EvidenceTypeNotEvaluated => {
-                format!("{} {code}", record.verdict.status.to_uppercase())
+                format!(
+                    "{} {code}",
+                    record.verdict.status.to_uppercase().replace('-', " ")
+                )
             }
             _ => record.verdict.status.to_owned(),
         };
@@ -470,17 +474,25 @@ fn human_checks(records: &[CheckRecord]) -> String {
             Binding::NotApplicable => "-",
         };
         // The file's name keeps the table readable; JSON carries the whole path.
-        let evidence = record.verdict.evidence.as_ref().map_or("-".to_owned(), |e| {
-            let name = e.file.file_name().unwrap_or(e.file.as_os_str());
-            format!("{} (by {})", name.to_string_lossy(), e.by)
-        });
+        let evidence = record
+            .verdict
+            .evidence
+            .as_ref()
+            .map_or("-".to_owned(), |e| {
+                let name = e.file.file_name().unwrap_or(e.file.as_os_str());
+                format!("{} (by {})", name.to_string_lossy(), e.by)
+            });
+        // The type is shown where sealkit does not evaluate it.
+        let mut detail = record.verdict.message.clone();
+        if let (Some(kind), "not-evaluated") = (&record.evidence_ref.kind, record.verdict.profile) {
+            detail = format!("type {kind:?}: {detail}");
+        }
         table.add_row(vec![
             escape(&place).into_owned(),
-            escape(record.evidence_ref.kind.as_deref().unwrap_or("-")).into_owned(),
             verdict,
             binding.to_owned(),
             escape(&evidence).into_owned(),
-            escape(&record.verdict.message).into_owned(),
+            escape(&detail).into_owned(),
         ]);
     }
     text.push_str(&format!("{table}\n"));

@@ -95,7 +95,10 @@ impl State<'_> {
             return;
         }
         let line = frame::request_line(frame.bytes);
-        if line.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')) {
+        if line
+            .iter()
+            .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+        {
             return;
         }
         let text = match std::str::from_utf8(line) {
@@ -209,7 +212,8 @@ impl State<'_> {
 mod tests {
     use super::*;
 
-    const CALL: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{}}}"#;
+    const CALL: &str =
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{}}}"#;
 
     fn response(id: &str) -> String {
         format!(

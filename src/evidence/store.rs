@@ -149,9 +149,12 @@ fn index(roots: &[Root], canonicalization: Canonicalization) -> HashMap<String, 
                 .filter_map(Result::ok)
                 .filter(|entry| entry.file_type().is_file())
                 .map(|entry| Found {
-                    shown: root
-                        .given
-                        .join(entry.path().strip_prefix(&root.real).unwrap_or(entry.path())),
+                    shown: root.given.join(
+                        entry
+                            .path()
+                            .strip_prefix(&root.real)
+                            .unwrap_or(entry.path()),
+                    ),
                     real: entry.path().to_path_buf(),
                 })
                 .collect()
@@ -195,12 +198,17 @@ mod tests {
             store.resolve("sub/a.json").unwrap().unwrap().shown,
             root.join("sub/a.json")
         );
-        assert_eq!(store.resolve("./sub/a.json").unwrap().unwrap().shown, root.join("./sub/a.json"));
+        assert_eq!(
+            store.resolve("./sub/a.json").unwrap().unwrap().shown,
+            root.join("./sub/a.json")
+        );
         assert_eq!(store.resolve("missing.json").unwrap(), None);
         assert!(store.resolve("../outside.json").is_err());
         assert!(store.resolve("sub/../../outside.json").is_err());
         assert!(store.resolve("sub/../a.json").is_err());
-        assert!(store.resolve(&scratch.path().join("outside.json").display().to_string()).is_err());
+        assert!(store
+            .resolve(&scratch.path().join("outside.json").display().to_string())
+            .is_err());
         assert!(store.resolve("").is_err());
         #[cfg(unix)]
         {

@@ -1,5 +1,6 @@
 //! RFC 8785 canonicalization against its reference implementation's test data and 100,000
 //! ECMAScript Number-to-String cases (`testdata/jcs/`, see its PROVENANCE.md), byte for byte.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use sealkit::jcs::{canonicalize_bytes, ecmascript_number};
 use std::path::{Path, PathBuf};
@@ -38,8 +39,8 @@ fn every_reference_vector_canonicalizes_to_its_output_bytes() {
         let input = std::fs::read(jcs_dir().join("input").join(name)).unwrap();
         let expected = std::fs::read(jcs_dir().join("output").join(name)).unwrap();
         let stem = name.trim_end_matches(".json");
-        let hex = std::fs::read_to_string(jcs_dir().join("outhex").join(format!("{stem}.txt")))
-            .unwrap();
+        let hex =
+            std::fs::read_to_string(jcs_dir().join("outhex").join(format!("{stem}.txt"))).unwrap();
         // The two expected forms agree, so the output files were not re-encoded on the way.
         assert_eq!(unhex(&hex), expected, "{name}: output/ and outhex/ differ");
         let got = canonicalize_bytes(&input).unwrap();
