@@ -229,6 +229,20 @@ def audit_names_seeds():
     return seeds
 
 
+def jcs_seeds():
+    """RFC 8785 vectors (input and output), the number cases' edge lines (each as its
+    expected text, and as its 8 bits little-endian followed by that text), and receipts."""
+    jcs = TD / "jcs"
+    seeds = [p.read_bytes() for d in ("input", "output") for p in sorted((jcs / d).iterdir())]
+    for line in (jcs / "es6-numbers.txt").read_text().splitlines()[:100]:
+        bits, text = line.split(",")
+        seeds.append(text.encode())
+        seeds.append(int(bits, 16).to_bytes(8, "little") + text.encode())
+    seeds += [p.read_bytes() for p in sorted((RECEIPTS / "fixture-dir").glob("receipt-*.json"))]
+    seeds += [b'{"a":1,"a":2}', b'"\\ud800"', b'1e400', b'[{"\\u00e9":1,"\\ud83d\\ude02":2,"\\ufb33":3}]']
+    return seeds
+
+
 frames = frames_from_testdata()
 write("frame_pipeline", frames)
 write("canonical", frames + json_suite())
@@ -245,3 +259,4 @@ write("chain", chain_seeds())
 write("migration_record", migration_record_seeds())
 write("bundle", bundle_seeds())
 write("audit_names", audit_names_seeds())
+write("jcs", jcs_seeds())

@@ -20,6 +20,7 @@ mod canonical;
 mod chain;
 mod envelope;
 mod frame_pipeline;
+mod jcs;
 mod meta_values;
 mod migration_record;
 mod receipt;
@@ -34,6 +35,7 @@ pub use canonical::canonical;
 pub use chain::chain;
 pub use envelope::envelope;
 pub use frame_pipeline::frame_pipeline;
+pub use jcs::jcs;
 pub use meta_values::meta_values;
 pub use migration_record::migration_record;
 pub use receipt::receipt;
@@ -58,6 +60,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("migration_record", migration_record),
     ("bundle", bundle),
     ("audit_names", audit_names),
+    ("jcs", jcs),
 ];
 
 // ---------------------------------------------------------------------------------------
