@@ -1,12 +1,9 @@
 //! The `jcs` fuzz target: RFC 8785 canonicalization (`jcs::canonicalize_bytes`) and the
 //! ECMAScript number form (`jcs::ecmascript_number`).
 
-use super::PARSE_DEPTH;
+use super::{depth, PARSE_DEPTH, SERDE_JSON_DEPTH};
 use sealkit::jcs::{self, JcsError};
 use sealkit::json::{self, JsonValue, Node};
-
-/// serde_json's reader refuses more nesting than this.
-const SERDE_JSON_DEPTH: usize = 128;
 
 /// Canonicalizes the input; an accepted text's output is a fixpoint, holds the same value
 /// (numbers as binary64) with members in UTF-16 order and no whitespace; a refusal is one a
@@ -121,15 +118,5 @@ fn sorted_and_compact(text: &str, node: &Node<'_>) {
             (false, _, b' ' | b'\t' | b'\n' | b'\r') => panic!("whitespace in {text}"),
             _ => {}
         }
-    }
-}
-
-fn depth(node: &Node<'_>) -> usize {
-    match &node.value {
-        JsonValue::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
-        JsonValue::Object(members) => {
-            1 + members.iter().map(|m| depth(&m.value)).max().unwrap_or(0)
-        }
-        _ => 0,
     }
 }

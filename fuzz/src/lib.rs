@@ -75,6 +75,21 @@ const TOOL_SPECS: &str = r#"{"db.execute":{"version":"v1","manifest_digest":"man
 /// Deepest nesting the renderer targets parse (deeper than any guard allows).
 const PARSE_DEPTH: usize = 512;
 
+/// serde_json's reader refuses more nesting than this.
+const SERDE_JSON_DEPTH: usize = 128;
+
+/// Containers nested in a parsed value.
+fn depth(node: &sealkit::json::Node<'_>) -> usize {
+    use sealkit::json::JsonValue;
+    match &node.value {
+        JsonValue::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
+        JsonValue::Object(members) => {
+            1 + members.iter().map(|m| depth(&m.value)).max().unwrap_or(0)
+        }
+        _ => 0,
+    }
+}
+
 // Phase 2 (approvals, receipts, chains, migration outputs, bundles, directory names): the
 // fixtures those targets use are the throwaway keys and signed artifacts of testdata/,
 // compiled in so that the checks need no files at run time.

@@ -38,6 +38,15 @@ struct RefRecord<'a> {
     findings: Vec<Finding>,
 }
 
+/// Reports an input that could not be read; the run could not check it.
+fn unreadable(input: &Input, error: &std::io::Error, global: &Global) -> Outcome {
+    super::report_error(
+        &miette::miette!(code = "unreadable-file", "{input}: {error}"),
+        global,
+    );
+    Outcome::Unchecked
+}
+
 fn load_pin(key: Option<&str>) -> miette::Result<Option<receipt::pin::Pin>> {
     key.map(receipt::pin::load)
         .transpose()
@@ -60,11 +69,7 @@ fn run_ref(args: EvidenceRefArgs, global: &Global) -> miette::Result<Outcome> {
         let bytes = match input.read_capped(crate::audit::MAX_RECEIPT_BYTES) {
             Ok(bytes) => bytes,
             Err(error) => {
-                super::report_error(
-                    &miette::miette!(code = "unreadable-file", "{input}: {error}"),
-                    global,
-                );
-                outcome = outcome.worst(Outcome::Unchecked);
+                outcome = unreadable(&input, &error, global);
                 continue;
             }
         };
@@ -229,11 +234,7 @@ fn run_verify(args: EvidenceVerifyArgs, global: &Global) -> miette::Result<Outco
         let found = match read {
             Ok(found) => found,
             Err(error) => {
-                super::report_error(
-                    &miette::miette!(code = "unreadable-file", "{input}: {error}"),
-                    global,
-                );
-                outcome = outcome.worst(Outcome::Unchecked);
+                outcome = unreadable(&input, &error, global);
                 continue;
             }
         };
@@ -267,11 +268,7 @@ fn run_verify(args: EvidenceVerifyArgs, global: &Global) -> miette::Result<Outco
         let text = match input.read_capped_text(crate::audit::MAX_RECEIPT_BYTES) {
             Ok(text) => text,
             Err(error) => {
-                super::report_error(
-                    &miette::miette!(code = "unreadable-file", "{input}: {error}"),
-                    global,
-                );
-                outcome = outcome.worst(Outcome::Unchecked);
+                outcome = unreadable(&input, &error, global);
                 continue;
             }
         };

@@ -90,6 +90,15 @@ fn edited_capture(dir: &Path, line: u64, edit: impl Fn(&mut Value)) -> PathBuf {
     path
 }
 
+/// `evidence verify` of the capture with the reference answering id 1 edited: the exit
+/// status and that reference's record.
+fn verify_edited(edit: impl Fn(&mut Value)) -> (i32, Value) {
+    let scratch = tempfile::tempdir().unwrap();
+    let edited = edited_capture(scratch.path(), L1_RESPONSE, edit);
+    let (code, records) = verify(&edited, &root().join(RECEIPTS));
+    (code, at(&records, L1_RESPONSE).clone())
+}
+
 /// The record of the reference read at frame `line`.
 fn at(records: &[Value], line: u64) -> &Value {
     records
@@ -211,7 +220,6 @@ fn one_flipped_byte_in_a_receipt_is_a_digest_mismatch() {
 /// Seen red with the subject comparison in `evidence::receipt_profile` made always true.
 #[test]
 fn a_reference_to_another_calls_receipt_is_for_another_call() {
-    let scratch = tempfile::tempdir().unwrap();
     // The response to id 1 (docs.read) names the receipt of id 2 (db.execute): both
     // authenticate, their digests verify, the receipt is not this call's.
     let capture = std::fs::read_to_string(root().join(CAPTURE)).unwrap();
@@ -221,10 +229,8 @@ fn a_reference_to_another_calls_receipt_is_for_another_call() {
         .as_str()
         .unwrap()
         .starts_with("receipt-00000000000000000002-460d"));
-    let edited = edited_capture(scratch.path(), L1_RESPONSE, |r| *r = other_ref.clone());
-    let (code, records) = verify(&edited, &root().join(RECEIPTS));
+    let (code, record) = verify_edited(|r| *r = other_ref.clone());
     assert_eq!(code, 1);
-    let record = at(&records, L1_RESPONSE);
     assert_eq!(record["code"], "evidence-for-another-call");
     assert_eq!(record["binding"], "another-call");
     assert_eq!(record["receipt"], "authenticated");
@@ -234,32 +240,26 @@ fn a_reference_to_another_calls_receipt_is_for_another_call() {
 /// leads back into the root). A symbolic link out of the root: `store`'s unit test.
 #[test]
 fn a_ref_climbing_out_of_the_evidence_root_is_refused_unopened() {
-    let scratch = tempfile::tempdir().unwrap();
     // `../receipts/<name>` would lead back to the very receipt: refused all the same.
-    let edited = edited_capture(scratch.path(), L1_RESPONSE, |r| {
+    let (code, record) = verify_edited(|r| {
         let name = r["ref"].as_str().unwrap().to_owned();
         r["ref"] = format!("../receipts/{name}").into();
     });
-    let (code, records) = verify(&edited, &root().join(RECEIPTS));
     assert_eq!(code, 1);
-    let record = at(&records, L1_RESPONSE);
     assert_eq!(record["code"], "evidence-ref-outside-roots");
     assert!(record.get("evidence").is_none(), "{record}");
 }
 
 #[test]
 fn an_unknown_canonicalization_or_digest_syntax_could_not_be_checked() {
-    let scratch = tempfile::tempdir().unwrap();
-    let edited = edited_capture(scratch.path(), L1_RESPONSE, |r| {
+    let (code, record) = verify_edited(|r| {
         r["canonicalization"] = "c14n".into();
     });
-    let (code, records) = verify(&edited, &root().join(RECEIPTS));
     assert_eq!(code, 2);
-    let record = at(&records, L1_RESPONSE);
     assert_eq!(record["code"], "evidence-canonicalization-unsupported");
     assert_eq!(record["status"], "not-checked");
 
-    let edited = edited_capture(scratch.path(), L1_RESPONSE, |r| {
+    let (code, record) = verify_edited(|r| {
         let hex = r["digest"]
             .as_str()
             .unwrap()
@@ -267,49 +267,35 @@ fn an_unknown_canonicalization_or_digest_syntax_could_not_be_checked() {
             .to_owned();
         r["digest"] = format!("sha3-256:{hex}").into();
     });
-    let (code, records) = verify(&edited, &root().join(RECEIPTS));
     assert_eq!(code, 2);
-    assert_eq!(
-        at(&records, L1_RESPONSE)["code"],
-        "evidence-digest-unsupported"
-    );
+    assert_eq!(record["code"], "evidence-digest-unsupported");
 }
 
 #[test]
 fn an_unknown_type_has_its_digest_checked_and_its_profile_not_evaluated() {
-    let scratch = tempfile::tempdir().unwrap();
-    let edited = edited_capture(scratch.path(), L1_RESPONSE, |r| {
+    let (code, record) = verify_edited(|r| {
         r["type"] = "ifc.fides.v1".into();
     });
-    let (code, records) = verify(&edited, &root().join(RECEIPTS));
     assert_eq!(code, 0);
-    let record = at(&records, L1_RESPONSE);
     assert_eq!(record["code"], "evidence-type-not-evaluated");
     assert_eq!(record["status"], "verified");
     assert_eq!(record["profile"], "not-evaluated");
     assert!(record.get("receipt").is_none());
     // The digest still counts: the same unknown type over a wrong digest fails.
-    let edited = edited_capture(scratch.path(), L1_RESPONSE, |r| {
+    let (code, record) = verify_edited(|r| {
         r["type"] = "ifc.fides.v1".into();
         r["digest"] = format!("sha256:{}", "0".repeat(64)).into();
     });
-    let (code, records) = verify(&edited, &root().join(RECEIPTS));
     assert_eq!(code, 1);
-    assert_eq!(
-        at(&records, L1_RESPONSE)["code"],
-        "evidence-digest-mismatch"
-    );
+    assert_eq!(record["code"], "evidence-digest-mismatch");
 }
 
 #[test]
 fn a_reference_without_its_digest_is_malformed() {
-    let scratch = tempfile::tempdir().unwrap();
-    let edited = edited_capture(scratch.path(), L1_RESPONSE, |r| {
+    let (code, record) = verify_edited(|r| {
         r.as_object_mut().unwrap().remove("digest");
     });
-    let (code, records) = verify(&edited, &root().join(RECEIPTS));
     assert_eq!(code, 1);
-    let record = at(&records, L1_RESPONSE);
     assert_eq!(record["code"], "evidence-ref-malformed");
     assert_eq!(record["status"], "failed");
     assert!(record["message"]
@@ -320,44 +306,36 @@ fn a_reference_without_its_digest_is_malformed() {
 
 #[test]
 fn evidence_is_found_by_digest_without_a_ref_and_not_found_without_either() {
-    let scratch = tempfile::tempdir().unwrap();
-    let edited = edited_capture(scratch.path(), L1_RESPONSE, |r| {
+    let (code, record) = verify_edited(|r| {
         r.as_object_mut().unwrap().remove("ref");
         r["canonicalization"] = "jcs".into();
     });
-    let (code, records) = verify(&edited, &root().join(RECEIPTS));
-    assert_eq!(code, 0, "{records:#?}");
-    let record = at(&records, L1_RESPONSE);
+    assert_eq!(code, 0, "{record:#}");
     assert_eq!(record["evidence"]["by"], "digest");
     assert_eq!(record["binding"], "bound");
-    let edited = edited_capture(scratch.path(), L1_RESPONSE, |r| {
+    let (code, record) = verify_edited(|r| {
         r["ref"] = "receipt-missing.json".into();
         r["digest"] = format!("sha256:{}", "1".repeat(64)).into();
     });
-    let (code, records) = verify(&edited, &root().join(RECEIPTS));
     assert_eq!(code, 2);
-    assert_eq!(at(&records, L1_RESPONSE)["code"], "evidence-not-found");
+    assert_eq!(record["code"], "evidence-not-found");
 }
 
 #[test]
 fn canonicalization_none_hashes_the_stored_bytes() {
-    let scratch = tempfile::tempdir().unwrap();
     let name = "receipt-00000000000000000000-103292357cac56d748afc89bae05e15775bdba7922f761d60ed349c7ebfb9f29.json";
     let bytes = std::fs::read(root().join(RECEIPTS).join(name)).unwrap();
     let raw = format!("sha256:{}", sealkit::digest::sha256_hex(&bytes));
-    let edited = edited_capture(scratch.path(), L1_RESPONSE, |r| {
+    let (code, record) = verify_edited(|r| {
         r["canonicalization"] = "none".into();
         r["digest"] = raw.clone().into();
     });
-    let (code, records) = verify(&edited, &root().join(RECEIPTS));
-    assert_eq!(code, 0, "{records:#?}");
-    assert_eq!(at(&records, L1_RESPONSE)["binding"], "bound");
+    assert_eq!(code, 0, "{record:#}");
+    assert_eq!(record["binding"], "bound");
     // The RFC 8785 digest is another digest than that of the stored bytes.
-    let edited = edited_capture(scratch.path(), L1_RESPONSE, |r| {
-        r["canonicalization"] = "none".into();
-    });
-    let (code, _) = verify(&edited, &root().join(RECEIPTS));
+    let (code, record) = verify_edited(|r| r["canonicalization"] = "none".into());
     assert_eq!(code, 1);
+    assert_eq!(record["code"], "evidence-digest-mismatch");
 }
 
 /// Seen red with the receipt profile accepting any receipt that is not `failed` (unpinned
