@@ -333,6 +333,39 @@ pub enum Binding {
     NotApplicable,
 }
 
+impl Binding {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Binding::Bound => "bound",
+            Binding::AnotherCall => "another-call",
+            Binding::RequestNotCaptured => "request-not-captured",
+            Binding::RequestRefused => "request-refused",
+            Binding::NotApplicable => "not-applicable",
+        }
+    }
+}
+
+/// A captured response's trust annotation, as the incident report shows it with the row of
+/// the request it answers: each reference with its verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RowAnnotation {
+    pub capture: String,
+    /// 1-based frame number of the response.
+    pub line: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sensitive: Option<bool>,
+    pub references: Vec<CheckedRef>,
+}
+
+/// One reference (its string members, exactly) and its verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CheckedRef {
+    #[serde(rename = "evidenceRef")]
+    pub evidence_ref: EvidenceRef,
+    #[serde(flatten)]
+    pub verdict: Verdict,
+}
+
 /// How the evidence was found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Located {

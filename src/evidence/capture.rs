@@ -71,6 +71,45 @@ pub fn read<R: BufRead>(reader: R, key: &str, options: &Options) -> std::io::Res
     Ok(state.found)
 }
 
+/// The annotations of `captures` whose request the capture holds and the pipeline accepted,
+/// each reference checked, by the exact-frame subject of that request (the incident report
+/// joins them to the rows of receipts with that subject).
+pub fn checked_by_request(
+    captures: &[std::path::PathBuf],
+    key: &str,
+    context: &mut super::Context<'_>,
+) -> std::io::Result<Vec<(crate::request::Subject, super::RowAnnotation)>> {
+    let mut out = Vec::new();
+    for path in captures {
+        let reader = crate::input::Input::new(path).open()?;
+        let found = read(std::io::BufReader::new(reader), key, &Options::default())?;
+        for annotated in found.annotated {
+            let Some(Paired::Call(request)) = &annotated.request else {
+                continue;
+            };
+            let references = annotated
+                .annotation
+                .refs
+                .iter()
+                .map(|read| super::CheckedRef {
+                    evidence_ref: read.fields.clone(),
+                    verdict: super::check(read, super::Call::Captured(request), context),
+                })
+                .collect();
+            out.push((
+                request.subject.clone(),
+                super::RowAnnotation {
+                    capture: path.display().to_string(),
+                    line: annotated.line,
+                    sensitive: annotated.annotation.sensitive,
+                    references,
+                },
+            ));
+        }
+    }
+    Ok(out)
+}
+
 struct State<'k> {
     key: &'k str,
     options: &'k Options,

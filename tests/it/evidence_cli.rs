@@ -502,3 +502,74 @@ fn a_request_annotation_in_meta_is_committed_whole() {
         "the annotation is not committed whole"
     );
 }
+
+/// The incident report shows each captured response's trust annotation with the rows of its
+/// request's receipts (the same exact-frame subject: the BLOCK and the ALLOW of a retried
+/// call share it), each reference checked; the JSON model and its JSON Lines rows carry them
+/// and match their schemas (seen red with the subject join's `&&` made `||`: rows of other
+/// frames of the same length got annotations).
+#[test]
+fn the_report_joins_annotations_to_their_requests_rows() {
+    let scratch = tempfile::tempdir().unwrap();
+    let schema = |kind: &str| {
+        let text = std::fs::read(root().join(format!("docs/schema/v1/{kind}.json"))).unwrap();
+        jsonschema::validator_for(&serde_json::from_slice(&text).unwrap()).unwrap()
+    };
+    let mut pages = Vec::new();
+    for format in ["json", "jsonl", "human"] {
+        let out = scratch.path().join(format!("report.{format}"));
+        let (code, _, stderr) = sealkit(&[
+            "report",
+            "--format",
+            format,
+            "--out",
+            out.to_str().unwrap(),
+            "--receipt-key",
+            &receipt_key(),
+            "--frames",
+            CAPTURE,
+            RECEIPTS,
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        pages.push(std::fs::read_to_string(&out).unwrap());
+    }
+    let model: Value = serde_json::from_str(&pages[0]).unwrap();
+    assert!(schema("report").is_valid(&model));
+    let mut joined = Vec::new();
+    for row in model["rows"].as_array().unwrap() {
+        for annotation in row["annotations"].as_array().into_iter().flatten() {
+            for reference in annotation["references"].as_array().unwrap() {
+                assert_eq!(reference["status"], "verified", "{reference}");
+                assert_eq!(reference["binding"], "bound", "{reference}");
+            }
+            let name = row["file"].as_str().unwrap().rsplit('/').next().unwrap();
+            joined.push((name[..30].to_owned(), annotation["line"].as_u64().unwrap()));
+        }
+    }
+    joined.sort();
+    assert_eq!(
+        joined,
+        [
+            ("receipt-00000000000000000000-1".to_owned(), 4),
+            ("receipt-00000000000000000000-6".to_owned(), 12),
+            ("receipt-00000000000000000001-1".to_owned(), 15),
+            ("receipt-00000000000000000001-4".to_owned(), 7),
+            ("receipt-00000000000000000002-1".to_owned(), 15),
+            ("receipt-00000000000000000002-4".to_owned(), 7),
+            ("receipt-00000000000000000004-1".to_owned(), 19),
+            ("receipt-00000000000000000005-1".to_owned(), 19),
+        ]
+    );
+    let rows = schema("report-row");
+    let mut annotated_rows = 0;
+    for line in pages[1].lines() {
+        let row: Value = serde_json::from_str(line).unwrap();
+        assert!(rows.is_valid(&row), "{line}");
+        annotated_rows += usize::from(row.get("annotations").is_some());
+    }
+    assert_eq!(annotated_rows, 8);
+    // The page shows them, with the coarse flag.
+    assert!(pages[2].contains("trust annotation"));
+    assert!(pages[2]
+        .contains("frame 7, sensitive: seal.authorization-decision.v3 verified, binding bound"));
+}
