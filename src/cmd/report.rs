@@ -21,7 +21,7 @@ use crate::outcome::Outcome;
 use crate::report::model::{self, Chain, Evidence, Input, KeyAnchor, TokenEvidence, Trust};
 use crate::tokenfile::{Batch, LineReader};
 use miette::miette;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Inputs larger than this are not read (the host's token file is read up to 4 MiB; sealed
 /// logs and captures can be large, but not beyond this).
@@ -314,8 +314,16 @@ fn join_annotations(
         pin,
         scratch: &mut scratch,
     };
+    // The capture files as read for the frame joins (a directory given to --frames is
+    // expanded there).
+    let captures: Vec<PathBuf> = model
+        .inputs
+        .iter()
+        .filter(|input| input.role == "frames")
+        .map(|input| PathBuf::from(&input.path))
+        .collect();
     let annotations = crate::evidence::capture::checked_by_request(
-        &args.frames,
+        &captures,
         crate::evidence::DEFAULT_ANNOTATION_KEY,
         &mut context,
     )
