@@ -93,7 +93,7 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             break
         }
         'sealkit;key;show' {
-            [CompletionResult]::new('--passphrase-file', '--passphrase-file', [CompletionResultType]::ParameterName, 'For an encrypted secret key: read the passphrase from the first line of FILE')
+            [CompletionResult]::new('--passphrase-file', '--passphrase-file', [CompletionResultType]::ParameterName, 'For an encrypted secret key written before keys stated their public key (newer ones need no passphrase): read the passphrase from the first line of FILE')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
             [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
@@ -149,7 +149,7 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'Lifetime in SECONDS: expiry = authorized_at + TTL (default 120; the host caps its own TTL at 300)')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Approval session label (default: sealkit-approve/<random hex>)')
             [CompletionResult]::new('--approver', '--approver', [CompletionResultType]::ParameterName, 'Who approves, as recorded in the signed payload')
-            [CompletionResult]::new('--renderer-version', '--renderer-version', [CompletionResultType]::ParameterName, 'Approval screen layout: 2 (the default: signer, validity and a one-line question first; values pretty-printed; plain words), or 1 (the earlier layout, still verifiable). The record names the renderer version it used')
+            [CompletionResult]::new('--renderer-version', '--renderer-version', [CompletionResultType]::ParameterName, 'Approval screen layout: 3 (the default: every signed value shown, fitted to the terminal''s width), 2 (signer, validity and a one-line question first, lines as long as their values) or 1 (the first layout). Records of every version verify alike; the record names the renderer version it used')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
             [CompletionResult]::new('--ssh-agent', '--ssh-agent', [CompletionResultType]::ParameterName, 'Sign with an Ed25519 key held by the running ssh-agent (SSH_AUTH_SOCK; Unix only)')

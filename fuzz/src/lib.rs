@@ -21,9 +21,11 @@ mod chain;
 mod envelope;
 mod frame_pipeline;
 mod jcs;
+mod key_files;
 mod meta_values;
 mod migration_record;
 mod receipt;
+mod trusted_approvers;
 mod v2_reader;
 mod wire_guards;
 
@@ -36,9 +38,11 @@ pub use chain::chain;
 pub use envelope::envelope;
 pub use frame_pipeline::frame_pipeline;
 pub use jcs::jcs;
+pub use key_files::key_files;
 pub use meta_values::meta_values;
 pub use migration_record::migration_record;
 pub use receipt::receipt;
+pub use trusted_approvers::trusted_approvers;
 pub use v2_reader::v2_reader;
 pub use wire_guards::wire_guards;
 
@@ -61,6 +65,8 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("bundle", bundle),
     ("audit_names", audit_names),
     ("jcs", jcs),
+    ("trusted_approvers", trusted_approvers),
+    ("key_files", key_files),
 ];
 
 // ---------------------------------------------------------------------------------------
