@@ -107,6 +107,13 @@ fn codes(page: &str) -> Vec<String> {
         "sealkit-migrate" => labels()
             .chain(Change::ALL.iter().map(|c| c.as_str().to_owned()))
             .collect(),
+        // `evidence ref` names no reference for a receipt that does not authenticate and
+        // prints its receipt findings instead.
+        "sealkit-evidence-ref" => findings().collect(),
+        "sealkit-evidence-verify" => sealkit::evidence::EvidenceCode::ALL
+            .iter()
+            .map(|c| c.as_str().to_owned())
+            .collect(),
         "sealkit-diff" => FindingCode::ALL
             .iter()
             .map(|c| c.as_str().to_owned())
