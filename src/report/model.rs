@@ -152,7 +152,7 @@ pub struct FrameJoin {
     /// `not-captured` (captures given, none matches) or `unknown` (no frame available).
     pub status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub capture: Option<FrameRef>,
+    pub capture: Option<Box<FrameRef>>,
 }
 
 /// What the exact frame says, under the one frame pipeline.
@@ -205,10 +205,10 @@ pub struct Row {
     pub subject: Option<Subject>,
     pub request_sha256: Option<String>,
     pub canonical_request_sha256: Option<String>,
-    pub approval: Option<ApprovalJoin>,
+    pub approval: Option<Box<ApprovalJoin>>,
     /// The approval statement an authenticated released receipt signs.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub approval_statement: Option<SignedApproval>,
+    pub approval_statement: Option<Box<SignedApproval>>,
     /// Accepted approvals of the same call (target and exact-frame subject) that are not
     /// the statement this receipt signs: indexes into [`Model::tokens`].
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -216,14 +216,14 @@ pub struct Row {
     /// With a trusted-approvers list: the approver the receipt's signed approval statement
     /// names (the directory audit's attribution).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub signed_by: Option<crate::approval::approvers::SignedBy>,
-    pub chain: Option<ChainJoin>,
+    pub signed_by: Option<Box<crate::approval::approvers::SignedBy>>,
+    pub chain: Option<Box<ChainJoin>>,
     pub frame: FrameJoin,
     /// Receipt, file and join findings about this receipt, most serious first. Findings are
     /// the row's per-request annotations: whatever else is learnt about one request joins
     /// them here.
     pub findings: Vec<Finding>,
-    pub details: Option<Details>,
+    pub details: Option<Box<Details>>,
     /// The frame bytes the details come from (kept out of the JSON; `details.frame` has them).
     #[serde(skip)]
     frame_bytes: Option<Vec<u8>>,
@@ -348,9 +348,9 @@ pub fn row_of(entry: &ReceiptEntry, every_frame: bool) -> Row {
         approval_statement: report
             .and_then(|r| r.facts.approval_statement.clone())
             .filter(|_| authenticated)
-            .map(crate::approval::report::signed_approval),
+            .map(|statement| Box::new(crate::approval::report::signed_approval(statement))),
         other_approvals: Vec::new(),
-        signed_by: entry.signed_by.clone(),
+        signed_by: entry.signed_by.clone().map(Box::new),
         chain: None,
         frame: FrameJoin {
             status: if object_a.is_some() {
@@ -383,7 +383,7 @@ impl Row {
                 && subject.sha256 == crate::digest::sha256_hex(frame)
         });
         if same {
-            self.details = Some(details_of(frame, server.unwrap_or(&self.server)));
+            self.details = Some(Box::new(details_of(frame, server.unwrap_or(&self.server))));
         }
         same
     }
@@ -419,7 +419,7 @@ pub fn join(evidence: Evidence) -> Model {
         mut findings,
     } = evidence;
     // Calls in decision-time order (receipts without a time last), ties in audit order.
-    rows.sort_by_key(|r| (r.time.is_none(), r.time));
+    sort_in_place(&mut rows, |r| (r.time.is_none(), r.time));
     let tokens_given = tokens.is_some();
     let mut tokens: Vec<Token> = tokens
         .unwrap_or_default()
@@ -463,6 +463,25 @@ pub fn join(evidence: Evidence) -> Model {
     }
 }
 
+/// A stable sort by `key` that moves the rows in place: the standard stable sort would
+/// borrow scratch space of up to half the rows (tens of megabytes at 100,000 receipts);
+/// this sorts their indexes (8 bytes a row) and then follows the permutation's cycles.
+fn sort_in_place<T, K: Ord>(rows: &mut [T], key: impl Fn(&T) -> K) {
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by_key(|&i| key(&rows[i]));
+    // Position `j` receives the row at `order[j]`; `order[j] = j` marks it placed.
+    for start in 0..order.len() {
+        let mut j = start;
+        while order[j] != start {
+            let from = order[j];
+            rows.swap(j, from);
+            order[j] = j;
+            j = from;
+        }
+        order[j] = j;
+    }
+}
+
 /// Analyses the exact frame of every row that holds one (each on its own, so the rows are
 /// shared out across the cores), under `--server` when given.
 pub fn analyse_frames(model: &mut Model) {
@@ -471,7 +490,7 @@ pub fn analyse_frames(model: &mut Model) {
         row.details = row
             .frame_bytes
             .take()
-            .map(|bytes| details_of(&bytes, server.unwrap_or(&row.server)));
+            .map(|bytes| Box::new(details_of(&bytes, server.unwrap_or(&row.server))));
     });
 }
 
@@ -540,7 +559,7 @@ fn join_tokens(rows: &mut [Row], tokens: &mut [Token], ttl_seconds: u64, given: 
                         ),
                     ));
                 }
-                row.approval = Some(ApprovalJoin {
+                row.approval = Some(Box::new(ApprovalJoin {
                     token: index,
                     file: tokens[index].file.clone(),
                     line: tokens[index].report.line,
@@ -549,7 +568,7 @@ fn join_tokens(rows: &mut [Row], tokens: &mut [Token], ttl_seconds: u64, given: 
                     authorized_at: signed.authorized_at,
                     expiry: signed.expiry,
                     fresh_when_used: fresh,
-                });
+                }));
                 used.push((index, row_index));
             }
             None if given => {
@@ -609,11 +628,11 @@ fn join_chains(rows: &mut [Row], chains: &mut [Chain]) {
                 entry.row = Some(row);
                 entry.joined = true;
                 if rows[row].chain.is_none() {
-                    rows[row].chain = Some(ChainJoin {
+                    rows[row].chain = Some(Box::new(ChainJoin {
                         file: chain.file.clone(),
                         entry: entry.index,
                         head_ok: entry.head_ok,
-                    });
+                    }));
                 }
             }
         }
@@ -657,8 +676,9 @@ fn join_frames(rows: &mut [Row], frames: Option<&FrameIndex>) -> u64 {
         match found {
             Some(located) => {
                 joined.insert(located.position);
-                row.frame.capture =
-                    Some(index.reference(located.entry, Link::CanonicalRequestSha256));
+                row.frame.capture = Some(Box::new(
+                    index.reference(located.entry, Link::CanonicalRequestSha256),
+                ));
                 if row.frame.status != "object-a" {
                     row.frame.status = "captured";
                     row.frame_bytes = Some(located.entry.bytes.to_vec());
@@ -798,5 +818,27 @@ pub fn chain_entry(index: usize, payload: &str, head_ok: bool) -> ChainEntry {
         head_ok,
         joined: false,
         row: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sort_in_place;
+
+    /// The in-place permutation gives exactly the standard stable sort, ties in input order
+    /// (seen red with `rows.swap(j, from)` swapped for `rows.swap(start, from)`).
+    #[test]
+    fn sort_in_place_is_the_stable_sort() {
+        for len in [0usize, 1, 2, 7, 100, 1000] {
+            // (key, input position): a few keys, many ties, in a scrambled order.
+            let rows: Vec<(Option<u64>, usize)> = (0..len)
+                .map(|i| (((i * 7919) % 13).checked_sub(2).map(|k| k as u64), i))
+                .collect();
+            let mut expected = rows.clone();
+            expected.sort_by_key(|r| (r.0.is_none(), r.0));
+            let mut sorted = rows;
+            sort_in_place(&mut sorted, |r| (r.0.is_none(), r.0));
+            assert_eq!(sorted, expected, "length {len}");
+        }
     }
 }
