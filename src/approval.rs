@@ -9,14 +9,14 @@
 //! Signing ([`sign`]) builds the same payload from explicit inputs and is checked by the same
 //! verifier.
 
-pub mod approvers;
 pub mod binding;
 pub mod canonical;
 pub mod conflict;
 pub mod limits;
+pub mod line_reports;
+pub mod listed;
 pub mod payload;
 pub mod reason;
-pub mod report;
 pub mod sign;
 pub mod verify;
 
@@ -27,6 +27,8 @@ pub use reason::Reason;
 pub const DOMAIN: &str = "seal.approval-record/v2";
 /// The only subject scope seal-host accepts: the exact client frame with its delimiter.
 pub const SUBJECT_SCOPE: &str = "mcp-jsonrpc-request-frame-including-delimiter";
+/// The ApprovalRecord v2 `subject_encoding`: the subject is the frame's bytes as sent.
+pub const SUBJECT_ENCODING: &str = "bytes";
 /// The only signature algorithm.
 pub const ALGORITHM: &str = "Ed25519";
 /// The only signature encoding: base64url without padding.

@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 pub mod approval;
+pub mod approvers;
 pub mod atomic_write;
 pub mod audit;
 pub mod bundle;
@@ -15,12 +16,14 @@ pub mod cli;
 pub mod cmd;
 pub mod digest;
 pub mod error_code;
+pub mod evidence;
 pub mod finding;
 pub mod frame;
 pub mod host_refusal;
 pub mod identity;
 pub mod inert;
 pub mod input;
+pub mod jcs;
 pub mod json;
 pub mod keys;
 pub mod meta;

@@ -202,10 +202,7 @@ pub enum AppendError {
     )]
     TooLarge { current: u64, after: u64 },
     /// The path names something other than a regular file (a FIFO, a device, a directory).
-    #[error(
-        "the token file is {kind}, not a regular file; nothing was signed or written \
-         (give a regular file or a new path)"
-    )]
+    #[error("the token file is {kind}, not a regular file; nothing was signed or written")]
     NotRegular { kind: &'static str },
     /// The caller's check, run under the lock, refused the append.
     #[error("{message}")]
@@ -245,15 +242,19 @@ impl crate::error_code::Coded for AppendError {
             AppendError::RollbackFailed { .. } => "token-file-append-partial",
         }
     }
+
+    fn help(&self) -> Option<String> {
+        match self {
+            AppendError::NotRegular { .. } => Some("give a regular file or a new path".to_owned()),
+            _ => None,
+        }
+    }
 }
 
 impl AppendError {
     /// A refusal that follows from checking (the caller exits 1), not a failure to run.
     pub fn is_refusal(&self) -> bool {
-        matches!(
-            self,
-            AppendError::NotRegular { .. } | AppendError::Refused { .. }
-        )
+        matches!(self, AppendError::Refused { .. })
     }
 }
 
@@ -640,7 +641,8 @@ mod tests {
                 kind: "a character device"
             }
         ));
-        assert!(error.is_refusal());
+        // An unusable input (exit 2), not a finding about the file's content.
+        assert!(!error.is_refusal());
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Ed25519 approval keys: seal-host's on-disk key format (64 hex digits of the
 //! 32 raw bytes, then LF), sealkit's passphrase-encrypted secret key files, OpenSSH public key
-//! lines, ssh-agent signing and trusted-approver lists. A key id is the lowercase hex SHA-256
+//! lines and ssh-agent signing (trusted-approvers lists are `crate::approvers`). A key id is the lowercase hex SHA-256
 //! of the 32 public-key bytes. Guarantees: secret material (seeds, decrypted key text,
 //! passphrases) lives only in memory that is wiped when dropped and never appears in an error
 //! message or `Debug` output; secret keys are read only from files (named by a flag or by
@@ -9,7 +9,6 @@
 //! is recognisably secret and its bytes are never echoed. Nothing here prints.
 
 pub mod agent;
-pub mod approvers;
 pub mod encrypted;
 pub mod file;
 pub mod openssh;
@@ -93,6 +92,10 @@ pub enum KeyError {
     /// `key protect` on a file that is already encrypted.
     #[error("{}: the key file is already encrypted with a passphrase", path.display())]
     AlreadyEncrypted { path: PathBuf },
+    /// `key protect` on a file whose plain secret would survive elsewhere (a symbolic link, a
+    /// file with several hard links).
+    #[error("{}: not encrypted in place: {why}", path.display())]
+    NotSoleCopy { path: PathBuf, why: String },
     /// A file that holds no secret key where one is needed.
     #[error(
         "{}: the file holds no plain secret key (64 hex digits of a seed)",
@@ -108,13 +111,14 @@ pub enum KeyError {
     /// The ssh-agent holds no Ed25519 key, or not the one asked for.
     #[error("ssh-agent: {message}")]
     AgentNoKey { message: String },
-    /// The ssh-agent holds several Ed25519 keys and `--ssh-key` does not pick one.
+    /// The ssh-agent holds several Ed25519 keys and `--ssh-key` does not pick one. Each key
+    /// as `ssh-add -l` names it, with its key id: `SHA256:… comment (key id …)`.
     #[error(
-        "ssh-agent holds {} Ed25519 keys (key ids {}); not choosing one",
-        key_ids.len(),
-        key_ids.join(", ")
+        "ssh-agent holds {} Ed25519 keys; not choosing one: {}",
+        keys.len(),
+        keys.join("; ")
     )]
-    AgentAmbiguous { key_ids: Vec<String> },
+    AgentAmbiguous { keys: Vec<String> },
     /// A public key option's value that is no key (64 hex digits, an `ssh-ed25519` line) and
     /// names no file. The value itself is not kept: it may be a mistyped secret.
     #[error(
@@ -149,6 +153,7 @@ impl Coded for KeyError {
             KeyError::BadPassphrase(_) => "bad-passphrase",
             KeyError::AlreadyEncrypted { .. } => "key-already-encrypted",
             KeyError::NotSecret { .. } => "not-a-secret-key",
+            KeyError::NotSoleCopy { .. } => "key-file-not-sole-copy",
             KeyError::SshFormat { .. } => "ssh-key-format",
             KeyError::Agent { .. } => "ssh-agent-failed",
             KeyError::AgentNoKey { .. } => "ssh-agent-no-key",
@@ -181,6 +186,10 @@ impl Coded for KeyError {
             KeyError::WrongPassphrase { .. } => {
                 Some("nothing was signed or written; try again with the right passphrase".into())
             }
+            KeyError::AgentNoKey { .. } => Some(
+                "load the key into the agent with ssh-add (ssh-add -l lists what it holds)"
+                    .to_owned(),
+            ),
             KeyError::AgentAmbiguous { .. } => Some(
                 "pick one with --ssh-key FILE (its OpenSSH public key file, e.g. \
                  ~/.ssh/id_ed25519.pub)"
@@ -195,6 +204,11 @@ impl Coded for KeyError {
                 "{option} takes the key itself (64 hex digits, or a quoted `ssh-ed25519 AAAA…` \
                  line) or the path of an existing file holding it (e.g. keys/approval.pub)"
             )),
+            KeyError::NotSoleCopy { .. } => Some(
+                "nothing was changed; run `sealkit key protect` on the real file (the link's \
+                 target, or the one remaining name after removing the other links)"
+                    .to_owned(),
+            ),
             KeyError::Permissions { .. } => Some(
                 "a secret key file must be private to its owner (chmod 600); if this file \
                  really holds a public key, make it readable (chmod 644)"

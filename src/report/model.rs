@@ -18,7 +18,7 @@
 
 pub use super::counts::{Aggregate, Conclusion, Summary, Timeline};
 use crate::approval::binding::{freshness, Freshness, Subject};
-use crate::approval::report::{LineReport, Signed, SignedApproval, TokenStatus};
+use crate::approval::line_reports::{LineReport, Signed, SignedApproval, TokenStatus};
 use crate::audit::ReceiptEntry;
 use crate::finding::{Code, Finding, Severity};
 use crate::identity::Identities;
@@ -216,9 +216,13 @@ pub struct Row {
     /// With a trusted-approvers list: the approver the receipt's signed approval statement
     /// names (the directory audit's attribution).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub signed_by: Option<Box<crate::approval::approvers::SignedBy>>,
+    pub signed_by: Option<Box<crate::approvers::SignedBy>>,
     pub chain: Option<Box<ChainJoin>>,
     pub frame: FrameJoin,
+    /// Trust annotations of captured responses to this receipt's request (same exact-frame
+    /// subject), each reference checked by `evidence verify`'s rules.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub annotations: Vec<crate::evidence::RowAnnotation>,
     /// Receipt, file and join findings about this receipt, most serious first. Findings are
     /// the row's per-request annotations: whatever else is learnt about one request joins
     /// them here.
@@ -348,7 +352,7 @@ pub fn row_of(entry: &ReceiptEntry, every_frame: bool) -> Row {
         approval_statement: report
             .and_then(|r| r.facts.approval_statement.clone())
             .filter(|_| authenticated)
-            .map(|statement| Box::new(crate::approval::report::signed_approval(statement))),
+            .map(|statement| Box::new(crate::approval::line_reports::signed_approval(statement))),
         other_approvals: Vec::new(),
         signed_by: entry.signed_by.clone().map(Box::new),
         chain: None,
@@ -363,6 +367,7 @@ pub fn row_of(entry: &ReceiptEntry, every_frame: bool) -> Row {
         findings: entry.file_findings.clone(),
         details: None,
         frame_bytes,
+        annotations: Vec::new(),
         server: report.map(|r| r.facts.server.clone()).unwrap_or_default(),
     }
 }
@@ -419,7 +424,7 @@ pub fn join(evidence: Evidence) -> Model {
         mut findings,
     } = evidence;
     // Calls in decision-time order (receipts without a time last), ties in audit order.
-    sort_in_place(&mut rows, |r| (r.time.is_none(), r.time));
+    super::sort::sort_in_place(&mut rows, |r| (r.time.is_none(), r.time));
     let tokens_given = tokens.is_some();
     let mut tokens: Vec<Token> = tokens
         .unwrap_or_default()
@@ -460,25 +465,6 @@ pub fn join(evidence: Evidence) -> Model {
         inputs,
         trust,
         timeline: None,
-    }
-}
-
-/// A stable sort by `key` that moves the rows in place: the standard stable sort would
-/// borrow scratch space of up to half the rows (tens of megabytes at 100,000 receipts);
-/// this sorts their indexes (8 bytes a row) and then follows the permutation's cycles.
-fn sort_in_place<T, K: Ord>(rows: &mut [T], key: impl Fn(&T) -> K) {
-    let mut order: Vec<usize> = (0..rows.len()).collect();
-    order.sort_by_key(|&i| key(&rows[i]));
-    // Position `j` receives the row at `order[j]`; `order[j] = j` marks it placed.
-    for start in 0..order.len() {
-        let mut j = start;
-        while order[j] != start {
-            let from = order[j];
-            rows.swap(j, from);
-            order[j] = j;
-            j = from;
-        }
-        order[j] = j;
     }
 }
 
@@ -818,27 +804,5 @@ pub fn chain_entry(index: usize, payload: &str, head_ok: bool) -> ChainEntry {
         head_ok,
         joined: false,
         row: None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::sort_in_place;
-
-    /// The in-place permutation gives exactly the standard stable sort, ties in input order
-    /// (seen red with `rows.swap(j, from)` swapped for `rows.swap(start, from)`).
-    #[test]
-    fn sort_in_place_is_the_stable_sort() {
-        for len in [0usize, 1, 2, 7, 100, 1000] {
-            // (key, input position): a few keys, many ties, in a scrambled order.
-            let rows: Vec<(Option<u64>, usize)> = (0..len)
-                .map(|i| (((i * 7919) % 13).checked_sub(2).map(|k| k as u64), i))
-                .collect();
-            let mut expected = rows.clone();
-            expected.sort_by_key(|r| (r.0.is_none(), r.0));
-            let mut sorted = rows;
-            sort_in_place(&mut sorted, |r| (r.0.is_none(), r.0));
-            assert_eq!(sorted, expected, "length {len}");
-        }
     }
 }

@@ -46,10 +46,12 @@ fn a_nonce_the_token_file_already_reserves_is_refused_before_signing() {
         .assert()
         .code(0);
     let before = std::fs::read(&tokens).unwrap();
+    // The fix is in `help`, not in the message.
     approve(dir.path(), &tokens, &["--nonce", "n-1"])
         .assert()
         .code(1)
-        .stderr(contains("nonce-reserved"));
+        .stderr(contains("nonce-reserved"))
+        .stderr(contains("help: choose another --nonce"));
     let (code, refusal) = run_json(approve(dir.path(), &tokens, &["--nonce", "n-1"]));
     assert_eq!(code, 1);
     assert_eq!(refusal["status"], "refused");
@@ -97,6 +99,8 @@ fn a_nonce_only_an_unverified_line_carries_is_not_reserved() {
 fn a_token_file_that_is_not_a_regular_file_is_refused_before_signing() {
     // Seen red before the check: a FIFO or /dev/null took the line, then fsync failed and the
     // exit status was 2 ("could not run") although a reader could hold a valid token.
+    // Issue 24 item 10: refused before signing, as an unusable input: exit 2 with the code
+    // (seen red on 0c6405b: exit 1, which docs/exit-status.md keeps for checked problems).
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("tokens.fifo");
     let made = std::process::Command::new("mkfifo")
@@ -111,14 +115,18 @@ fn a_token_file_that_is_not_a_regular_file_is_refused_before_signing() {
     ] {
         approve(dir.path(), path, &[])
             .assert()
-            .code(1)
+            .code(2)
+            .stdout("")
             .stderr(contains("token-file-not-regular"));
-        let (code, refusal) = run_json(approve(dir.path(), path, &[]));
-        assert_eq!(
-            (code, &refusal["code"]),
-            (1, &"token-file-not-regular".into())
-        );
-        let message = refusal["message"].as_str().unwrap();
+        let output = approve(dir.path(), path, &[])
+            .args(["--format", "json"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        let error: serde_json::Value = serde_json::from_slice(&output.stderr).unwrap();
+        assert_eq!(error["type"], "error");
+        assert_eq!(error["code"], "token-file-not-regular");
+        let message = error["message"].as_str().unwrap();
         assert!(
             message.contains(&format!("the token file is {kind}, not a regular file")),
             "{message}"
@@ -149,7 +157,8 @@ fn an_approval_already_expired_at_signing_is_refused() {
     );
     let message = refusal["message"].as_str().unwrap();
     assert!(
-        message.contains("its expiry 120000 ms is before the signing time"),
+        message
+            .contains("its expiry 1970-01-01 00:02:00 UTC (120000 ms) is before the signing time"),
         "{message}"
     );
     // Past its expiry at the given signing time, or older than the longest TTL (300 s).
@@ -163,7 +172,7 @@ fn an_approval_already_expired_at_signing_is_refused() {
                 "--authorized-at",
                 "1785999990000",
             ],
-            "its expiry 1785999999999 ms is before the signing time 1786000000000 ms",
+            "its expiry 2026-08-06 07:06:39 UTC (1785999999999 ms) is before the signing time 2026-08-06 07:06:40 UTC (1786000000000 ms)",
         ),
         (
             [
@@ -174,7 +183,7 @@ fn an_approval_already_expired_at_signing_is_refused() {
                 "--authorized-at",
                 "1786000000000",
             ],
-            "authorized_at 1786000000000 ms is more than the host's longest TTL (300 s) before",
+            "authorized_at 2026-08-06 07:06:40 UTC (1786000000000 ms) is more than the host's longest TTL (300 s) before",
         ),
     ] {
         let (code, refusal) = run_json(approve(dir.path(), &tokens, &args));

@@ -1,11 +1,11 @@
 //! What `approve` refuses before it signs, so that no token is written that the host would
-//! drop or that a person did not mean to leave behind: a token file that is not a regular file
-//! (or a new path), a nonce the token file already reserves, an approval already expired at
-//! signing time. The token file checks run again under the append's lock. A TTL over the
+//! drop or that a person did not mean to leave behind: a nonce the token file already
+//! reserves, an approval already expired at signing time (a token file that is not a regular
+//! file is refused before these, as an unusable input). The token file checks run again under the append's lock. A TTL over the
 //! host's cap is only warned about: the host still honours the token, for at most its cap.
 
 use super::{Global, Refused};
-use crate::approval::report::line_reserving_nonce;
+use crate::approval::line_reports::line_reserving_nonce;
 use crate::approval::{DEFAULT_TTL_SECONDS, MAX_TTL_SECONDS};
 use crate::cli::{ApproveArgs, Format};
 use crate::error_code::Coded as _;
@@ -22,7 +22,6 @@ pub(super) fn before_asking(
     decision: Decision,
     now: u64,
 ) -> Result<(), Refused> {
-    tokenfile::check_kind(&args.token_file).map_err(|e| refused(args, &e))?;
     not_expired(args, decision, now)?;
     if let Some(nonce) = reserved_nonce(args, decision) {
         let file = match File::open(&args.token_file) {
@@ -71,17 +70,27 @@ fn nonce_free(file: impl io::Read, key: &dyn Signer, nonce: &str) -> Result<(), 
             message: format!(
                 "line {line} already holds an approval with nonce {nonce:?} under this key; \
                  seal-host reserves a nonce once and would drop a second record with it as \
-                 replayed_nonce; nothing was signed (choose another nonce)"
+                 replayed_nonce; nothing was signed"
             ),
         }),
     }
 }
 
-fn refused(args: &ApproveArgs, error: &AppendError) -> Refused {
-    Refused::new(
+/// A token file refusal (checked before signing, or again under the append's lock), with
+/// what to do about it in `help`.
+pub(super) fn refused(args: &ApproveArgs, error: &AppendError) -> Refused {
+    let mut refused = Refused::new(
         error.code(),
         format!("{}: {error}", args.token_file.display()),
-    )
+    );
+    refused.help = match error.code() {
+        "nonce-reserved" => Some(
+            "choose another --nonce, or leave --nonce out (a default nonce is 128 random bits)"
+                .to_owned(),
+        ),
+        _ => error.help(),
+    };
+    refused
 }
 
 /// The expiry the record will carry for this authorized_at.
@@ -107,18 +116,31 @@ pub(super) fn not_expired(args: &ApproveArgs, decision: Decision, now: u64) -> R
     if now <= expiry && authorized_at >= oldest {
         return Ok(());
     }
+    let time = crate::renderer::v2::utc;
     let why = if now > expiry {
-        format!("its expiry {expiry} ms is before the signing time {now} ms")
+        format!(
+            "its expiry {} is before the signing time {}",
+            time(expiry),
+            time(now)
+        )
     } else {
         format!(
-            "authorized_at {authorized_at} ms is more than the host's longest TTL \
-             ({MAX_TTL_SECONDS} s) before the signing time {now} ms"
+            "authorized_at {} is more than the host's longest TTL ({MAX_TTL_SECONDS} s) before \
+             the signing time {}",
+            time(authorized_at),
+            time(now)
         )
     };
-    Err(Refused::new(
+    let mut refused = Refused::new(
         "approval-expired-at-signing",
         format!("nothing was signed: the host would drop this approval as expired: {why}"),
-    ))
+    );
+    refused.help = Some(
+        "run approve again: without --authorized-at, --expiry and --now the window starts when \
+         the request is drawn, and a window that passes while you read is offered again"
+            .to_owned(),
+    );
+    Err(refused)
 }
 
 /// Warns (stderr) when the approval's lifetime exceeds the host's TTL cap.
