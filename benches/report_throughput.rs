@@ -10,7 +10,8 @@
 //! signing (a BLOCK turned into ALLOW), so the page has one failure among all the good
 //! receipts: it must be the first row. Goals (issue 23), checked in the same run: peak
 //! memory at most 256 MB, page at most 25 MB, interactive in headless Chromium within 3 s,
-//! generation within 1.2 x `audit` on the same directory.
+//! generation within 1.2 x `audit` on the same directory. With `SEALKIT_BENCH_KEEP=DIR` it
+//! only generates the receipts into `DIR/receipts` (kept, for measuring by hand) and stops.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 // Only part of the shared measuring helpers is used here.
@@ -37,7 +38,8 @@ fn main() {
     let template =
         sealkit::receipt::parse(&std::fs::read(root.join(receipts::TEMPLATE)).unwrap()).unwrap();
     let temp = tempfile::tempdir().unwrap();
-    let dir = temp.path().join("receipts");
+    let keep = std::env::var_os("SEALKIT_BENCH_KEEP").map(PathBuf::from);
+    let dir = keep.as_deref().unwrap_or(temp.path()).join("receipts");
     std::fs::create_dir(&dir).unwrap();
     let started = Instant::now();
     let files = receipts::generate(&dir, &template, &seed, count);
@@ -54,6 +56,10 @@ fn main() {
         "generated {count} receipts in {:.1} s",
         started.elapsed().as_secs_f64()
     );
+    if let Some(keep) = keep {
+        println!("kept in {}", keep.display());
+        return;
+    }
     for file in &files {
         std::hint::black_box(std::fs::read(file).unwrap());
     }

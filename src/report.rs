@@ -9,6 +9,7 @@ pub mod html;
 pub mod markup;
 pub mod model;
 pub mod rows;
+pub mod sort;
 pub mod tally;
 pub mod timeline;
 

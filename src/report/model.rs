@@ -152,7 +152,7 @@ pub struct FrameJoin {
     /// `not-captured` (captures given, none matches) or `unknown` (no frame available).
     pub status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub capture: Option<FrameRef>,
+    pub capture: Option<Box<FrameRef>>,
 }
 
 /// What the exact frame says, under the one frame pipeline.
@@ -205,10 +205,10 @@ pub struct Row {
     pub subject: Option<Subject>,
     pub request_sha256: Option<String>,
     pub canonical_request_sha256: Option<String>,
-    pub approval: Option<ApprovalJoin>,
+    pub approval: Option<Box<ApprovalJoin>>,
     /// The approval statement an authenticated released receipt signs.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub approval_statement: Option<SignedApproval>,
+    pub approval_statement: Option<Box<SignedApproval>>,
     /// Accepted approvals of the same call (target and exact-frame subject) that are not
     /// the statement this receipt signs: indexes into [`Model::tokens`].
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -216,14 +216,18 @@ pub struct Row {
     /// With a trusted-approvers list: the approver the receipt's signed approval statement
     /// names (the directory audit's attribution).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub signed_by: Option<crate::approvers::SignedBy>,
-    pub chain: Option<ChainJoin>,
+    pub signed_by: Option<Box<crate::approvers::SignedBy>>,
+    pub chain: Option<Box<ChainJoin>>,
     pub frame: FrameJoin,
+    /// Trust annotations of captured responses to this receipt's request (same exact-frame
+    /// subject), each reference checked by `evidence verify`'s rules.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub annotations: Vec<crate::evidence::RowAnnotation>,
     /// Receipt, file and join findings about this receipt, most serious first. Findings are
     /// the row's per-request annotations: whatever else is learnt about one request joins
     /// them here.
     pub findings: Vec<Finding>,
-    pub details: Option<Details>,
+    pub details: Option<Box<Details>>,
     /// The frame bytes the details come from (kept out of the JSON; `details.frame` has them).
     #[serde(skip)]
     frame_bytes: Option<Vec<u8>>,
@@ -348,9 +352,9 @@ pub fn row_of(entry: &ReceiptEntry, every_frame: bool) -> Row {
         approval_statement: report
             .and_then(|r| r.facts.approval_statement.clone())
             .filter(|_| authenticated)
-            .map(crate::approval::line_reports::signed_approval),
+            .map(|statement| Box::new(crate::approval::line_reports::signed_approval(statement))),
         other_approvals: Vec::new(),
-        signed_by: entry.signed_by.clone(),
+        signed_by: entry.signed_by.clone().map(Box::new),
         chain: None,
         frame: FrameJoin {
             status: if object_a.is_some() {
@@ -363,6 +367,7 @@ pub fn row_of(entry: &ReceiptEntry, every_frame: bool) -> Row {
         findings: entry.file_findings.clone(),
         details: None,
         frame_bytes,
+        annotations: Vec::new(),
         server: report.map(|r| r.facts.server.clone()).unwrap_or_default(),
     }
 }
@@ -383,7 +388,7 @@ impl Row {
                 && subject.sha256 == crate::digest::sha256_hex(frame)
         });
         if same {
-            self.details = Some(details_of(frame, server.unwrap_or(&self.server)));
+            self.details = Some(Box::new(details_of(frame, server.unwrap_or(&self.server))));
         }
         same
     }
@@ -419,7 +424,7 @@ pub fn join(evidence: Evidence) -> Model {
         mut findings,
     } = evidence;
     // Calls in decision-time order (receipts without a time last), ties in audit order.
-    rows.sort_by_key(|r| (r.time.is_none(), r.time));
+    super::sort::sort_in_place(&mut rows, |r| (r.time.is_none(), r.time));
     let tokens_given = tokens.is_some();
     let mut tokens: Vec<Token> = tokens
         .unwrap_or_default()
@@ -471,7 +476,7 @@ pub fn analyse_frames(model: &mut Model) {
         row.details = row
             .frame_bytes
             .take()
-            .map(|bytes| details_of(&bytes, server.unwrap_or(&row.server)));
+            .map(|bytes| Box::new(details_of(&bytes, server.unwrap_or(&row.server))));
     });
 }
 
@@ -540,7 +545,7 @@ fn join_tokens(rows: &mut [Row], tokens: &mut [Token], ttl_seconds: u64, given: 
                         ),
                     ));
                 }
-                row.approval = Some(ApprovalJoin {
+                row.approval = Some(Box::new(ApprovalJoin {
                     token: index,
                     file: tokens[index].file.clone(),
                     line: tokens[index].report.line,
@@ -549,7 +554,7 @@ fn join_tokens(rows: &mut [Row], tokens: &mut [Token], ttl_seconds: u64, given: 
                     authorized_at: signed.authorized_at,
                     expiry: signed.expiry,
                     fresh_when_used: fresh,
-                });
+                }));
                 used.push((index, row_index));
             }
             None if given => {
@@ -609,11 +614,11 @@ fn join_chains(rows: &mut [Row], chains: &mut [Chain]) {
                 entry.row = Some(row);
                 entry.joined = true;
                 if rows[row].chain.is_none() {
-                    rows[row].chain = Some(ChainJoin {
+                    rows[row].chain = Some(Box::new(ChainJoin {
                         file: chain.file.clone(),
                         entry: entry.index,
                         head_ok: entry.head_ok,
-                    });
+                    }));
                 }
             }
         }
@@ -657,8 +662,9 @@ fn join_frames(rows: &mut [Row], frames: Option<&FrameIndex>) -> u64 {
         match found {
             Some(located) => {
                 joined.insert(located.position);
-                row.frame.capture =
-                    Some(index.reference(located.entry, Link::CanonicalRequestSha256));
+                row.frame.capture = Some(Box::new(
+                    index.reference(located.entry, Link::CanonicalRequestSha256),
+                ));
                 if row.frame.status != "object-a" {
                     row.frame.status = "captured";
                     row.frame_bytes = Some(located.entry.bytes.to_vec());
