@@ -9,8 +9,8 @@
 # verdict, an exit status or a code (equivalent, or unreachable).
 #
 # Usage: scripts/mutants.sh [GROUP...] [-- EXTRA-CARGO-MUTANTS-OPTIONS...]
-#   GROUP: receipt signature approval chain migrate wire json keys audit report evidence
-#   (default: all, in that order), or
+#   GROUP: receipt signature (with src/signature/) approval chain migrate wire json keys audit
+#   report evidence (default: all, in that order), or
 #   verdicts: only the functions whose verdicts tests/it/mutation_pins.rs pins (a quick check).
 #   Extra options go to cargo-mutants, e.g. `-- --re config_signature` for one function,
 #   `-- --list` to list the mutants without running them, `-- --in-diff my.diff` for the
@@ -52,7 +52,7 @@ done
 files_of() {
     case "$1" in
         receipt) echo "src/receipt.rs src/receipt/*.rs" ;;
-        signature) echo "src/signature.rs" ;;
+        signature) echo "src/signature.rs src/signature/*.rs" ;;
         approval) echo "src/approval.rs src/approval/*.rs src/approvers.rs" ;;
         chain) echo "src/chain.rs src/chain/*.rs" ;;
         migrate) echo "src/migrate.rs src/migrate/*.rs" ;;
@@ -69,8 +69,8 @@ files_of() {
 tests_of() {
     case "$1" in
         receipt) echo "mutation_pins receipts receipt_flips signature_batching duplicate_members receipt_unsupported_version cli_transcripts regression" ;;
-        signature) echo "mutation_pins approval_wycheproof approval_fixtures signature_batching envelope_corpus" ;;
-        approval) echo "mutation_pins approval_verify_cli approval_fixtures approval_wycheproof v2_signed_approval approval_verify_conflicts approval_approve_refusals approval_approve_cli keys_approvers audit_approvers empty_evidence cli_transcripts regression" ;;
+        signature) echo "--lib signature mutation_pins approval_wycheproof approval_fixtures signature_batching envelope_corpus" ;;
+        approval) echo "mutation_pins approval_verify_cli approval_fixtures approval_wycheproof v2_signed_approval approval_verify_conflicts approval_approve_refusals approval_approve_cli keys_approvers audit_approvers empty_evidence signature_batching cli_transcripts regression" ;;
         chain) echo "--lib chain cli_audit cli_chain chain_stream cli_transcripts closed_stdout duplicate_members report_model regression" ;;
         migrate) echo "--lib migrate migrate_labels cli_migrate cli_diff migration_integrity cli_transcripts regression" ;;
         json) echo "--lib json json_test_suite chain_stream duplicate_members identity_vectors fuzz_regressions regression" ;;

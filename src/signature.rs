@@ -11,20 +11,16 @@
 //! `verify` does), so long preimages need not be assembled; [`KeyCache`] keeps decompressed
 //! keys, which every receipt of one installation shares.
 //!
-//! Why every signature is verified on its own, never in a batch: cofactorless `verify`
-//! accepts exactly when `[S]B − [k]A` re-encodes to the signature's R bytes. A batch check
-//! (dalek's `verify_batch`) tests one random combination `Σ zᵢ([Sᵢ]B − [kᵢ]Aᵢ − Rᵢ) = 0`.
-//! The curve group is `Z/8 × Z/L`; the 128-bit coefficients catch a wrong prime-order part
-//! except with negligible probability, but not a wrong small-order part: whoever holds the key
-//! can sign with `R = [r]B + T`, T a point of order 2, and `S = r + k·a`. Then
-//! `[S]B − [k]A − R = −T`, so `verify` (and seal-host) reject it, while the batch equation
-//! holds whenever `zᵢ` is even — half the time, and the coefficients are derived from the
-//! inputs, so the signer can search for a message that passes. Batching is therefore only
-//! exact for signatures whose R has no small-order component, and establishing that
-//! (`[L]R = 0`) costs a scalar multiplication per signature, about what batching saves.
-//! Re-verifying singly after a passing batch would cost more than not batching. So the
-//! receipt checks verify singly, and `tests/it/signature_batching.rs` keeps such a signature
-//! rejected.
+//! [`batch::verify_each`] checks many signatures under one key together (approval token files)
+//! and gives each exactly the result [`verify_parts`] gives it alone: a plain batch equation
+//! cannot see a small-order part of R (whoever holds the key can sign with `R = [r]B + T`, T
+//! of order 2, which `verify` and seal-host reject), so the batch first establishes that the
+//! key and every R are torsion-free, and falls back to one-by-one for any chunk that fails
+//! (the proof is in that module's docs; `tests/it/signature_batching.rs` keeps such
+//! signatures rejected on both paths). Receipts are still verified singly: each is checked
+//! with the rest of its file by one worker, and their cost is mostly elsewhere.
+
+pub mod batch;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;

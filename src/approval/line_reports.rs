@@ -1,6 +1,6 @@
 //! Checks a token file batch by batch and reports every non-blank line: seal-host's token
-//! verdict (verified in parallel, one line per task, so each line's result is exactly what
-//! [`verify_line`] says for it alone), then — in file order — the binding to the given frame,
+//! verdict (checked in parallel; under one key the batch's signatures are verified together,
+//! each with exactly the result `verify_line` gives the line alone), then — in file order — the binding to the given frame,
 //! target and time, and nonce reuse across the file. Facts are kept in three separate places:
 //! `signed` (fields authenticated by a valid signature of the trusted key), `binding` (this
 //! crate's comparisons of those fields with the caller's inputs) and `reported` (fields read
@@ -10,10 +10,14 @@ use super::binding::{bind_approval, bind_decline, Binding, Expectations, NonceUs
 use super::listed::verify_listed;
 use super::payload::{Payload, Renderer};
 use super::reason::{host_record_id, Reason};
-use super::verify::{line_too_long, verify_line, TokenKind, TokenVerdict};
+use super::verify::{
+    check_line, line_too_long, LineCheck, PendingSignature, TokenKind, TokenVerdict,
+};
 use crate::approvers::{Approvers, Credit, SignedBy, VerifiedSignature};
 use crate::keys::PublicKey;
-use crate::tokenfile::{is_blank, Batch, LineReader};
+use crate::signature::batch::{verify_each, BatchKey, Claim};
+use crate::signature::{self, Failure};
+use crate::tokenfile::{is_blank, Batch, LineReader, RawLine};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashSet;
@@ -122,34 +126,27 @@ impl<'k> Checker<'k> {
     }
 
     /// Reports every non-blank line of the batch, in order. Everything that depends on one
-    /// line only runs on the current rayon pool; then nonce reuse is decided in file order.
+    /// line only runs on the current rayon pool (under one key, the signatures of the batch
+    /// are checked together, each with exactly its own result: `signature::batch`); then
+    /// nonce reuse is decided in file order.
     pub fn check_batch(&mut self, batch: &Batch) -> Vec<LineReport> {
-        let (key, expected, approvers) = (self.key, &self.expected, self.approvers);
-        let mut reports: Vec<LineReport> = batch
-            .lines
-            .par_iter()
-            .filter_map(|line| {
-                let bytes = batch.line(line);
-                if line.is_cut() {
-                    // Longer than all seal-host reads of a file: its length decides.
-                    let verdict = line_too_long(line.length, bytes);
-                    return Some(report(line.number, bytes, verdict, expected));
-                }
-                match std::str::from_utf8(bytes) {
-                    Err(_) => Some(not_utf8(line.number, bytes)),
-                    Ok(text) if is_blank(text) => None,
-                    Ok(text) => match approvers {
-                        None => Some(report(line.number, bytes, verify_line(text, key), expected)),
-                        Some(approvers) => {
-                            let (verdict, signer) = verify_listed(text, approvers);
-                            let mut report = report(line.number, bytes, verdict, expected);
-                            credit(&mut report, signer, approvers);
-                            Some(report)
-                        }
-                    },
-                }
-            })
-            .collect();
+        let (key, expected) = (self.key, &self.expected);
+        let mut reports: Vec<LineReport> = match self.approvers {
+            None => check_under_key(batch, key, expected),
+            Some(approvers) => batch
+                .lines
+                .par_iter()
+                .filter_map(|line| match classify(batch, line, expected)? {
+                    Line::Reported(report) => Some(*report),
+                    Line::Text(text) => {
+                        let (verdict, signer) = verify_listed(text, approvers);
+                        let mut report = report(line.number, text.as_bytes(), verdict, expected);
+                        credit(&mut report, signer, approvers);
+                        Some(report)
+                    }
+                })
+                .collect(),
+        };
         for report in &mut reports {
             self.check_nonce(report);
         }
@@ -207,6 +204,95 @@ pub fn line_reserving_nonce(
             return Ok(Some(report.line));
         }
     }
+}
+
+/// A non-blank line before its token checks.
+enum Line<'b> {
+    /// Reported from its length or bytes alone (rare: boxed).
+    Reported(Box<LineReport>),
+    Text(&'b str),
+}
+
+/// `None` for a blank line; a report for a line cut at the read limit or not UTF-8.
+fn classify<'b>(batch: &'b Batch, line: &RawLine, expected: &Expectations) -> Option<Line<'b>> {
+    let bytes = batch.line(line);
+    if line.is_cut() {
+        // Longer than all seal-host reads of a file: its length decides.
+        let verdict = line_too_long(line.length, bytes);
+        let report = report(line.number, bytes, verdict, expected);
+        return Some(Line::Reported(Box::new(report)));
+    }
+    match std::str::from_utf8(bytes) {
+        Err(_) => Some(Line::Reported(Box::new(not_utf8(line.number, bytes)))),
+        Ok(text) if is_blank(text) => None,
+        Ok(text) => Some(Line::Text(text)),
+    }
+}
+
+/// One line of [`check_under_key`] between its checks and its report.
+enum Stage<'b> {
+    Reported(LineReport),
+    Checked(u64, &'b str, LineCheck<'b>),
+}
+
+impl<'b> Stage<'b> {
+    fn pending(&self) -> Option<&PendingSignature<'b>> {
+        match self {
+            Stage::Checked(_, _, LineCheck::Signature(pending)) => Some(pending),
+            _ => None,
+        }
+    }
+}
+
+/// The batch's lines under one key: every check before the signature line by line, then the
+/// signatures of all lines that got that far together, each with its own result.
+fn check_under_key(batch: &Batch, key: &PublicKey, expected: &Expectations) -> Vec<LineReport> {
+    let stages: Vec<Stage> = batch
+        .lines
+        .par_iter()
+        .filter_map(|line| match classify(batch, line, expected)? {
+            Line::Reported(report) => Some(Stage::Reported(*report)),
+            Line::Text(text) => Some(Stage::Checked(line.number, text, check_line(text, key))),
+        })
+        .collect();
+    let messages: Vec<[&[u8]; 3]> = stages
+        .iter()
+        .filter_map(Stage::pending)
+        .map(PendingSignature::message)
+        .collect();
+    let claims: Vec<Claim> = stages
+        .iter()
+        .filter_map(Stage::pending)
+        .zip(&messages)
+        .map(|(pending, message)| Claim {
+            message,
+            signature: pending.signature(),
+        })
+        .collect();
+    let mut results = verify_each(&BatchKey::new(&key.verifying), &claims).into_iter();
+    let staged: Vec<(Stage, Option<Result<(), Failure>>)> = stages
+        .into_iter()
+        .map(|stage| {
+            let result = stage.pending().and_then(|_| results.next());
+            (stage, result)
+        })
+        .collect();
+    staged
+        .into_par_iter()
+        .map(|(stage, result)| match stage {
+            Stage::Reported(report) => report,
+            Stage::Checked(number, text, LineCheck::Done(verdict)) => {
+                report(number, text.as_bytes(), verdict, expected)
+            }
+            Stage::Checked(number, text, LineCheck::Signature(pending)) => {
+                // `verify_each` returns one result per claim, so `result` is always there.
+                let result = result.unwrap_or_else(|| {
+                    signature::verify_parts(&key.verifying, &pending.message(), pending.signature())
+                });
+                report(number, text.as_bytes(), pending.verdict(result), expected)
+            }
+        })
+        .collect()
 }
 
 /// sealkit's reason for a record signed by a listed key outside that key's window.

@@ -183,11 +183,78 @@ fn payload_over_limits(drop: &OnPath, payload_bytes: &[u8]) -> Option<TokenVerdi
 /// Runs seal-host's checks on one non-blank token line (without its line break) against the
 /// single trusted approval key.
 pub fn verify_line(line: &str, key: &PublicKey) -> TokenVerdict {
+    match check_line(line, key) {
+        LineCheck::Done(verdict) => verdict,
+        LineCheck::Signature(pending) => {
+            let result =
+                signature::verify_parts(&key.verifying, &pending.message(), pending.signature());
+            pending.verdict(result)
+        }
+    }
+}
+
+/// Where one line stands after every check but its ApprovalRecord v2 signature.
+// Most lines of a token file end up `Signature`, collected by the batch: boxing it would add
+// an allocation per line and save nothing.
+#[allow(clippy::large_enum_variant)]
+pub enum LineCheck<'a> {
+    /// The verdict needs no further signature check.
+    Done(TokenVerdict),
+    /// Every check before the signature passed; the signature check decides (so a caller
+    /// may check many of them together, see `signature::batch`).
+    Signature(PendingSignature<'a>),
+}
+
+impl From<TokenVerdict> for LineCheck<'_> {
+    fn from(verdict: TokenVerdict) -> Self {
+        LineCheck::Done(verdict)
+    }
+}
+
+/// A v2 line that passed every check before its signature.
+pub struct PendingSignature<'a> {
+    line: &'a str,
+    payload: Payload,
+    payload_text: Cow<'a, str>,
+    signature: signature::SignatureBytes,
+}
+
+impl PendingSignature<'_> {
+    /// The signed bytes in the parts they are hashed from: the domain, 0x00, and the payload
+    /// text (which equals the canonical rendering of its fields, an earlier check).
+    pub fn message(&self) -> [&[u8]; 3] {
+        [DOMAIN.as_bytes(), b"\0", self.payload_text.as_bytes()]
+    }
+
+    /// The decoded signature bytes (any length; only 64 can verify).
+    pub fn signature(&self) -> &[u8] {
+        self.signature.as_slice()
+    }
+
+    /// The line's verdict once its signature check returned `result`.
+    pub fn verdict(self, result: Result<(), Failure>) -> TokenVerdict {
+        match result {
+            Ok(()) => TokenVerdict::Approval(Box::new(VerifiedApproval {
+                payload: self.payload,
+            })),
+            Err(failure) => signature_drop(
+                &OnPath {
+                    kind: TokenKind::ApprovalRecordV2,
+                },
+                failure,
+                self.line.as_bytes(),
+            ),
+        }
+    }
+}
+
+/// [`verify_line`] up to the v2 signature check.
+pub fn check_line<'a>(line: &'a str, key: &PublicKey) -> LineCheck<'a> {
     let drop = OnPath {
         kind: TokenKind::Undetermined,
     };
     if line.len() > MAX_APPROVAL_LINE_BYTES {
-        return line_too_long(line.len() as u64, line.as_bytes());
+        return line_too_long(line.len() as u64, line.as_bytes()).into();
     }
     if let Some(cap) = first_exceeded_cap(line.as_bytes()) {
         let reason = match cap {
@@ -195,18 +262,24 @@ pub fn verify_line(line: &str, key: &PublicKey) -> TokenVerdict {
             Cap::StringBytes => Reason::LineJsonStringBytesExceeded,
             Cap::CollectionItems => Reason::LineJsonCollectionItemsExceeded,
         };
-        return drop.reject(reason, cap_detail("line", cap), line.as_bytes());
+        return drop
+            .reject(reason, cap_detail("line", cap), line.as_bytes())
+            .into();
     }
     let envelope: Result<Envelope, _> = serde_json::from_str(line);
     let payload_text: Cow<'_, str> = match &envelope {
         Ok(envelope) => Cow::Borrowed(&envelope.payload),
         Err(_) => match outer_payload(line) {
             Ok(text) => Cow::Owned(text),
-            Err(detail) => return drop.reject(Reason::ParseError, detail, line.as_bytes()),
+            Err(detail) => {
+                return drop
+                    .reject(Reason::ParseError, detail, line.as_bytes())
+                    .into()
+            }
         },
     };
     if let Some(rejected) = payload_over_limits(&drop, payload_text.as_bytes()) {
-        return rejected;
+        return rejected.into();
     }
     let parsed = Payload::parse(&payload_text);
     let version = match &parsed {
@@ -214,16 +287,18 @@ pub fn verify_line(line: &str, key: &PublicKey) -> TokenVerdict {
         Err(_) => match payload_version(&payload_text) {
             Ok(version) => version,
             Err(error) => {
-                return drop.reject(
-                    Reason::ParseError,
-                    format!("payload is not JSON: {error}"),
-                    payload_text.as_bytes(),
-                )
+                return drop
+                    .reject(
+                        Reason::ParseError,
+                        format!("payload is not JSON: {error}"),
+                        payload_text.as_bytes(),
+                    )
+                    .into()
             }
         },
     };
     match version {
-        None => verify_v1(line, key),
+        None => verify_v1(line, key).into(),
         Some(Some(2)) => verify_v2(line, envelope, parsed, key),
         Some(_) => OnPath {
             kind: TokenKind::ApprovalRecordV2,
@@ -232,7 +307,8 @@ pub fn verify_line(line: &str, key: &PublicKey) -> TokenVerdict {
             Reason::UnsupportedApprovalRecordVersion,
             "approval_record_version is not the integer 2",
             payload_text.as_bytes(),
-        ),
+        )
+        .into(),
     }
 }
 
@@ -266,120 +342,124 @@ fn payload_version(text: &str) -> Result<Option<Option<u64>>, serde_json::Error>
         .map(serde_json::Value::as_u64))
 }
 
-fn verify_v2(
-    line: &str,
-    envelope: Result<Envelope<'_>, serde_json::Error>,
+fn verify_v2<'a>(
+    line: &'a str,
+    envelope: Result<Envelope<'a>, serde_json::Error>,
     parsed: Result<Payload, serde_json::Error>,
     key: &PublicKey,
-) -> TokenVerdict {
+) -> LineCheck<'a> {
     let drop = OnPath {
         kind: TokenKind::ApprovalRecordV2,
     };
     let material = line.as_bytes();
     if line.trim() != line {
-        return drop.reject(
+        return LineCheck::Done(drop.reject(
             Reason::SurroundingWhitespace,
             "line has leading or trailing whitespace",
             material,
-        );
+        ));
     }
     let envelope = match envelope {
         Ok(envelope) => envelope,
         Err(error) => {
-            return drop.reject(
+            return LineCheck::Done(drop.reject(
                 Reason::TokenParseError,
                 format!("token is not exactly the five v2 members: {error}"),
                 material,
-            )
+            ))
         }
     };
     if envelope.signature_algorithm != ALGORITHM {
-        return drop.reject(
+        return LineCheck::Done(drop.reject(
             Reason::BadSignatureAlgorithm,
             format!(
                 "signature_algorithm is {:?}, not \"Ed25519\"",
                 envelope.signature_algorithm
             ),
             material,
-        );
+        ));
     }
     if envelope.signature_encoding != SIGNATURE_ENCODING {
-        return drop.reject(
+        return LineCheck::Done(drop.reject(
             Reason::BadSignatureEncoding,
             format!(
                 "signature_encoding is {:?}, not \"base64url-nopad\"",
                 envelope.signature_encoding
             ),
             material,
-        );
+        ));
     }
     if *envelope.signer_key_id != *key.key_id {
-        return drop.reject(
+        return LineCheck::Done(drop.reject(
             Reason::WrongSignerKeyId,
             format!(
                 "signer_key_id {} is not the trusted key's id {}",
                 envelope.signer_key_id, key.key_id
             ),
             material,
-        );
+        ));
     }
     let payload = match parsed {
         Ok(payload) => payload,
         Err(error) => {
-            return drop.reject(
+            return LineCheck::Done(drop.reject(
                 Reason::PayloadParseError,
                 format!("payload does not have the 19 v2 fields with their types: {error}"),
                 material,
-            )
+            ))
         }
     };
     if let Err(problem) = payload.validate() {
-        return drop.reject(
+        return LineCheck::Done(drop.reject(
             Reason::PayloadValidationError,
             problem.to_string(),
             material,
-        );
+        ));
     }
     if *payload.authorization_signer_key_id != *envelope.signer_key_id {
-        return drop.reject(
+        return LineCheck::Done(drop.reject(
             Reason::SignerKeyIdMismatch,
             "payload authorization_signer_key_id differs from the token's signer_key_id",
             material,
-        );
+        ));
     }
     if *payload.authorization_signature_algorithm != *envelope.signature_algorithm {
-        return drop.reject(
+        return LineCheck::Done(drop.reject(
             Reason::SignatureAlgorithmMismatch,
             "payload authorization_signature_algorithm differs from the token's",
             material,
-        );
+        ));
     }
     match payload.is_canonical_text(envelope.payload.as_bytes()) {
         Err(error) => {
-            return drop.reject(Reason::CanonicalizationError, error.to_string(), material)
+            return LineCheck::Done(drop.reject(
+                Reason::CanonicalizationError,
+                error.to_string(),
+                material,
+            ))
         }
         Ok(false) => {
-            return drop.reject(
+            return LineCheck::Done(drop.reject(
                 Reason::PayloadNotCanonical,
                 "payload text is not the canonical rendering of its own fields",
                 material,
-            )
+            ))
         }
         Ok(true) => {}
     }
     let Some(signature_bytes) = signature::decode_signature(&envelope.signature) else {
-        return drop.reject(
+        return LineCheck::Done(drop.reject(
             Reason::BadSignatureEncoding,
             "signature is not canonical unpadded base64url",
             material,
-        );
+        ));
     };
-    // The payload text equals the canonical rendering, so the preimage is domain, 0x00, text.
-    let preimage: [&[u8]; 3] = [DOMAIN.as_bytes(), b"\0", envelope.payload.as_bytes()];
-    match signature::verify_parts(&key.verifying, &preimage, signature_bytes.as_slice()) {
-        Ok(()) => TokenVerdict::Approval(Box::new(VerifiedApproval { payload })),
-        Err(failure) => signature_drop(&drop, failure, material),
-    }
+    LineCheck::Signature(PendingSignature {
+        line,
+        payload,
+        payload_text: envelope.payload,
+        signature: signature_bytes,
+    })
 }
 
 fn signature_drop(drop: &OnPath, failure: Failure, material: &[u8]) -> TokenVerdict {

@@ -1,9 +1,13 @@
-//! Why receipt signatures are verified one by one (src/signature.rs module docs), and that
-//! the faster single-signature path of the receipt checks (streamed preimage, cached keys)
-//! classifies every signature exactly as seal-host's `verify` does:
+//! Batch verification (src/signature/batch.rs) and the single-signature fast paths give every
+//! signature exactly the result seal-host's one-by-one `verify` gives it:
 //! - a signature whose R carries a point of order 2 while its prime-order part is right is
-//!   rejected (a batch equation would accept it for every even coefficient);
-//! - every Wycheproof vector gets the same result streamed, in any split, as from `verify`;
+//!   rejected, alone, streamed and in a batch (a plain batch equation accepts it whenever its
+//!   coefficient is even), also when two such signatures share a chunk;
+//! - under a key with a small-order part, batching gives way to one-by-one verification;
+//! - every Wycheproof vector gets the same result streamed, in any split, and in a batch
+//!   among good signatures under its key, as from `verify`;
+//! - `verify approval` over token lines with random damage reports every line as verifying
+//!   that line alone does;
 //! - in an audit of more receipts than one parallel batch holds, a bad signature, an S ≥ L
 //!   signature and the crafted one are each reported for that receipt and only that receipt;
 //! - object B is read off the file only when it is in seal-host's layout, else re-serialized.
@@ -18,6 +22,7 @@ use ed25519_dalek::{SigningKey, VerifyingKey};
 use num_bigint::BigUint;
 use sealkit::digest::hex_decode;
 use sealkit::receipt::{self, preimage};
+use sealkit::signature::batch::{verify_each, BatchKey, Claim};
 use sealkit::signature::{self, Failure, KeyCache, GROUP_ORDER};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha512};
@@ -332,4 +337,315 @@ fn object_b_of_a_receipt_not_in_host_layout_is_reserialized() {
         );
         assert_eq!(layout(&report), Some(receipt::CheckStatus::Fail));
     }
+}
+
+/// `verify_each` over (message, signature) pairs under one key, beside `verify` of each alone.
+fn batch_and_alone(key: &VerifyingKey, pairs: &[(Vec<u8>, Vec<u8>)]) -> Vec<Result<(), Failure>> {
+    let parts: Vec<[&[u8]; 1]> = pairs.iter().map(|(m, _)| [m.as_slice()]).collect();
+    let claims: Vec<Claim> = parts
+        .iter()
+        .zip(pairs)
+        .map(|(message, (_, signature))| Claim { message, signature })
+        .collect();
+    let batched = verify_each(&BatchKey::new(key), &claims);
+    let alone: Vec<_> = pairs
+        .iter()
+        .map(|(m, s)| signature::verify(key, m, s))
+        .collect();
+    assert_eq!(batched.len(), alone.len());
+    for (index, (batched, alone)) in batched.iter().zip(&alone).enumerate() {
+        assert_eq!(batched, alone, "signature {index}");
+    }
+    batched
+}
+
+fn honest(seed: &[u8; 32], count: usize, tag: &str) -> Vec<(Vec<u8>, Vec<u8>)> {
+    use ed25519_dalek::Signer;
+    let key = SigningKey::from_bytes(seed);
+    (0..count)
+        .map(|i| {
+            let message = format!("{tag} message {i}").into_bytes();
+            let signature = key.sign(&message).to_bytes().to_vec();
+            (message, signature)
+        })
+        .collect()
+}
+
+/// Each crafted signature sits in its own chunk of good ones, and two share the last chunk
+/// (their order-2 parts cancel in any equation where both coefficients are odd). Seen red
+/// with the torsion tests of `signature::batch` removed: a crafted signature whose
+/// coefficient happened to be even was accepted.
+#[test]
+fn signatures_with_an_order_two_part_in_r_are_rejected_in_a_batch_as_alone() {
+    let (key_seed, nonce_seed) = ([0x51u8; 32], [0x52u8; 32]);
+    let public = SigningKey::from_bytes(&key_seed).verifying_key();
+    let mut pairs = honest(&key_seed, 24 * 128, "torsion");
+    let mut crafted_at: Vec<usize> = (0..24).map(|chunk| chunk * 128 + 17).collect();
+    crafted_at.push(23 * 128 + 90);
+    for &index in &crafted_at {
+        let message = pairs[index].0.clone();
+        pairs[index].1 = crafted(&key_seed, &nonce_seed, &message, true).to_vec();
+    }
+    let results = batch_and_alone(&public, &pairs);
+    for (index, result) in results.iter().enumerate() {
+        let expected = if crafted_at.contains(&index) {
+            Err(Failure::Mismatch)
+        } else {
+            Ok(())
+        };
+        assert_eq!(*result, expected, "{index}");
+    }
+}
+
+/// R the identity, S = k·a: `[S]B − [k]A` is the identity, so `verify` accepts when R is its
+/// canonical encoding and rejects the same point encoded with the sign bit set (x = 0 has no
+/// sign). A batch equation holds for both; the batch sends small-order R to be checked alone.
+/// Seen red with the small-order check of `signature::batch::prepare` removed.
+#[test]
+fn an_identity_r_is_accepted_or_rejected_by_its_encoding_in_a_batch_as_alone() {
+    let key_seed = [0x71u8; 32];
+    let public = SigningKey::from_bytes(&key_seed).verifying_key();
+    let mut pairs = honest(&key_seed, 300, "identity");
+    for (index, sign_bit) in [(40, false), (200, true)] {
+        let mut r_bytes = [0u8; 32];
+        r_bytes[0] = 1;
+        if sign_bit {
+            r_bytes[31] = 0x80;
+        }
+        let message = pairs[index].0.clone();
+        let mut hash = Sha512::new();
+        hash.update(r_bytes);
+        hash.update(public.as_bytes());
+        hash.update(&message);
+        let k = BigUint::from_bytes_le(&hash.finalize()) % order();
+        let mut s_bytes = ((k * secret_scalar(&key_seed)) % order()).to_bytes_le();
+        s_bytes.resize(32, 0);
+        pairs[index].1 = [r_bytes.as_slice(), &s_bytes].concat();
+    }
+    let results = batch_and_alone(&public, &pairs);
+    assert_eq!(results[40], Ok(()));
+    assert_eq!(results[200], Err(Failure::Mismatch));
+    assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 299);
+}
+
+/// A key with an order-2 part: seal-host's `verify` accepts a signature made with its secret
+/// scalar exactly when k = H(R ‖ A ‖ M) is even; the batch must not decide otherwise.
+#[test]
+fn under_a_key_with_a_small_order_part_every_signature_is_checked_alone() {
+    let key_seed = [0x61u8; 32];
+    let key_point = SigningKey::from_bytes(&key_seed)
+        .verifying_key()
+        .to_edwards()
+        + order_two_point().to_edwards();
+    let public = VerifyingKey::from_bytes(&key_point.compress().to_bytes()).unwrap();
+    let mut pairs = Vec::new();
+    for i in 0..64u8 {
+        let message = vec![i; 40];
+        let nonce_point = SigningKey::from_bytes(&[i; 32]).verifying_key();
+        let r_bytes = nonce_point.to_bytes();
+        let mut hash = Sha512::new();
+        hash.update(r_bytes);
+        hash.update(public.as_bytes());
+        hash.update(&message);
+        let k = BigUint::from_bytes_le(&hash.finalize()) % order();
+        let s = (secret_scalar(&[i; 32]) + k * secret_scalar(&key_seed)) % order();
+        let mut signature = r_bytes.to_vec();
+        let mut s_bytes = s.to_bytes_le();
+        s_bytes.resize(32, 0);
+        signature.extend_from_slice(&s_bytes);
+        pairs.push((message, signature));
+    }
+    let results = batch_and_alone(&public, &pairs);
+    let accepted = results.iter().filter(|r| r.is_ok()).count();
+    assert!(accepted > 10 && accepted < 54, "{accepted} of 64 accepted");
+}
+
+/// Every Wycheproof vector, in a batch of its group's vectors and again amid 200 copies of
+/// its group's valid vectors (the corpus has no secret keys), where a valid vector lets its
+/// chunk pass the batch checks and an invalid one sends the chunk back to one by one.
+#[test]
+fn batch_and_alone_agree_on_every_wycheproof_vector_among_valid_ones() {
+    let corpus: Value =
+        serde_json::from_slice(&std::fs::read(root().join(WYCHEPROOF)).unwrap()).unwrap();
+    let (mut vectors, mut accepted) = (0, 0);
+    for group in corpus["testGroups"].as_array().unwrap() {
+        let key_bytes: [u8; 32] = hex_decode(group["publicKey"]["pk"].as_str().unwrap())
+            .unwrap()
+            .try_into()
+            .unwrap();
+        let key = VerifyingKey::from_bytes(&key_bytes).unwrap();
+        let tests: Vec<(Vec<u8>, Vec<u8>)> = group["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|test| {
+                (
+                    hex_decode(test["msg"].as_str().unwrap()).unwrap(),
+                    hex_decode(test["sig"].as_str().unwrap()).unwrap(),
+                )
+            })
+            .collect();
+        let alone = batch_and_alone(&key, &tests);
+        let valid: Vec<&(Vec<u8>, Vec<u8>)> = tests
+            .iter()
+            .zip(&alone)
+            .filter_map(|(test, result)| result.is_ok().then_some(test))
+            .collect();
+        for vector in &tests {
+            let mut pairs: Vec<(Vec<u8>, Vec<u8>)> = if valid.is_empty() {
+                Vec::new()
+            } else {
+                (0..200).map(|i| valid[i % valid.len()].clone()).collect()
+            };
+            pairs.insert(pairs.len() / 2, vector.clone());
+            let results = batch_and_alone(&key, &pairs);
+            accepted += usize::from(results[pairs.len() / 2].is_ok());
+            vectors += 1;
+        }
+    }
+    assert_eq!((vectors, accepted), (150, 88));
+}
+
+/// A small deterministic generator for the damage (xorshift64*).
+struct Damage(u64);
+
+impl Damage {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, bound: usize) -> usize {
+        (self.next() % bound as u64) as usize
+    }
+}
+
+/// 1,500 signed token lines (more than one parallel batch of lines and many equation chunks),
+/// a fifth of them damaged at random: a byte of the signature text or of the payload changed,
+/// the signature's R or S replaced, or a crafted torsion signature. The binary's report of
+/// every line equals what verifying that line alone gives.
+#[test]
+fn verify_approval_reports_every_randomly_damaged_line_as_verifying_it_alone_does() {
+    use sealkit::approval::binding::Subject;
+    use sealkit::approval::sign::{sign_approval, ApprovalInputs};
+    use sealkit::approval::verify::{verify_line, TokenVerdict};
+    use sealkit::approval::{preimage as approval_preimage, Renderer};
+    use sealkit::keys::SecretKey;
+    const LINES: usize = 1500;
+    let seed = [0x17u8; 32];
+    let key = SecretKey::from_seed(&seed);
+    let mut damage = Damage(0x05ee_d0fb_a7c4);
+    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut file = String::new();
+    let mut expected = Vec::new();
+    let mut kinds = [0usize; 5];
+    for index in 0..LINES {
+        let inputs = ApprovalInputs {
+            target: "2a01d25406f0fc82751a66ddaeb8e79d2104efc4b67699400003704e67c0c565".to_owned(),
+            authorized_at: 1_786_000_000_000 + index as u64,
+            expiry: 1_786_000_120_000 + index as u64,
+            nonce: format!("damage-nonce-{index}"),
+            session: "damage-session".to_owned(),
+            subject: Subject::of(b"frame"),
+            shown: Subject::of(b"shown"),
+            renderer: Renderer {
+                name: "damage".to_owned(),
+                version: "1".to_owned(),
+                manifest_sha256: "0".repeat(64),
+            },
+            approver: "damage approver".to_owned(),
+        };
+        let signed = sign_approval(&key, &inputs).unwrap();
+        let mut line = signed.line.clone();
+        let token: Value = serde_json::from_str(&line).unwrap();
+        let signature_text = token["signature"].as_str().unwrap().to_owned();
+        let at = line.rfind(&signature_text).unwrap();
+        if damage.below(5) == 0 {
+            let kind = damage.below(5);
+            kinds[kind] += 1;
+            match kind {
+                0 => {
+                    // One character of the signature text.
+                    let position = at + damage.below(signature_text.len());
+                    let mut bytes = line.into_bytes();
+                    bytes[position] = alphabet[damage.below(64)];
+                    line = String::from_utf8(bytes).unwrap();
+                }
+                1 => {
+                    // One character inside the payload text (often still canonical JSON).
+                    let start = line.find("\"nonce\\\":").unwrap_or(20);
+                    let mut bytes = line.into_bytes();
+                    let position = start + 12 + damage.below(10);
+                    bytes[position] = b"0123456789abcdef"[damage.below(16)];
+                    line = String::from_utf8(bytes).unwrap();
+                }
+                2 | 3 => {
+                    // R (kind 2) or S (kind 3) replaced by random bytes.
+                    let mut raw = URL_SAFE_NO_PAD.decode(&signature_text).unwrap();
+                    let range = if kind == 2 { 0..32 } else { 32..64 };
+                    for byte in &mut raw[range] {
+                        *byte = damage.next() as u8;
+                    }
+                    if kind == 3 && damage.below(2) == 0 {
+                        raw[63] &= 0x0f; // often below L, so the equation decides
+                    }
+                    line.replace_range(at..at + signature_text.len(), &URL_SAFE_NO_PAD.encode(raw));
+                }
+                _ => {
+                    let canonical = signed.payload.canonical_bytes().unwrap();
+                    let mixed = crafted(
+                        &seed,
+                        &[index as u8; 32],
+                        &approval_preimage(&canonical),
+                        true,
+                    );
+                    line.replace_range(
+                        at..at + signature_text.len(),
+                        &URL_SAFE_NO_PAD.encode(mixed),
+                    );
+                }
+            }
+        }
+        let verdict = verify_line(&line, &key.public);
+        expected.push(match verdict {
+            TokenVerdict::Approval(_) => ("accepted".to_owned(), Value::Null),
+            TokenVerdict::Rejected(rejection) => (
+                "rejected".to_owned(),
+                Value::String(rejection.reason.code().into_owned()),
+            ),
+            TokenVerdict::Decline(_) => unreachable!("no declines here"),
+        });
+        file.push_str(&line);
+        file.push('\n');
+    }
+    assert!(kinds.iter().all(|&k| k > 20), "{kinds:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tokens.ndjson");
+    std::fs::write(&path, &file).unwrap();
+    let output = Command::cargo_bin("sealkit")
+        .unwrap()
+        .args(["verify", "approval"])
+        .arg(&path)
+        .args(["--format", "jsonl", "--pubkey", &key.public.hex])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let records: Vec<Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|r: &Value| r.get("line").is_some())
+        .collect();
+    assert_eq!(records.len(), LINES);
+    let mut rejected = 0;
+    for (index, record) in records.iter().enumerate() {
+        assert_eq!(record["line"], index + 1);
+        let (status, reason) = &expected[index];
+        assert_eq!(record["status"], *status, "line {}", index + 1);
+        assert_eq!(record["reason"], *reason, "line {}", index + 1);
+        rejected += usize::from(status == "rejected");
+    }
+    assert!(rejected > LINES / 6, "{rejected}");
 }

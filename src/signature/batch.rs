@@ -1,0 +1,443 @@
+//! Many Ed25519 signatures under one key checked together, each getting exactly the result
+//! [`super::verify_parts`] (seal-host's rule: S < L, then ed25519-dalek's cofactorless
+//! `verify`) gives it alone — except with probability below 2⁻¹²⁰ over fresh operating-system
+//! randomness the inputs cannot see or influence.
+//!
+//! `verify` accepts when `[S]B − [k]A` compresses to the signature's R bytes, k = H(R ‖ A ‖ M).
+//! With `Dᵢ = [Sᵢ]B − [kᵢ]A − Rᵢ`, a batch tests `Σ zᵢ·Dᵢ = 0` for random zᵢ, one
+//! multi-scalar multiplication for the whole chunk instead of one per signature. The curve
+//! group is `Z/8 × Z/L`, and that equation says nothing reliable about the small-order
+//! (`Z/8`) part of each Dᵢ: ed25519-dalek's own `verify_batch` is cofactorless but derives
+//! the zᵢ from the inputs, so a key holder who signs with `R = [r]B + T` (T of order 2; seal-host
+//! rejects such a signature) can search for a message whose zᵢ is even, and the batch passes.
+//! So a signature joins a batch only after these checks, and any signature that fails them,
+//! or sits in a chunk whose checks fail, is verified alone with [`super::verify_parts`]:
+//!
+//! 1. S < L (otherwise the result is `NonCanonicalScalar`, as alone) and 64 bytes.
+//! 2. The key A is torsion-free (`[L]A = 0`, once per key): then `[S]B − [k]A` is too.
+//! 3. R's bytes are a canonical encoding: y < p, the point decompresses, and it is not of
+//!    small order (the only points with x = 0, where the sign bit could be non-canonical, are
+//!    of small order). Then `compress(decompress(R)) = R` bytes, so "`[S]B − [k]A` equals the
+//!    point R" is the same statement as "`verify` accepts".
+//! 4. Every R of the batch is torsion-free, tested with [`TORSION_TESTS`] random subset sums
+//!    `Qⱼ = Σᵢ bᵢⱼ·Rᵢ` (bᵢⱼ random bits), each checked with `[L]Qⱼ = 0`. If some Rᵢ has a
+//!    small-order part tᵢ ≠ 0, then for each j, fixing every other bit, the two values of bᵢⱼ
+//!    give sums differing by tᵢ, so at most one of them is torsion-free: each test misses with
+//!    probability at most 1/2, all of them with at most 2⁻¹²⁸. (No deterministic test can be
+//!    cheaper than `[L]Rᵢ` for each R: each evaluation of a group equation yields one element of
+//!    the 8-element torsion group, and telling apart all 2ⁿ patterns of order-2 parts needs n
+//!    of them; `[L]R` alone costs about three quarters of a verification.)
+//! 5. `Σ zᵢ·Dᵢ = 0` for uniform 128-bit zᵢ, one chunk of [`EQUATION_CHUNK`] at a time. With
+//!    2–4 every Dᵢ lies in the prime-order subgroup; if one is not 0, fixing the other
+//!    coefficients, at most one value of zᵢ modulo L satisfies the equation, so a false
+//!    pass has probability at most 2⁻¹²⁸.
+//!
+//! Then every Dᵢ = 0, so `[S]B − [k]A` is the point R, whose compression is the R bytes:
+//! `verify` accepts each one. Conversely, signatures `verify` accepts pass 2–5 whenever
+//! they pass 1–3 (their R equals the torsion-free `[S]B − [k]A`, and every Dᵢ is 0), so a
+//! batch of good signatures never falls back. A chunk that fails is verified one by one, so
+//! every signature keeps its own result and reason. Without randomness from the operating
+//! system, or with fewer than [`MIN_BATCHED`] signatures to batch, everything is verified one
+//! by one.
+
+use super::{checked_signature, verify_parts, Failure};
+use curve25519_dalek::constants::ED25519_BASEPOINT_POINT;
+use curve25519_dalek::edwards::{CompressedEdwardsY, EdwardsPoint};
+use curve25519_dalek::scalar::Scalar;
+use curve25519_dalek::traits::{Identity, IsIdentity, VartimeMultiscalarMul};
+use ed25519_dalek::VerifyingKey;
+use rayon::prelude::*;
+use sha2::{Digest, Sha512};
+use std::iter::once;
+
+/// Random subset-sum tests of the R points' torsion (each misses a torsion part with
+/// probability at most 1/2).
+pub const TORSION_TESTS: usize = 128;
+/// Signatures per batch equation: a chunk that fails is verified one by one, so this bounds
+/// what one bad signature costs its neighbours; above ~100 the shared doublings no longer
+/// matter much.
+pub const EQUATION_CHUNK: usize = 128;
+/// Fewer signatures than this are verified one by one: the torsion tests cost a fixed 128
+/// multiplications by L (about 100 verifications), which batching saves back only from about
+/// this many signatures on.
+pub const MIN_BATCHED: usize = 128;
+/// R points per precomputed subset table in the torsion tests: 16 sums of 4 points each, so a
+/// test adds one table entry per four points instead of about two points.
+const TABLE_POINTS: usize = 4;
+
+/// The key every signature of a batch is checked under, with its torsion already known.
+pub struct BatchKey<'k> {
+    key: &'k VerifyingKey,
+    torsion_free: bool,
+}
+
+impl<'k> BatchKey<'k> {
+    /// Checks `[L]A = 0` (about one verification's work, once per key).
+    pub fn new(key: &'k VerifyingKey) -> Self {
+        BatchKey {
+            key,
+            torsion_free: key.to_edwards().is_torsion_free(),
+        }
+    }
+}
+
+/// One signature to check: the message in consecutive parts and the signature bytes.
+pub struct Claim<'a> {
+    pub message: &'a [&'a [u8]],
+    pub signature: &'a [u8],
+}
+
+/// What one signature contributes to a batch.
+struct Terms {
+    r: EdwardsPoint,
+    s: Scalar,
+    k: Scalar,
+}
+
+// Nearly every signature is `Batched`; boxing its terms would add an allocation per signature.
+#[allow(clippy::large_enum_variant)]
+enum Prepared {
+    /// The result is known without the curve equation (S ≥ L, or not 64 bytes).
+    Decided(Result<(), Failure>),
+    /// Checks 2–3 fail: verified alone.
+    Alone,
+    Batched(Terms),
+}
+
+/// The result of every claim under `key`, in order, each exactly what
+/// `verify_parts(key, message, signature)` returns (see the module docs). Runs on the current
+/// rayon pool.
+pub fn verify_each(key: &BatchKey<'_>, claims: &[Claim<'_>]) -> Vec<Result<(), Failure>> {
+    let prepared: Vec<Prepared> = claims.par_iter().map(|c| prepare(key, c)).collect();
+    let terms: Vec<&Terms> = prepared
+        .iter()
+        .filter_map(|p| match p {
+            Prepared::Batched(terms) => Some(terms),
+            _ => None,
+        })
+        .collect();
+    let passed = batch_passes(key.key, &terms);
+    let mut next_batched = 0;
+    let plan: Vec<(usize, Option<Result<(), Failure>>)> = prepared
+        .iter()
+        .enumerate()
+        .map(|(index, p)| match p {
+            Prepared::Decided(result) => (index, Some(*result)),
+            Prepared::Alone => (index, None),
+            Prepared::Batched(_) => {
+                let ok = passed[next_batched];
+                next_batched += 1;
+                (index, ok.then_some(Ok(())))
+            }
+        })
+        .collect();
+    plan.into_par_iter()
+        .map(|(index, known)| {
+            known.unwrap_or_else(|| {
+                let claim = &claims[index];
+                verify_parts(key.key, claim.message, claim.signature)
+            })
+        })
+        .collect()
+}
+
+fn prepare(key: &BatchKey<'_>, claim: &Claim<'_>) -> Prepared {
+    let signature = match checked_signature(claim.signature) {
+        Ok(signature) => signature,
+        Err(failure) => return Prepared::Decided(Err(failure)),
+    };
+    if !key.torsion_free {
+        return Prepared::Alone;
+    }
+    let r_bytes = signature.r_bytes();
+    if !below_field_prime(r_bytes) {
+        return Prepared::Alone;
+    }
+    let Some(r) = CompressedEdwardsY(*r_bytes).decompress() else {
+        return Prepared::Alone;
+    };
+    if r.is_small_order() {
+        return Prepared::Alone;
+    }
+    let mut hash = Sha512::new();
+    hash.update(r_bytes);
+    hash.update(key.key.as_bytes());
+    for part in claim.message {
+        hash.update(part);
+    }
+    let k = Scalar::from_bytes_mod_order_wide(&hash.finalize().into());
+    // `checked_signature` established S < L, so this is S itself.
+    let s = Scalar::from_bytes_mod_order(*signature.s_bytes());
+    Prepared::Batched(Terms { r, s, k })
+}
+
+/// True when the y coordinate of an encoded point (its low 255 bits) is below p = 2²⁵⁵ − 19,
+/// i.e. the encoding is not one of the 19 non-canonical ones `decompress` reduces silently.
+fn below_field_prime(encoded: &[u8; 32]) -> bool {
+    let top = encoded[31] & 0x7f;
+    !(top == 0x7f && encoded[1..31].iter().all(|&b| b == 0xff) && encoded[0] >= 0xed)
+}
+
+/// For each batched signature, whether checks 4 and 5 passed for it.
+fn batch_passes(key: &VerifyingKey, terms: &[&Terms]) -> Vec<bool> {
+    let mut passed = vec![false; terms.len()];
+    if terms.len() < MIN_BATCHED {
+        return passed;
+    }
+    let Some(random) = Randomness::draw(terms.len()) else {
+        return passed;
+    };
+    let points: Vec<EdwardsPoint> = terms.iter().map(|t| t.r).collect();
+    if !all_torsion_free(&points, &random.subsets) {
+        return passed;
+    }
+    let a = key.to_edwards();
+    passed
+        .par_chunks_mut(EQUATION_CHUNK)
+        .zip(terms.par_chunks(EQUATION_CHUNK))
+        .zip(random.coefficients.par_chunks(EQUATION_CHUNK))
+        .for_each(|((passed, terms), coefficients)| {
+            if equation_holds(&a, terms, coefficients) {
+                passed.fill(true);
+            }
+        });
+    passed
+}
+
+/// Fresh randomness for one batch: 128-bit equation coefficients and the subset bits.
+struct Randomness {
+    coefficients: Vec<Scalar>,
+    /// For each test, one 4-bit subset per table of [`TABLE_POINTS`] points (two per byte).
+    subsets: Vec<u8>,
+}
+
+impl Randomness {
+    fn draw(count: usize) -> Option<Self> {
+        let tables = count.div_ceil(TABLE_POINTS);
+        let mut bytes = vec![0u8; count * 16 + TORSION_TESTS * tables / 2];
+        getrandom::fill(&mut bytes).ok()?;
+        let (coefficients, subsets) = bytes.split_at(count * 16);
+        let coefficients = coefficients
+            .chunks_exact(16)
+            .map(|chunk| {
+                let mut word = [0u8; 16];
+                word.copy_from_slice(chunk);
+                Scalar::from(u128::from_le_bytes(word))
+            })
+            .collect();
+        Some(Randomness {
+            coefficients,
+            subsets: subsets.to_vec(),
+        })
+    }
+}
+
+/// Check 4: every point is torsion-free, unless all [`TORSION_TESTS`] subset sums miss.
+fn all_torsion_free(points: &[EdwardsPoint], subsets: &[u8]) -> bool {
+    let tables = subset_tables(points);
+    (0..TORSION_TESTS).into_par_iter().all(|test| {
+        let sum =
+            tables
+                .iter()
+                .enumerate()
+                .fold(EdwardsPoint::identity(), |sum, (index, table)| {
+                    sum + table[subset_mask(subsets, subset_index(test, tables.len(), index))]
+                });
+        is_torsion_free(&sum)
+    })
+}
+
+/// For each [`TABLE_POINTS`] points (the last group may be shorter), the sums of all their
+/// subsets: entry `mask` is the sum of the points whose bit is set in `mask`.
+fn subset_tables(points: &[EdwardsPoint]) -> Vec<[EdwardsPoint; 16]> {
+    points
+        .par_chunks(TABLE_POINTS)
+        .map(|chunk| {
+            let mut table = [EdwardsPoint::identity(); 16];
+            for mask in 1..16usize {
+                // The sum for `mask` is the sum without its lowest point, plus that point.
+                let lowest = mask.trailing_zeros() as usize;
+                let rest = mask & (mask - 1);
+                table[mask] = match chunk.get(lowest) {
+                    Some(point) => table[rest] + point,
+                    None => table[rest],
+                };
+            }
+            table
+        })
+        .collect()
+}
+
+/// Where the subset of table `table` for test `test` is among the random half-bytes: each
+/// test reads its own run of `tables` of them, so no two tests share a subset.
+fn subset_index(test: usize, tables: usize, table: usize) -> usize {
+    test * tables + table
+}
+
+/// The `index`-th 4-bit subset of the random bytes (two per byte, low half first).
+fn subset_mask(subsets: &[u8], index: usize) -> usize {
+    usize::from((subsets[index / 2] >> (4 * (index % 2))) & 0x0f)
+}
+
+/// `[L]P = 0`, as `[L − 1]P + P` (L itself is not a canonical scalar), in variable time:
+/// every point here is public.
+fn is_torsion_free(point: &EdwardsPoint) -> bool {
+    let l_minus_one = Scalar::ZERO - Scalar::ONE;
+    (EdwardsPoint::vartime_multiscalar_mul([l_minus_one], [*point]) + point).is_identity()
+}
+
+/// Check 5 for one chunk: `[Σ zᵢSᵢ]B − [Σ zᵢkᵢ]A − Σ zᵢRᵢ = 0`, written as
+/// `[−Σ zᵢSᵢ]B + [Σ zᵢkᵢ]A + Σ zᵢRᵢ = 0`.
+fn equation_holds(a: &EdwardsPoint, terms: &[&Terms], coefficients: &[Scalar]) -> bool {
+    let mut b_coefficient = Scalar::ZERO;
+    let mut a_coefficient = Scalar::ZERO;
+    for (terms, z) in terms.iter().zip(coefficients) {
+        b_coefficient -= z * terms.s;
+        a_coefficient += z * terms.k;
+    }
+    EdwardsPoint::vartime_multiscalar_mul(
+        once(b_coefficient)
+            .chain(once(a_coefficient))
+            .chain(coefficients.iter().copied()),
+        once(ED25519_BASEPOINT_POINT)
+            .chain(once(*a))
+            .chain(terms.iter().map(|t| t.r)),
+    )
+    .is_identity()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+    use curve25519_dalek::constants::EIGHT_TORSION;
+    use ed25519_dalek::{Signer, SigningKey};
+
+    #[test]
+    fn field_prime_bound_is_exact() {
+        let mut p = [0xffu8; 32];
+        p[0] = 0xed;
+        p[31] = 0x7f;
+        assert!(!below_field_prime(&p));
+        let mut below = p;
+        below[0] = 0xec;
+        assert!(below_field_prime(&below));
+        // The sign bit does not count.
+        let mut signed = below;
+        signed[31] |= 0x80;
+        assert!(below_field_prime(&signed));
+        let mut p_signed = p;
+        p_signed[31] = 0xff;
+        assert!(!below_field_prime(&p_signed));
+        let mut other = p;
+        other[15] = 0xfe;
+        assert!(below_field_prime(&other));
+    }
+
+    #[test]
+    fn torsion_test_of_one_point_is_exact() {
+        let base = ED25519_BASEPOINT_POINT * Scalar::from(12345u64);
+        assert!(is_torsion_free(&base));
+        assert!(is_torsion_free(&EdwardsPoint::identity()));
+        for torsion in &EIGHT_TORSION[1..] {
+            assert!(!is_torsion_free(&(base + torsion)));
+            assert!(!is_torsion_free(torsion));
+        }
+    }
+
+    #[test]
+    fn subset_tables_hold_the_sum_of_every_subset() {
+        let points: Vec<EdwardsPoint> = (1..=7u64)
+            .map(|i| ED25519_BASEPOINT_POINT * Scalar::from(i * 1_000_003))
+            .collect();
+        let tables = subset_tables(&points);
+        assert_eq!(tables.len(), 2);
+        for (group, table) in tables.iter().enumerate() {
+            for (mask, entry) in table.iter().enumerate() {
+                let expected = (0..TABLE_POINTS)
+                    .filter(|bit| mask & (1 << bit) != 0)
+                    .filter_map(|bit| points.get(group * TABLE_POINTS + bit))
+                    .fold(EdwardsPoint::identity(), |sum, point| sum + point);
+                assert_eq!(entry.compress(), expected.compress(), "{group} {mask}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_test_reads_its_own_subsets() {
+        let tables = 5;
+        let mut seen = vec![0; TORSION_TESTS * tables];
+        for test in 0..TORSION_TESTS {
+            for table in 0..tables {
+                seen[subset_index(test, tables, table)] += 1;
+            }
+        }
+        assert!(seen.iter().all(|&count| count == 1));
+    }
+
+    #[test]
+    fn subset_masks_use_every_half_byte_once_in_order() {
+        let subsets = [0x21u8, 0x43, 0xf0];
+        let masks: Vec<usize> = (0..6).map(|index| subset_mask(&subsets, index)).collect();
+        assert_eq!(masks, [1, 2, 3, 4, 0, 15]);
+    }
+
+    #[test]
+    fn subset_tests_find_a_torsion_part_anywhere_among_many_points() {
+        let mut points: Vec<EdwardsPoint> = (1..=37u64)
+            .map(|i| ED25519_BASEPOINT_POINT * Scalar::from(i * 7919))
+            .collect();
+        let random = Randomness::draw(points.len()).unwrap();
+        assert!(all_torsion_free(&points, &random.subsets));
+        for index in [0, 3, 4, 36] {
+            let honest = points[index];
+            // Order 2 (the hardest case for random combinations), then order 8.
+            for torsion in [EIGHT_TORSION[4], EIGHT_TORSION[1]] {
+                points[index] = honest + torsion;
+                let random = Randomness::draw(points.len()).unwrap();
+                assert!(!all_torsion_free(&points, &random.subsets), "{index}");
+            }
+            points[index] = honest;
+        }
+    }
+
+    #[test]
+    fn a_batch_agrees_with_verifying_alone_and_a_bad_signature_costs_only_its_chunk() {
+        let signer = SigningKey::from_bytes(&[0x31; 32]);
+        let key = signer.verifying_key();
+        let messages: Vec<Vec<u8>> = (0..300u32).map(|i| i.to_le_bytes().repeat(9)).collect();
+        let mut signatures: Vec<[u8; 64]> =
+            messages.iter().map(|m| signer.sign(m).to_bytes()).collect();
+        signatures[140][40] ^= 1;
+        signatures[290][33] ^= 4;
+        let parts: Vec<[&[u8]; 1]> = messages.iter().map(|m| [m.as_slice()]).collect();
+        let claims: Vec<Claim> = parts
+            .iter()
+            .zip(&signatures)
+            .map(|(message, signature)| Claim { message, signature })
+            .collect();
+        let batch_key = BatchKey::new(&key);
+        assert!(batch_key.torsion_free);
+        let results = verify_each(&batch_key, &claims);
+        assert_eq!(results.len(), claims.len());
+        for (index, result) in results.iter().enumerate() {
+            let alone = verify_parts(&key, &[&messages[index]], &signatures[index]);
+            assert_eq!(*result, alone, "{index}");
+            assert_eq!(result.is_ok(), index != 140 && index != 290, "{index}");
+        }
+        let terms: Vec<Terms> = claims
+            .iter()
+            .map(|claim| match prepare(&batch_key, claim) {
+                Prepared::Batched(terms) => terms,
+                _ => panic!("every signature here is batched"),
+            })
+            .collect();
+        let terms: Vec<&Terms> = terms.iter().collect();
+        let passed = batch_passes(&key, &terms);
+        // Chunks of 128: the second (signature 140) and the third (290) fall back, the first
+        // does not (its result must not be taken for the others').
+        assert!(passed[..128].iter().all(|p| *p));
+        assert!(passed[128..256].iter().all(|p| !p));
+        assert!(passed[256..].iter().all(|p| !p));
+    }
+}
