@@ -14,6 +14,7 @@ pub mod chain;
 pub mod cli;
 pub mod cmd;
 pub mod digest;
+pub mod era;
 pub mod error_code;
 pub mod finding;
 pub mod frame;

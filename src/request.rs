@@ -5,16 +5,15 @@
 //! (docs/formats.md). A refused frame gets no identity.
 
 use crate::canonical::{self, KeyOrder};
-use crate::digest::{hex_lower, sha256_hex};
-use crate::frame::{self, Frame, MAX_FRAME_BYTES};
+use crate::digest::sha256_hex;
+use crate::frame::{self, Frame, Subject, MAX_FRAME_BYTES};
 use crate::identity::{self, Identities, Inputs};
 use crate::json::{self, JsonValue, Node, Span};
 use crate::meta::{self, Warning};
 use crate::refusal::{Refusal, RefusalCode};
 use crate::wire::{self, WireCheck};
-use sha2::{Digest, Sha256};
 
-pub use crate::meta::Era;
+use crate::era::Era;
 
 /// The most bytes Lean `Json.compress` writes per byte of the value it renders: a number
 /// literal renders to at most 310 bytes (sign and the 309 integer digits of a binary64
@@ -116,13 +115,6 @@ impl SkipKind {
             SkipKind::Blank => "blank",
         }
     }
-}
-
-/// The exact-frame subject: SHA-256 and length of the frame bytes including the delimiter.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Subject {
-    pub sha256: String,
-    pub length: u64,
 }
 
 /// Whether a context value is in the frame.
@@ -499,7 +491,7 @@ fn validated_call(
         Some(args) => host_projection(&tool, args, params),
         None => (None, None),
     };
-    let (subject, request_sha256) = digests(frame_bytes);
+    let (subject, request_sha256) = frame::digests(frame_bytes);
     let meta_bytes = match &meta {
         MetaState::Absent => 0,
         MetaState::Present {
@@ -537,30 +529,6 @@ fn validated_call(
         warnings,
         canonical_bytes,
     })
-}
-
-/// The exact-frame subject and `request_sha256` of a frame (delimiter included), as an
-/// accepted frame's record carries them; refusal records use the same digests.
-pub fn digests(frame_bytes: &[u8]) -> (Subject, String) {
-    let (request_sha256, subject_sha256) =
-        line_and_frame_sha256(frame::request_line(frame_bytes), frame_bytes);
-    (
-        Subject {
-            sha256: subject_sha256,
-            length: frame_bytes.len() as u64,
-        },
-        request_sha256,
-    )
-}
-
-/// SHA-256 of the request line and of the whole frame: the frame is the line followed by
-/// its terminator, so the line is hashed once and the terminator added to a copy.
-fn line_and_frame_sha256(line: &[u8], frame: &[u8]) -> (String, String) {
-    let mut hasher = Sha256::new();
-    hasher.update(line);
-    let line_digest = hasher.clone().finalize();
-    hasher.update(&frame[line.len()..]);
-    (hex_lower(&line_digest), hex_lower(&hasher.finalize()))
 }
 
 fn meta_state(

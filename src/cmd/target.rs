@@ -4,7 +4,7 @@
 
 use super::{Global, JsonArray, Out};
 use crate::cli::{EraChoice, Format, ProfileChoice, TargetArgs};
-use crate::frame::{ForeignEncoding, Frame, FrameReader};
+use crate::frame::{ForeignEncoding, Frame, FrameReader, Subject};
 use crate::identity::Pair;
 use crate::identity::{self, Kind, Part, Profile};
 use crate::inert::escape;
@@ -13,7 +13,7 @@ use crate::json::Span;
 use crate::meta::{Warning, UNKNOWN_KEY_POLICY};
 use crate::outcome::Outcome;
 use crate::refusal::{Refusal, RefusalRecord};
-use crate::request::{self, Call, EraMode, MetaState, Options, Session, Subject, Verdict};
+use crate::request::{self, Call, EraMode, MetaState, Options, Session, Verdict};
 use crate::typed::{typed_target_of_line, ToolSpecs, Typed};
 use comfy_table::{presets, Cell, ContentArrangement, Table};
 use miette::{IntoDiagnostic, LabeledSpan, NamedSource};
