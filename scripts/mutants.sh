@@ -54,7 +54,7 @@ files_of() {
         approval) echo "src/approval.rs src/approval/*.rs" ;;
         chain) echo "src/chain.rs src/chain/*.rs" ;;
         migrate) echo "src/migrate.rs src/migrate/*.rs" ;;
-        wire) echo "src/meta.rs src/request.rs src/wire.rs" ;;
+        wire) echo "src/meta.rs src/request.rs src/wire.rs src/frame.rs" ;;
         json) echo "src/json.rs" ;;
         verdicts) echo "src/receipt.rs src/receipt/*.rs src/approval/verify.rs" ;;
         *) return 1 ;;
@@ -63,7 +63,7 @@ files_of() {
 tests_of() {
     case "$1" in
         receipt) echo "mutation_pins receipts receipt_flips signature_batching duplicate_members receipt_unsupported_version cli_transcripts regression" ;;
-        signature) echo "mutation_pins approval_wycheproof approval_fixtures signature_batching envelope_corpus" ;;
+        signature) echo "mutation_pins approval_wycheproof approval_fixtures signature_batching cli_envelope" ;;
         approval) echo "mutation_pins approval_verify_cli approval_fixtures approval_wycheproof v2_signed_approval approval_verify_conflicts approval_approve_refusals approval_approve_cli keys_approvers cli_transcripts regression" ;;
         chain) echo "--lib chain cli_audit cli_chain chain_stream cli_transcripts closed_stdout duplicate_members regression" ;;
         migrate) echo "--lib migrate migrate_labels cli_migrate cli_diff migration_integrity cli_transcripts regression" ;;

@@ -203,17 +203,80 @@ pub fn analyze_frame(frame: &Frame<'_>, options: &Options, session: &mut Session
 
 /// Analyses the exact bytes of one frame (delimiter included).
 pub fn analyze(frame: &[u8], options: &Options, session: &mut Session) -> Verdict {
-    match analyze_inner(frame, options, session) {
-        Ok(verdict) => verdict,
+    match judge(frame, options, session) {
+        Ok((_, judged)) => match judged {
+            Judged::Call(call) => Verdict::Call(call),
+            Judged::Skipped(skipped) => Verdict::Skipped(skipped),
+        },
         Err(refusal) => Verdict::Refused(refusal),
     }
 }
 
-fn analyze_inner(
-    frame_bytes: &[u8],
+/// A frame the validation pipeline let through, with its judged line (the frame minus its
+/// terminator): a validated `tools/call` ([`Accepted::call`]) or another JSON-RPC message
+/// the pipeline does not refuse (a response, a notification, another request, a blank
+/// line). It has no public constructor: [`accept`] is the only way to get one, so a library
+/// function that takes an `Accepted` (the V2.3 envelope, typed targets) cannot be given a
+/// frame the pipeline refuses, and its line cannot be swapped afterwards.
+///
+/// ```
+/// use sealkit::request::{self, Options, Session};
+/// let frame = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\",\"arguments\":{}}}\n";
+/// let accepted = request::accept(frame, &Options::default(), &mut Session::default()).unwrap();
+/// assert_eq!(accepted.call().map(|call| call.tool.as_str()), Some("t"));
+/// assert!(request::accept(b"{\"m\":1}\n", &Options::default(), &mut Session::default()).is_err());
+/// ```
+///
+/// Building one by hand does not compile (the fields are private):
+///
+/// ```compile_fail,E0451
+/// let forged = sealkit::request::Accepted { line: "{\"m\":1}", judged: todo!() };
+/// ```
+#[derive(Debug, Clone)]
+pub struct Accepted<'f> {
+    line: &'f str,
+    judged: Judged,
+}
+
+/// What the pipeline made of a frame it did not refuse.
+#[derive(Debug, Clone)]
+enum Judged {
+    Call(Box<Call>),
+    Skipped(Skipped),
+}
+
+impl<'f> Accepted<'f> {
+    /// The judged line: the frame's bytes minus one trailing LF, then one trailing CR.
+    pub fn line(&self) -> &'f str {
+        self.line
+    }
+
+    /// The validated `tools/call`, or `None` for another message the pipeline let through.
+    pub fn call(&self) -> Option<&Call> {
+        match &self.judged {
+            Judged::Call(call) => Some(call),
+            Judged::Skipped(_) => None,
+        }
+    }
+}
+
+/// Runs the validation pipeline over the exact bytes of one frame (delimiter included),
+/// as [`analyze`] does: the frame if the pipeline lets it through, its refusal otherwise.
+pub fn accept<'f>(
+    frame: &'f [u8],
     options: &Options,
     session: &mut Session,
-) -> Result<Verdict, Refusal> {
+) -> Result<Accepted<'f>, Refusal> {
+    let (line, judged) = judge(frame, options, session)?;
+    Ok(Accepted { line, judged })
+}
+
+/// The pipeline itself: the judged line and what it is, or the refusal.
+fn judge<'f>(
+    frame_bytes: &'f [u8],
+    options: &Options,
+    session: &mut Session,
+) -> Result<(&'f str, Judged), Refusal> {
     if frame_bytes.len() > MAX_FRAME_BYTES {
         return Err(Refusal::new(
             RefusalCode::FrameTooLarge,
@@ -222,15 +285,8 @@ fn analyze_inner(
         ));
     }
     let line_bytes = frame::request_line(frame_bytes);
-    if line_bytes
-        .iter()
-        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
-    {
-        return Ok(Verdict::Skipped(Skipped {
-            kind: SkipKind::Blank,
-            method: None,
-        }));
-    }
+    // A blank line is ASCII, so reading UTF-8 first refuses exactly the frames it refused
+    // when it came second.
     let line = std::str::from_utf8(line_bytes).map_err(|e| {
         let at = e.valid_up_to();
         Refusal::new(
@@ -245,15 +301,25 @@ fn analyze_inner(
             ),
         )
     })?;
+    if line
+        .bytes()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+    {
+        let blank = Skipped {
+            kind: SkipKind::Blank,
+            method: None,
+        };
+        return Ok((line, Judged::Skipped(blank)));
+    }
     wire::check(line).map_err(wire_refusal)?;
     let root = json::parse(line, wire::MAX_WIRE_NESTING + 1).map_err(|e| parse_refusal(line, e))?;
     match classify(&root, session, options.era)? {
-        Message::Skip(skipped) => Ok(Verdict::Skipped(skipped)),
+        Message::Skip(skipped) => Ok((line, Judged::Skipped(skipped))),
         Message::ToolsCall(params) => {
             let era = decide_era(options.era, session, params)?;
             let call = validated_call(frame_bytes, params, era, &options.server)
                 .map_err(|refusal| refusal.in_era(era))?;
-            Ok(Verdict::Call(Box::new(call)))
+            Ok((line, Judged::Call(Box::new(call))))
         }
     }
 }

@@ -26,7 +26,6 @@ mod cli_quiet_color;
 mod cli_transcripts;
 mod closed_stdout;
 mod duplicate_members;
-mod envelope_corpus;
 mod fuzz_corpus;
 mod fuzz_regressions;
 mod generated_files;
