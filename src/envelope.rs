@@ -31,7 +31,7 @@ use crate::canonical::{lean_compress, serde_compact, KeyOrder, RenderError};
 use crate::json::{self, JsonValue, Node};
 use crate::request::Accepted;
 use crate::signature::Failure;
-use crate::typed::{read_request, RequestRefusal, V2Request};
+use crate::typed::{read_request_line, RequestRefusal, V2Request};
 use crate::v2;
 use serde::Serialize;
 
@@ -194,7 +194,7 @@ pub fn derive_effect(frame: &Accepted<'_>) -> Result<EffectClaim, DeriveError> {
 }
 
 fn derive_effect_of_line(line: &str) -> Result<EffectClaim, DeriveError> {
-    let request = read_request(line.as_bytes()).map_err(DeriveError::Refused)?;
+    let request = read_request_line(line.as_bytes()).map_err(DeriveError::Refused)?;
     kernel_effect(&request).map_err(DeriveError::Render)
 }
 

@@ -191,24 +191,23 @@ impl Call {
 
 /// Analyses one frame read from a capture (an oversized frame is refused by its true length).
 pub fn analyze_frame(frame: &Frame<'_>, options: &Options, session: &mut Session) -> Verdict {
-    if frame.is_oversized() {
-        return Verdict::Refused(Refusal::new(
-            RefusalCode::FrameTooLarge,
-            Span { start: MAX_FRAME_BYTES, end: MAX_FRAME_BYTES },
-            format!("frame is {} bytes including its delimiter; seal-host reads at most {MAX_FRAME_BYTES}", frame.length),
-        ));
-    }
-    analyze(frame.bytes, options, session)
+    Verdict::from(accept_frame(frame, options, session))
 }
 
 /// Analyses the exact bytes of one frame (delimiter included).
 pub fn analyze(frame: &[u8], options: &Options, session: &mut Session) -> Verdict {
-    match judge(frame, options, session) {
-        Ok((_, judged)) => match judged {
-            Judged::Call(call) => Verdict::Call(call),
-            Judged::Skipped(skipped) => Verdict::Skipped(skipped),
-        },
-        Err(refusal) => Verdict::Refused(refusal),
+    Verdict::from(accept(frame, options, session))
+}
+
+impl From<Result<Accepted<'_>, Refusal>> for Verdict {
+    fn from(judged: Result<Accepted<'_>, Refusal>) -> Verdict {
+        match judged {
+            Ok(accepted) => match accepted.judged {
+                Judged::Call(call) => Verdict::Call(call),
+                Judged::Skipped(skipped) => Verdict::Skipped(skipped),
+            },
+            Err(refusal) => Verdict::Refused(refusal),
+        }
     }
 }
 
@@ -269,6 +268,23 @@ pub fn accept<'f>(
 ) -> Result<Accepted<'f>, Refusal> {
     let (line, judged) = judge(frame, options, session)?;
     Ok(Accepted { line, judged })
+}
+
+/// [`accept`] for one frame read from a capture: an oversized frame is refused by its true
+/// length.
+pub fn accept_frame<'f>(
+    frame: &Frame<'f>,
+    options: &Options,
+    session: &mut Session,
+) -> Result<Accepted<'f>, Refusal> {
+    if frame.is_oversized() {
+        return Err(Refusal::new(
+            RefusalCode::FrameTooLarge,
+            Span { start: MAX_FRAME_BYTES, end: MAX_FRAME_BYTES },
+            format!("frame is {} bytes including its delimiter; seal-host reads at most {MAX_FRAME_BYTES}", frame.length),
+        ));
+    }
+    accept(frame.bytes, options, session)
 }
 
 /// The pipeline itself: the judged line and what it is, or the refusal.

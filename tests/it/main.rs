@@ -59,6 +59,5 @@ mod spec_conformance;
 mod target_refusals;
 mod target_tool_spec;
 mod typed_errors;
-mod typed_props;
 mod v2_signed_approval;
 mod watched_mutations;
