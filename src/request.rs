@@ -149,7 +149,15 @@ impl MetaState {
     }
 }
 
-/// A validated `tools/call` and everything derived from it.
+/// A validated `tools/call` and everything derived from it. Only the pipeline makes one
+/// (a private field rules out a struct literal elsewhere), so [`Call::inputs`], the one
+/// public way to identity inputs, always starts from a validated frame.
+///
+/// ```compile_fail,E0451
+/// fn forged(call: &sealkit::request::Call) -> sealkit::request::Call {
+///     sealkit::request::Call { tool: "t".into(), ..call.clone() }
+/// }
+/// ```
 #[derive(Debug, Clone)]
 pub struct Call {
     pub era: Era,
@@ -173,7 +181,12 @@ pub struct Call {
     /// (whole and per key), `requestState`, `inputResponses`, and `canonical_request`.
     /// Never above [`MAX_CANONICAL_BYTES`].
     pub canonical_bytes: usize,
+    _validated: Validated,
 }
+
+/// The private field that keeps [`Call`] without a public constructor.
+#[derive(Debug, Clone, Copy)]
+struct Validated;
 
 impl Call {
     /// The identity inputs of this call under `server`.
@@ -610,6 +623,7 @@ fn validated_call(
         identities,
         warnings,
         canonical_bytes,
+        _validated: Validated,
     })
 }
 

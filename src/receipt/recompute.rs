@@ -227,8 +227,10 @@ fn inputs_target(
     }))
 }
 
-/// The `host`-profile guard target (context pairs forced absent) of a call.
-pub fn host_target(
+/// The `host`-profile guard target (context pairs forced absent) of a receipt's recorded
+/// request: crate-only, as it computes over a request that need not pass today's
+/// validation (seal-host recorded it).
+pub(crate) fn host_target(
     server: &str,
     tool: &str,
     arguments: Option<&Node<'_>>,
@@ -236,8 +238,9 @@ pub fn host_target(
     inputs_target(server, tool, arguments).map(|ids| ids.host.target)
 }
 
-/// The `legacy`-profile guard target (untagged `[server?, tool, args]`) of a call.
-pub fn legacy_target(
+/// The `legacy`-profile guard target (untagged `[server?, tool, args]`) of a receipt's
+/// recorded request (crate-only, likewise).
+pub(crate) fn legacy_target(
     server: &str,
     tool: &str,
     arguments: Option<&Node<'_>>,
