@@ -41,6 +41,41 @@ fn golden() -> ([u8; 32], Envelope) {
     )
 }
 
+/// The public functions (which take only an accepted frame) are the line functions over
+/// the frame's judged line; a line whose kernel and host claims differ shows each is wired.
+#[test]
+fn the_public_functions_are_the_line_functions_over_the_accepted_line() {
+    let frame = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","action":"a","arguments":{"z":"\u00e9"},"_meta":{"b":"\t"}}}"#;
+    let accepted = crate::request::accept(
+        frame,
+        &crate::request::Options::default(),
+        &mut crate::request::Session::default(),
+    )
+    .unwrap();
+    let line = accepted.line();
+    assert_eq!(line.as_bytes(), frame);
+    let kernel = derive_effect(&accepted).unwrap();
+    assert_eq!(Ok(kernel.clone()), derive_effect_of_line(line));
+    let host = host_effect(&accepted).unwrap();
+    assert_eq!(Some(host.clone()), host_effect_of_line(line));
+    assert_ne!(kernel, host);
+    let (authority, envelope) = golden();
+    assert_eq!(
+        signed_message(&authority, &envelope, &accepted),
+        message_of_line(&authority, &envelope, line)
+    );
+    let found = findings(&envelope, &accepted);
+    assert!(found.iter().any(|f| f.code == "host-kernel-divergence"));
+    assert_eq!(found, findings_of_line(&envelope, line));
+    let params = Params::from_json(
+        r#"{"authority_hex":"abababababababababababababababababababababababababababababababab","key_id":"k","nonce_hex":"0707070707070707070707070707070707070707070707070707070707070707","issued_at":1,"expires_at":2,"session":"s","policy_version":"p"}"#,
+    )
+    .unwrap();
+    let resolved = params.clone().resolve(&accepted).unwrap();
+    assert_eq!(resolved.1.effect.as_ref(), Some(&kernel));
+    assert_eq!(resolved, params.resolve_line(line).unwrap());
+}
+
 #[test]
 fn golden_vector_bytes() {
     let (authority, envelope) = golden();
