@@ -307,7 +307,7 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand --version 'Print version'
         }
         &'sealkit;report'= {
-            cand --out 'Where to write the page (or the JSON model with --format json); replaced atomically'
+            cand --out 'Where to write the page (the JSON model with --format json, one row per receipt with --format jsonl); replaced atomically, and never one of the inputs'
             cand --receipt-key 'The installation''s receipt key (64 hex, raw 32-byte seed file, or public key file)'
             cand --pubkey 'The trusted approval public key the token files are checked against: 64 hex digits, an `ssh-ed25519 AAAA…` key, or a file holding either'
             cand --trusted-approvers 'Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME] (as `verify approval` and `audit`): tokens and approval receipts name their approver'

@@ -284,7 +284,7 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -l deny-warnin
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -s q -l quiet -d 'Print nothing but errors (on stderr); the exit status is unchanged'
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sealkit -n "__fish_sealkit_using_subcommand envelope" -s V -l version -d 'Print version'
-complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l out -d 'Where to write the page (or the JSON model with --format json); replaced atomically' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l out -d 'Where to write the page (the JSON model with --format json, one row per receipt with --format jsonl); replaced atomically, and never one of the inputs' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l receipt-key -d 'The installation\'s receipt key (64 hex, raw 32-byte seed file, or public key file)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l pubkey -d 'The trusted approval public key the token files are checked against: 64 hex digits, an `ssh-ed25519 AAAA…` key, or a file holding either' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand report" -l trusted-approvers -d 'Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME] (as `verify approval` and `audit`): tokens and approval receipts name their approver' -r -F

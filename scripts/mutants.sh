@@ -9,7 +9,8 @@
 # verdict, an exit status or a code (equivalent, or unreachable).
 #
 # Usage: scripts/mutants.sh [GROUP...] [-- EXTRA-CARGO-MUTANTS-OPTIONS...]
-#   GROUP: receipt signature approval chain migrate wire json (default: all, in that order), or
+#   GROUP: receipt signature approval chain migrate wire json report (default: all, in that
+#   order), or
 #   verdicts: only the functions whose verdicts tests/it/mutation_pins.rs pins (a quick check).
 #   Extra options go to cargo-mutants, e.g. `-- --re config_signature` for one function,
 #   `-- --list` to list the mutants without running them, `-- --in-diff my.diff` for the
@@ -41,12 +42,13 @@ while [ $# -gt 0 ]; do
         *) groups+=("$1"); shift ;;
     esac
 done
-[ ${#groups[@]} -gt 0 ] || groups=(receipt signature approval chain migrate wire json)
+[ ${#groups[@]} -gt 0 ] || groups=(receipt signature approval chain migrate wire json report)
 
 # Per group: the source files (cargo-mutants --file globs) and the test modules that
 # exercise them (modules of the one integration-test binary, or --lib for the unit tests). The slowest
 # modules that add nothing for a group are left out (e.g. receipts, about a minute, from
-# the signature group, whose receipt paths mutation_pins and signature_batching cover).
+# the signature group, whose receipt paths mutation_pins and signature_batching cover; and
+# report_browser, headless Chromium, from the report group, whose page report_page reads).
 files_of() {
     case "$1" in
         receipt) echo "src/receipt.rs src/receipt/*.rs" ;;
@@ -56,6 +58,7 @@ files_of() {
         migrate) echo "src/migrate.rs src/migrate/*.rs" ;;
         wire) echo "src/meta.rs src/request.rs src/wire.rs src/frame.rs" ;;
         json) echo "src/json.rs" ;;
+        report) echo "src/report.rs src/report/*.rs" ;;
         verdicts) echo "src/receipt.rs src/receipt/*.rs src/approval/verify.rs" ;;
         *) return 1 ;;
     esac
@@ -68,6 +71,7 @@ tests_of() {
         chain) echo "--lib chain cli_audit cli_chain chain_stream cli_transcripts closed_stdout duplicate_members regression" ;;
         migrate) echo "--lib migrate migrate_labels cli_migrate cli_diff migration_integrity cli_transcripts regression" ;;
         json) echo "--lib json identity json_test_suite chain_stream duplicate_members identity_vectors fuzz_regressions regression" ;;
+        report) echo "--lib report report_model report_tamper report_page" ;;
         wire) echo "--lib meta request wire target_refusals target_tool_spec json_test_suite fuzz_regressions identity_vectors spec_conformance watched_mutations refusal_agreement regression" ;;
         verdicts) echo "mutation_pins approval_verify_cli" ;;
         *) return 1 ;;

@@ -138,6 +138,98 @@ pub fn unix_mode(metadata: &fs::Metadata) -> Option<u32> {
     }
 }
 
+/// An output path that names one of the command's own inputs: writing it would replace or
+/// land among the evidence being read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("--out {} {} {} {}", .out.display(), if *.inside { "is inside" } else { "is" }, .option, .input.display())]
+pub struct OutputIsInput {
+    pub out: PathBuf,
+    /// The option (or argument) that names the input.
+    pub option: String,
+    pub input: PathBuf,
+    /// The output lies inside an input directory (rather than being an input file).
+    pub inside: bool,
+}
+
+impl crate::error_code::Coded for OutputIsInput {
+    fn code(&self) -> &'static str {
+        "output-inside-input"
+    }
+
+    fn help(&self) -> Option<String> {
+        Some("write the output somewhere that is not one of the inputs: nothing was written".into())
+    }
+}
+
+/// The one rule for "is this output one of my inputs": `out` must not be an input file by
+/// any name (the same device and inode, so a symbolic or hard link to it counts, or the same
+/// canonical path), nor a link pointing at one, nor lie inside an input directory. Inputs
+/// are `(option, path as given)`; one that does not exist (a key given as hex, standard
+/// input `-`) cannot be overwritten and is skipped.
+pub fn refuse_input_as_output<'a>(
+    out: &Path,
+    inputs: impl IntoIterator<Item = (&'a str, &'a Path)>,
+) -> Result<(), OutputIsInput> {
+    let out_file = fs::metadata(out).ok().and_then(|m| file_identity(&m));
+    let out_canonical = canonical_output(out);
+    for (option, input) in inputs {
+        if crate::input::Input::new(input).is_stdin() {
+            continue;
+        }
+        let Ok(metadata) = fs::metadata(input) else {
+            continue;
+        };
+        let canonical = fs::canonicalize(input).ok();
+        let refused = |inside| OutputIsInput {
+            out: out.to_path_buf(),
+            option: option.to_owned(),
+            input: input.to_path_buf(),
+            inside,
+        };
+        let same_file = out_file.is_some_and(|id| file_identity(&metadata) == Some(id))
+            || (canonical.is_some() && canonical == out_canonical);
+        if same_file {
+            return Err(refused(false));
+        }
+        let inside = metadata.is_dir()
+            && canonical
+                .as_ref()
+                .zip(out_canonical.as_ref())
+                .is_some_and(|(dir, out)| out.starts_with(dir));
+        if inside {
+            return Err(refused(true));
+        }
+    }
+    Ok(())
+}
+
+/// What makes two names one file: device and inode on Unix (the length and modification
+/// time elsewhere cannot tell, so there only canonical paths compare).
+fn file_identity(metadata: &fs::Metadata) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some((metadata.dev(), metadata.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = metadata;
+        None
+    }
+}
+
+/// The canonical form of an output path that may not exist yet: its directory canonicalized,
+/// then its name (a symbolic link at the name itself is followed).
+fn canonical_output(out: &Path) -> Option<PathBuf> {
+    if let Ok(path) = fs::canonicalize(out) {
+        return Some(path);
+    }
+    let name = out.file_name()?;
+    fs::canonicalize(parent_dir(out))
+        .ok()
+        .map(|dir| dir.join(name))
+}
+
 fn parent_dir(path: &Path) -> PathBuf {
     match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),

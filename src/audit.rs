@@ -85,8 +85,10 @@ pub struct Summary {
     pub receipts: u64,
     /// Receipt statuses: authenticated, unpinned, unsigned, failed, unreadable.
     pub statuses: BTreeMap<&'static str, u64>,
-    /// Decision verdicts as the receipts report them (ALLOW / BLOCK).
+    /// Decisions of authenticated receipts (ALLOW / BLOCK).
     pub verdicts: BTreeMap<String, u64>,
+    /// Decisions that receipts which do not authenticate claim: never counted as verdicts.
+    pub claims: BTreeMap<String, u64>,
     pub findings: Vec<CodeCount>,
     /// Receipt files whose bytes could not be verified at all (unreadable, not UTF-8, not
     /// JSON, truncated).
@@ -117,6 +119,9 @@ impl Summary {
                 count: *count,
             })
             .collect();
+        // Most serious first (ties in code order).
+        self.findings
+            .sort_by_key(|count| std::cmp::Reverse(count.severity));
     }
 
     /// The worst severity found.
@@ -265,12 +270,18 @@ fn record(
             if entry.report.is_none() {
                 summary.unverifiable += 1;
             }
-            if let Some(verdict) = entry
+            if let Some(decision) = entry
                 .report
                 .as_ref()
                 .and_then(|r| r.reported.verdict.clone())
             {
-                *summary.verdicts.entry(verdict).or_default() += 1;
+                // Only a receipt authenticated under the pinned key has a verdict.
+                let tally = if entry.status == "authenticated" {
+                    &mut summary.verdicts
+                } else {
+                    &mut summary.claims
+                };
+                *tally.entry(decision).or_default() += 1;
             }
             if let Some(mut facts) = facts {
                 if dirs[item.dir].state.head_state.is_none() {

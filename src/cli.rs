@@ -532,7 +532,8 @@ pub struct ReportArgs {
     #[arg(value_name = "DIR", required = true)]
     pub dirs: Vec<PathBuf>,
 
-    /// Where to write the page (or the JSON model with --format json); replaced atomically.
+    /// Where to write the page (the JSON model with --format json, one row per receipt with
+    /// --format jsonl); replaced atomically, and never one of the inputs.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
 

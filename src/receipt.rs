@@ -166,6 +166,10 @@ pub struct Facts {
     pub object_a: Option<Vec<u8>>,
     /// The operator's server identity the receipt's `kernel_config` names (else empty).
     pub server: String,
+    /// The approval statement the receipt signs, when the approval-statement check found it
+    /// a canonical ApprovalRecord v2 payload bound to this receipt (only as trustworthy as
+    /// the receipt's signature).
+    pub approval_statement: Option<crate::approval::payload::Payload>,
 }
 
 /// Everything sealkit established about one receipt.
@@ -486,6 +490,8 @@ struct Ctx<'a> {
     scratch: &'a mut Scratch,
     object_a: Option<Vec<u8>>,
     statement: Option<Vec<u8>>,
+    /// The statement, once the approval-statement check passed.
+    approval_statement: Option<crate::approval::payload::Payload>,
     frame: Option<FrameFacts>,
     verified: Map<String, Value>,
     release_frame_sha256: Option<String>,
@@ -522,6 +528,7 @@ impl<'a> Ctx<'a> {
             scratch,
             object_a,
             statement,
+            approval_statement: None,
             frame: None,
             verified: Map::new(),
             release_frame_sha256: None,
@@ -632,6 +639,7 @@ impl<'a> Ctx<'a> {
             release_frame_sha256: self.release_frame_sha256.clone(),
             object_a: self.object_a.clone(),
             server: self.server_identity(),
+            approval_statement: self.approval_statement.clone(),
         }
     }
 }

@@ -162,6 +162,34 @@ fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
     era * 146_097 + day_of_era - 719_468
 }
 
+/// Unix milliseconds as `YYYY-MM-DDTHH:MM:SS.mmmZ` (the form of JavaScript's
+/// `toISOString`, so static and scripted rows read the same).
+pub fn iso_ms(ms: u64) -> String {
+    let (secs, millis) = (ms / 1000, ms % 1000);
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    let (y, m, d) = civil_from_days(days as i64);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{millis:03}Z",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
@@ -217,5 +245,13 @@ mod tests {
         assert!(parse_seconds("1786000000000", clock)
             .unwrap_err()
             .contains("looks like Unix milliseconds"));
+    }
+
+    #[test]
+    fn iso_ms_matches_javascript_to_iso_string() {
+        assert_eq!(iso_ms(0), "1970-01-01T00:00:00.000Z");
+        // new Date(1787218805500).toISOString()
+        assert_eq!(iso_ms(1_787_218_805_500), "2026-08-20T09:40:05.500Z");
+        assert_eq!(iso_ms(951_782_400_000), "2000-02-29T00:00:00.000Z");
     }
 }

@@ -320,7 +320,8 @@ fn binding_detail(reason: &Reason) -> String {
     }
 }
 
-fn signed_approval(payload: Payload) -> SignedApproval {
+/// What an ApprovalRecord v2 payload says, in the form a verified token line reports it.
+pub fn signed_approval(payload: Payload) -> SignedApproval {
     SignedApproval {
         target: payload.target,
         subject: Subject {

@@ -348,7 +348,13 @@ fn summary_tables(summary: &Summary) -> String {
     }
     for (verdict, count) in &summary.verdicts {
         table.add_row(vec![
-            format!("  verdict {} (reported)", escape(verdict)),
+            format!("  verdict {} (authenticated)", escape(verdict)),
+            count.to_string(),
+        ]);
+    }
+    for (claim, count) in &summary.claims {
+        table.add_row(vec![
+            format!("  claims {} — not authenticated", escape(claim)),
             count.to_string(),
         ]);
     }

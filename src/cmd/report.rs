@@ -3,7 +3,8 @@
 //! [--timestamp]`: reads every input with the library's own readers (the directory audit,
 //! seal-host's token pipeline, the chain verifier, the frame index), joins them
 //! ([`crate::report::model`]) and writes one page ([`crate::report::html`]) or, with
-//! `--format json`, the joined model, atomically. Exit status as `audit`: 1 when an
+//! `--format json`, the joined model (bounded as the page is), or with `--format jsonl`
+//! one `report-row` object per receipt, atomically. Exit status as `audit`: 1 when an
 //! error-severity finding is in the report (warnings too with --deny-warnings), 2 when an
 //! input cannot be read.
 
@@ -14,7 +15,6 @@ use crate::audit::{self, AuditError, Event, Options, Quiet};
 use crate::chain;
 use crate::cli::{Format, ReportArgs};
 use crate::digest::sha256_hex;
-use crate::finding::Severity;
 use crate::keys::approvers::Approvers;
 use crate::keys::PublicKey;
 use crate::outcome::Outcome;
@@ -30,12 +30,6 @@ const MAX_INPUT_BYTES: u64 = 1 << 30;
 const BATCH_LINES: usize = 4096;
 
 pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
-    if global.format == Format::Jsonl {
-        return Err(miette!(
-            code = "unsupported-format",
-            "sealkit report writes one document: use --format json for the joined model"
-        ));
-    }
     refuse_output_inside_inputs(&args)?;
     let named = [
         ("--tokens", &args.tokens),
@@ -90,6 +84,8 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
         server: args.server.clone(),
     };
 
+    // JSON Lines is the form with every row; the page and the JSON model are bounded.
+    let every_row = global.format == Format::Jsonl;
     // Receipts, as the directory audit checks them.
     let mut rows = Vec::new();
     let mut findings = Vec::new();
@@ -100,7 +96,7 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
     };
     audit::audit(&args.dirs, &options, &Quiet, &mut |event| {
         match event {
-            Event::Receipt(entry) => rows.push(model::row_of(entry)),
+            Event::Receipt(entry) => rows.push(model::row_of(entry, every_row)),
             Event::Finding(finding) => findings.push(finding.clone()),
         }
         Ok(())
@@ -160,6 +156,8 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
             genesis_ok: report.genesis.ok,
             first_bad_entry: report.first_bad_entry.map(|b| b.index),
             head: report.head,
+            length: 0,
+            joined: 0,
             entries,
         });
     }
@@ -177,6 +175,8 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
             genesis_ok: true,
             first_bad_entry: None,
             head: lines.head,
+            length: 0,
+            joined: 0,
             entries,
         });
     }
@@ -198,27 +198,40 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
         Some(index)
     };
 
-    let mut model = model::join(Evidence {
-        title: args.title.clone(),
-        inputs,
-        trust,
-        rows,
-        tokens,
-        chains,
-        frames,
-        findings,
-    });
+    let mut model = crate::report::build(
+        Evidence {
+            title: args.title.clone(),
+            inputs,
+            trust,
+            rows,
+            tokens,
+            chains,
+            frames,
+            findings,
+        },
+        global.deny_warnings,
+        every_row,
+    );
+    read_sampled_frames(&mut model);
     if args.timestamp {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as u64);
-        model.generated_at = Some(crate::report::html::iso_ms(now));
+        model.generated_at = Some(crate::timestamp::iso_ms(now));
     }
     let bytes = match global.format {
         Format::Json => {
             let mut json = super::typed("report", &model).map_err(|e| miette!("{e}"))?;
             json.push(b'\n');
             json
+        }
+        Format::Jsonl => {
+            let mut lines = Vec::new();
+            for row in &model.rows {
+                lines.extend(super::typed("report-row", row).map_err(|e| miette!("{e}"))?);
+                lines.push(b'\n');
+            }
+            lines
         }
         _ => crate::report::html::render(&model)
             .map_err(|e| miette!("{e}"))?
@@ -233,63 +246,70 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
     })?;
     if global.format == Format::Human {
         let s = &model.summary;
-        let severity = |name: &str| s.findings_by_severity.get(name).copied().unwrap_or(0);
         let mut out = Out::new();
         out.text(&format!(
-            "wrote {} ({} bytes): {} receipts, {} tokens, {} chain entries, {} errors, {} warnings\n",
+            "{}: {}\nwrote {} ({} bytes): {} receipts, {} tokens, {} chain entries, {} errors, {} warnings\n",
+            model.verdict.title(),
+            model.verdict.headline,
             args.out.display(),
             bytes.len(),
             s.receipts,
             model.tokens.len(),
             s.chain_entries,
-            severity("error"),
-            severity("warning")
+            model.verdict.errors,
+            model.verdict.warnings
         ))
         .and_then(|()| out.flush())
         .map_err(super::io_report)?;
     }
-    Ok(match model.worst() {
-        Some(Severity::Error) => Outcome::Problems,
-        Some(Severity::Warning) if global.deny_warnings => Outcome::Problems,
-        _ => Outcome::Good,
-    })
+    // The page's verdict is the exit status.
+    Ok(model.verdict.exit())
 }
 
-/// The page must not land inside a directory it reports on, nor replace an input file.
+/// The page must not replace any input (by any name) nor land inside a directory it
+/// reports on: the one rule of [`crate::atomic_write::refuse_input_as_output`].
 fn refuse_output_inside_inputs(args: &ReportArgs) -> miette::Result<()> {
-    let resolve = |p: &Path| std::fs::canonicalize(p).ok();
-    let parent = args
-        .out
-        .parent()
-        .map(|p| {
-            if p.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                p
-            }
-        })
-        .and_then(resolve);
-    let out = resolve(&args.out);
-    let inside = args.dirs.iter().filter_map(|d| resolve(d)).any(|dir| {
-        parent.as_ref().is_some_and(|p| p.starts_with(&dir)) || out.as_ref() == Some(&dir)
-    });
-    let replaces = args
-        .tokens
-        .iter()
-        .chain(&args.chains)
-        .chain(&args.audit_lines)
-        .chain(&args.frames)
-        .chain(&args.trusted_approvers)
-        .filter_map(|f| resolve(f))
-        .any(|f| out.as_ref() == Some(&f));
-    if inside || replaces {
-        return Err(miette!(
-            code = "output-inside-input",
-            "--out {} would write into the evidence being reported on",
-            args.out.display()
-        ));
+    let files = [
+        ("--tokens", &args.tokens),
+        ("--chain", &args.chains),
+        ("--audit-lines", &args.audit_lines),
+        ("--frames", &args.frames),
+        ("DIR", &args.dirs),
+    ];
+    let keys = [
+        ("--receipt-key", args.receipt_key.as_deref()),
+        ("--pubkey", args.pubkey.as_deref()),
+    ];
+    let inputs = (files.iter())
+        .flat_map(|(option, paths)| paths.iter().map(|path| (*option, path.as_path())))
+        .chain(
+            args.trusted_approvers
+                .as_deref()
+                .map(|path| ("--trusted-approvers", path)),
+        )
+        .chain(
+            keys.iter()
+                .filter_map(|(option, value)| value.map(|v| (*option, Path::new(v)))),
+        );
+    crate::atomic_write::refuse_input_as_output(&args.out, inputs)
+        .map_err(super::diagnostic::report)
+}
+
+/// The exact frames of the sampled good rows, read again from their receipts with the one
+/// receipt reader (the first reading kept only their digests). A receipt that changed since
+/// is left without details.
+fn read_sampled_frames(model: &mut model::Model) {
+    let mut scratch = crate::receipt::Scratch::default();
+    let server = model.trust.server.clone();
+    for row in model.rows.iter_mut().filter(|r| r.wants_frame()) {
+        let frame = crate::input::read_file_capped(Path::new(&row.file), MAX_INPUT_BYTES)
+            .ok()
+            .and_then(|bytes| crate::receipt::verify_bytes(&bytes, None, &mut scratch).ok())
+            .and_then(|report| report.facts.object_a);
+        if let Some(frame) = frame {
+            row.attach_frame(&frame, server.as_deref());
+        }
     }
-    Ok(())
 }
 
 /// A trusted approval key and where it was given.

@@ -69,6 +69,7 @@ impl Ctx<'_> {
         })();
         match result {
             Ok(statement) => {
+                self.approval_statement = Some(statement.clone());
                 self.verify("approval_statement_target", statement.target);
                 // Who authorized the call and when, for a trusted-approvers check: as signed
                 // into the receipt, so only as trustworthy as the receipt's signature.

@@ -4,53 +4,21 @@
 //! (inline CSS, script and SVG only, and a Content-Security-Policy that allows exactly the
 //! inline style and script by their SHA-256 and nothing else); the model is embedded as JSON
 //! with `<`, `>`, `&`, U+2028 and U+2029 escaped so it cannot end its script element; the
-//! summary, timeline and first page of rows are rendered here, so the page reads without
-//! JavaScript; and the same model gives the same bytes.
+//! verdict comes first and says what the exit status says; the verdict, summary, timeline
+//! and first page of rows (problems first) are rendered here, so the page reads without
+//! JavaScript; colour marks only counts that need attention; and the same model gives the
+//! same bytes.
 
-use super::model::{Details, Model, Row};
+use super::markup::{escape, is_invisible};
+use super::model::Model;
 use crate::digest::sha256_hex;
-use crate::finding::Finding;
+use crate::finding::Code;
+use crate::timestamp::iso_ms;
 use base64::Engine as _;
 use std::fmt::Write as _;
 
-/// Rows per page, on the server-rendered first page and in the script's pages.
-pub const PAGE_ROWS: usize = 100;
-/// Report-level findings listed in the static page (all of them are in the embedded data).
-const STATIC_FINDINGS: usize = 200;
-
 const STYLE: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("page.js");
-
-/// The one escaping function for the page: HTML-escapes `&<>"'` (safe in text and in quoted
-/// attributes) and writes every control, bidirectional and invisible character as a visible
-/// `\u{HEX}`, so no input can reorder, hide or mark up what is shown.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c if is_invisible(c) => {
-                let _ = write!(out, "\\u{{{:X}}}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// Characters that would act on the display instead of being read: controls (LF excepted,
-/// which `<pre>` shows as a line break), bidi controls, zero-width and separator characters.
-/// The page script applies the same list to text it inserts.
-fn is_invisible(c: char) -> bool {
-    matches!(c,
-        '\u{0}'..='\u{9}' | '\u{B}'..='\u{1F}' | '\u{7F}'..='\u{9F}' | '\u{AD}' | '\u{61C}'
-        | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{2069}'
-        | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}')
-}
 
 /// The model as JSON that cannot close or confuse the script element holding it: `<`, `>`,
 /// `&`, U+2028, U+2029 and the invisible characters of [`escape`] become `\u` escapes.
@@ -116,7 +84,9 @@ pub fn content_security_policy() -> String {
     )
 }
 
-/// Renders the page.
+/// Renders the page: the verdict first, then the summary, the timeline, the calls
+/// (problems first), the evidence not about one call, and the provenance (inputs, trust
+/// anchors) last.
 pub fn render(model: &Model) -> Result<String, serde_json::Error> {
     let data = embedded_json(model)?;
     let mut page = String::with_capacity(data.len() + 64 * 1024);
@@ -139,12 +109,13 @@ pub fn render(model: &Model) -> Result<String, serde_json::Error> {
         let _ = write!(page, ", generated {}", escape(at));
     }
     page.push_str("</p></header>\n");
-    page.push_str("<noscript><p class=\"note\">JavaScript is off: the summary, the timeline and the first page of calls are shown; filters, search and further pages need it.</p></noscript>\n");
-    inputs(&mut page, model);
+    verdict(&mut page, model);
+    page.push_str("<noscript><p class=\"note\">JavaScript is off: the verdict, the summary, the timeline and the first page of calls (problems first) are shown; filters, search, ordering and further pages need it.</p></noscript>\n");
     summary(&mut page, model);
     super::timeline::svg(&mut page, model);
-    calls(&mut page, model);
-    unjoined(&mut page, model);
+    super::rows::calls(&mut page, model);
+    super::rows::unjoined(&mut page, model);
+    provenance(&mut page, model);
     let _ = write!(
         page,
         "<script type=\"application/json\" id=\"sealkit-data\">{data}</script>\n<script>{SCRIPT}</script>\n</body>\n</html>\n"
@@ -152,8 +123,162 @@ pub fn render(model: &Model) -> Result<String, serde_json::Error> {
     Ok(page)
 }
 
-fn inputs(page: &mut String, model: &Model) {
-    page.push_str("<section id=\"inputs\"><h2>Inputs</h2><table class=\"grid\"><thead><tr><th>role</th><th>path</th><th>size</th><th>SHA-256</th></tr></thead><tbody>");
+/// The verdict, as the exit status gives it, and the findings it rests on, most serious
+/// first; each links to the rows that carry it (the filter in the URL fragment), or to the
+/// findings not about one receipt.
+fn verdict(page: &mut String, model: &Model) {
+    let v = &model.verdict;
+    let title = v.title();
+    let _ = write!(
+        page,
+        "<section id=\"verdict\" class=\"verdict {}\" data-outcome=\"{}\"><h2>{title}</h2><p>{}</p>",
+        v.outcome,
+        v.outcome,
+        escape(&v.headline)
+    );
+    if !v.causes.is_empty() {
+        page.push_str("<table class=\"grid causes\"><thead><tr><th>severity</th><th>finding</th><th>count</th><th>first</th><th>what it says</th></tr></thead><tbody>");
+        for cause in &v.causes {
+            let link = if cause.rows > 0 {
+                format!("#finding={}", cause.code.as_str())
+            } else {
+                "#other-findings".to_owned()
+            };
+            let where_ = if cause.rows > 0 {
+                format!(
+                    "{} ({} row{})",
+                    cause.count,
+                    cause.rows,
+                    if cause.rows == 1 { "" } else { "s" }
+                )
+            } else {
+                cause.count.to_string()
+            };
+            let _ = write!(
+                page,
+                "<tr class=\"{}\"><td>{}</td><td><a href=\"{link}\">{}</a></td><td>{where_}</td><td>{}</td><td>{}</td></tr>",
+                cause.severity.as_str(),
+                cause.severity.as_str(),
+                cause.code.as_str(),
+                escape(&cause.first_time.map(iso_ms).unwrap_or_default()),
+                escape(&cause.example.message)
+            );
+        }
+        page.push_str("</tbody></table>");
+    }
+    page.push_str("</section>\n");
+}
+
+/// One count; its colour only when it is not zero (a zero never needs attention).
+fn count(page: &mut String, key: &str, label: &str, value: u64, class: &str) {
+    let class = if value == 0 { "zero" } else { class };
+    let _ = write!(
+        page,
+        "<div class=\"card {class}\"><span class=\"n\" data-k=\"{key}\">{value}</span><span class=\"l\">{label}</span></div>"
+    );
+}
+
+fn summary(page: &mut String, model: &Model) {
+    let s = &model.summary;
+    let status = |name: &str| s.statuses.get(name).copied().unwrap_or(0);
+    let verdict = |name: &str| s.verdicts.get(name).copied().unwrap_or(0);
+    let severity = |name: &str| s.findings_by_severity.get(name).copied().unwrap_or(0);
+    page.push_str("<section id=\"summary\"><h2>Summary</h2><div class=\"cards\">");
+    count(page, "error", "error findings", severity("error"), "bad");
+    count(page, "warning", "warnings", severity("warning"), "warn");
+    count(page, "info", "info", severity("info"), "");
+    count(page, "receipts", "receipts", s.receipts, "");
+    count(
+        page,
+        "authenticated",
+        "authenticated",
+        status("authenticated"),
+        "good",
+    );
+    for (key, class) in [
+        ("failed", "bad"),
+        ("unsigned", "warn"),
+        ("unpinned", "warn"),
+        ("unreadable", "bad"),
+    ] {
+        count(page, key, key, status(key), class);
+    }
+    page.push_str("</div><div class=\"cards\">");
+    count(page, "allow", "ALLOW", verdict("allow"), "allow");
+    count(
+        page,
+        "released",
+        "released (approved)",
+        verdict("released"),
+        "released",
+    );
+    count(page, "block", "BLOCK", verdict("block"), "block");
+    for (claim, n) in &s.claims {
+        // Claims of receipts that do not authenticate: counted apart, never as verdicts.
+        let _ = write!(
+            page,
+            "<div class=\"card claim\"><span class=\"n\" data-k=\"claims-{}\">{n}</span><span class=\"l\">claims {} — not authenticated</span></div>",
+            escape(claim),
+            escape(claim)
+        );
+    }
+    page.push_str("</div><div class=\"cards\">");
+    let cards: [(&str, &str, u64, &str); 8] = [
+        ("tokens-accepted", "tokens accepted", s.tokens_accepted, ""),
+        (
+            "tokens-rejected",
+            "tokens rejected",
+            s.tokens_rejected,
+            "bad",
+        ),
+        (
+            "tokens-never-used",
+            "tokens never used",
+            s.tokens_never_used,
+            "warn",
+        ),
+        (
+            "released-without-token",
+            "released without a matching token",
+            s.released_without_token,
+            "warn",
+        ),
+        ("chain-entries", "chain entries", s.chain_entries, ""),
+        ("chain-breaks", "broken chains", s.chain_breaks, "bad"),
+        ("frames-captured", "frames captured", s.frames_captured, ""),
+        (
+            "frames-not-captured",
+            "frames not captured",
+            s.frames_not_captured,
+            "warn",
+        ),
+    ];
+    for (key, label, value, class) in cards {
+        count(page, key, label, value, class);
+    }
+    page.push_str("</div>");
+    if !s.findings_by_code.is_empty() {
+        // Most serious first, then the most frequent.
+        let mut codes: Vec<(&Code, &u64)> = s.findings_by_code.iter().collect();
+        codes.sort_by_key(|(code, n)| (std::cmp::Reverse(code.severity()), std::cmp::Reverse(**n)));
+        page.push_str("<table class=\"grid codes\"><thead><tr><th>severity</th><th>finding</th><th>count</th></tr></thead><tbody>");
+        for (code, n) in codes {
+            let severity = code.severity().as_str();
+            let _ = write!(
+                page,
+                "<tr class=\"{severity}\"><td>{severity}</td><td>{}</td><td>{n}</td></tr>",
+                code.as_str()
+            );
+        }
+        page.push_str("</tbody></table>");
+    }
+    page.push_str("</section>\n");
+}
+
+/// Where the evidence came from: inputs (path, size, SHA-256) and the keys it was checked
+/// against.
+fn provenance(page: &mut String, model: &Model) {
+    page.push_str("<section id=\"provenance\"><h2>Provenance</h2><h3>Inputs</h3><table class=\"grid\"><thead><tr><th>role</th><th>path</th><th>size</th><th>SHA-256</th></tr></thead><tbody>");
     for input in &model.inputs {
         let size = if input.sha256.is_some() {
             format!("{} bytes", input.bytes)
@@ -204,472 +329,4 @@ fn inputs(page: &mut String, model: &Model) {
         );
     }
     page.push_str("</ul></section>\n");
-}
-
-fn count(page: &mut String, key: &str, label: &str, value: u64, class: &str) {
-    let _ = write!(
-        page,
-        "<div class=\"card {class}\"><span class=\"n\" data-k=\"{key}\">{value}</span><span class=\"l\">{label}</span></div>"
-    );
-}
-
-fn summary(page: &mut String, model: &Model) {
-    let s = &model.summary;
-    let status = |name: &str| s.statuses.get(name).copied().unwrap_or(0);
-    let verdict = |name: &str| s.verdicts.get(name).copied().unwrap_or(0);
-    let severity = |name: &str| s.findings_by_severity.get(name).copied().unwrap_or(0);
-    page.push_str("<section id=\"summary\"><h2>Summary</h2><div class=\"cards\">");
-    count(page, "receipts", "receipts", s.receipts, "");
-    count(
-        page,
-        "authenticated",
-        "authenticated",
-        status("authenticated"),
-        "good",
-    );
-    count(page, "failed", "failed", status("failed"), "bad");
-    count(page, "unsigned", "unsigned", status("unsigned"), "warn");
-    count(page, "unpinned", "unpinned", status("unpinned"), "warn");
-    count(
-        page,
-        "unreadable",
-        "unreadable",
-        status("unreadable"),
-        "bad",
-    );
-    page.push_str("</div><div class=\"cards\">");
-    count(page, "allow", "ALLOW", verdict("allow"), "allow");
-    count(
-        page,
-        "released",
-        "released (approved)",
-        verdict("released"),
-        "released",
-    );
-    count(page, "block", "BLOCK", verdict("block"), "block");
-    count(page, "error", "error findings", severity("error"), "bad");
-    count(page, "warning", "warnings", severity("warning"), "warn");
-    count(page, "info", "info", severity("info"), "");
-    page.push_str("</div><div class=\"cards\">");
-    count(
-        page,
-        "tokens-accepted",
-        "tokens accepted",
-        s.tokens_accepted,
-        "good",
-    );
-    count(
-        page,
-        "tokens-rejected",
-        "tokens rejected",
-        s.tokens_rejected,
-        "bad",
-    );
-    count(
-        page,
-        "tokens-never-used",
-        "tokens never used",
-        s.tokens_never_used,
-        "warn",
-    );
-    count(
-        page,
-        "released-without-token",
-        "released without a matching token",
-        s.released_without_token,
-        "warn",
-    );
-    count(page, "chain-entries", "chain entries", s.chain_entries, "");
-    count(page, "chain-breaks", "broken chains", s.chain_breaks, "bad");
-    count(
-        page,
-        "frames-captured",
-        "frames captured",
-        s.frames_captured,
-        "",
-    );
-    count(
-        page,
-        "frames-not-captured",
-        "frames not captured",
-        s.frames_not_captured,
-        "warn",
-    );
-    page.push_str("</div>");
-    if !s.findings_by_code.is_empty() {
-        page.push_str("<table class=\"grid codes\"><thead><tr><th>finding</th><th>count</th></tr></thead><tbody>");
-        for (code, n) in &s.findings_by_code {
-            let _ = write!(page, "<tr><td>{}</td><td>{n}</td></tr>", escape(code));
-        }
-        page.push_str("</tbody></table>");
-    }
-    page.push_str("</section>\n");
-}
-
-fn calls(page: &mut String, model: &Model) {
-    let _ = write!(
-        page,
-        "<section id=\"calls\"><h2>Calls</h2>\
-         <form id=\"filters\" class=\"filters\" hidden>\
-         <label>verdict <select id=\"f-verdict\"><option value=\"\">all</option></select></label>\
-         <label>tool <select id=\"f-tool\"><option value=\"\">all</option></select></label>\
-         <label>finding <select id=\"f-finding\"><option value=\"\">all</option></select></label>\
-         <label>approver <select id=\"f-approver\"><option value=\"\">all</option></select></label>\
-         <label>search <input id=\"f-q\" type=\"search\" autocomplete=\"off\"></label>\
-         </form>\
-         <p class=\"pager\"><button id=\"prev\" type=\"button\" hidden>previous</button> \
-         <span id=\"count\">rows <span id=\"first-row\">{}</span>–<span id=\"last-row\">{}</span> of <span id=\"match-count\">{}</span></span> \
-         <button id=\"next\" type=\"button\" hidden>next</button></p>\
-         <table class=\"grid calls\"><thead><tr><th>time (UTC)</th><th>tool</th><th>target</th><th>verdict</th><th>approval</th><th>receipt</th><th>findings</th></tr></thead><tbody id=\"rows\">",
-        usize::from(!model.rows.is_empty()),
-        model.rows.len().min(PAGE_ROWS),
-        model.rows.len()
-    );
-    for (index, row) in model.rows.iter().take(PAGE_ROWS).enumerate() {
-        row_html(page, index, row, model);
-    }
-    page.push_str("</tbody></table></section>\n");
-}
-
-/// One call and its details; the page script builds the same structure for later pages.
-fn row_html(page: &mut String, index: usize, row: &Row, model: &Model) {
-    let time = row.time.map(iso_ms).unwrap_or_default();
-    let approval = match &row.approval {
-        Some(a) => format!(
-            "{} <span class=\"sub\">{}</span>",
-            escape(&a.approver),
-            escape(&iso_ms(a.authorized_at))
-        ),
-        None if row.class == "released" => "<span class=\"bad\">no matching token</span>".into(),
-        None => String::new(),
-    };
-    let mut codes: Vec<&str> = row.findings.iter().map(|f| f.code.as_str()).collect();
-    codes.dedup();
-    let _ = write!(
-        page,
-        "<tr class=\"row\" data-i=\"{index}\"><td>{}</td><td class=\"tool\">{}</td><td><code class=\"hash short\">{}</code></td><td><span class=\"v {}\">{}</span></td><td>{approval}</td><td class=\"st {}\">{}</td><td>{}</td></tr>",
-        escape(&time),
-        escape(row.tool.as_deref().unwrap_or("")),
-        escape(row.target.as_deref().unwrap_or("")),
-        row.class,
-        escape(&verdict_label(row)),
-        row.status,
-        row.status,
-        escape(&codes.join(" "))
-    );
-    page.push_str("<tr class=\"detail\"><td colspan=\"7\"><details><summary>details</summary>");
-    details_html(page, row, model);
-    page.push_str("</details></td></tr>");
-}
-
-fn verdict_label(row: &Row) -> String {
-    match row.class {
-        "released" => "ALLOW (released)".into(),
-        _ => row.verdict.clone().unwrap_or_else(|| "?".into()),
-    }
-}
-
-fn kv(page: &mut String, key: &str, value: &str) {
-    let _ = write!(page, "<dt>{}</dt><dd>{}</dd>", escape(key), escape(value));
-}
-
-fn details_html(page: &mut String, row: &Row, model: &Model) {
-    page.push_str("<dl class=\"kv\">");
-    kv(page, "receipt file", &row.file);
-    kv(page, "receipt status", row.status);
-    if let Some(reason) = &row.reason {
-        kv(page, "reason", reason);
-    }
-    if let Some(session) = &row.session {
-        kv(page, "session", session);
-    }
-    kv(page, "target", row.target.as_deref().unwrap_or("(unknown)"));
-    if let Some(subject) = &row.subject {
-        kv(
-            page,
-            "exact-frame subject",
-            &format!("{} ({} bytes)", subject.sha256, subject.length),
-        );
-    }
-    kv(
-        page,
-        "request hash",
-        row.request_sha256.as_deref().unwrap_or("(unknown)"),
-    );
-    kv(
-        page,
-        "canonical request hash",
-        row.canonical_request_sha256
-            .as_deref()
-            .unwrap_or("(unknown)"),
-    );
-    match &row.approval {
-        Some(a) => {
-            let fresh = a
-                .fresh_when_used
-                .and_then(|f| serde_json::to_value(f).ok())
-                .and_then(|v| v.as_str().map(str::to_owned))
-                .unwrap_or_else(|| "not judged".into());
-            kv(
-                page,
-                "approval token",
-                &format!(
-                    "{} line {} by {} (key id {}), authorised {}, expires {}, {} when used",
-                    a.file,
-                    a.line,
-                    a.approver,
-                    a.signer_key_id,
-                    iso_ms(a.authorized_at),
-                    iso_ms(a.expiry),
-                    fresh
-                ),
-            );
-        }
-        None => kv(page, "approval token", "(none joined)"),
-    }
-    if let Some(by) = &row.signed_by {
-        kv(
-            page,
-            "approved by (trusted-approvers list)",
-            &format!("{} (key id {})", by.name, by.key_id),
-        );
-    }
-    match &row.chain {
-        Some(c) => kv(
-            page,
-            "chain entry",
-            &format!(
-                "{} entry {}{}",
-                c.file,
-                c.entry,
-                if c.head_ok {
-                    ""
-                } else {
-                    " (head does not recompute)"
-                }
-            ),
-        ),
-        None => kv(page, "chain entry", "(none joined)"),
-    }
-    let frame_from = match (&row.frame.capture, row.frame.status) {
-        (Some(c), _) => format!(
-            "{} frame {} (by canonical request hash){}",
-            c.file,
-            c.frame_number.map(|n| n.to_string()).unwrap_or_default(),
-            if row.frame.status == "object-a" {
-                "; shown from the receipt's object A"
-            } else {
-                ""
-            }
-        ),
-        (None, "object-a") => "the receipt's signed object A".into(),
-        (None, "not-captured") => "frame not captured".into(),
-        (None, _) => "not available".into(),
-    };
-    kv(page, "frame from", &frame_from);
-    page.push_str("</dl>");
-    if let Some(details) = &row.details {
-        frame_details(page, details);
-    }
-    if !row.findings.is_empty() {
-        findings_table(page, &row.findings, usize::MAX);
-    }
-    let _ = model;
-}
-
-fn frame_details(page: &mut String, details: &Details) {
-    page.push_str("<dl class=\"kv\">");
-    if let Some(arguments) = &details.arguments {
-        kv(page, "arguments", arguments);
-    }
-    for (key, value) in &details.meta {
-        kv(page, &format!("_meta {key}"), value);
-    }
-    if let Some(ids) = &details.identities {
-        for (name, pair) in [
-            ("committed", &ids.committed),
-            ("host", &ids.host),
-            ("legacy", &ids.legacy),
-        ] {
-            kv(
-                page,
-                &format!("{name} target"),
-                &format!("{} (effect {})", pair.target, pair.effect),
-            );
-        }
-        kv(page, "server identity", &details.server);
-    }
-    if let Some(refused) = &details.refused {
-        kv(page, "refused today", refused);
-    }
-    page.push_str("</dl>");
-    if let Some(frame) = &details.frame {
-        let _ = write!(
-            page,
-            "<p class=\"sub\">exact frame, {} bytes:</p><pre class=\"frame\">{}</pre>",
-            details.frame_length,
-            escape(frame)
-        );
-    }
-}
-
-fn findings_table(page: &mut String, findings: &[Finding], limit: usize) {
-    page.push_str("<table class=\"grid findings\"><thead><tr><th>severity</th><th>code</th><th>path</th><th>message</th></tr></thead><tbody>");
-    for finding in findings.iter().take(limit) {
-        let _ = write!(
-            page,
-            "<tr class=\"{}\"><td>{}</td><td>{}</td><td class=\"path\">{}</td><td>{}</td></tr>",
-            finding.severity.as_str(),
-            finding.severity.as_str(),
-            finding.code.as_str(),
-            escape(
-                &finding
-                    .path
-                    .as_ref()
-                    .map(|p| p.display().to_string())
-                    .unwrap_or_default()
-            ),
-            escape(&finding.message)
-        );
-    }
-    page.push_str("</tbody></table>");
-    if findings.len() > limit {
-        let _ = write!(
-            page,
-            "<p class=\"sub\">… and {} more (all are in the embedded data and in --format json)</p>",
-            findings.len() - limit
-        );
-    }
-}
-
-fn unjoined(page: &mut String, model: &Model) {
-    page.push_str("<section id=\"evidence\"><h2>Tokens, chains and other findings</h2>");
-    if !model.tokens.is_empty() {
-        page.push_str("<table class=\"grid tokens\"><thead><tr><th>token</th><th>status</th><th>approver</th><th>authorised</th><th>target</th><th>used by</th></tr></thead><tbody>");
-        for token in &model.tokens {
-            let report = &token.report;
-            let (approver, authorized, target) = match &report.signed {
-                Some(crate::approval::report::Signed::Approval(s)) => (
-                    s.approver.clone(),
-                    iso_ms(s.authorized_at),
-                    s.target.clone(),
-                ),
-                Some(crate::approval::report::Signed::Decline(d)) => {
-                    ("(decline)".into(), iso_ms(d.issued_at), d.target.clone())
-                }
-                None => (String::new(), String::new(), String::new()),
-            };
-            let status = match (report.status, &report.signed_by) {
-                // The trusted-approvers list's name for the key that signed it.
-                (crate::approval::report::TokenStatus::Accepted, Some(by)) => {
-                    format!("accepted ({})", by.name)
-                }
-                (crate::approval::report::TokenStatus::Accepted, None) => "accepted".to_owned(),
-                (crate::approval::report::TokenStatus::Rejected, _) => {
-                    format!("rejected: {}", report.reason.as_deref().unwrap_or(""))
-                }
-            };
-            let used = if token.used_by.is_empty() {
-                "never used".to_owned()
-            } else {
-                token
-                    .used_by
-                    .iter()
-                    .map(|r| model.rows[*r].file.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            let _ = write!(
-                page,
-                "<tr><td class=\"path\">{} line {}</td><td>{}</td><td>{}</td><td>{}</td><td><code class=\"hash short\">{}</code></td><td class=\"path\">{}</td></tr>",
-                escape(&token.file),
-                report.line,
-                escape(&status),
-                escape(&approver),
-                escape(&authorized),
-                escape(&target),
-                escape(&used)
-            );
-        }
-        page.push_str("</tbody></table>");
-    }
-    for chain in &model.chains {
-        let _ = write!(
-            page,
-            "<p>chain <span class=\"path\">{}</span> ({}): {} entries, {} joined, {}</p>",
-            escape(&chain.file),
-            chain.kind,
-            chain.entries.len(),
-            chain.entries.iter().filter(|e| e.row.is_some()).count(),
-            if chain.intact {
-                "intact".to_owned()
-            } else {
-                format!(
-                    "<span class=\"bad\">broken at entry {}</span>",
-                    chain
-                        .first_bad_entry
-                        .map(|i| i.to_string())
-                        .unwrap_or_else(|| "genesis".into())
-                )
-            }
-        );
-    }
-    if !model.findings.is_empty() {
-        page.push_str("<h3>Findings not about one receipt</h3>");
-        findings_table(page, &model.findings, STATIC_FINDINGS);
-    }
-    page.push_str("</section>\n");
-}
-
-/// Unix milliseconds as `YYYY-MM-DDTHH:MM:SS.mmmZ` (the form of JavaScript's
-/// `toISOString`, so static and scripted rows read the same).
-pub fn iso_ms(ms: u64) -> String {
-    let (secs, millis) = (ms / 1000, ms % 1000);
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    let (y, m, d) = civil_from_days(days as i64);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{millis:03}Z",
-        rest / 3600,
-        rest / 60 % 60,
-        rest % 60
-    )
-}
-
-/// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escape_makes_markup_and_invisible_characters_inert() {
-        assert_eq!(
-            escape("<img src=x onerror=\"a('b')\">&"),
-            "&lt;img src=x onerror=&quot;a(&#39;b&#39;)&quot;&gt;&amp;"
-        );
-        assert_eq!(
-            escape("a\u{202E}b\u{200B}c\u{7}\td\n"),
-            "a\\u{202E}b\\u{200B}c\\u{7}\\u{9}d\n"
-        );
-    }
-
-    #[test]
-    fn iso_ms_matches_javascript_to_iso_string() {
-        assert_eq!(iso_ms(0), "1970-01-01T00:00:00.000Z");
-        // new Date(1787218805500).toISOString()
-        assert_eq!(iso_ms(1_787_218_805_500), "2026-08-20T09:40:05.500Z");
-        assert_eq!(iso_ms(951_782_400_000), "2000-02-29T00:00:00.000Z");
-    }
 }

@@ -3,17 +3,22 @@
 //! checked them, token lines as seal-host's acceptance pipeline judged them, chain entries as
 //! the chain verifier recomputed them, and frames as the frame index split them.
 //!
-//! Guarantees: every receipt the audit reported is one row, rows in decision-time order
-//! (ties in audit order); a token is joined only to an approval-authorized ALLOW receipt with
-//! the same target and the same exact-frame subject (SHA-256 and length), and only when the
-//! token was accepted under a trusted key; chain entries are joined by request hash, the n-th
-//! receipt of a hash (in time order) to the n-th entry of that hash; captured frames by
-//! canonical request hash under the receipt's record version. Whatever cannot be joined is
-//! reported as such, never dropped. Values from inputs are kept exactly; rendering escapes
-//! them. Nothing here prints or reads files.
+//! Guarantees: every receipt the audit reported is counted, and is one row unless it is a
+//! good receipt beyond the sample (`tally`); rows in decision-time order (ties in
+//! audit order); only an authenticated receipt has a verdict (any other receipt's decision
+//! is a claim, counted apart); a token is "the approval that released" a receipt only when
+//! its signed payload is exactly the approval statement the authenticated receipt signs
+//! (approver, nonce, `authorized_at`, expiry, target, subject, session, shown text,
+//! renderer, key id), and only when it was accepted under a trusted key; other accepted
+//! approvals of the same call are listed as such; chain entries are joined by request hash,
+//! the n-th receipt of a hash (in time order) to the n-th entry of that hash; captured
+//! frames by canonical request hash under the receipt's record version. Whatever cannot be
+//! joined is reported as such, never dropped. Values from inputs are kept exactly; rendering
+//! escapes them. Nothing here prints or reads files.
 
+pub use super::counts::{Aggregate, Conclusion, Summary, Timeline};
 use crate::approval::binding::{freshness, Freshness, Subject};
-use crate::approval::report::{LineReport, Signed, TokenStatus};
+use crate::approval::report::{LineReport, Signed, SignedApproval, TokenStatus};
 use crate::audit::ReceiptEntry;
 use crate::finding::{Code, Finding, Severity};
 use crate::identity::Identities;
@@ -24,7 +29,7 @@ use crate::request::{self, Session, Verdict};
 use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// The finding codes only the joins of the report give (every other code comes from the
@@ -91,7 +96,9 @@ pub struct ChainEntry {
     pub verdict: Option<String>,
     /// Whether its recorded head recomputes (always true for raw audit lines).
     pub head_ok: bool,
-    /// The row this entry was joined to.
+    /// Whether a receipt joined it.
+    pub joined: bool,
+    /// The row this entry was joined to, when that row is in the report.
     pub row: Option<usize>,
 }
 
@@ -107,6 +114,11 @@ pub struct Chain {
     pub first_bad_entry: Option<usize>,
     /// The head recomputed over every payload.
     pub head: String,
+    /// Entries in the chain, and how many joined a receipt (kept or not).
+    pub length: u64,
+    pub joined: u64,
+    /// The entries worth reading: broken, unjoined, or joined to a row of the report (the
+    /// others are counted in `length` and `joined` only).
     pub entries: Vec<ChainEntry>,
 }
 
@@ -175,10 +187,16 @@ pub struct Row {
     /// The decision time (`now`, Unix milliseconds) the receipt reports.
     pub time: Option<u64>,
     pub tool: Option<String>,
-    /// `ALLOW` / `BLOCK` as the receipt reports it.
+    /// `ALLOW` / `BLOCK`: the decision of an authenticated receipt (else `None`).
     pub verdict: Option<String>,
-    /// `allow`, `block`, `released` (an approval-authorized ALLOW) or `unknown`.
+    /// The decision a receipt that does not authenticate claims: never a verdict.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claimed_verdict: Option<String>,
+    /// `allow`, `block`, `released` (an approval-authorized ALLOW) or `unknown` for an
+    /// authenticated receipt; `unauthenticated` for every other.
     pub class: &'static str,
+    /// The most serious of the row's findings (`None`: none).
+    pub severity: Option<Severity>,
     pub authorization: Option<String>,
     pub reason: Option<String>,
     pub session: Option<String>,
@@ -188,13 +206,22 @@ pub struct Row {
     pub request_sha256: Option<String>,
     pub canonical_request_sha256: Option<String>,
     pub approval: Option<ApprovalJoin>,
+    /// The approval statement an authenticated released receipt signs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub approval_statement: Option<SignedApproval>,
+    /// Accepted approvals of the same call (target and exact-frame subject) that are not
+    /// the statement this receipt signs: indexes into [`Model::tokens`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub other_approvals: Vec<usize>,
     /// With a trusted-approvers list: the approver the receipt's signed approval statement
     /// names (the directory audit's attribution).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub signed_by: Option<crate::approval::approvers::SignedBy>,
     pub chain: Option<ChainJoin>,
     pub frame: FrameJoin,
-    /// Receipt, file and join findings about this receipt.
+    /// Receipt, file and join findings about this receipt, most serious first. Findings are
+    /// the row's per-request annotations: whatever else is learnt about one request joins
+    /// them here.
     pub findings: Vec<Finding>,
     pub details: Option<Details>,
     /// The frame bytes the details come from (kept out of the JSON; `details.frame` has them).
@@ -204,35 +231,15 @@ pub struct Row {
     server: String,
 }
 
-/// Counts for the summary.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct Summary {
-    pub receipts: u64,
-    pub statuses: BTreeMap<&'static str, u64>,
-    /// By [`Row::class`].
-    pub verdicts: BTreeMap<&'static str, u64>,
-    pub findings_by_severity: BTreeMap<&'static str, u64>,
-    pub findings_by_code: BTreeMap<String, u64>,
-    pub tokens_accepted: u64,
-    pub tokens_rejected: u64,
-    pub tokens_used: u64,
-    pub tokens_never_used: u64,
-    pub released_without_token: u64,
-    pub chain_entries: u64,
-    pub chain_entries_joined: u64,
-    pub chain_breaks: u64,
-    pub frames_captured: u64,
-    pub frames_joined: u64,
-    pub frames_not_captured: u64,
-}
-
 /// A token line in the model.
 #[derive(Debug, Clone, Serialize)]
 pub struct Token {
     pub file: String,
     #[serde(flatten)]
     pub report: LineReport,
-    /// Rows this token authorised.
+    /// How many receipts signed this token's payload as their approval statement.
+    pub uses: u64,
+    /// The rows among them that are in the report.
     pub used_by: Vec<usize>,
 }
 
@@ -243,30 +250,30 @@ pub struct Model {
     /// Only with `--timestamp`: the page is otherwise the same bytes for the same inputs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub generated_at: Option<String>,
-    pub inputs: Vec<Input>,
-    pub trust: Trust,
+    /// What the exit status says, and why: the first thing the page shows.
+    pub verdict: Conclusion,
     pub summary: Summary,
+    /// Every row with an error finding or without authentication, and a sample of the rest,
+    /// in decision-time order.
     pub rows: Vec<Row>,
+    /// The receipts not among the rows, counted by tool, verdict and hour.
+    pub omitted: Vec<Aggregate>,
     pub tokens: Vec<Token>,
     pub chains: Vec<Chain>,
-    /// Findings not about one receipt: directory checks, tokens, chains.
+    /// Findings not about one receipt (directory checks, tokens, chains), most serious first.
     pub findings: Vec<Finding>,
+    pub inputs: Vec<Input>,
+    pub trust: Trust,
+    /// Decisions over time, binned over every receipt (drawn, not part of the JSON model).
+    #[serde(skip)]
+    pub timeline: Option<Timeline>,
 }
 
-impl Model {
-    /// The worst severity anywhere in the report.
-    pub fn worst(&self) -> Option<Severity> {
-        self.rows
-            .iter()
-            .flat_map(|r| &r.findings)
-            .chain(&self.findings)
-            .map(|f| f.severity)
-            .max()
-    }
-}
-
-/// Turns one audited receipt into a row (before any join).
-pub fn row_of(entry: &ReceiptEntry) -> Row {
+/// Turns one audited receipt into a row (before any join). The row holds its exact frame
+/// only if `every_frame` or the report keeps it whatever the joins find (a receipt that does
+/// not authenticate, an error finding): a good receipt's frame is read again only if it is
+/// in the sample ([`Row::attach_frame`]), so memory does not grow with good receipts' frames.
+pub fn row_of(entry: &ReceiptEntry, every_frame: bool) -> Row {
     let report = entry.report.as_ref();
     let reported = report.map(|r| &r.reported);
     let verified = report.map(|r| &r.verified);
@@ -276,13 +283,22 @@ pub fn row_of(entry: &ReceiptEntry) -> Row {
             .and_then(Value::as_str)
             .map(str::to_owned)
     };
-    let verdict = reported.and_then(|r| r.verdict.clone());
+    // Only a receipt whose signature authenticates under the pinned key has a verdict;
+    // whatever another says it decided is a claim.
+    let authenticated = entry.status == "authenticated";
+    let decided = reported.and_then(|r| r.verdict.clone());
     let authorization = reported.and_then(|r| r.authorization.clone());
-    let class = match (verdict.as_deref(), authorization.as_deref()) {
-        (Some("ALLOW"), Some("approval")) => "released",
-        (Some("ALLOW"), _) => "allow",
-        (Some("BLOCK"), _) => "block",
-        _ => "unknown",
+    let class = match (authenticated, decided.as_deref(), authorization.as_deref()) {
+        (false, ..) => "unauthenticated",
+        (true, Some("ALLOW"), Some("approval")) => "released",
+        (true, Some("ALLOW"), _) => "allow",
+        (true, Some("BLOCK"), _) => "block",
+        (true, ..) => "unknown",
+    };
+    let (verdict, claimed_verdict) = if authenticated {
+        (decided, None)
+    } else {
+        (None, decided)
     };
     let subject = match (
         verified_str("framed_subject_sha256"),
@@ -294,9 +310,12 @@ pub fn row_of(entry: &ReceiptEntry) -> Row {
         _ => None,
     };
     // Object A is the exact frame only when its digests were recomputed and matched.
-    let frame_bytes = subject
+    let object_a = subject
         .as_ref()
-        .and_then(|_| report.and_then(|r| r.facts.object_a.clone()));
+        .and_then(|_| report.and_then(|r| r.facts.object_a.as_ref()));
+    let kept_whatever = entry.status != "authenticated"
+        || (entry.file_findings.iter()).any(|f| f.severity == Severity::Error);
+    let frame_bytes = object_a.filter(|_| every_frame || kept_whatever).cloned();
     // Join keys come from what sealkit recomputed. A record_version 2 receipt carries no
     // frame to recompute from, so its own (unsigned, and shown as such) values are all
     // there is; any other receipt whose check failed joins nothing by that value.
@@ -313,7 +332,9 @@ pub fn row_of(entry: &ReceiptEntry) -> Row {
         time: reported.and_then(|r| r.now),
         tool: reported.and_then(|r| r.tool.clone()),
         verdict,
+        claimed_verdict,
         class,
+        severity: None,
         authorization,
         reason: reported.and_then(|r| r.reason.clone()),
         session: reported.and_then(|r| r.session.clone()),
@@ -324,10 +345,15 @@ pub fn row_of(entry: &ReceiptEntry) -> Row {
         canonical_request_sha256: verified_str("canonical_request_sha256")
             .or_else(|| fallback(reported.and_then(|r| r.canonical_request_sha256.as_ref()))),
         approval: None,
+        approval_statement: report
+            .and_then(|r| r.facts.approval_statement.clone())
+            .filter(|_| authenticated)
+            .map(crate::approval::report::signed_approval),
+        other_approvals: Vec::new(),
         signed_by: entry.signed_by.clone(),
         chain: None,
         frame: FrameJoin {
-            status: if frame_bytes.is_some() {
+            status: if object_a.is_some() {
                 "object-a"
             } else {
                 "unknown"
@@ -338,6 +364,28 @@ pub fn row_of(entry: &ReceiptEntry) -> Row {
         details: None,
         frame_bytes,
         server: report.map(|r| r.facts.server.clone()).unwrap_or_default(),
+    }
+}
+
+impl Row {
+    /// Whether the row's exact frame is the receipt's object A but was not kept: the caller
+    /// reads it again and gives it to [`Row::attach_frame`].
+    pub fn wants_frame(&self) -> bool {
+        self.frame.status == "object-a" && self.details.is_none()
+    }
+
+    /// Gives the row its exact frame, read again from the receipt: taken only if it is the
+    /// frame the first reading established (the same SHA-256 and length); analysed under
+    /// `server`, else the receipt's own server identity.
+    pub fn attach_frame(&mut self, frame: &[u8], server: Option<&str>) -> bool {
+        let same = self.subject.as_ref().is_some_and(|subject| {
+            subject.length == frame.len() as u64
+                && subject.sha256 == crate::digest::sha256_hex(frame)
+        });
+        if same {
+            self.details = Some(details_of(frame, server.unwrap_or(&self.server)));
+        }
+        same
     }
 }
 
@@ -357,7 +405,8 @@ pub struct Evidence {
     pub findings: Vec<Finding>,
 }
 
-/// Joins the evidence into the model.
+/// Joins the evidence into the model: every row, findings most serious first; the counts,
+/// the verdict and the sample come after ([`super::build`]).
 pub fn join(evidence: Evidence) -> Model {
     let Evidence {
         title,
@@ -378,6 +427,7 @@ pub fn join(evidence: Evidence) -> Model {
         .map(|t| Token {
             file: t.file,
             report: t.report,
+            uses: 0,
             used_by: Vec::new(),
         })
         .collect();
@@ -385,44 +435,58 @@ pub fn join(evidence: Evidence) -> Model {
     join_chains(&mut rows, &mut chains);
     let frames_captured = frames.as_ref().map_or(0, |f| f.len() as u64);
     let frames_joined = join_frames(&mut rows, frames.as_ref());
-    // Each row's frame is analysed on its own, so the rows are shared out across the cores.
-    rows.par_iter_mut().for_each(|row| {
-        row.details = row
-            .frame_bytes
-            .take()
-            .map(|bytes| details_of(&bytes, trust.server.as_deref().unwrap_or(&row.server)));
-    });
     findings.extend(token_findings(&tokens));
     findings.extend(chain_findings(&chains));
-    let summary = summarize(
-        &rows,
-        &tokens,
-        &chains,
-        &findings,
-        frames_captured,
-        frames_joined,
-    );
+    // Most serious first everywhere (stable: ties keep their order).
+    findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    for row in &mut rows {
+        row.findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+        row.severity = row.findings.first().map(|f| f.severity);
+    }
     Model {
         title,
         generated_at: None,
-        inputs,
-        trust,
-        summary,
+        verdict: Conclusion::default(),
+        summary: Summary {
+            frames_captured,
+            frames_joined,
+            ..Summary::default()
+        },
         rows,
+        omitted: Vec::new(),
         tokens,
         chains,
         findings,
+        inputs,
+        trust,
+        timeline: None,
     }
 }
 
+/// Analyses the exact frame of every row that holds one (each on its own, so the rows are
+/// shared out across the cores), under `--server` when given.
+pub fn analyse_frames(model: &mut Model) {
+    let server = model.trust.server.as_deref();
+    model.rows.par_iter_mut().for_each(|row| {
+        row.details = row
+            .frame_bytes
+            .take()
+            .map(|bytes| details_of(&bytes, server.unwrap_or(&row.server)));
+    });
+}
+
+/// Joins each authenticated released receipt to the accepted token whose signed payload is
+/// exactly the approval statement the receipt signs. Accepted approvals of the same call
+/// that are not that statement are listed on the row as other approvals, never as the one
+/// used.
 fn join_tokens(rows: &mut [Row], tokens: &mut [Token], ttl_seconds: u64, given: bool) {
     // (target, subject sha256, subject length) → accepted approvals, in file order.
-    let mut by_binding: HashMap<(&str, &str, u64), Vec<usize>> = HashMap::new();
+    let mut by_call: HashMap<(&str, &str, u64), Vec<usize>> = HashMap::new();
     for (index, token) in tokens.iter().enumerate() {
         if let (TokenStatus::Accepted, Some(Signed::Approval(signed))) =
             (token.report.status, &token.report.signed)
         {
-            by_binding
+            by_call
                 .entry((
                     &signed.target,
                     &signed.subject.sha256,
@@ -438,64 +502,88 @@ fn join_tokens(rows: &mut [Row], tokens: &mut [Token], ttl_seconds: u64, given: 
         if row.class != "released" {
             continue;
         }
-        let candidates = match (&row.target, &row.subject) {
-            (Some(target), Some(subject)) => by_binding
+        let same_call: &[usize] = match (&row.target, &row.subject) {
+            (Some(target), Some(subject)) => by_call
                 .get(&(target.as_str(), subject.sha256.as_str(), subject.length))
-                .map(Vec::as_slice)
-                .unwrap_or_default(),
+                .map_or(&[], Vec::as_slice),
             _ => &[],
         };
-        let fresh_at = |index: &usize| -> Option<Freshness> {
-            let Some(Signed::Approval(signed)) = &tokens[*index].report.signed else {
-                return None;
-            };
-            row.time
-                .map(|now| freshness(signed.authorized_at, signed.expiry, now, ttl_ms))
+        let signed_of = |index: usize| match &tokens[index].report.signed {
+            Some(Signed::Approval(signed)) => Some(signed),
+            _ => None,
         };
-        // The token that was fresh when the receipt was decided, else the first that binds.
-        let chosen = candidates
+        let matching = row.approval_statement.as_ref().and_then(|statement| {
+            same_call
+                .iter()
+                .copied()
+                .find(|&i| signed_of(i) == Some(statement))
+        });
+        row.other_approvals = same_call
             .iter()
-            .find(|i| fresh_at(i) == Some(Freshness::Fresh))
-            .or_else(|| candidates.first());
-        match chosen {
-            Some(&index) => {
-                let report = &tokens[index].report;
-                if let Some(Signed::Approval(signed)) = &report.signed {
-                    let fresh = fresh_at(&index);
-                    if fresh.is_some_and(|f| f != Freshness::Fresh) {
-                        row.findings.push(Finding::new(
-                            Code::TokenNotFresh,
-                            Some(PathBuf::from(&row.file)),
-                            format!(
-                                "the matching token ({} line {}) was not fresh at the decision time {}",
-                                tokens[index].file,
-                                report.line,
-                                row.time.unwrap_or_default()
-                            ),
-                        ));
-                    }
-                    row.approval = Some(ApprovalJoin {
-                        token: index,
-                        file: tokens[index].file.clone(),
-                        line: report.line,
-                        approver: signed.approver.clone(),
-                        signer_key_id: signed.signer_key_id.clone(),
-                        authorized_at: signed.authorized_at,
-                        expiry: signed.expiry,
-                        fresh_when_used: fresh,
-                    });
-                    used.push((index, row_index));
+            .copied()
+            .filter(|&i| Some(i) != matching)
+            .collect();
+        match matching.and_then(|i| signed_of(i).map(|signed| (i, signed))) {
+            Some((index, signed)) => {
+                let fresh = row
+                    .time
+                    .map(|now| freshness(signed.authorized_at, signed.expiry, now, ttl_ms));
+                if fresh.is_some_and(|f| f != Freshness::Fresh) {
+                    row.findings.push(Finding::new(
+                        Code::TokenNotFresh,
+                        Some(PathBuf::from(&row.file)),
+                        format!(
+                            "the matching token ({} line {}) was not fresh at the decision time {}",
+                            tokens[index].file,
+                            tokens[index].report.line,
+                            row.time.unwrap_or_default()
+                        ),
+                    ));
                 }
+                row.approval = Some(ApprovalJoin {
+                    token: index,
+                    file: tokens[index].file.clone(),
+                    line: tokens[index].report.line,
+                    approver: signed.approver.clone(),
+                    signer_key_id: signed.signer_key_id.clone(),
+                    authorized_at: signed.authorized_at,
+                    expiry: signed.expiry,
+                    fresh_when_used: fresh,
+                });
+                used.push((index, row_index));
             }
-            None if given => row.findings.push(Finding::new(
-                Code::ReleasedWithoutToken,
-                Some(PathBuf::from(&row.file)),
-                "released without a matching token: no accepted token names this receipt's target and exact-frame subject",
-            )),
+            None if given => {
+                let signed = match &row.approval_statement {
+                    Some(s) => format!(
+                        "approver {}, nonce {}, authorized_at {}",
+                        s.approver, s.nonce, s.authorized_at
+                    ),
+                    None => "no statement".to_owned(),
+                };
+                let others = match row.other_approvals.len() {
+                    0 => String::new(),
+                    n => format!(
+                        "; {n} other approval(s) of the same call are not the one used: {}",
+                        row.other_approvals
+                            .iter()
+                            .map(|&i| format!("{} line {}", tokens[i].file, tokens[i].report.line))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                };
+                row.findings.push(Finding::new(
+                    Code::ReleasedWithoutToken,
+                    Some(PathBuf::from(&row.file)),
+                    format!(
+                        "released without a matching token: no accepted token is the approval statement this receipt signs ({signed}){others}"
+                    ),
+                ));
+            }
             None => {}
         }
     }
     for (token, row) in used {
+        tokens[token].uses += 1;
         tokens[token].used_by.push(row);
     }
 }
@@ -519,6 +607,7 @@ fn join_chains(rows: &mut [Row], chains: &mut [Chain]) {
             // A row already joined to an earlier chain file keeps its first join.
             if let Some(row) = queues.get_mut(hash).and_then(|q| q.pop_front()) {
                 entry.row = Some(row);
+                entry.joined = true;
                 if rows[row].chain.is_none() {
                     rows[row].chain = Some(ChainJoin {
                         file: chain.file.clone(),
@@ -528,6 +617,10 @@ fn join_chains(rows: &mut [Row], chains: &mut [Chain]) {
                 }
             }
         }
+    }
+    for chain in chains.iter_mut() {
+        chain.length = chain.entries.len() as u64;
+        chain.joined = chain.entries.iter().filter(|e| e.joined).count() as u64;
     }
     if chains.is_empty() {
         return;
@@ -566,13 +659,13 @@ fn join_frames(rows: &mut [Row], frames: Option<&FrameIndex>) -> u64 {
                 joined.insert(located.position);
                 row.frame.capture =
                     Some(index.reference(located.entry, Link::CanonicalRequestSha256));
-                if row.frame_bytes.is_none() {
+                if row.frame.status != "object-a" {
                     row.frame.status = "captured";
                     row.frame_bytes = Some(located.entry.bytes.to_vec());
                 }
             }
             None => {
-                if row.frame_bytes.is_none() {
+                if row.frame.status != "object-a" {
                     row.frame.status = "not-captured";
                 }
                 let message = if row.canonical_request_sha256.is_some() {
@@ -635,12 +728,12 @@ fn token_findings(tokens: &[Token]) -> Vec<Finding> {
                     token.report.reason.as_deref().unwrap_or("rejected")
                 ),
             )),
-            (TokenStatus::Accepted, Some(Signed::Approval(_))) if token.used_by.is_empty() => {
+            (TokenStatus::Accepted, Some(Signed::Approval(_))) if token.uses == 0 => {
                 findings.push(Finding::new(
                     Code::TokenNeverUsed,
                     path,
                     format!(
-                        "line {}: token never used: no approval-authorized ALLOW receipt has its target and exact-frame subject",
+                        "line {}: token never used: no authenticated approval-authorized ALLOW receipt signs its payload as its approval statement",
                         token.report.line
                     ),
                 ))
@@ -672,7 +765,7 @@ fn chain_findings(chains: &[Chain]) -> Vec<Finding> {
                 ),
             ));
         }
-        for entry in chain.entries.iter().filter(|e| e.row.is_none()) {
+        for entry in chain.entries.iter().filter(|e| !e.joined) {
             findings.push(Finding::new(
                 Code::ChainEntryWithoutReceipt,
                 path.clone(),
@@ -685,59 +778,6 @@ fn chain_findings(chains: &[Chain]) -> Vec<Finding> {
         }
     }
     findings
-}
-
-fn summarize(
-    rows: &[Row],
-    tokens: &[Token],
-    chains: &[Chain],
-    findings: &[Finding],
-    frames_captured: u64,
-    frames_joined: u64,
-) -> Summary {
-    let mut summary = Summary {
-        receipts: rows.len() as u64,
-        frames_captured,
-        frames_joined,
-        ..Summary::default()
-    };
-    for row in rows {
-        *summary.statuses.entry(row.status).or_default() += 1;
-        *summary.verdicts.entry(row.class).or_default() += 1;
-        summary.frames_not_captured += u64::from(row.frame.status == "not-captured");
-    }
-    for finding in rows.iter().flat_map(|r| &r.findings).chain(findings) {
-        *summary
-            .findings_by_severity
-            .entry(finding.severity.as_str())
-            .or_default() += 1;
-        *summary
-            .findings_by_code
-            .entry(finding.code.to_string())
-            .or_default() += 1;
-        summary.released_without_token += u64::from(finding.code == Code::ReleasedWithoutToken);
-    }
-    for token in tokens {
-        match token.report.status {
-            TokenStatus::Accepted => summary.tokens_accepted += 1,
-            TokenStatus::Rejected => summary.tokens_rejected += 1,
-        }
-        if matches!(token.report.signed, Some(Signed::Approval(_))) {
-            if token.used_by.is_empty() {
-                summary.tokens_never_used +=
-                    u64::from(token.report.status == TokenStatus::Accepted);
-            } else {
-                summary.tokens_used += 1;
-            }
-        }
-    }
-    for chain in chains {
-        summary.chain_entries += chain.entries.len() as u64;
-        summary.chain_entries_joined +=
-            chain.entries.iter().filter(|e| e.row.is_some()).count() as u64;
-        summary.chain_breaks += u64::from(!chain.intact);
-    }
-    summary
 }
 
 /// Reads the fields the join needs from one kernel audit line (the chained payload).
@@ -756,6 +796,7 @@ pub fn chain_entry(index: usize, payload: &str, head_ok: bool) -> ChainEntry {
         tool: field("tool"),
         verdict: field("verdict"),
         head_ok,
+        joined: false,
         row: None,
     }
 }

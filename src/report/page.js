@@ -2,7 +2,8 @@
 // sealkit report page script. Every value from the data is inserted with textContent (never
 // as markup), after the same visible escaping of control, bidi and invisible characters the
 // static page applies. Filters and the page number live in the URL fragment, so a view can
-// be shared and replayed: #verdict=block&tool=db.execute&finding=...&approver=...&q=...&page=2
+// be shared and replayed: #order=time&verdict=block&status=failed&tool=db.execute&finding=...&approver=...&q=...&page=2
+// Rows open problems first (most serious finding, then time), as the static page does.
 (function () {
   var PAGE = 100;
   var model = JSON.parse(document.getElementById("sealkit-data").textContent);
@@ -26,9 +27,23 @@
     return out;
   }
   function approver(row) { return row.approval ? row.approval.approver : ""; }
+  // Only an authenticated receipt has a verdict; any other's decision is shown as a claim.
   function verdictLabel(row) {
-    return row.class === "released" ? "ALLOW (released)" : (row.verdict === null ? "?" : row.verdict);
+    if (row.class === "released") return "ALLOW (released)";
+    if (row.class === "unauthenticated") {
+      return row.claimed_verdict === undefined ? "no verdict \u2014 not authenticated"
+        : "claims " + row.claimed_verdict + " \u2014 not authenticated";
+    }
+    return row.verdict === null ? "?" : row.verdict;
   }
+  var RANK = { error: 3, warning: 2, info: 1 };
+  var problemFirst = rows.map(function (r, i) { return i; });
+  problemFirst.sort(function (a, b) {
+    var ra = RANK[rows[a].severity] || 0, rb = RANK[rows[b].severity] || 0;
+    if (ra !== rb) return rb - ra;
+    var ua = rows[a].class === "unauthenticated" ? 0 : 1, ub = rows[b].class === "unauthenticated" ? 0 : 1;
+    return ua !== ub ? ua - ub : a - b;
+  });
   // Free-text search covers what a row shows and what its details name.
   var haystack = rows.map(function (r) {
     var d = r.details || {};
@@ -37,8 +52,8 @@
       d.frame, d.arguments].join("\n").toLowerCase();
   });
 
-  var state = { verdict: "", tool: "", finding: "", approver: "", q: "", page: 1 };
-  var ids = { verdict: "f-verdict", tool: "f-tool", finding: "f-finding", approver: "f-approver" };
+  var state = { order: "", verdict: "", status: "", tool: "", finding: "", approver: "", q: "", page: 1 };
+  var ids = { order: "f-order", verdict: "f-verdict", status: "f-status", tool: "f-tool", finding: "f-finding", approver: "f-approver" };
   var matches = [];
 
   function options(select, values) {
@@ -75,9 +90,11 @@
   function filter() {
     var q = state.q.toLowerCase();
     matches = [];
-    for (var i = 0; i < rows.length; i++) {
+    for (var k = 0; k < rows.length; k++) {
+      var i = state.order === "time" ? k : problemFirst[k];
       var r = rows[i];
       if (state.verdict && r.class !== state.verdict) continue;
+      if (state.status && r.status !== state.status) continue;
       if (state.tool && r.tool !== state.tool) continue;
       if (state.finding && codes(r).indexOf(state.finding) < 0) continue;
       if (state.approver && approver(r) !== state.approver) continue;
@@ -104,6 +121,14 @@
     kv(dl, "approval token", a ? a.file + " line " + a.line + " by " + a.approver + " (key id " + a.signer_key_id +
       "), authorised " + iso(a.authorized_at) + ", expires " + iso(a.expiry) + ", " +
       (a.fresh_when_used ? a.fresh_when_used : "not judged") + " when used" : "(none joined)");
+    var st = row.approval_statement;
+    if (st) kv(dl, "signed approval statement", "approver " + st.approver + ", nonce " + st.nonce + ", authorised " +
+      iso(st.authorized_at) + ", expires " + iso(st.expiry) + ", key id " + st.signer_key_id);
+    (row.other_approvals || []).forEach(function (t) {
+      var tok = model.tokens[t], s = tok.signed;
+      kv(dl, "other approval of this call (not the one used)", tok.file + " line " + tok.line +
+        (s && s.approver !== undefined ? " by " + s.approver + " (nonce " + s.nonce + ")" : ""));
+    });
     var c = row.chain;
     kv(dl, "chain entry", c ? c.file + " entry " + c.entry + (c.head_ok ? "" : " (head does not recompute)") : "(none joined)");
     var f = row.frame, from;
@@ -149,7 +174,7 @@
   }
   function rowElements(i) {
     var r = rows[i];
-    var tr = el("tr", "row");
+    var tr = el("tr", "row" + (r.severity ? " " + r.severity : ""));
     tr.setAttribute("data-i", String(i));
     tr.appendChild(el("td", null, iso(r.time)));
     tr.appendChild(el("td", "tool", r.tool === null ? "" : r.tool));
@@ -165,6 +190,11 @@
       td.appendChild(el("span", "sub", iso(r.approval.authorized_at)));
     } else if (r.class === "released") {
       td.appendChild(el("span", "bad", "no matching token"));
+    }
+    var others = (r.other_approvals || []).length;
+    if (others) {
+      td.appendChild(document.createTextNode(" "));
+      td.appendChild(el("span", "sub warn", others + " other approval" + (others === 1 ? "" : "s") + " of this call, not the one used"));
     }
     tr.appendChild(td);
     tr.appendChild(el("td", "st " + r.status, r.status));
@@ -206,6 +236,7 @@
   }
 
   options(document.getElementById("f-verdict"), distinct(function (r) { return r.class; }));
+  options(document.getElementById("f-status"), distinct(function (r) { return r.status; }));
   options(document.getElementById("f-tool"), distinct(function (r) { return r.tool; }));
   options(document.getElementById("f-finding"), distinct(codes));
   options(document.getElementById("f-approver"), distinct(approver));

@@ -3,6 +3,10 @@
 //! `cargo test --test it MODULE::` runs one area.
 
 mod report_support;
+// Signed copies of one fixture receipt (the benchmarks' generator), for reports of many receipts.
+#[path = "../../benches/support/receipts.rs"]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod generated_receipts;
 mod support;
 
 mod approval_approve_cli;
@@ -53,6 +57,7 @@ mod regression;
 mod report_browser;
 mod report_model;
 mod report_page;
+mod report_tamper;
 mod robust_cli;
 mod signature_batching;
 mod spec_conformance;

@@ -87,6 +87,12 @@ fn headless(browser: &Path, profile: &Path, url: &str, action: &[&str]) -> Strin
     reader.join().unwrap().unwrap()
 }
 
+/// The DOM Chromium serializes for `url` after the page script ran, with a fresh profile.
+fn dump_dom(browser: &Path, url: &str) -> Dom {
+    let profile = tempfile::tempdir().unwrap();
+    Dom(headless(browser, profile.path(), url, &["--dump-dom"]))
+}
+
 fn between<'a>(text: &'a str, start: &str, end: &str) -> &'a str {
     let from = text.find(start).unwrap_or_else(|| panic!("no {start}")) + start.len();
     let to = from + text[from..].find(end).unwrap();
@@ -98,7 +104,7 @@ struct Dom(String);
 
 impl Dom {
     fn rows(&self) -> usize {
-        self.0.matches("<tr class=\"row\"").count()
+        self.0.matches("<tr class=\"row").count()
     }
     fn matches(&self) -> u64 {
         between(&self.0, "<span id=\"match-count\">", "<")
@@ -152,15 +158,7 @@ fn the_hostile_page_in_headless_chromium() {
     let model: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     let rows = model["rows"].as_array().unwrap();
     let url = format!("file://{}", page.display());
-    let dump = |fragment: &str| {
-        let profile = tempfile::tempdir().unwrap();
-        Dom(headless(
-            &browser,
-            profile.path(),
-            &format!("{url}{fragment}"),
-            &["--dump-dom"],
-        ))
-    };
+    let dump = |fragment: &str| dump_dom(&browser, &format!("{url}{fragment}"));
 
     let dom = dump("");
     // The page script ran to the end; nothing from the data did.
@@ -207,6 +205,13 @@ fn the_hostile_page_in_headless_chromium() {
             .any(|f| f["code"] == code)
     };
     let hostile_tool = report_support::hostile_tool(&leak);
+    // A finding the hostile receipt (altered content under a valid signature) carries.
+    let hostile_code = rows
+        .iter()
+        .find(|r| r["tool"] == hostile_tool.as_str())
+        .and_then(|r| r["findings"][0]["code"].as_str())
+        .unwrap()
+        .to_owned();
     let cases: Vec<(String, u64)> = vec![
         ("#verdict=block".into(), count(&|r| r["class"] == "block")),
         (
@@ -218,8 +223,8 @@ fn the_hostile_page_in_headless_chromium() {
             count(&|r| r["tool"] == hostile_tool.as_str()),
         ),
         (
-            "#finding=released-without-token".into(),
-            count(&|r| has_code(r, "released-without-token")),
+            "#verdict=unauthenticated&status=failed".into(),
+            count(&|r| r["class"] == "unauthenticated" && r["status"] == "failed"),
         ),
         (
             "#approver=fixture%20operator".into(),
@@ -227,6 +232,10 @@ fn the_hostile_page_in_headless_chromium() {
         ),
         ("#q=docs.read".into(), count(&|r| r["tool"] == "docs.read")),
         ("#verdict=block&tool=docs.read".into(), 0),
+        (
+            format!("#finding={hostile_code}"),
+            count(&|r| has_code(r, &hostile_code)),
+        ),
     ];
     for (fragment, expected) in &cases {
         let dom = dump(fragment);
@@ -236,11 +245,12 @@ fn the_hostile_page_in_headless_chromium() {
     }
     // The cases are not vacuous.
     assert_eq!(cases[0].1, 7);
-    assert_eq!(cases[1].1, 4);
+    assert_eq!(cases[1].1, 3);
     assert_eq!(cases[2].1, 1);
     assert_eq!(cases[3].1, 1);
     assert_eq!(cases[4].1, 3);
     assert_eq!(cases[5].1, 3);
+    assert_eq!(cases[7].1, 1);
 
     // No request left the page: nothing ever connected to the listener. Seen red with the
     // tool cell filled through innerHTML (an `img` element appears) and, in addition, the
@@ -303,4 +313,108 @@ fn the_readme_screenshot_is_the_fixture_report() {
     assert!(bytes.len() > 50_000);
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     assert!(readme.contains("](docs/report.png)"));
+}
+
+/// The segment of the DOM from row `index`'s `<tr>` to its end.
+fn row_in(dom: &str, index: usize) -> &str {
+    let marker = format!("data-i=\"{index}\">");
+    let at = dom
+        .find(&marker)
+        .unwrap_or_else(|| panic!("row {index} not rendered"));
+    let start = dom[..at].rfind("<tr").unwrap();
+    &dom[start..at + dom[at..].find("</tr>").unwrap()]
+}
+
+/// The tampered fixture (report_tamper) as Chromium draws it after the page script ran.
+#[test]
+fn the_tampered_page_in_headless_chromium_leads_with_the_exit_status_verdict() {
+    let Some(browser) = chromium() else {
+        return;
+    };
+    let temp = tempfile::tempdir().unwrap();
+    let (code, model, _) = crate::report_tamper::tampered_report(temp.path(), true);
+    assert_eq!(code, 1);
+    let url = format!("file://{}", temp.path().join("report.html").display());
+    let dump = |fragment: &str| dump_dom(&browser, &format!("{url}{fragment}"));
+    let dom = dump("");
+    assert!(dom.0.contains("data-ready=\"1\""));
+    // The verdict leads the page and is the exit status's.
+    let body = &dom.0[dom.0.find("<body").unwrap()..];
+    let first_section = &body[body.find("<section").unwrap()..];
+    assert!(
+        first_section.starts_with(
+            "<section id=\"verdict\" class=\"verdict problems\" data-outcome=\"problems\">"
+        ),
+        "{}",
+        &first_section[..200.min(first_section.len())]
+    );
+    assert!(first_section.contains("<h2>Problems found</h2>"));
+    // The altered receipt's claim is neither shown as a verdict nor counted as one.
+    let rows = model["rows"].as_array().unwrap();
+    let altered = rows
+        .iter()
+        .position(|r| {
+            r["file"]
+                .as_str()
+                .unwrap()
+                .ends_with(report_support::ALTERED)
+        })
+        .unwrap();
+    let altered_row = row_in(&dom.0, altered);
+    assert!(
+        altered_row.contains("claims ALLOW — not authenticated"),
+        "{altered_row}"
+    );
+    assert!(
+        !altered_row.contains("<span class=\"v allow\">"),
+        "{altered_row}"
+    );
+    assert_eq!(dom.summary("allow"), 3);
+    assert_eq!(dom.summary("claims-ALLOW"), 1);
+    // Errors precede warnings: the first rows are the error rows, the altered one first.
+    let classes: Vec<&str> = dom
+        .0
+        .match_indices("<tr class=\"row")
+        .map(|(at, _)| {
+            let rest = &dom.0[at + "<tr class=\"".len()..];
+            &rest[..rest.find('"').unwrap()]
+        })
+        .collect();
+    assert_eq!(classes[0], "row error");
+    let rank = |c: &str| match c {
+        "row error" => 2,
+        "row warning" => 1,
+        _ => 0,
+    };
+    assert!(
+        classes.windows(2).all(|w| rank(w[0]) >= rank(w[1])),
+        "{classes:?}"
+    );
+    assert!(row_in(&dom.0, altered).starts_with("<tr class=\"row error\""));
+    assert_eq!(
+        dom.0.find("<tr class=\"row"),
+        dom.0
+            .find(&format!("<tr class=\"row error\" data-i=\"{altered}\">"))
+    );
+    // The released row Mallory also approved names the approver its statement signs.
+    let released = rows
+        .iter()
+        .position(|r| r["other_approvals"].is_array())
+        .unwrap();
+    let released_row = row_in(&dom.0, released);
+    assert!(released_row.contains("fixture operator"), "{released_row}");
+    assert!(!released_row.contains("Mallory"), "{released_row}");
+    assert!(released_row.contains("1 other approval of this call, not the one used"));
+    // The status filter, and time order on request.
+    let failed = dump("#status=failed");
+    assert_eq!(failed.matches(), 1);
+    assert_eq!(failed.rows(), 1);
+    let timed = dump("#order=time");
+    assert_eq!(
+        timed.0.find("<tr class=\"row"),
+        timed
+            .0
+            .find("data-i=\"0\">")
+            .map(|at| timed.0[..at].rfind("<tr").unwrap())
+    );
 }

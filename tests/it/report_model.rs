@@ -389,15 +389,24 @@ fn usage_errors_are_exit_2_with_a_code() {
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("missing-approval-key"));
-    // One document: JSON Lines is refused.
+    // JSON Lines: one report-row per receipt, every receipt (without a key none
+    // authenticates: exit 1).
+    let rows = temp.path().join("rows.jsonl");
     let output = sealkit()
         .args(["--format", "jsonl", "report", "--out"])
-        .arg(&out)
+        .arg(&rows)
         .arg(fixture("new/receipts"))
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    assert!(!out.exists());
+    assert_eq!(output.status.code(), Some(1));
+    let text = std::fs::read_to_string(&rows).unwrap();
+    assert_eq!(text.lines().count(), 13);
+    for line in text.lines() {
+        let row: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(row["type"], "report-row");
+        assert_eq!(row["status"], "unpinned");
+        assert!(row["verdict"].is_null());
+    }
     // Without a receipt key nothing authenticates: error findings, exit 1, page written.
     let output = sealkit()
         .arg("report")
@@ -450,4 +459,296 @@ fn every_join_code_has_a_test_in_this_file() {
             "{code} has no test"
         );
     }
+}
+
+/// `--out` never replaces an input: each kind of input, a path inside a receipt directory,
+/// and links to an input (symbolic and hard) are refused before anything is read, with the
+/// input untouched. Seen red with the device-and-inode comparison removed from
+/// atomic_write::refuse_input_as_output (the hard link was replaced by the page).
+#[test]
+fn out_never_replaces_an_input_by_any_name() {
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
+    let copy = |from: PathBuf, name: &str| {
+        let to = dir.join(name);
+        std::fs::copy(from, &to).unwrap();
+        to
+    };
+    let receipts = dir.join("receipts");
+    std::fs::create_dir(&receipts).unwrap();
+    for entry in std::fs::read_dir(fixture("new/receipts")).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), receipts.join(entry.file_name())).unwrap();
+    }
+    let key = copy(
+        fixture("new/receipts/.seal-receipt-ed25519.key"),
+        "pinned.key",
+    );
+    let tokens = copy(fixture("new/approvals-L.ndjson"), "tokens.ndjson");
+    let sealed = copy(fixture("new/sealed.json"), "sealed.json");
+    let lines = copy(fixture("new/sealed.json"), "audit.lines");
+    let frame = copy(fixture("frames/F01.frame"), "F01.frame");
+    let pubkey = dir.join("approval.pub");
+    std::fs::write(&pubkey, format!("{APPROVAL_PUBKEY}\n")).unwrap();
+    let approvers = dir.join("approvers.txt");
+    std::fs::write(&approvers, format!("alice {APPROVAL_PUBKEY}\n")).unwrap();
+    let symlink = dir.join("key-link");
+    std::os::unix::fs::symlink(&key, &symlink).unwrap();
+    let hard = dir.join("key-hard");
+    std::fs::hard_link(&key, &hard).unwrap();
+    let inside = receipts.join("report.html");
+    let s = |p: &Path| p.to_str().unwrap().to_owned();
+    // (the --out path, the input flags, the file that must stay as it is)
+    let cases: Vec<(PathBuf, Vec<String>, PathBuf)> = vec![
+        (
+            key.clone(),
+            vec!["--receipt-key".into(), s(&key)],
+            key.clone(),
+        ),
+        (
+            pubkey.clone(),
+            vec!["--pubkey".into(), s(&pubkey)],
+            pubkey.clone(),
+        ),
+        (
+            approvers.clone(),
+            vec!["--trusted-approvers".into(), s(&approvers)],
+            approvers.clone(),
+        ),
+        (
+            tokens.clone(),
+            vec![
+                "--pubkey".into(),
+                APPROVAL_PUBKEY.into(),
+                "--tokens".into(),
+                s(&tokens),
+            ],
+            tokens.clone(),
+        ),
+        (
+            sealed.clone(),
+            vec!["--chain".into(), s(&sealed)],
+            sealed.clone(),
+        ),
+        (
+            lines.clone(),
+            vec!["--audit-lines".into(), s(&lines)],
+            lines.clone(),
+        ),
+        (
+            frame.clone(),
+            vec!["--frames".into(), s(&frame)],
+            frame.clone(),
+        ),
+        (
+            symlink.clone(),
+            vec!["--receipt-key".into(), s(&key)],
+            key.clone(),
+        ),
+        (
+            hard.clone(),
+            vec!["--receipt-key".into(), s(&key)],
+            key.clone(),
+        ),
+        (
+            key.clone(),
+            vec!["--receipt-key".into(), s(&hard)],
+            key.clone(),
+        ),
+        (inside.clone(), vec![], inside.clone()),
+        (
+            receipts.clone(),
+            vec![],
+            receipts.join(super::report_support::ALTERED),
+        ),
+    ];
+    for (out, flags, kept) in cases {
+        let before = std::fs::read(&kept).ok();
+        let output = sealkit()
+            .arg("report")
+            .arg("--out")
+            .arg(&out)
+            .args(&flags)
+            .arg(&receipts)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{out:?} {flags:?}: {stderr}");
+        assert!(
+            stderr.contains("output-inside-input"),
+            "{out:?} {flags:?}: {stderr}"
+        );
+        assert_eq!(std::fs::read(&kept).ok(), before, "{kept:?} changed");
+        assert!(std::fs::symlink_metadata(&symlink)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+    }
+    assert!(!inside.exists());
+    // A new path beside the inputs is fine.
+    let fresh = dir.join("page.html");
+    let output = sealkit()
+        .arg("report")
+        .arg("--out")
+        .arg(&fresh)
+        .arg("--receipt-key")
+        .arg(&key)
+        .arg(&receipts)
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(fresh.exists());
+}
+
+/// Without a token file nothing can be "released without a matching token". Seen red with
+/// the `given` guard in join_tokens turned into `true` (three findings appeared).
+#[test]
+fn without_token_files_no_release_lacks_a_token() {
+    let temp = tempfile::tempdir().unwrap();
+    let (code, m) = json_report(temp.path(), &[], &[]);
+    assert_eq!(code, 0);
+    let released = m["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["class"] == "released")
+        .count();
+    assert_eq!(released, 3);
+    assert_eq!(m["summary"]["released_without_token"], 0);
+    assert!(!m["summary"]["findings_by_code"]
+        .as_object()
+        .unwrap()
+        .contains_key("released-without-token"));
+}
+
+/// A receipt that fails joins nothing by a hash it only claims. The receipt's request hash
+/// is replaced by another receipt's (deleted), so only the claim names that entry. Seen red
+/// with `record_version == Some(2)` in row_of turned into `!=` (the claim joined the other
+/// receipt's entry and `receipt-not-in-chain` disappeared).
+#[test]
+fn a_failed_receipt_joins_no_chain_entry_by_its_claimed_request_hash() {
+    let temp = tempfile::tempdir().unwrap();
+    let receipts = temp.path().join("receipts");
+    std::fs::create_dir(&receipts).unwrap();
+    let claimant = "receipt-00000000000000000000-66c0a42e1ddc967685057dba1483943b85b11b6348f8b3881a76b31fe4ed6694.json";
+    let deleted = "receipt-00000000000000000004-a6e43f544e76d609185c1aafc6734ed363b7d146cc64abe8b86b99f5562ead31.json";
+    for entry in std::fs::read_dir(fixture("new/receipts")).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_name() != deleted {
+            std::fs::copy(entry.path(), receipts.join(entry.file_name())).unwrap();
+        }
+    }
+    let theirs: Value = serde_json::from_slice(
+        &std::fs::read(fixture(&format!("new/receipts/{deleted}"))).unwrap(),
+    )
+    .unwrap();
+    let their_hash = theirs["request_sha256"].as_str().unwrap();
+    let path = receipts.join(claimant);
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    let mine: Value = serde_json::from_str(&text).unwrap();
+    let field = |hash: &str| format!("\"request_sha256\": \"{hash}\"");
+    let own_field = field(mine["request_sha256"].as_str().unwrap());
+    assert_eq!(text.matches(&own_field).count(), 1);
+    text = text.replacen(&own_field, &field(their_hash), 1);
+    std::fs::write(&path, text).unwrap();
+    let out = temp.path().join("model.json");
+    let code = report(
+        &out,
+        &receipts,
+        &[],
+        &[
+            "--format",
+            "json",
+            "--chain",
+            fixture("new/sealed.json").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 1);
+    let m = model(&out);
+    let row = m["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["file"].as_str().unwrap().ends_with(claimant))
+        .unwrap();
+    assert_eq!(row["status"], "failed");
+    assert!(row["request_sha256"].is_null(), "{row}");
+    assert!(row["chain"].is_null(), "{row}");
+    let not_in_chain = row["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "receipt-not-in-chain")
+        .unwrap();
+    assert!(not_in_chain["message"]
+        .as_str()
+        .unwrap()
+        .contains("could not be established"));
+    // Neither the claimant's own entry nor the deleted receipt's joins anything.
+    let unjoined: Vec<&Value> = m["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "chain-entry-without-receipt")
+        .collect();
+    assert_eq!(unjoined.len(), 2);
+    assert!(unjoined
+        .iter()
+        .any(|f| f["message"].as_str().unwrap().contains(their_hash)));
+}
+
+/// The details of a row: every identity under `--server` when given, the frame's exact
+/// length, and how many frames the captures hold. Seen red with `--server` dropped from
+/// details_of (the receipt's own server was used), with `frame_length` set to 0, with the
+/// details' `server` left empty, and with `frames_captured` left 0 in summarize.
+#[test]
+fn details_follow_the_server_given_and_count_what_was_captured() {
+    let temp = tempfile::tempdir().unwrap();
+    let frames = fixture("frames");
+    let (_, own) = json_report(temp.path(), &[], &["--frames", frames.to_str().unwrap()]);
+    let (_, given) = json_report(
+        temp.path(),
+        &[],
+        &[
+            "--frames",
+            frames.to_str().unwrap(),
+            "--server",
+            "ops.example/seal",
+        ],
+    );
+    // The captures hold 26 frames, 11 of them distinct: each distinct frame once.
+    let mut distinct = std::collections::BTreeSet::new();
+    let mut all = 0;
+    for entry in std::fs::read_dir(&frames).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        for line in bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+            all += 1;
+            distinct.insert(line.to_vec());
+        }
+    }
+    assert_eq!((all, distinct.len()), (26, 11));
+    assert_eq!(own["summary"]["frames_captured"], distinct.len() as u64);
+    assert_eq!(given["trust"]["server"], "ops.example/seal");
+    let rows = |m: &Value| m["rows"].as_array().unwrap().clone();
+    let mut targets = 0;
+    for (mine, theirs) in rows(&own).iter().zip(rows(&given).iter()) {
+        let d = &mine["details"];
+        let frame = d["frame"].as_str().unwrap();
+        assert_eq!(d["frame_length"].as_u64().unwrap(), frame.len() as u64);
+        assert_eq!(d["frame_length"], mine["subject"]["length"]);
+        assert_eq!(theirs["details"]["server"], "ops.example/seal");
+        assert_ne!(d["server"], "ops.example/seal");
+        if let Some(target) = mine["target"].as_str() {
+            targets += 1;
+            assert_eq!(d["identities"]["host"]["target"], target);
+            // Under another server identity, the target differs from the receipt's own.
+            assert_ne!(theirs["details"]["identities"]["host"]["target"], target);
+        }
+    }
+    assert!(targets > 0);
 }

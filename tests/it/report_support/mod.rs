@@ -98,6 +98,13 @@ pub fn hostile_inputs(dir: &Path, leak: &str) -> (PathBuf, PathBuf) {
 
 /// A token line signed by the fixture approval key whose approver is markup.
 fn hostile_token(leak: &str) -> String {
+    let approver = format!("<script>document.documentElement.setAttribute('{PWNED}','token')</script><img src={leak}/token>\u{202e}");
+    approval_of_the_same_call(&approver, "nonce-hostile")
+}
+
+/// Another valid approval of the call approvals-L.ndjson's token approves, signed by the
+/// same trusted key, with its own approver and nonce.
+pub fn approval_of_the_same_call(approver: &str, nonce: &str) -> String {
     use ed25519_dalek::{Signer, SigningKey};
     let line: serde_json::Value = serde_json::from_str(
         std::fs::read_to_string(fixture("new/approvals-L.ndjson"))
@@ -109,11 +116,8 @@ fn hostile_token(leak: &str) -> String {
     .unwrap();
     let mut payload: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(line["payload"].as_str().unwrap()).unwrap();
-    payload.insert(
-        "approver".into(),
-        format!("<script>document.documentElement.setAttribute('{PWNED}','token')</script><img src={leak}/token>\u{202e}").into(),
-    );
-    payload.insert("nonce".into(), "nonce-hostile".into());
+    payload.insert("approver".into(), approver.into());
+    payload.insert("nonce".into(), nonce.into());
     // The payload's canonical rendering: keys sorted, compact (all values are strings,
     // integers or the sorted renderer object here).
     let sorted: std::collections::BTreeMap<_, _> = payload.into_iter().collect();
@@ -150,4 +154,46 @@ pub fn report(out: &Path, receipts: &Path, tokens: &[PathBuf], extra: &[&str]) -
         String::from_utf8_lossy(&output.stderr)
     );
     output.status.code().unwrap()
+}
+
+/// The BLOCK receipt the tampered copy turns into an ALLOW after signing.
+pub const ALTERED: &str = "receipt-00000000000000000001-120d377234da4be343ce9be68bdb03ac0002724f693c465b75b5812b46344918.json";
+/// The receipt the tampered copy deletes.
+pub const DELETED: &str = "receipt-00000000000000000003-471f4bad0480adddf6f79b515277613b5ac4735bfeb7e098a4ccb0718b5c26dc.json";
+
+/// The fixture as a responder finds it after an incident (issue 23): every file
+/// world-readable; the BLOCK receipt [`ALTERED`] says ALLOW, changed after signing; the
+/// receipt [`DELETED`] gone (the directory's head state no longer matches); and, first in
+/// the token file, a second valid approval of the L session's released call by the same
+/// trusted key ("Mallory", another nonce), which is not the approval that receipt signs.
+/// Without `keep_used_token` the token that receipt does sign is left out.
+pub fn tampered_inputs(dir: &Path, keep_used_token: bool) -> (PathBuf, PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
+    let receipts = dir.join("receipts");
+    std::fs::create_dir_all(&receipts).unwrap();
+    for entry in std::fs::read_dir(fixture("new/receipts")).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_name() == DELETED {
+            continue;
+        }
+        let to = receipts.join(entry.file_name());
+        std::fs::copy(entry.path(), &to).unwrap();
+        std::fs::set_permissions(&to, std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
+    let altered = receipts.join(ALTERED);
+    let text = std::fs::read_to_string(&altered).unwrap();
+    assert!(text.contains("\"verdict\": \"BLOCK\""));
+    std::fs::write(
+        &altered,
+        text.replacen("\"verdict\": \"BLOCK\"", "\"verdict\": \"ALLOW\"", 1),
+    )
+    .unwrap();
+    let tokens = dir.join("tokens.ndjson");
+    let mut text = approval_of_the_same_call("Mallory", "nonce-mallory");
+    if keep_used_token {
+        text.push_str(&std::fs::read_to_string(fixture("new/approvals-L.ndjson")).unwrap());
+    }
+    text.push_str(&std::fs::read_to_string(fixture("new/approvals-M.ndjson")).unwrap());
+    std::fs::write(&tokens, text).unwrap();
+    (receipts, tokens)
 }

@@ -1,0 +1,383 @@
+//! `sealkit report` over the fixture as a responder finds it after an incident (issue 23):
+//! a receipt altered after signing (a BLOCK turned into ALLOW), a receipt deleted (the head
+//! state no longer matches), world-readable modes, and a second valid approval of a released
+//! call that is not the approval the receipt signs. The JSON model and the page must say
+//! what the exit status says, first; never count the altered receipt's claim as a verdict;
+//! put errors before warnings; and name the approver whose token the receipt's signed
+//! statement matches. (The same fixture in a real browser: `report_browser`.)
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::report_support;
+
+use report_support::{fixture, report, tampered_inputs, ALTERED};
+use serde_json::Value;
+use std::path::Path;
+
+/// Runs the report over the tampered fixture; returns (exit code, JSON model, page).
+pub fn tampered_report(dir: &Path, keep_used_token: bool) -> (i32, Value, String) {
+    let (receipts, tokens) = tampered_inputs(dir, keep_used_token);
+    let sealed = fixture("new/sealed.json");
+    let chain = ["--chain", sealed.to_str().unwrap()];
+    let json = dir.join("model.json");
+    let mut args = vec!["--format", "json"];
+    args.extend_from_slice(&chain);
+    let code = report(&json, &receipts, std::slice::from_ref(&tokens), &args);
+    let page = dir.join("report.html");
+    let page_code = report(&page, &receipts, &[tokens], &chain);
+    assert_eq!(code, page_code);
+    (
+        code,
+        serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap(),
+        std::fs::read_to_string(&page).unwrap(),
+    )
+}
+
+fn severities(findings: &Value) -> Vec<u8> {
+    findings
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| match f["severity"].as_str().unwrap() {
+            "error" => 2,
+            "warning" => 1,
+            _ => 0,
+        })
+        .collect()
+}
+
+fn is_sorted_down(values: &[u8]) -> bool {
+    values.windows(2).all(|w| w[0] >= w[1])
+}
+
+fn of_class<'a>(m: &'a Value, class: &str) -> Vec<&'a Value> {
+    m["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["class"] == class)
+        .collect()
+}
+
+fn row_named<'a>(m: &'a Value, file: &str) -> &'a Value {
+    m["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["file"].as_str().unwrap().ends_with(file))
+        .unwrap_or_else(|| panic!("no row {file}"))
+}
+
+/// Seen red with the `problems` branch of tally::verdict disabled (the page said the
+/// evidence holds while the exit status was 1).
+#[test]
+fn the_verdict_is_the_exit_status_with_its_causes_most_serious_first() {
+    let temp = tempfile::tempdir().unwrap();
+    let (code, m, page) = tampered_report(temp.path(), true);
+    assert_eq!(code, 1);
+    let v = &m["verdict"];
+    assert_eq!(v["outcome"], "problems");
+    assert_eq!(v["receipts"], 12);
+    assert_eq!(v["authenticated"], 11);
+    assert_eq!(v["not_authenticated"], 1);
+    let causes: Vec<&str> = v["causes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["code"].as_str().unwrap())
+        .collect();
+    // The altered receipt's failures (one row, decided at its time) and the head state
+    // the deletion broke (about the directory): errors only, no warning among them.
+    assert!(causes.contains(&"signature-invalid"), "{causes:?}");
+    assert!(causes.contains(&"chain-state-mismatch"), "{causes:?}");
+    assert!(v["causes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|c| c["severity"] == "error"));
+    // Row findings (with a time) before the directory's.
+    assert_eq!(causes.last(), Some(&"chain-state-mismatch"));
+    // The page opens with that verdict, before the summary; the provenance comes last.
+    let at = |needle: &str| page.find(needle).unwrap_or_else(|| panic!("no {needle}"));
+    assert!(
+        at("<section id=\"verdict\" class=\"verdict problems\"") < at("<section id=\"summary\"")
+    );
+    assert!(at("<section id=\"calls\"") < at("<section id=\"provenance\""));
+    assert!(page.contains("<h2>Problems found</h2>"));
+    assert!(page.contains("<a href=\"#finding=signature-invalid\">signature-invalid</a>"));
+    assert!(page.contains("<a href=\"#other-findings\">chain-state-mismatch</a>"));
+}
+
+#[test]
+fn a_clean_directory_holds_and_an_empty_one_could_not_be_checked() {
+    let temp = tempfile::tempdir().unwrap();
+    let out = temp.path().join("model.json");
+    let code = report(&out, &fixture("new/receipts"), &[], &["--format", "json"]);
+    assert_eq!(code, 0);
+    let m: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(m["verdict"]["outcome"], "good");
+    assert_eq!(m["verdict"]["causes"], serde_json::json!([]));
+    // Warnings alone do not make problems, unless denied.
+    let code = report(
+        &out,
+        &fixture("new/receipts"),
+        &[],
+        &["--format", "json", "--deny-warnings"],
+    );
+    assert_eq!(code, 1);
+    let m: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(m["verdict"]["outcome"], "problems");
+    assert_eq!(m["verdict"]["causes"][0]["severity"], "warning");
+    // Nothing to check is never good.
+    let empty = temp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let page = temp.path().join("page.html");
+    let code = report(&page, &empty, &[], &[]);
+    assert_eq!(code, 2);
+    let page = std::fs::read_to_string(&page).unwrap();
+    assert!(page.contains("<h2>Could not check</h2>"));
+}
+
+/// Seen red with every receipt taken as authenticated in row_of (the altered receipt's
+/// ALLOW was counted: four ALLOWs, twelve verdicts).
+#[test]
+fn a_claim_is_never_a_verdict() {
+    let temp = tempfile::tempdir().unwrap();
+    let (_, m, page) = tampered_report(temp.path(), true);
+    let altered = row_named(&m, ALTERED);
+    assert_eq!(altered["status"], "failed");
+    assert_eq!(altered["class"], "unauthenticated");
+    assert!(altered["verdict"].is_null());
+    assert_eq!(altered["claimed_verdict"], "ALLOW");
+    let s = &m["summary"];
+    // Verdicts are the authenticated receipts' decisions: they add up to 11, not 12.
+    let verdicts: u64 = s["verdicts"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(verdicts, s["statuses"]["authenticated"].as_u64().unwrap());
+    assert_eq!(verdicts, 11);
+    assert_eq!(s["verdicts"]["allow"], 3);
+    assert_eq!(s["claims"], serde_json::json!({ "ALLOW": 1 }));
+    // On the page: a claim in its own style and its own tally; never an ALLOW badge.
+    assert!(
+        page.contains("<span class=\"v unauthenticated\">claims ALLOW — not authenticated</span>")
+    );
+    assert!(page.contains("<span class=\"n\" data-k=\"allow\">3</span>"));
+    assert!(page.contains("<span class=\"n\" data-k=\"claims-ALLOW\">1</span><span class=\"l\">claims ALLOW — not authenticated</span>"));
+}
+
+/// Seen red with the page's problem-first order reversed (rows without findings first).
+#[test]
+fn problems_come_first_and_a_zero_is_never_red() {
+    let temp = tempfile::tempdir().unwrap();
+    let (_, m, page) = tampered_report(temp.path(), true);
+    // Most serious first: the report's findings and every row's.
+    assert!(is_sorted_down(&severities(&m["findings"])));
+    for row in m["rows"].as_array().unwrap() {
+        assert!(is_sorted_down(&severities(&row["findings"])), "{row}");
+    }
+    // The page's first row is the altered receipt (the one row with errors).
+    let first = page.find("<tr class=\"row").unwrap();
+    assert!(page[first..].starts_with("<tr class=\"row error\""));
+    let altered_index = m["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|r| r["file"].as_str().unwrap().ends_with(ALTERED))
+        .unwrap();
+    assert!(page[first..].starts_with(&format!(
+        "<tr class=\"row error\" data-i=\"{altered_index}\""
+    )));
+    // The finding table carries the severity, errors first.
+    let codes = &page[page.find("<table class=\"grid codes\">").unwrap()..];
+    let codes = &codes[..codes.find("</table>").unwrap()];
+    let last_error = codes.rfind("<tr class=\"error\">").unwrap();
+    let first_warning = codes.find("<tr class=\"warning\">").unwrap();
+    assert!(last_error < first_warning);
+    // Zeros are drawn plain: no red for "0 unreadable", "0 broken chains".
+    assert!(
+        page.contains("<div class=\"card zero\"><span class=\"n\" data-k=\"unreadable\">0</span>")
+    );
+    assert!(page
+        .contains("<div class=\"card zero\"><span class=\"n\" data-k=\"chain-breaks\">0</span>"));
+    assert!(page.contains("<div class=\"card bad\"><span class=\"n\" data-k=\"failed\">1</span>"));
+}
+
+#[test]
+fn the_approval_that_released_a_receipt_is_the_one_its_statement_signs() {
+    let temp = tempfile::tempdir().unwrap();
+    let (_, m, _) = tampered_report(temp.path(), true);
+    let tokens = m["tokens"].as_array().unwrap();
+    assert_eq!(tokens[0]["signed"]["approver"], "Mallory");
+    assert_eq!(tokens[0]["status"], "accepted");
+    let released = of_class(&m, "released");
+    assert_eq!(released.len(), 3);
+    // Mallory's approval, first in the file and of the same call, is not the one used: the
+    // receipt's signed statement names the fixture operator and another nonce. Seen red
+    // with the statement comparison in join_tokens turned into `!=` (Mallory was named).
+    for row in &released {
+        assert_eq!(row["approval"]["approver"], "fixture operator", "{row}");
+        assert_eq!(
+            row["approval"]["approver"],
+            row["approval_statement"]["approver"]
+        );
+        let token = &tokens[row["approval"]["token"].as_u64().unwrap() as usize];
+        assert_eq!(token["signed"], row["approval_statement"]);
+    }
+    let with_other: Vec<&&Value> = released
+        .iter()
+        .filter(|r| r["other_approvals"].is_array())
+        .collect();
+    assert_eq!(with_other.len(), 1);
+    assert_eq!(with_other[0]["other_approvals"], serde_json::json!([0]));
+    assert_eq!(tokens[0]["uses"], 0);
+    assert!(m["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f["code"] == "token-never-used"
+            && f["path"].as_str().unwrap().ends_with("tokens.ndjson")
+            && f["message"].as_str().unwrap().starts_with("line 1:")));
+    assert_eq!(m["summary"]["released_without_token"], 0);
+}
+
+#[test]
+fn without_the_token_it_signs_a_release_has_no_matching_token_whatever_else_approved_the_call() {
+    let temp = tempfile::tempdir().unwrap();
+    let (code, m, page) = tampered_report(temp.path(), false);
+    assert_eq!(code, 1);
+    let released = of_class(&m, "released");
+    let orphan: Vec<&&Value> = released
+        .iter()
+        .filter(|r| r["approval"].is_null())
+        .collect();
+    assert_eq!(orphan.len(), 1);
+    let orphan = orphan[0];
+    assert_eq!(orphan["other_approvals"], serde_json::json!([0]));
+    let finding = orphan["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "released-without-token")
+        .unwrap();
+    let message = finding["message"].as_str().unwrap();
+    assert!(message.contains("approver fixture operator"), "{message}");
+    assert!(
+        message.contains("1 other approval(s) of the same call are not the one used"),
+        "{message}"
+    );
+    assert_eq!(m["summary"]["released_without_token"], 1);
+    assert!(page.contains("1 other approval of this call, not the one used"));
+}
+
+/// `audit`'s summary follows the same rule: the altered receipt's ALLOW is a claim, in its
+/// own tally, in human output and JSON; the finding counts are most serious first. Seen red
+/// with the authenticated test in audit::record removed (the claim was counted: ALLOW 7).
+#[test]
+fn audit_counts_a_claim_apart_from_the_verdicts() {
+    let temp = tempfile::tempdir().unwrap();
+    let (receipts, _) = tampered_inputs(temp.path(), true);
+    let key = fixture("new/receipts/.seal-receipt-ed25519.key");
+    let run = |format: &str| {
+        report_support::sealkit()
+            .args(["--format", format, "audit", "--receipt-key"])
+            .arg(&key)
+            .arg(&receipts)
+            .output()
+            .unwrap()
+    };
+    let json = run("json");
+    assert_eq!(json.status.code(), Some(1));
+    let audit: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let summary = &audit["summary"];
+    assert_eq!(summary["statuses"]["authenticated"], 11);
+    assert_eq!(
+        summary["verdicts"],
+        serde_json::json!({ "ALLOW": 6, "BLOCK": 5 })
+    );
+    assert_eq!(summary["claims"], serde_json::json!({ "ALLOW": 1 }));
+    assert!(is_sorted_down(&severities(&summary["findings"])));
+    let human = run("human");
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(text.contains("verdict ALLOW (authenticated)"), "{text}");
+    assert!(text.contains("claims ALLOW — not authenticated"), "{text}");
+    assert!(!text.contains("(reported)"), "{text}");
+}
+
+/// Many receipts: every receipt is counted, the one failure is a row and opens the page,
+/// good receipts beyond the sample are counted by tool, verdict and hour, and sampled rows
+/// still show their exact frame (read again from the receipt). Seen red with the sample
+/// size ignored in tally::sample (every row listed) and with the sampled rows' frames not
+/// read again (no details).
+#[test]
+fn past_the_sample_good_receipts_are_counted_and_every_problem_is_listed() {
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path().join("receipts");
+    std::fs::create_dir(&dir).unwrap();
+    let root = report_support::root();
+    let seed: [u8; 32] = std::fs::read(root.join(crate::generated_receipts::SEED))
+        .unwrap()
+        .try_into()
+        .unwrap();
+    let template = sealkit::receipt::parse(
+        &std::fs::read(root.join(crate::generated_receipts::TEMPLATE)).unwrap(),
+    )
+    .unwrap();
+    let files = crate::generated_receipts::generate(&dir, &template, &seed, 300);
+    // One receipt altered after signing: its BLOCK now says ALLOW.
+    let altered = &files[250];
+    let text = std::fs::read_to_string(altered).unwrap();
+    std::fs::write(
+        altered,
+        text.replacen("\"verdict\": \"BLOCK\"", "\"verdict\": \"ALLOW\"", 1),
+    )
+    .unwrap();
+    let out = temp.path().join("model.json");
+    assert_eq!(report(&out, &dir, &[], &["--format", "json"]), 1);
+    let m: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let s = &m["summary"];
+    assert_eq!(s["receipts"], 300);
+    assert_eq!(s["verdicts"]["block"], 299);
+    assert_eq!(s["claims"]["ALLOW"], 1);
+    let rows = m["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 201);
+    assert_eq!(s["rows_omitted"], 99);
+    let omitted: u64 = m["omitted"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["receipts"].as_u64().unwrap())
+        .sum();
+    assert_eq!(omitted, 99);
+    assert!(m["omitted"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|a| a["class"] == "block" && a["tool"] == "db.execute"));
+    assert!(rows
+        .iter()
+        .any(|r| r["file"] == altered.to_str().unwrap() && r["status"] == "failed"));
+    for row in rows {
+        assert!(row["details"]["frame"].is_string(), "{row}");
+    }
+    // The page opens with the failure, and is the model's size class, not the directory's.
+    let page = temp.path().join("page.html");
+    assert_eq!(report(&page, &dir, &[], &[]), 1);
+    let html = std::fs::read_to_string(&page).unwrap();
+    let first = &html[html.find("<tr class=\"row").unwrap()..];
+    let first = &first[..first.find("</tr>").unwrap()];
+    assert!(
+        first.contains("claims ALLOW — not authenticated"),
+        "{first}"
+    );
+    assert!(html.contains("99 good receipts not listed"));
+    // JSON Lines: every receipt.
+    let lines = temp.path().join("rows.jsonl");
+    assert_eq!(report(&lines, &dir, &[], &["--format", "jsonl"]), 1);
+    assert_eq!(
+        std::fs::read_to_string(&lines).unwrap().lines().count(),
+        300
+    );
+}
