@@ -135,7 +135,7 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand --ttl 'Lifetime in SECONDS: expiry = authorized_at + TTL (default 120; the host caps its own TTL at 300)'
             cand --session 'Approval session label (default: sealkit-approve/<random hex>)'
             cand --approver 'Who approves, as recorded in the signed payload'
-            cand --renderer-version 'Approval screen layout: 2 (the default: signer, validity and a one-line question first; values pretty-printed; plain words), or 1 (the earlier layout, still verifiable). The record names the renderer version it used'
+            cand --renderer-version 'Approval screen layout: 3 (the default: every signed value shown, fitted to the terminal''s width), 2 (signer, validity and a one-line question first, lines as long as their values) or 1 (the first layout). Records of every version verify alike; the record names the renderer version it used'
             cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
             cand --color 'When to use colour in human output'
             cand --ssh-agent 'Sign with an Ed25519 key held by the running ssh-agent (SSH_AUTH_SOCK; Unix only)'

@@ -27,6 +27,8 @@ pub use reason::Reason;
 pub const DOMAIN: &str = "seal.approval-record/v2";
 /// The only subject scope seal-host accepts: the exact client frame with its delimiter.
 pub const SUBJECT_SCOPE: &str = "mcp-jsonrpc-request-frame-including-delimiter";
+/// The ApprovalRecord v2 `subject_encoding`: the subject is the frame's bytes as sent.
+pub const SUBJECT_ENCODING: &str = "bytes";
 /// The only signature algorithm.
 pub const ALGORITHM: &str = "Ed25519";
 /// The only signature encoding: base64url without padding.

@@ -31,21 +31,44 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Compute the identities Seal derives for captured JSON-RPC frames, under every profile.
+    ///
+    /// Each frame goes through Seal's wire guards, seal-host's lexical caps, the JSON-RPC and
+    /// tools/call shape checks and the era's `_meta` rules, in Seal's order; a frame that
+    /// passes gets its committed, host and legacy targets, one that fails is refused with the
+    /// code and JSON-RPC error the host would answer (see CODES).
     Target(TargetArgs),
     /// Create an Ed25519 approval key pair; the secret key is encrypted with a passphrase.
     Keygen(KeygenArgs),
     /// Inspect or protect key files.
     Key(KeyArgs),
     /// Sign an ApprovalRecord v2 for a blocked call after showing exactly what it approves.
+    ///
+    /// The frame is validated and identified as `target` does; the challenged target must be
+    /// one of its profiles. The screen shows every value the record signs; only an explicit
+    /// yes typed at the terminal (or --yes) signs, and nothing is signed that the host would
+    /// drop as expired or replayed. One token line is appended under a lock.
     Approve(ApproveArgs),
     /// Verify evidence: approval tokens, receipts, audit chains, statement bundles.
     Verify(VerifyArgs),
     /// Audit whole receipt directories: every receipt, names, counters, chain state, files.
+    ///
+    /// Every receipt is verified as `verify receipt` does (signature under the pinned key,
+    /// every recomputed digest, decision and release); then file names against contents,
+    /// counters, the chain head state and file modes. Each problem is a finding with a stable
+    /// code and severity (see CODES).
     Audit(AuditArgs),
     /// Pair old receipts with new ones (or with a migration output) and show what changed.
+    ///
+    /// Receipts are paired by the frame they bind (recovered from the captures), never by
+    /// counters or file names; each pair gets its migration label, recomputed from the
+    /// receipt bytes, and a migration output's recorded labels are checked against it.
     Diff(DiffArgs),
     /// Migrate _meta-blind receipts: one record per receipt (label, changes, old and
     /// committed identity) written to NEW_DIR.
+    ///
+    /// Each receipt's frame is recovered from the captures and checked against the receipt's
+    /// digests; the label says whether its identity survives the move to the committed
+    /// profile (see CODES). Nothing is adopted from a receipt that fails its own checks.
     Migrate(MigrateArgs),
     /// Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an
     /// Ed25519 signature over it.
@@ -212,8 +235,18 @@ pub struct VerifyArgs {
 #[derive(Debug, Subcommand)]
 pub enum VerifyCommand {
     /// Check ApprovalRecord v2 token lines with seal-host's rules, then their binding.
+    ///
+    /// Every line is checked in seal-host's order (size and JSON limits, token and payload
+    /// shape, signer, canonical payload, Ed25519 signature), then, when given, its binding to
+    /// the frame and target and its freshness; the first failure is seal-host's own reason
+    /// code (see CODES). An allow beside a signed decline for its target is a conflict.
     Approval(VerifyApprovalArgs),
     /// Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned).
+    ///
+    /// The signature is checked under the pinned receipt key, then every value the receipt
+    /// records is recomputed from the frame it signs: request hash, canonical request,
+    /// arguments hash, guard target, kernel audit line, decision, config and release. Each
+    /// disagreement is a finding (see CODES).
     Receipt(VerifyReceiptArgs),
     /// Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines.
     Chain(VerifyChainArgs),
@@ -436,11 +469,12 @@ pub struct ApproveArgs {
     #[arg(long)]
     pub deny: bool,
 
-    /// Approval screen layout: 2 (the default: signer, validity and a one-line question
-    /// first; values pretty-printed; plain words), or 1 (the earlier layout, still
-    /// verifiable). The record names the renderer version it used.
-    #[arg(long, value_name = "N", default_value_t = 2,
-          value_parser = clap::value_parser!(u8).range(1..=2))]
+    /// Approval screen layout: 3 (the default: every signed value shown, fitted to the
+    /// terminal's width), 2 (signer, validity and a one-line question first, lines as long
+    /// as their values) or 1 (the first layout). Records of every version verify alike; the
+    /// record names the renderer version it used.
+    #[arg(long, value_name = "N", default_value_t = 3,
+          value_parser = clap::value_parser!(u8).range(1..=3))]
     pub renderer_version: u8,
 }
 

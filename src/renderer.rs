@@ -15,6 +15,7 @@ use crate::identity::Profile;
 use crate::request::{Call, MetaState};
 
 pub mod v2;
+pub mod v3;
 
 pub const RENDERER_NAME: &str = "sealkit-approve-terminal";
 pub const RENDERER_VERSION: &str = "1";

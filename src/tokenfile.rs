@@ -204,10 +204,7 @@ pub enum AppendError {
     )]
     TooLarge { current: u64, after: u64 },
     /// The path names something other than a regular file (a FIFO, a device, a directory).
-    #[error(
-        "the token file is {kind}, not a regular file; nothing was signed or written \
-         (give a regular file or a new path)"
-    )]
+    #[error("the token file is {kind}, not a regular file; nothing was signed or written")]
     NotRegular { kind: &'static str },
     /// The caller's check, run under the lock, refused the append.
     #[error("{message}")]
@@ -245,6 +242,13 @@ impl crate::error_code::Coded for AppendError {
             AppendError::Refused { code, .. } => code,
             AppendError::RolledBack { .. } => "token-file-append-rolled-back",
             AppendError::RollbackFailed { .. } => "token-file-append-partial",
+        }
+    }
+
+    fn help(&self) -> Option<String> {
+        match self {
+            AppendError::NotRegular { .. } => Some("give a regular file or a new path".to_owned()),
+            _ => None,
         }
     }
 }

@@ -86,7 +86,7 @@ pub fn approval_payload(key: &dyn Signer, inputs: &ApprovalInputs) -> Payload {
         subject_sha256: inputs.subject.sha256.clone(),
         subject_length: inputs.subject.length,
         subject_scope: SUBJECT_SCOPE.to_owned(),
-        subject_encoding: "bytes".to_owned(),
+        subject_encoding: super::SUBJECT_ENCODING.to_owned(),
         shown_sha256: inputs.shown.sha256.clone(),
         shown_length: inputs.shown.length,
         shown_media_type: "text/plain".to_owned(),

@@ -82,8 +82,14 @@ impl Progress {
         let bar = if io::stderr().is_terminal() && !super::quiet() {
             let bar = indicatif::ProgressBar::new(0);
             if let Ok(style) = indicatif::ProgressStyle::with_template(
-                "{spinner} auditing {pos}/{len} files [{bar:40}] {per_sec} eta {eta}",
+                "{spinner} auditing {pos}/{len} files [{bar:40}] {rate} files/s eta {eta}",
             ) {
+                let style = style.with_key(
+                    "rate",
+                    |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = write!(w, "{}", super::layout::rate(state.per_sec()));
+                    },
+                );
                 bar.set_style(style.progress_chars("=> "));
             }
             bar
@@ -229,7 +235,7 @@ impl Writer {
                 out.typed("summary", summary)?;
                 out.text("}\n")
             }
-            Format::Human => out.text(&self.human(summary, pin)),
+            Format::Human => out.text(&super::layout::text(&self.human(summary, pin))),
         }
     }
 
@@ -271,7 +277,7 @@ impl Writer {
                     escape(&finding.message).into_owned(),
                 ]);
             }
-            text.push_str(&format!("{table}\n"));
+            text.push_str(&format!("{}\n", super::layout::table(&table)));
             for (code, count) in &self.per_code {
                 if *count > HUMAN_ROWS_PER_CODE {
                     text.push_str(&format!(
@@ -306,7 +312,7 @@ impl Writer {
                 escape(file).into_owned(),
             ]);
         }
-        let mut text = format!("{table}\n");
+        let mut text = format!("{}\n", super::layout::table(&table));
         if total > self.approved.len() {
             text.push_str(&format!(
                 "… and {} more attributed receipts (--format jsonl lists every one)\n",
@@ -324,7 +330,7 @@ impl Writer {
                 count.to_string(),
             ]);
         }
-        text.push_str(&format!("{counts}\n"));
+        text.push_str(&format!("{}\n", super::layout::table(&counts)));
         text
     }
 }
@@ -376,5 +382,9 @@ fn summary_tables(summary: &Summary) -> String {
     if summary.findings.is_empty() {
         codes.add_row(vec!["(none)".to_owned(), String::new(), "0".to_owned()]);
     }
-    format!("{table}\n{codes}\n")
+    format!(
+        "{}\n{}\n",
+        super::layout::table(&table),
+        super::layout::table(&codes)
+    )
 }

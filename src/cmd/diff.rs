@@ -29,7 +29,9 @@ pub fn run(args: DiffArgs, global: &Global) -> miette::Result<Outcome> {
             .json_line("diff", &Document::of(&report))
             .map_err(super::io_report)?,
         Format::Jsonl => jsonl(&mut out, &report).map_err(super::io_report)?,
-        Format::Human => out.text(&human(&report, &args)).map_err(super::io_report)?,
+        Format::Human => out
+            .text(&super::layout::text(&human(&report, &args)))
+            .map_err(super::io_report)?,
     }
     out.flush().map_err(super::io_report)?;
     Ok(if report.summary.needs_attention {
@@ -212,7 +214,7 @@ fn human(report: &DiffReport, args: &DiffArgs) -> String {
         for (i, pair) in report.pairs.iter().enumerate() {
             table.add_row(pair_row(i, pair));
         }
-        text.push_str(&format!("{table}\n"));
+        text.push_str(&format!("{}\n", super::layout::table(&table)));
     }
     for (side, views) in [("old", &report.old_only), ("new", &report.new_only)] {
         if views.is_empty() {
@@ -241,7 +243,7 @@ fn human(report: &DiffReport, args: &DiffArgs) -> String {
                 escape(v.detail.as_deref().unwrap_or_default()).into_owned(),
             ]);
         }
-        text.push_str(&format!("{table}\n"));
+        text.push_str(&format!("{}\n", super::layout::table(&table)));
     }
     if !report.notes.is_empty() {
         text.push_str("migration facts:\n");

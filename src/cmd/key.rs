@@ -27,17 +27,28 @@ struct Shown {
     /// 64 hex, or `null` for a file not recognisably a public key (only its key id is shown).
     public_key: Option<String>,
     key_id: String,
+    /// The key's OpenSSH fingerprint (`SHA256:…`, as `ssh-add -l` and `ssh-keygen -l` print
+    /// it), when its public key is shown.
+    ssh_fingerprint: Option<String>,
+    /// An OpenSSH public key line's comment (`alice@laptop`).
+    ssh_comment: Option<String>,
     file: String,
 }
 
 fn show(args: KeyShowArgs, global: &Global) -> miette::Result<Outcome> {
     let content = inspect(&args.file).map_err(report)?;
     let kind = content.kind();
+    let ssh_comment = match &content {
+        Content::SshPublic { comment, .. } if !comment.is_empty() => Some(comment.clone()),
+        _ => None,
+    };
     let (public, shown) = public_of(&args, content).map_err(report)?;
     let record = Shown {
         kind: kind.as_str(),
         public_key: shown.then(|| public.hex.clone()),
         key_id: public.key_id.clone(),
+        ssh_fingerprint: shown.then(|| crate::keys::openssh::fingerprint(&public)),
+        ssh_comment,
         file: args.file.display().to_string(),
     };
     let mut out = Out::new();
@@ -56,6 +67,12 @@ fn show(args: KeyShowArgs, global: &Global) -> miette::Result<Outcome> {
                 .into_diagnostic()?,
             }
             writeln!(out, "key id      {}", record.key_id).into_diagnostic()?;
+            if let Some(fingerprint) = &record.ssh_fingerprint {
+                let comment = record.ssh_comment.as_deref().unwrap_or("");
+                let line = format!("{fingerprint} {comment}");
+                let line = crate::inert::escape(line.trim_end());
+                writeln!(out, "ssh key     {line}").into_diagnostic()?;
+            }
             if kind == Kind::SecretPlain {
                 writeln!(
                     out,

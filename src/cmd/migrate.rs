@@ -75,7 +75,9 @@ pub fn run(args: MigrateArgs, global: &Global) -> miette::Result<Outcome> {
             out.text("}\n").map_err(super::io_report)?;
         }
         Format::Human => out
-            .text(&human(&shown, more, &summary, &args.out))
+            .text(&super::layout::text(&human(
+                &shown, more, &summary, &args.out,
+            )))
             .map_err(super::io_report)?,
     }
     out.flush().map_err(super::io_report)?;
@@ -244,7 +246,7 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
                 committed,
             ]);
         }
-        text.push_str(&format!("{table}\n"));
+        text.push_str(&format!("{}\n", super::layout::table(&table)));
     }
     for r in records.iter().filter(|r| r.label == Label::FrameConflict) {
         text.push_str(&format!(
@@ -273,7 +275,7 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
             label.meaning().to_owned(),
         ]);
     }
-    text.push_str(&format!("{counts}\n"));
+    text.push_str(&format!("{}\n", super::layout::table(&counts)));
     let changes: Vec<String> = Change::ALL
         .iter()
         .map(|c| {

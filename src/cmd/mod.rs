@@ -14,14 +14,13 @@ use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub mod approve;
-pub mod approve_key;
-pub mod approve_prompt;
 pub mod audit;
 pub mod diagnostic;
 pub mod diff;
 pub mod envelope;
 pub mod key;
 pub mod keygen;
+pub mod layout;
 pub mod migrate;
 pub mod passphrase;
 pub mod report;
@@ -81,6 +80,7 @@ pub fn quiet() -> bool {
 pub fn run(cli: Cli) -> Outcome {
     let global = Global::from_cli(&cli);
     QUIET.store(global.quiet, Ordering::Relaxed);
+    layout::set_color(global.color);
     let result = match cli.command {
         Command::Target(args) => target::run(args, &global),
         Command::Envelope(args) => envelope::run(*args, &global),

@@ -395,7 +395,7 @@ impl<'g> Report<'g> {
         for row in &self.page {
             table.add_row(row.cells.iter().map(Cell::new));
         }
-        writeln!(out, "{table}")?;
+        writeln!(out, "{}", super::layout::table(&table))?;
         for row in self.page.drain(..) {
             if let Some(text) = row.explain {
                 writeln!(out, "{text}")?;
@@ -428,10 +428,13 @@ impl<'g> Report<'g> {
                         t.codes.iter().map(|(c, n)| format!("{c} ×{n}")).collect();
                     summary.push_str(&format!(" ({})", codes.join(", ")));
                 }
-                writeln!(out, "{summary}")?;
-                writeln!(
-                    out,
+                let policy = format!(
                     "unknown _meta keys: {UNKNOWN_KEY_POLICY} (hashed into every identity that covers _meta, like the known keys)"
+                );
+                write!(
+                    out,
+                    "{}",
+                    super::layout::text(&format!("{summary}\n{policy}\n"))
                 )
             }
         }
@@ -614,7 +617,7 @@ fn explain_text(call: &Call, server: &str) -> String {
                 format!("{}: {value}", p.name())
             })
             .collect();
-        text.push_str(&format!("{name} = sha256 of the framed parts concatenated (≠ marks where committed and host differ)\n{table}\n  {}\n", hashes.join("\n  ")));
+        text.push_str(&format!("{name} = sha256 of the framed parts concatenated (≠ marks where committed and host differ)\n{}\n  {}\n", super::layout::table(&table), hashes.join("\n  ")));
     }
     for (name, value) in [
         ("requestState", &call.request_state),
@@ -644,7 +647,10 @@ pub(super) fn render_diagnostic(
     refusal: &Refusal,
     color: bool,
 ) -> String {
-    let (window, label) = printable_window(frame.bytes, refusal.span);
+    // On a terminal, the window shrinks so its line fits beside the snippet's gutter.
+    let width = super::layout::stdout_columns();
+    let context = width.map_or(CONTEXT, |w| (w.saturating_sub(24) / 2).clamp(8, CONTEXT));
+    let (window, label) = printable_window(frame.bytes, refusal.span, context);
     let diagnostic = miette::MietteDiagnostic::new(escape(&refusal.message))
         .with_code(refusal.code.as_str())
         .with_help(format!(
@@ -659,27 +665,32 @@ pub(super) fn render_diagnostic(
     let report = miette::Report::new(diagnostic)
         // `place` is escaped by the caller.
         .with_source_code(NamedSource::new(format!("{place} (window)"), window));
-    let handler = if color {
+    let mut handler = if color {
         miette::GraphicalReportHandler::new()
     } else {
         miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
     };
+    if let Some(width) = width {
+        handler = handler.with_width(width);
+    }
     let mut text = String::new();
     let _ = handler.render_report(&mut text, report.as_ref());
     text
 }
 
-/// Up to ~60 bytes either side of `span`, as inert text (invalid UTF-8 → U+FFFD, then
+/// Bytes shown either side of a refused span (fewer on a narrow terminal).
+const CONTEXT: usize = 60;
+
+/// Up to `context` bytes either side of `span`, as inert text (invalid UTF-8 → U+FFFD, then
 /// [`escape`]), with the span mapped into it.
-fn printable_window(bytes: &[u8], span: Span) -> (String, Span) {
-    const CONTEXT: usize = 60;
+fn printable_window(bytes: &[u8], span: Span, context: usize) -> (String, Span) {
     let at = span.start.min(bytes.len());
     let until = span
         .end
         .clamp(at, bytes.len())
         .max((at + 1).min(bytes.len()));
-    let start = char_boundary_back(bytes, at.saturating_sub(CONTEXT));
-    let end = char_boundary_forward(bytes, (until + CONTEXT).min(bytes.len()));
+    let start = char_boundary_back(bytes, at.saturating_sub(context));
+    let end = char_boundary_forward(bytes, (until + context).min(bytes.len()));
     let mut text = String::from(if start > 0 { "…" } else { "" });
     text.push_str(&printable(&bytes[start..at]));
     let label_start = text.len();
@@ -724,7 +735,7 @@ mod tests {
     #[test]
     fn window_maps_the_span_and_shows_control_bytes() {
         let bytes = b"{\"a\":1,\"a\":2}\r\n";
-        let (text, label) = printable_window(bytes, Span { start: 7, end: 10 });
+        let (text, label) = printable_window(bytes, Span { start: 7, end: 10 }, CONTEXT);
         assert_eq!(&text[label.start..label.end], "\"a\"");
         assert!(text.ends_with("\\u{D}\\u{A}"), "{text}");
         let long = vec![b'x'; 500];
@@ -734,6 +745,7 @@ mod tests {
                 start: 250,
                 end: 251,
             },
+            CONTEXT,
         );
         assert!(text.starts_with('…') && text.ends_with('…'));
         assert_eq!(&text[label.start..label.end], "x");

@@ -475,7 +475,7 @@ impl Human {
         if self.rows > 0 {
             let table = std::mem::replace(&mut self.table, new_table());
             self.rows = 0;
-            writeln!(self.out, "{table}")?;
+            writeln!(self.out, "{}", super::layout::table(&table))?;
         }
         Ok(())
     }
@@ -487,13 +487,17 @@ impl Human {
         global: &Global,
     ) -> io::Result<()> {
         self.print_table()?;
-        let mut out = self.out;
+        // Everything after the tables, word-wrapped to the terminal as a whole.
+        let mut out = Vec::new();
         let theme = if global.color {
             miette::GraphicalTheme::unicode()
         } else {
             miette::GraphicalTheme::unicode_nocolor()
         };
-        let handler = miette::GraphicalReportHandler::new_themed(theme);
+        let mut handler = miette::GraphicalReportHandler::new_themed(theme);
+        if let Some(width) = super::layout::stdout_columns() {
+            handler = handler.with_width(width);
+        }
         for diagnostic in &self.diagnostics {
             let mut text = String::new();
             let inert = super::diagnostic::Inert::new(diagnostic);
@@ -519,14 +523,17 @@ impl Human {
             )?;
         }
         write_summary(&mut out, summary)?;
-        out.flush()
+        let mut stdout = self.out;
+        stdout.text(&super::layout::text(&String::from_utf8_lossy(&out)))?;
+        stdout.flush()
     }
 }
 
 /// One line per conflicting target (the first [`MAX_DIAGNOSTICS`], then a count).
-fn write_conflicts(out: &mut Out, conflicts: &[Conflict]) -> io::Result<()> {
+fn write_conflicts(out: &mut impl Write, conflicts: &[Conflict]) -> io::Result<()> {
     for conflict in conflicts.iter().take(MAX_DIAGNOSTICS) {
-        writeln!(out, "error [{}]: {}", conflict.code, conflict.message)?;
+        let error = super::layout::paint("error", super::layout::Verdict::Bad);
+        writeln!(out, "{error} [{}]: {}", conflict.code, conflict.message)?;
     }
     if conflicts.len() > MAX_DIAGNOSTICS {
         writeln!(
@@ -596,7 +603,7 @@ fn binding_text(report: &LineReport) -> String {
     }
 }
 
-fn write_summary(out: &mut Out, summary: &Summary) -> io::Result<()> {
+fn write_summary(out: &mut impl Write, summary: &Summary) -> io::Result<()> {
     let declines = match summary.declines {
         0 => String::new(),
         1 => " (1 signed decline)".to_owned(),
@@ -605,11 +612,11 @@ fn write_summary(out: &mut Out, summary: &Summary) -> io::Result<()> {
     let lines = if summary.lines == 1 { "line" } else { "lines" };
     writeln!(
         out,
-        "{}: {} token {lines}, {} accepted, {} rejected{declines}",
+        "{}: {} token {lines}, {} accepted, {}{declines}",
         escape(&summary.source),
         summary.lines,
         summary.accepted,
-        summary.rejected
+        super::layout::count(summary.rejected, "rejected", super::layout::Verdict::Bad)
     )?;
     match summary.conflicts {
         0 => {}

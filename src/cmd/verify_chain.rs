@@ -218,8 +218,9 @@ fn human(result: &ChainResult) -> String {
         .and_then(|l| l.cut_last_line.as_ref())
     {
         text.push_str(&format!(
-            "VERIFY FAIL: line {} is cut off: the file ends without an LF after it and it is \
+            "{}: line {} is cut off: the file ends without an LF after it and it is \
              not a JSON value (chained above as it stands)\n",
+            super::layout::paint("VERIFY FAIL", super::layout::Verdict::Bad),
             cut.line
         ));
     }
@@ -272,9 +273,10 @@ fn human(result: &ChainResult) -> String {
 fn sealed_text(report: &SealedReport) -> String {
     let mut text = String::new();
     if !report.genesis.ok {
-        text.push_str(
-            "VERIFY FAIL: genesis mismatch (log is not rooted at this verifier's fresh genesis)\n",
-        );
+        text.push_str(&format!(
+            "{}: genesis mismatch (log is not rooted at this verifier's fresh genesis)\n",
+            super::layout::paint("VERIFY FAIL", super::layout::Verdict::Bad)
+        ));
         text.push_str(&format!(
             "  recorded:   {}\n",
             escape(&report.genesis.recorded)
@@ -291,7 +293,8 @@ fn sealed_text(report: &SealedReport) -> String {
         Some(bad) => {
             let i = bad.index;
             text.push_str(&format!(
-                "VERIFY FAIL: entry {i} — recorded head does not match recomputed chain.\n"
+                "{}: entry {i} — recorded head does not match recomputed chain.\n",
+                super::layout::paint("VERIFY FAIL", super::layout::Verdict::Bad)
             ));
             text.push_str(&format!("  recorded:   {}\n", escape(&bad.recorded)));
             text.push_str(&format!("  recomputed: {}\n", bad.recomputed));
@@ -307,7 +310,8 @@ fn sealed_text(report: &SealedReport) -> String {
         }
         None if report.genesis.ok => {
             text.push_str(&format!(
-                "VERIFY OK: {} entries, chain intact.\n",
+                "{}: {} entries, chain intact.\n",
+                super::layout::paint("VERIFY OK", super::layout::Verdict::Good),
                 report.entries
             ));
         }

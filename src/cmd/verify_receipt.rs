@@ -90,7 +90,7 @@ pub fn run(args: VerifyReceiptArgs, global: &Global) -> miette::Result<Outcome> 
         match (global.format, &mut array) {
             (Format::Json, Some(array)) => array.item(&mut out, "receipt", &result),
             (Format::Jsonl, _) => out.json_line("receipt", &result),
-            _ => out.text(&human(&result, pin.as_ref())),
+            _ => out.text(&super::layout::text(&human(&result, pin.as_ref()))),
         }
         .map_err(super::io_report)?;
     }
@@ -98,7 +98,8 @@ pub fn run(args: VerifyReceiptArgs, global: &Global) -> miette::Result<Outcome> 
         array.end(&mut out).map_err(super::io_report)?;
     }
     if global.format == Format::Human && statuses.len() > 1 {
-        out.text(&summary(&statuses)).map_err(super::io_report)?;
+        out.text(&super::layout::text(&summary(&statuses)))
+            .map_err(super::io_report)?;
     }
     out.flush().map_err(super::io_report)?;
     Ok(outcome)
@@ -173,7 +174,7 @@ pub fn human(result: &FileResult<'_>, pin: Option<&Pin>) -> String {
             escape(&check.detail).into_owned(),
         ]);
     }
-    text.push_str(&format!("{table}\n"));
+    text.push_str(&format!("{}\n", super::layout::table(&table)));
     let reported = &report.reported;
     let mut fields: Vec<String> = Vec::new();
     let mut add = |name: &str, value: &Option<String>| {
@@ -196,11 +197,15 @@ pub fn human(result: &FileResult<'_>, pin: Option<&Pin>) -> String {
 }
 
 fn headline(report: &ReceiptReport) -> String {
+    use super::layout::{paint, Verdict};
     let status = match report.status {
-        ReceiptStatus::Authenticated => "AUTHENTICATED",
-        ReceiptStatus::Unpinned => "NOT AUTHENTICATED (signer unpinned)",
-        ReceiptStatus::Unsigned => "NOT AUTHENTICATED (unsigned record_version 2)",
-        ReceiptStatus::Failed => "FAILED",
+        ReceiptStatus::Authenticated => paint("AUTHENTICATED", Verdict::Good),
+        ReceiptStatus::Unpinned => paint("NOT AUTHENTICATED (signer unpinned)", Verdict::Bad),
+        ReceiptStatus::Unsigned => paint(
+            "NOT AUTHENTICATED (unsigned record_version 2)",
+            Verdict::Bad,
+        ),
+        ReceiptStatus::Failed => paint("FAILED", Verdict::Bad),
     };
     let reported = &report.reported;
     let mut parts = vec![format!(
@@ -245,5 +250,5 @@ fn summary(statuses: &[(PathBuf, &'static str)]) -> String {
             table.add_row(vec![status.to_owned(), count.to_string()]);
         }
     }
-    format!("{table}\n")
+    format!("{}\n", super::layout::table(&table))
 }

@@ -22,6 +22,19 @@ pub struct AgentKey {
     pub comment: String,
 }
 
+impl AgentKey {
+    /// `SHA256:… comment`, as `ssh-add -l` names the key (the comment is untrusted text:
+    /// callers escape it).
+    pub fn fingerprint(&self) -> String {
+        let fingerprint = openssh::fingerprint(&self.public);
+        if self.comment.is_empty() {
+            fingerprint
+        } else {
+            format!("{fingerprint} {}", self.comment)
+        }
+    }
+}
+
 /// A connection to the agent and the key it signs with.
 pub struct AgentSigner {
     socket: std::path::PathBuf,
@@ -43,7 +56,8 @@ pub fn socket_path() -> Result<std::path::PathBuf, KeyError> {
 }
 
 /// Connects to the agent and picks its Ed25519 key: the one `wanted` names, else the only
-/// one. Several keys and no `wanted` is refused with their key ids.
+/// one. Several keys and no `wanted` is refused, naming each by its SHA256 fingerprint,
+/// comment and key id.
 pub fn signer(wanted: Option<&PublicKey>) -> Result<AgentSigner, KeyError> {
     let socket = socket_path()?;
     let keys = list_keys(&socket)?;
@@ -53,15 +67,15 @@ pub fn signer(wanted: Option<&PublicKey>) -> Result<AgentSigner, KeyError> {
             .find(|k| &k.public == wanted)
             .ok_or_else(|| KeyError::AgentNoKey {
                 message: format!(
-                    "the agent does not hold the key given with --ssh-key (key id {}); load it \
-                     with ssh-add",
+                    "the agent does not hold the key given with --ssh-key ({}, key id {})",
+                    openssh::fingerprint(wanted),
                     wanted.key_id
                 ),
             })?,
         None => match keys.len() {
             0 => {
                 return Err(KeyError::AgentNoKey {
-                    message: "the agent holds no Ed25519 key; load one with ssh-add".into(),
+                    message: "the agent holds no Ed25519 key".into(),
                 })
             }
             1 => keys
@@ -70,7 +84,10 @@ pub fn signer(wanted: Option<&PublicKey>) -> Result<AgentSigner, KeyError> {
                 .ok_or_else(|| agent_error("no key"))?,
             _ => {
                 return Err(KeyError::AgentAmbiguous {
-                    key_ids: keys.iter().map(|k| k.public.key_id.clone()).collect(),
+                    keys: keys
+                        .iter()
+                        .map(|k| format!("{} (key id {})", k.fingerprint(), k.public.key_id))
+                        .collect(),
                 })
             }
         },

@@ -108,13 +108,14 @@ pub enum KeyError {
     /// The ssh-agent holds no Ed25519 key, or not the one asked for.
     #[error("ssh-agent: {message}")]
     AgentNoKey { message: String },
-    /// The ssh-agent holds several Ed25519 keys and `--ssh-key` does not pick one.
+    /// The ssh-agent holds several Ed25519 keys and `--ssh-key` does not pick one. Each key
+    /// as `ssh-add -l` names it, with its key id: `SHA256:… comment (key id …)`.
     #[error(
-        "ssh-agent holds {} Ed25519 keys (key ids {}); not choosing one",
-        key_ids.len(),
-        key_ids.join(", ")
+        "ssh-agent holds {} Ed25519 keys; not choosing one: {}",
+        keys.len(),
+        keys.join("; ")
     )]
-    AgentAmbiguous { key_ids: Vec<String> },
+    AgentAmbiguous { keys: Vec<String> },
     /// A public key option's value that is no key (64 hex digits, an `ssh-ed25519` line) and
     /// names no file. The value itself is not kept: it may be a mistyped secret.
     #[error(
@@ -181,6 +182,10 @@ impl Coded for KeyError {
             KeyError::WrongPassphrase { .. } => {
                 Some("nothing was signed or written; try again with the right passphrase".into())
             }
+            KeyError::AgentNoKey { .. } => Some(
+                "load the key into the agent with ssh-add (ssh-add -l lists what it holds)"
+                    .to_owned(),
+            ),
             KeyError::AgentAmbiguous { .. } => Some(
                 "pick one with --ssh-key FILE (its OpenSSH public key file, e.g. \
                  ~/.ssh/id_ed25519.pub)"

@@ -68,6 +68,17 @@ pub fn public_line(public: &PublicKey) -> String {
     )
 }
 
+/// The key's fingerprint as `ssh-keygen -l` and `ssh-add -l` print it: `SHA256:` and the
+/// unpadded standard base64 of the SHA-256 of its wire blob.
+pub fn fingerprint(public: &PublicKey) -> String {
+    use sha2::Digest as _;
+    let digest = sha2::Sha256::digest(blob(public));
+    format!(
+        "SHA256:{}",
+        base64::engine::general_purpose::STANDARD_NO_PAD.encode(digest)
+    )
+}
+
 /// One SSH wire string: big-endian u32 length, then the bytes; returns it and the rest.
 pub fn read_string(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
     let length_bytes: [u8; 4] = bytes.get(..4)?.try_into().ok()?;

@@ -61,11 +61,21 @@ pub struct PinError {
     message: String,
     #[source]
     key: Option<KeyError>,
+    /// What to do about it (shown as `help`, not inside the message).
+    help: Option<String>,
 }
+
+/// The forms `--receipt-key` takes, as the fix for a value that is none of them.
+const RECEIPT_KEY_FORMS: &str = "give the installation's receipt key as 64 hex digits, an \
+    `ssh-ed25519` line, seal-host's raw .seal-receipt-ed25519.key seed file or a public key file";
 
 impl crate::error_code::Coded for PinError {
     fn code(&self) -> &'static str {
         "bad-receipt-key"
+    }
+
+    fn help(&self) -> Option<String> {
+        self.help.clone()
     }
 }
 
@@ -84,6 +94,7 @@ pub fn load(arg: &str) -> Result<Pin, PinError> {
         let key = crate::keys::PublicKey::from_text(arg).map_err(|e| PinError {
             message: format!("--receipt-key: {e}"),
             key: Some(e),
+            help: Some(RECEIPT_KEY_FORMS.to_owned()),
         })?;
         return Ok(Pin {
             public_key: key.verifying.to_bytes(),
@@ -101,6 +112,7 @@ pub fn load(arg: &str) -> Result<Pin, PinError> {
                 "--receipt-key {arg}: the file is neither a raw 32-byte seed nor a public key ({e})"
             ),
         },
+        help: Some(RECEIPT_KEY_FORMS.to_owned()),
         key: Some(e),
     })?;
     let refuse = |why: &'static str| {
@@ -108,12 +120,9 @@ pub fn load(arg: &str) -> Result<Pin, PinError> {
             path: path.to_path_buf(),
             why,
         };
-        // The message already says what to do; the help is part of it.
         PinError {
-            message: format!(
-                "--receipt-key: {error}; {}",
-                error.help().unwrap_or_default()
-            ),
+            message: format!("--receipt-key: {error}"),
+            help: error.help(),
             key: None,
         }
     };

@@ -84,36 +84,7 @@ pub fn render(request: &Request<'_>, signer: &Signer<'_>, validity: Option<Valid
         "  era        {}\n\narguments:\n",
         request.call.era.as_str()
     ));
-    pretty(&mut head, &request.call.canonical_arguments, 1);
-    head.raw("\n");
-    match &request.call.meta {
-        MetaState::Absent => head.raw("_meta: absent\n"),
-        MetaState::Present { entries, .. } => {
-            head.raw(&format!(
-                "_meta: {} key{}, every one shown:\n",
-                entries.len(),
-                if entries.len() == 1 { "" } else { "s" }
-            ));
-            for (key, value) in entries {
-                head.raw("  ");
-                head.quoted(key);
-                head.raw(":");
-                pretty_after_key(&mut head, value);
-                head.raw("\n");
-            }
-        }
-    }
-    for (name, value) in [
-        ("requestState", request.call.request_state.as_deref()),
-        ("inputResponses", request.call.input_responses.as_deref()),
-    ] {
-        head.raw(&format!("{name}:"));
-        match value {
-            None => head.raw(" absent"),
-            Some(value) => pretty_after_key(&mut head, value),
-        }
-        head.raw("\n");
-    }
+    values(&mut head, request.call);
     let mut tail = Text::default();
     let (body, delimiter) = split_delimiter(request.frame);
     let ending = match delimiter {
@@ -144,6 +115,42 @@ pub fn render(request: &Request<'_>, signer: &Signer<'_>, validity: Option<Valid
     out
 }
 
+/// The arguments, every `_meta` value, `requestState` and `inputResponses`, pretty-printed
+/// from their canonical bytes (after an `arguments:` line the caller writes); shared with
+/// version 3, which shows them alike.
+pub(super) fn values(head: &mut Text, call: &crate::request::Call) {
+    pretty(head, &call.canonical_arguments, 1);
+    head.raw("\n");
+    match &call.meta {
+        MetaState::Absent => head.raw("_meta: absent\n"),
+        MetaState::Present { entries, .. } => {
+            head.raw(&format!(
+                "_meta: {} key{}, every one shown:\n",
+                entries.len(),
+                if entries.len() == 1 { "" } else { "s" }
+            ));
+            for (key, value) in entries {
+                head.raw("  ");
+                head.quoted(key);
+                head.raw(":");
+                pretty_after_key(head, value);
+                head.raw("\n");
+            }
+        }
+    }
+    for (name, value) in [
+        ("requestState", call.request_state.as_deref()),
+        ("inputResponses", call.input_responses.as_deref()),
+    ] {
+        head.raw(&format!("{name}:"));
+        match value {
+            None => head.raw(" absent"),
+            Some(value) => pretty_after_key(head, value),
+        }
+        head.raw("\n");
+    }
+}
+
 /// The one-line question, e.g. `Sign ALLOW for db.execute on server "prod", target
 /// 2a01...c565, valid 120 s? [y/N] `.
 fn question(request: &Request<'_>, validity: Option<Validity>) -> String {
@@ -163,11 +170,11 @@ fn question(request: &Request<'_>, validity: Option<Validity>) -> String {
     String::from_utf8_lossy(&text.bytes).into_owned()
 }
 
-fn ttl_seconds(validity: Validity) -> u64 {
+pub(super) fn ttl_seconds(validity: Validity) -> u64 {
     validity.expiry.saturating_sub(validity.authorized_at) / 1000
 }
 
-fn short(hex: &str) -> String {
+pub(super) fn short(hex: &str) -> String {
     match (hex.get(..4), hex.get(hex.len().saturating_sub(4)..)) {
         (Some(head), Some(tail)) if hex.len() > 8 => format!("{head}...{tail}"),
         _ => hex.to_owned(),
@@ -175,36 +182,8 @@ fn short(hex: &str) -> String {
 }
 
 /// Unix milliseconds as `YYYY-MM-DD HH:MM:SS UTC (N ms)`.
-fn utc(ms: u64) -> String {
-    let seconds = ms / 1000;
-    let days = i64::try_from(seconds / 86_400).unwrap_or(i64::MAX / 2);
-    let rest = seconds % 86_400;
-    let (year, month, day) = civil_from_days(days);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC ({ms} ms)",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60
-    )
-}
-
-/// The proleptic Gregorian date of a day count since 1970-01-01.
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z - era * 146_097;
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 {
-        month_index + 3
-    } else {
-        month_index - 9
-    };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
+pub fn utc(ms: u64) -> String {
+    format!("{} ({ms} ms)", crate::timestamp::utc_text(ms))
 }
 
 /// A value after `key:`: a scalar or empty container on the same line, otherwise the

@@ -129,7 +129,7 @@ fn approve_from_frame_and_target_signs_a_bound_token() {
 /// on the same line, and shown_sha256 commits to the screen exactly as printed before that
 /// answer.
 #[test]
-fn approve_defaults_to_renderer_2_and_yes_answers_its_question() {
+fn approve_defaults_to_renderer_3_and_yes_answers_its_question() {
     let dir = tempfile::tempdir().unwrap();
     let frame = frame_path().display().to_string();
     let output = approve(
@@ -155,7 +155,8 @@ fn approve_defaults_to_renderer_2_and_yes_answers_its_question() {
     let answered = format!("{question}yes (--yes)\nsigned allow for target={TARGET}\n");
     let shown_end = stdout.find(&answered).expect(&stdout) + question.len();
     let shown = &stdout.as_bytes()[..shown_end];
-    assert!(stdout.starts_with("Seal approval request (sealkit-approve-terminal 2)\n"));
+    // Standard output is a pipe: the screen is drawn at the default 80 columns.
+    assert!(stdout.starts_with("Seal approval request (sealkit-approve-terminal 3, 80 columns)\n"));
     let (code, records) = verify_jsonl(
         &dir.path().join("tokens.ndjson"),
         &[
@@ -169,7 +170,7 @@ fn approve_defaults_to_renderer_2_and_yes_answers_its_question() {
     );
     assert_eq!(code, 0);
     let signed = &records[0]["signed"];
-    assert_eq!(signed["renderer"]["version"], "2");
+    assert_eq!(signed["renderer"]["version"], "3");
     assert_eq!(signed["shown"]["length"], shown.len() as u64);
     assert_eq!(
         signed["shown"]["sha256"],

@@ -46,10 +46,12 @@ fn a_nonce_the_token_file_already_reserves_is_refused_before_signing() {
         .assert()
         .code(0);
     let before = std::fs::read(&tokens).unwrap();
+    // The fix is in `help`, not in the message.
     approve(dir.path(), &tokens, &["--nonce", "n-1"])
         .assert()
         .code(1)
-        .stderr(contains("nonce-reserved"));
+        .stderr(contains("nonce-reserved"))
+        .stderr(contains("help: choose another --nonce"));
     let (code, refusal) = run_json(approve(dir.path(), &tokens, &["--nonce", "n-1"]));
     assert_eq!(code, 1);
     assert_eq!(refusal["status"], "refused");
@@ -149,7 +151,8 @@ fn an_approval_already_expired_at_signing_is_refused() {
     );
     let message = refusal["message"].as_str().unwrap();
     assert!(
-        message.contains("its expiry 120000 ms is before the signing time"),
+        message
+            .contains("its expiry 1970-01-01 00:02:00 UTC (120000 ms) is before the signing time"),
         "{message}"
     );
     // Past its expiry at the given signing time, or older than the longest TTL (300 s).
@@ -163,7 +166,7 @@ fn an_approval_already_expired_at_signing_is_refused() {
                 "--authorized-at",
                 "1785999990000",
             ],
-            "its expiry 1785999999999 ms is before the signing time 1786000000000 ms",
+            "its expiry 2026-08-06 07:06:39 UTC (1785999999999 ms) is before the signing time 2026-08-06 07:06:40 UTC (1786000000000 ms)",
         ),
         (
             [
@@ -174,7 +177,7 @@ fn an_approval_already_expired_at_signing_is_refused() {
                 "--authorized-at",
                 "1786000000000",
             ],
-            "authorized_at 1786000000000 ms is more than the host's longest TTL (300 s) before",
+            "authorized_at 2026-08-06 07:06:40 UTC (1786000000000 ms) is more than the host's longest TTL (300 s) before",
         ),
     ] {
         let (code, refusal) = run_json(approve(dir.path(), &tokens, &args));

@@ -80,9 +80,88 @@ fn roff_text(text: &str) -> String {
     }
 }
 
-/// EXIT STATUS, ENVIRONMENT and EXAMPLES, which clap has no place for.
+/// The codes each command can print, by man page: which code enums apply to which command,
+/// in this one place. Each page's CODES section lists them from the enums themselves, so a
+/// code added to an enum appears on the next regeneration (and the staleness test fails until
+/// then); its one line is the code's row in the documentation's code tables.
+fn codes(page: &str) -> Vec<String> {
+    use sealkit::approval::reason::Reason;
+    use sealkit::finding::Code;
+    use sealkit::migrate::{diff::verify::FindingCode, Change, Label};
+    use sealkit::refusal::RefusalCode;
+    let refusals = || RefusalCode::ALL.iter().map(|c| c.as_str().to_owned());
+    let findings = || Code::ALL.iter().map(|c| c.as_str().to_owned());
+    let labels = || Label::ALL.iter().map(|l| l.as_str().to_owned());
+    match page {
+        "sealkit-target" | "sealkit-approve" | "sealkit-envelope" => refusals().collect(),
+        "sealkit-audit"
+        | "sealkit-report"
+        | "sealkit-verify-receipt"
+        | "sealkit-verify-chain"
+        | "sealkit-verify-bundle" => findings().collect(),
+        "sealkit-verify-approval" => Reason::ALL
+            .iter()
+            .map(|r| r.code().into_owned())
+            .chain(["allow-beside-signed-decline".to_owned()])
+            .collect(),
+        "sealkit-migrate" => labels()
+            .chain(Change::ALL.iter().map(|c| c.as_str().to_owned()))
+            .collect(),
+        "sealkit-diff" => FindingCode::ALL
+            .iter()
+            .map(|c| c.as_str().to_owned())
+            .chain(labels())
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A code's one line: the last cell of its row in the documentation's code tables (the first
+/// table row with a cell naming the code in backticks).
+fn documented_meaning(docs: &str, code: &str) -> String {
+    let quoted = format!("`{code}");
+    let row = docs
+        .lines()
+        .filter(|l| l.starts_with('|'))
+        .find(|l| {
+            l.split('|').any(|cell| {
+                let cell = cell.trim();
+                cell == format!("{quoted}`") || (code.ends_with(':') && cell.starts_with(&quoted))
+            })
+        })
+        .unwrap_or_else(|| {
+            panic!("code {code} has no row in the documentation's code tables: add one")
+        });
+    let cells: Vec<&str> = row
+        .split('|')
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    cells.last().unwrap().replace('`', "").replace("**", "")
+}
+
+/// CODES: every code the command can print, one line each.
+fn codes_section(page: &str) -> String {
+    let codes = codes(page);
+    if codes.is_empty() {
+        return String::new();
+    }
+    let docs = crate::support::documentation();
+    let mut roff = String::from(".SH CODES\n");
+    for code in codes {
+        roff.push_str(&format!(
+            ".TP\n\\fB{}\\fR\n{}\n",
+            roff_text(&code),
+            roff_text(&documented_meaning(&docs, &code))
+        ));
+    }
+    roff
+}
+
+/// CODES, EXIT STATUS, ENVIRONMENT and EXAMPLES, which clap has no place for.
 fn manual_sections(page: &str) -> String {
-    let mut roff = String::from(".SH \"EXIT STATUS\"\n");
+    let mut roff = codes_section(page);
+    roff.push_str(".SH \"EXIT STATUS\"\n");
     for (status, meaning) in EXIT_STATUS {
         roff.push_str(&format!(".TP\n{status}\n{}\n", roff_text(meaning)));
     }
@@ -236,4 +315,33 @@ fn man_pages_and_completions_are_current() {
         .filter(|p| files.get(*p) != on_disk.get(*p))
         .collect();
     assert!(stale.is_empty(), "stale generated files {stale:?}: run SEALKIT_REGENERATE=1 cargo test --test it generated_files");
+}
+
+/// A code added to an enum without its line in the documentation stops the generation (so
+/// the staleness test above cannot pass), and every listed code is on its committed page.
+/// Seen red when `allow-beside-signed-decline` was listed before its documentation row existed.
+#[test]
+fn every_code_a_command_prints_has_its_line_on_the_man_page() {
+    let docs = crate::support::documentation();
+    let missing = std::panic::catch_unwind(|| documented_meaning(&docs, "no-such-code"));
+    assert!(missing.is_err());
+    for page in [
+        "sealkit-target",
+        "sealkit-audit",
+        "sealkit-verify-approval",
+        "sealkit-migrate",
+        "sealkit-diff",
+    ] {
+        let committed =
+            std::fs::read_to_string(root().join("man").join(format!("{page}.1"))).unwrap();
+        let section = &committed[committed.find(".SH CODES").expect(page)..];
+        let listed = codes(page);
+        assert!(!listed.is_empty(), "{page}");
+        for code in listed {
+            assert!(
+                section.contains(&format!("\\fB{}\\fR", roff_text(&code))),
+                "{page} lacks {code}"
+            );
+        }
+    }
 }

@@ -150,7 +150,7 @@ fn agent_signs_tokens_that_verify_and_match_file_signed_ones() {
     agent.add(&first);
 
     // Renderer version 1 (its screen does not name the key's storage) for the byte
-    // comparison below; version 2, the default, is compared apart from its shown text.
+    // comparison below; version 3, the default, is compared apart from its shown text.
     let tokens = dir.path().join("agent.ndjson");
     let output = approve(
         &tokens,
@@ -183,11 +183,19 @@ fn agent_signs_tokens_that_verify_and_match_file_signed_ones() {
         std::fs::read(&tokens).unwrap(),
         std::fs::read(&file_tokens).unwrap()
     );
-    // Version 2 names the storage on the screen ("ssh-agent" / "key file …"): only the
+    // Version 3 names the storage on the screen ("ssh-agent" / "key file …"): only the
     // shown-text digest and length differ.
     let agent_v2 = dir.path().join("agent-v2.ndjson");
     let output = approve(&agent_v2, &agent.socket, &["--ssh-agent"]);
     assert_eq!(output.status.code(), Some(0), "{output:?}");
+    // The screen names the agent key as `ssh-add -l` does.
+    let first_fingerprint =
+        crate::support::ssh_keygen_fingerprint(&dir.path().join("id_ed25519.pub"));
+    let screen = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        screen.contains(&format!("  ssh key    {first_fingerprint} tester@host\n")),
+        "{screen}"
+    );
     let verified = verify(&agent_v2, &dir.path().join("id_ed25519.pub"));
     assert_eq!(verified.status.code(), Some(0), "{verified:?}");
     let file_v2 = dir.path().join("file-v2.ndjson");
@@ -207,6 +215,15 @@ fn agent_signs_tokens_that_verify_and_match_file_signed_ones() {
     assert_eq!(output.status.code(), Some(2), "{output:?}");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("ssh-agent-ambiguous"), "{stderr}");
+    // Both keys by fingerprint and comment, beside their key ids.
+    let second_fingerprint = crate::support::ssh_keygen_fingerprint(&dir.path().join("other.pub"));
+    let one_line = stderr.split_whitespace().collect::<Vec<_>>().join(" ");
+    for fingerprint in [&first_fingerprint, &second_fingerprint] {
+        assert!(
+            one_line.contains(&format!("{fingerprint} tester@host (key id ")),
+            "{stderr}"
+        );
+    }
     assert!(stderr.contains("--ssh-key"), "{stderr}");
     assert!(!refused_tokens.exists());
     let picked = dir.path().join("picked.ndjson");

@@ -145,6 +145,8 @@ fn renderer_2_names_the_signer_and_asks_one_line() {
             "1786000000000".into(),
             "--now".into(),
             "1786000000500".into(),
+            "--renderer-version".into(),
+            "2".into(),
         ]
     };
     let no_args = args("no.ndjson");

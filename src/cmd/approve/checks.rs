@@ -71,17 +71,27 @@ fn nonce_free(file: impl io::Read, key: &dyn Signer, nonce: &str) -> Result<(), 
             message: format!(
                 "line {line} already holds an approval with nonce {nonce:?} under this key; \
                  seal-host reserves a nonce once and would drop a second record with it as \
-                 replayed_nonce; nothing was signed (choose another nonce)"
+                 replayed_nonce; nothing was signed"
             ),
         }),
     }
 }
 
-fn refused(args: &ApproveArgs, error: &AppendError) -> Refused {
-    Refused::new(
+/// A token file refusal (checked before signing, or again under the append's lock), with
+/// what to do about it in `help`.
+pub(super) fn refused(args: &ApproveArgs, error: &AppendError) -> Refused {
+    let mut refused = Refused::new(
         error.code(),
         format!("{}: {error}", args.token_file.display()),
-    )
+    );
+    refused.help = match error.code() {
+        "nonce-reserved" => Some(
+            "choose another --nonce, or leave --nonce out (a default nonce is 128 random bits)"
+                .to_owned(),
+        ),
+        _ => error.help(),
+    };
+    refused
 }
 
 /// The expiry the record will carry for this authorized_at.
@@ -107,18 +117,31 @@ pub(super) fn not_expired(args: &ApproveArgs, decision: Decision, now: u64) -> R
     if now <= expiry && authorized_at >= oldest {
         return Ok(());
     }
+    let time = crate::renderer::v2::utc;
     let why = if now > expiry {
-        format!("its expiry {expiry} ms is before the signing time {now} ms")
+        format!(
+            "its expiry {} is before the signing time {}",
+            time(expiry),
+            time(now)
+        )
     } else {
         format!(
-            "authorized_at {authorized_at} ms is more than the host's longest TTL \
-             ({MAX_TTL_SECONDS} s) before the signing time {now} ms"
+            "authorized_at {} is more than the host's longest TTL ({MAX_TTL_SECONDS} s) before \
+             the signing time {}",
+            time(authorized_at),
+            time(now)
         )
     };
-    Err(Refused::new(
+    let mut refused = Refused::new(
         "approval-expired-at-signing",
         format!("nothing was signed: the host would drop this approval as expired: {why}"),
-    ))
+    );
+    refused.help = Some(
+        "run approve again: without --authorized-at, --expiry and --now the window starts when \
+         the request is drawn, and a window that passes while you read is offered again"
+            .to_owned(),
+    );
+    Err(refused)
 }
 
 /// Warns (stderr) when the approval's lifetime exceeds the host's TTL cap.

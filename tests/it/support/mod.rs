@@ -192,8 +192,8 @@ pub fn documentation() -> String {
 }
 
 /// The payload of a one-line token file without its `shown_sha256` and `shown_length`, and
-/// those two apart: renderer version 2's screen names where the signing key lives, so two
-/// storages of one key differ in exactly these members.
+/// those two apart: the screens of renderer versions 2 and 3 name where the signing key
+/// lives, so two storages of one key differ in exactly these members.
 pub fn payload_and_shown(token_file: &Path) -> (serde_json::Value, (String, u64)) {
     let text = std::fs::read_to_string(token_file).unwrap();
     let line: serde_json::Value = serde_json::from_str(text.trim_end()).unwrap();
@@ -202,7 +202,7 @@ pub fn payload_and_shown(token_file: &Path) -> (serde_json::Value, (String, u64)
     let object = payload.as_object_mut().unwrap();
     let sha256 = object.remove("shown_sha256").unwrap();
     let length = object.remove("shown_length").unwrap();
-    assert_eq!(object["renderer"]["version"], "2");
+    assert_ne!(object["renderer"]["version"], "1");
     (
         payload,
         (
@@ -210,4 +210,24 @@ pub fn payload_and_shown(token_file: &Path) -> (serde_json::Value, (String, u64)
             length.as_u64().unwrap(),
         ),
     )
+}
+
+/// The `SHA256:…` fingerprint of an OpenSSH public key file, as `ssh-keygen -l` prints it.
+pub fn ssh_keygen_fingerprint(public: &Path) -> String {
+    let output = std::process::Command::new("ssh-keygen")
+        .arg("-lf")
+        .arg(public)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    text.split_whitespace().nth(1).unwrap().to_owned()
+}
+
+/// The text of the fenced code block in `text` whose first line is `first_line`.
+pub fn fenced_block<'t>(text: &'t str, first_line: &str) -> &'t str {
+    let at = text
+        .find(&format!("```\n{first_line}\n"))
+        .unwrap_or_else(|| panic!("no code block starting {first_line:?}"));
+    let block = &text[at + 4..];
+    &block[..block.find("```").unwrap()]
 }

@@ -3,20 +3,25 @@
 //! ssh-agent (`--ssh-agent`, picked with `--ssh-key PUBFILE` when it holds several). Loaded
 //! before anything is shown or written, so a wrong passphrase or a missing key writes nothing.
 
-use super::diagnostic::report;
-use super::passphrase;
 use crate::cli::ApproveArgs;
+use crate::cmd::diagnostic::report;
+use crate::cmd::passphrase;
 use crate::keys::{self, agent, KeyLocation, Signer};
 
-/// Loads the signer the arguments name, and where its key lives.
-pub fn load(args: &ApproveArgs) -> miette::Result<(Box<dyn Signer>, KeyLocation)> {
+/// The signer, where its key lives, and for an ssh-agent key its `SHA256:… comment` as
+/// `ssh-add -l` shows it.
+type Loaded = (Box<dyn Signer>, KeyLocation, Option<String>);
+
+/// Loads the signer the arguments name.
+pub fn load(args: &ApproveArgs) -> miette::Result<Loaded> {
     if args.ssh_agent {
         let wanted = match &args.ssh_key {
             Some(path) => Some(keys::read_public_key_file(path).map_err(report)?.key),
             None => None,
         };
         let signer = agent::signer(wanted.as_ref()).map_err(report)?;
-        return Ok((Box::new(signer), KeyLocation::SshAgent));
+        let fingerprint = signer.key().fingerprint();
+        return Ok((Box::new(signer), KeyLocation::SshAgent, Some(fingerprint)));
     }
     let key_path = keys::secret_key_path(args.key_file.as_deref()).map_err(report)?;
     let passphrase_file = args.passphrase_file.as_deref();
@@ -24,5 +29,5 @@ pub fn load(args: &ApproveArgs) -> miette::Result<(Box<dyn Signer>, KeyLocation)
         passphrase::existing(passphrase_file, &key_path)
     })
     .map_err(report)?;
-    Ok((Box::new(key), location))
+    Ok((Box::new(key), location, None))
 }

@@ -11,13 +11,12 @@
 //! it, an approval already expired, or the person said no); 2 could not run (unreadable input
 //! or key, no terminal without `--yes`, I/O).
 
-use super::{Global, Out};
+use super::{layout, Global, Out};
 use crate::approval::binding::Subject;
 use crate::approval::sign::{sign_approval, sign_decline, ApprovalInputs};
 use crate::approval::{Renderer, MAX_TTL_SECONDS};
 use crate::cli::{ApproveArgs, Format};
 use crate::digest::{hex_lower, is_sha256_hex};
-use crate::error_code::Coded as _;
 use crate::host_refusal;
 use crate::identity::Profile;
 use crate::input::{stdin_once, Input, MAX_SMALL_INPUT_BYTES};
@@ -33,6 +32,8 @@ use std::io::{BufRead, BufReader, IsTerminal, Read, Write};
 use std::path::Path;
 
 mod checks;
+mod key;
+mod prompt;
 pub mod terminal;
 
 /// Longest answer read at the prompt (seal-host's interactive limit).
@@ -50,9 +51,9 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
             .filter_map(|(name, path)| Some((name, path?))),
     )
     .map_err(super::diagnostic::report)?;
-    let (key, location) = super::approve_key::load(&args)?;
+    let (key, location, fingerprint) = key::load(&args)?;
     let key = key.as_ref();
-    let validity = super::approve_prompt::fix_validity(&mut args)?;
+    let mut fixed = prompt::fix(&mut args)?;
     let (target, frame) = challenged(&args)?;
     let call = match identify(&frame, &args.server) {
         Ok(call) => call,
@@ -67,37 +68,70 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
     } else {
         Decision::Allow
     };
+    // A copy: a window drawn again is written back into `args` while the request is shown.
+    let server = args.server.clone();
     let request = renderer::Request {
         decision,
         target: &target,
         profiles: &profiles,
-        server: &args.server,
+        server: &server,
         call: &call,
         frame: &frame,
     };
-    let shown_text = match validity {
-        Some(validity) => super::approve_prompt::render(&request, key, &location, validity),
-        None => renderer::render(&request),
+    let signer = prompt::SignerShown {
+        key,
+        location: &location,
+        fingerprint: fingerprint.as_deref(),
     };
-    let now = clock(&args)?;
-    if let Err(refused) = checks::before_asking(&args, key, decision, now) {
-        return refuse(global, &refused);
-    }
-    checks::warn_ttl(&args, decision, now, global);
-    if !args.yes && !ask(&shown_text, decision, validity.is_some())? {
-        if validity.is_some() {
-            return super::approve_prompt::declined(global);
+    // Opened once the checks that need no answer have passed (a refusal is exit 1 even
+    // without a terminal); kept for a request drawn again.
+    let mut tty: Option<File> = None;
+    let (shown_text, now) = loop {
+        let now = clock(&args)?;
+        if let Err(refused) = checks::before_asking(&args, key, decision, now) {
+            return refuse(global, &refused);
         }
-        return refuse(
-            global,
-            &Refused::new("not-approved", "no token written: the answer was not yes"),
-        );
-    }
-    let now = clock(&args)?;
-    if let Err(refused) = checks::not_expired(&args, decision, now) {
-        return refuse(global, &refused);
-    }
-    let signed = sign(&args, key, &target, &frame, &shown_text, decision, now)?;
+        checks::warn_ttl(&args, decision, now, global);
+        if tty.is_none() && !args.yes {
+            tty = Some(open_tty()?);
+        }
+        let columns = match &tty {
+            Some(tty) => layout::columns(tty),
+            None => layout::stdout_columns(),
+        };
+        let shown_text = prompt::draw(&request, &signer, fixed.as_ref(), &args, columns);
+        if let Some(tty) = &mut tty {
+            if let Some(note) = prompt::narrow_note(&shown_text, columns, args.renderer_version) {
+                tty.write_all(note.as_bytes()).into_diagnostic()?;
+            }
+            if !ask(tty, &shown_text, decision, fixed.is_some())? {
+                if fixed.is_some() {
+                    return prompt::declined(global);
+                }
+                return refuse(
+                    global,
+                    &Refused::new("not-approved", "no token written: the answer was not yes"),
+                );
+            }
+        }
+        let now = clock(&args)?;
+        let Err(refused) = checks::not_expired(&args, decision, now) else {
+            break (shown_text, now);
+        };
+        // The window passed while the person read: say so, and draw it again only if asked.
+        match (&mut tty, &mut fixed) {
+            (Some(tty), Some(fixed)) if fixed.renewable => {
+                let told = prompt::expired_while_reading(fixed.validity, now);
+                if !question(tty, told.as_bytes())? {
+                    return prompt::declined(global);
+                }
+                let now = clock(&args)?;
+                prompt::renew(&mut args, fixed, now);
+            }
+            _ => return refuse(global, &refused),
+        }
+    };
+    let signed = sign(&args, key, &request, &shown_text, now, fixed.as_ref())?;
     let appended = match checks::append(&args, key, decision, &signed.line) {
         Ok(appended) => appended,
         Err(error) => return append_failed(global, &args, error),
@@ -175,8 +209,7 @@ fn append_failed(
     error: AppendError,
 ) -> miette::Result<Outcome> {
     if error.is_refusal() {
-        let message = format!("{}: {error}", args.token_file.display());
-        return refuse(global, &Refused::new(error.code(), message));
+        return refuse(global, &checks::refused(args, &error));
     }
     Err(super::diagnostic::report_at(
         args.token_file.display(),
@@ -256,48 +289,59 @@ fn refuse(global: &Global, refused: &Refused) -> miette::Result<Outcome> {
             }
             super::show_diagnostic(&diagnostic, global);
         }
-        Format::Json | Format::Jsonl => {
-            let mut out = Out::new();
-            out.json_line(
-                "refusal",
-                &serde_json::json!({
-                    "status": "refused",
-                    "code": refused.code,
-                    "message": refused.message,
-                }),
-            )
-            .into_diagnostic()?;
-            out.flush().into_diagnostic()?;
-        }
+        Format::Json | Format::Jsonl => refusal_json(&refused.code, &refused.message)?,
     }
     Ok(Outcome::Problems)
 }
 
+/// The controlling terminal, where the request is shown and the answer read (never a pipe).
+fn open_tty() -> miette::Result<File> {
+    match OpenOptions::new().read(true).write(true).open("/dev/tty") {
+        Ok(tty) if tty.is_terminal() => Ok(tty),
+        _ => Err(miette!(
+            code = "no-terminal",
+            help = "run it at a terminal, or pass --yes to sign without asking",
+            "no terminal to show the request on and ask for approval"
+        )),
+    }
+}
+
+/// A refusal as the one JSON object scripts read (`{"type":"refusal","status":"refused",…}`).
+fn refusal_json(code: &str, message: &str) -> miette::Result<()> {
+    let mut out = Out::new();
+    out.json_line(
+        "refusal",
+        &serde_json::json!({"status": "refused", "code": code, "message": message}),
+    )
+    .into_diagnostic()?;
+    out.flush().into_diagnostic()
+}
+
 /// Shows the text on the controlling terminal and reads an explicit yes from it.
-fn ask(shown_text: &[u8], decision: Decision, question_shown: bool) -> miette::Result<bool> {
-    let tty = OpenOptions::new().read(true).write(true).open("/dev/tty");
-    let mut tty = match tty {
-        Ok(tty) if tty.is_terminal() => tty,
-        _ => {
-            return Err(miette!(
-                code = "no-terminal",
-                help = "run it at a terminal, or pass --yes to sign without asking",
-                "no terminal to show the request on and ask for approval"
-            ))
-        }
-    };
+fn ask(
+    tty: &mut File,
+    shown_text: &[u8],
+    decision: Decision,
+    question_shown: bool,
+) -> miette::Result<bool> {
     let question = match decision {
-        // Renderer version 2 ends its text with the question.
+        // Renderer versions 2 and 3 end their text with the question.
         _ if question_shown => "",
         Decision::Allow => "Sign an approval for exactly this request? [y/N] ",
         Decision::Deny => "Sign a decline for this request? [y/N] ",
     };
-    tty.write_all(shown_text).into_diagnostic()?;
-    tty.write_all(question.as_bytes()).into_diagnostic()?;
+    let mut text = shown_text.to_vec();
+    text.extend_from_slice(question.as_bytes());
+    self::question(tty, &text)
+}
+
+/// Writes `text` (ending with its question) and reads a yes typed after it was shown.
+fn question(tty: &mut File, text: &[u8]) -> miette::Result<bool> {
+    tty.write_all(text).into_diagnostic()?;
     tty.flush().into_diagnostic()?;
     // Only what is typed once the question is on the screen answers it.
-    terminal::discard_typed_ahead(&tty).into_diagnostic()?;
-    let answer = read_answer(&tty).into_diagnostic()?;
+    terminal::discard_typed_ahead(tty).into_diagnostic()?;
+    let answer = read_answer(tty).into_diagnostic()?;
     Ok(matches!(
         answer.trim().to_ascii_lowercase().as_str(),
         "y" | "yes"
@@ -327,18 +371,20 @@ struct Signed {
 fn sign(
     args: &ApproveArgs,
     key: &dyn Signer,
-    target: &str,
-    frame: &[u8],
+    request: &renderer::Request<'_>,
     shown_text: &[u8],
-    decision: Decision,
     now: u64,
+    fixed: Option<&prompt::Fixed>,
 ) -> miette::Result<Signed> {
+    let (target, frame, decision) = (request.target, request.frame, request.decision);
     let authorized_at = args.authorized_at.unwrap_or(now);
-    let nonce = match &args.nonce {
-        Some(nonce) => nonce.clone(),
+    // Version 3 showed the nonce and session it chose; versions 1 and 2 choose them now.
+    let shown_nonce = fixed.and_then(|f| f.nonce.clone());
+    let nonce = match shown_nonce.or_else(|| args.nonce.clone()) {
+        Some(nonce) => nonce,
         None => random_hex()?,
     };
-    let renderer = super::approve_prompt::renderer(args.renderer_version);
+    let renderer = prompt::renderer(args.renderer_version);
     let sign_error = super::diagnostic::report::<crate::approval::sign::SignError>;
     if decision == Decision::Deny {
         let line = sign_decline(key, target, authorized_at, &nonce).map_err(sign_error)?;
@@ -356,8 +402,9 @@ fn sign(
         });
     }
     let expiry = checks::expiry(args, authorized_at);
-    let session = match &args.session {
-        Some(session) => session.clone(),
+    let shown_session = fixed.and_then(|f| f.session.clone());
+    let session = match shown_session.or_else(|| args.session.clone()) {
+        Some(session) => session,
         None => format!("sealkit-approve/{}", random_hex()?),
     };
     let inputs = ApprovalInputs {
@@ -393,6 +440,7 @@ fn now_ms() -> miette::Result<u64> {
     u64::try_from(since_epoch.as_millis()).into_diagnostic()
 }
 
+/// 128 random bits as 32 hex digits (default nonces and sessions).
 fn random_hex() -> miette::Result<String> {
     let mut bytes = [0u8; 16];
     keys::random_bytes(&mut bytes).map_err(super::diagnostic::report)?;
@@ -473,12 +521,18 @@ fn report(
         Format::Human => {
             if args.yes {
                 out.write_all(shown_text).into_diagnostic()?;
-                // Version 2's text ends with its question: --yes answered it.
+                // Versions 2 and 3 end their text with the question: --yes answered it.
                 if !shown_text.ends_with(b"\n") {
                     out.write_all(b"yes (--yes)\n").into_diagnostic()?;
                 }
             }
-            write_human(&mut out, args, signed, decision, profiles, &shown, appended)
+            let mut text = Vec::new();
+            write_human(
+                &mut text, args, signed, decision, profiles, &shown, appended,
+            )
+            .into_diagnostic()?;
+            let text = String::from_utf8_lossy(&text);
+            out.text(&layout::wrap(&text, layout::stdout_columns()))
                 .into_diagnostic()?;
         }
     }
@@ -486,7 +540,7 @@ fn report(
 }
 
 fn write_human(
-    out: &mut Out,
+    out: &mut impl Write,
     args: &ApproveArgs,
     signed: &Signed,
     decision: &str,
