@@ -28,7 +28,7 @@ mod child;
 use criterion::{criterion_group, Criterion, Throughput};
 use ed25519_dalek::{Signature, Verifier};
 use sealkit::approval::binding::{Expectations, Subject};
-use sealkit::approval::report::{Checker, TokenStatus};
+use sealkit::approval::line_reports::{Checker, TokenStatus};
 use sealkit::approval::sign::{sign_approval, ApprovalInputs};
 use sealkit::approval::{preimage, Renderer};
 use sealkit::keys::SecretKey;

@@ -85,7 +85,7 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sealkit;key;show'= {
-            cand --passphrase-file 'For an encrypted secret key: read the passphrase from the first line of FILE'
+            cand --passphrase-file 'For an encrypted secret key written before keys stated their public key (newer ones need no passphrase): read the passphrase from the first line of FILE'
             cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
             cand --color 'When to use colour in human output'
             cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'

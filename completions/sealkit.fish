@@ -92,7 +92,7 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand key; and not __fish_seen
 complete -c sealkit -n "__fish_sealkit_using_subcommand key; and not __fish_seen_subcommand_from show protect help" -f -a "show" -d 'Say what a key file is: its kind, public key (64 hex) and key id. Never prints a secret'
 complete -c sealkit -n "__fish_sealkit_using_subcommand key; and not __fish_seen_subcommand_from show protect help" -f -a "protect" -d 'Encrypt a plain secret key file in place with a passphrase (atomically)'
 complete -c sealkit -n "__fish_sealkit_using_subcommand key; and not __fish_seen_subcommand_from show protect help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from show" -l passphrase-file -d 'For an encrypted secret key: read the passphrase from the first line of FILE' -r -F
+complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from show" -l passphrase-file -d 'For an encrypted secret key written before keys stated their public key (newer ones need no passphrase): read the passphrase from the first line of FILE' -r -F
 complete -c sealkit -n "__fish_sealkit_using_subcommand key; and __fish_seen_subcommand_from show" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"

@@ -229,6 +229,41 @@ def audit_names_seeds():
     return seeds
 
 
+def trusted_approvers_seeds():
+    """The README's rotation list, lists with windows in both TIME forms, and the refused
+    shapes (one key under two names, seconds, YYYYMMDD, invisible characters)."""
+    a = "31debe55d37c722768b137131caa6087080b2e0b60b94bd785d14575cfa498bc"
+    b = "ea4a6c63e29c520abef5507b132ec5f9954776aebebe7b92421eea691446d22c"
+    ssh = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDHevlXTfHInaLE3ExyqYIcICy4LYLlL14XRRXXPpJi8"
+    readme = (ROOT / "docs" / "approvals.md").read_text()
+    start = readme.index("# who may approve production calls\n")
+    seeds = [readme[start:readme.index("```", start)]]
+    seeds += [
+        f"alice {a}\n",
+        f"alice {a} valid-before=1786000005000\nalice {b} valid-after=2026-08-06T07:06:45Z # rotated\n",
+        f"bob {ssh} bob@host valid-after=2026-01-01T00:00:00.5+02:00 valid-before=2030-01-01T00:00:00Z\n",
+        f"alice {a}\nbob {a}\n",
+        f"alice {a} valid-after=1787218300\n",
+        f"alice {a} valid-before=20270101\n",
+        f"al\u202eice {a}\n",
+        f"alice {a} valid-after=5 valid-before=4\n",
+        f"alice {a.upper()} valid-after=0\n\n# end\n",
+    ]
+    return [s.encode() for s in seeds]
+
+
+def key_files_seeds():
+    seed_hex = "17" * 32
+    public = "31debe55d37c722768b137131caa6087080b2e0b60b94bd785d14575cfa498bc"
+    ssh = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDHevlXTfHInaLE3ExyqYIcICy4LYLlL14XRRXXPpJi8 me@host"
+    encrypted = (TD / "keys" / "encrypted-passphrase-fuzz-logn2.key").read_bytes()
+    return [
+        f"{seed_hex}\n".encode(), f"{public}\r\n".encode(), public.encode(), bytes([0x17] * 32),
+        f"{ssh}\n".encode(), b"-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----\n",
+        encrypted, encrypted.split(b"\n", 1)[1], b"sealkit-public-key " + public.encode(),
+    ]
+
+
 frames = frames_from_testdata()
 write("frame_pipeline", frames)
 write("canonical", frames + json_suite())
@@ -245,3 +280,5 @@ write("chain", chain_seeds())
 write("migration_record", migration_record_seeds())
 write("bundle", bundle_seeds())
 write("audit_names", audit_names_seeds())
+write("trusted_approvers", trusted_approvers_seeds())
+write("key_files", key_files_seeds())

@@ -9,8 +9,8 @@
 # verdict, an exit status or a code (equivalent, or unreachable).
 #
 # Usage: scripts/mutants.sh [GROUP...] [-- EXTRA-CARGO-MUTANTS-OPTIONS...]
-#   GROUP: receipt signature approval chain migrate wire json report (default: all, in that
-#   order), or
+#   GROUP: receipt signature approval chain migrate wire json keys audit report (default:
+#   all, in that order), or
 #   verdicts: only the functions whose verdicts tests/it/mutation_pins.rs pins (a quick check).
 #   Extra options go to cargo-mutants, e.g. `-- --re config_signature` for one function,
 #   `-- --list` to list the mutants without running them, `-- --in-diff my.diff` for the
@@ -42,7 +42,7 @@ while [ $# -gt 0 ]; do
         *) groups+=("$1"); shift ;;
     esac
 done
-[ ${#groups[@]} -gt 0 ] || groups=(receipt signature approval chain migrate wire json report)
+[ ${#groups[@]} -gt 0 ] || groups=(receipt signature approval chain migrate wire json keys audit report)
 
 # Per group: the source files (cargo-mutants --file globs) and the test modules that
 # exercise them (modules of the one integration-test binary, or --lib for the unit tests). The slowest
@@ -53,11 +53,13 @@ files_of() {
     case "$1" in
         receipt) echo "src/receipt.rs src/receipt/*.rs" ;;
         signature) echo "src/signature.rs" ;;
-        approval) echo "src/approval.rs src/approval/*.rs" ;;
+        approval) echo "src/approval.rs src/approval/*.rs src/approvers.rs" ;;
         chain) echo "src/chain.rs src/chain/*.rs" ;;
         migrate) echo "src/migrate.rs src/migrate/*.rs" ;;
         wire) echo "src/meta.rs src/request.rs src/wire.rs src/frame.rs" ;;
         json) echo "src/json.rs" ;;
+        keys) echo "src/keys/*.rs" ;;
+        audit) echo "src/audit.rs src/audit/*.rs" ;;
         report) echo "src/report.rs src/report/*.rs" ;;
         verdicts) echo "src/receipt.rs src/receipt/*.rs src/approval/verify.rs" ;;
         *) return 1 ;;
@@ -67,12 +69,14 @@ tests_of() {
     case "$1" in
         receipt) echo "mutation_pins receipts receipt_flips signature_batching duplicate_members receipt_unsupported_version cli_transcripts regression" ;;
         signature) echo "mutation_pins approval_wycheproof approval_fixtures signature_batching cli_envelope" ;;
-        approval) echo "mutation_pins approval_verify_cli approval_fixtures approval_wycheproof v2_signed_approval approval_verify_conflicts approval_approve_refusals approval_approve_cli keys_approvers cli_transcripts regression" ;;
-        chain) echo "--lib chain cli_audit cli_chain chain_stream cli_transcripts closed_stdout duplicate_members regression" ;;
+        approval) echo "mutation_pins approval_verify_cli approval_fixtures approval_wycheproof v2_signed_approval approval_verify_conflicts approval_approve_refusals approval_approve_cli keys_approvers audit_approvers empty_evidence cli_transcripts regression" ;;
+        chain) echo "--lib chain cli_audit cli_chain chain_stream cli_transcripts closed_stdout duplicate_members report_model regression" ;;
         migrate) echo "--lib migrate migrate_labels cli_migrate cli_diff migration_integrity cli_transcripts regression" ;;
         json) echo "--lib json identity json_test_suite chain_stream duplicate_members identity_vectors fuzz_regressions regression" ;;
         report) echo "--lib report report_model report_tamper report_page" ;;
-        wire) echo "--lib meta request wire target_refusals target_tool_spec json_test_suite fuzz_regressions identity_vectors spec_conformance watched_mutations refusal_agreement regression" ;;
+        wire) echo "--lib meta request wire target_refusals target_tool_spec json_test_suite fuzz_regressions identity_vectors spec_conformance watched_mutations meta_edges refusal_agreement regression" ;;
+        keys) echo "--lib keys keys_cli keys_hostile keys_approvers keys_agent regression" ;;
+        audit) echo "--lib audit cli_audit audit_approvers empty_evidence duplicate_members regression" ;;
         verdicts) echo "mutation_pins approval_verify_cli" ;;
         *) return 1 ;;
     esac

@@ -9,14 +9,14 @@
 //! Signing ([`sign`]) builds the same payload from explicit inputs and is checked by the same
 //! verifier.
 
-pub mod approvers;
 pub mod binding;
 pub mod canonical;
 pub mod conflict;
 pub mod limits;
+pub mod line_reports;
+pub mod listed;
 pub mod payload;
 pub mod reason;
-pub mod report;
 pub mod sign;
 pub mod verify;
 

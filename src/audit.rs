@@ -8,7 +8,7 @@
 //! Results are streamed to a sink in walk order while receipts are checked in parallel
 //! batches, so memory stays bounded by the batch, not by the number of receipts.
 
-pub mod approvers;
+pub mod approval_credit;
 pub mod dir;
 pub mod names;
 
@@ -36,7 +36,7 @@ const BATCH: usize = 512;
 pub struct Options {
     pub pin: Option<Pin>,
     /// A trusted-approvers list: approval-authorized ALLOWs are attributed to its approvers.
-    pub approvers: Option<crate::keys::approvers::Approvers>,
+    pub approvers: Option<crate::approvers::Approvers>,
     /// Worker threads (at least 1).
     pub jobs: usize,
 }
@@ -64,7 +64,7 @@ pub struct ReceiptEntry {
     /// With a trusted-approvers list: the approver whose key the receipt's signed approval
     /// statement names.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub signed_by: Option<crate::approval::approvers::SignedBy>,
+    pub signed_by: Option<crate::approvers::SignedBy>,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub report: Option<ReceiptReport>,
     /// Every finding about this file (receipt checks and file-level), with its path.
@@ -247,6 +247,20 @@ pub fn audit(
                 emit(Event::Finding(&finding), &mut summary)?;
             }
         }
+    }
+    if summary.receipts == 0 {
+        // Nothing checked is not a clean audit: a responder pointed at the wrong place must
+        // not be told all is well.
+        let named: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
+        let finding = Finding::new(
+            Code::NoReceipts,
+            None,
+            format!(
+                "no receipt file under {}: nothing was checked",
+                named.join(", ")
+            ),
+        );
+        emit(Event::Finding(&finding), &mut summary)?;
     }
     summary.finish();
     Ok(summary)
@@ -648,7 +662,7 @@ fn check_receipt_file(
     let attribution = options
         .approvers
         .as_ref()
-        .map(|list| approvers::attribute(&report, list, &item.path))
+        .map(|list| approval_credit::attribute(&report, list, &item.path))
         .unwrap_or_default();
     file_findings.extend(attribution.finding);
     let facts = ReceiptFacts {

@@ -373,7 +373,8 @@ pub struct KeyShowArgs {
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
 
-    /// For an encrypted secret key: read the passphrase from the first line of FILE.
+    /// For an encrypted secret key written before keys stated their public key (newer ones
+    /// need no passphrase): read the passphrase from the first line of FILE.
     #[arg(long, value_name = "FILE")]
     pub passphrase_file: Option<PathBuf>,
 }

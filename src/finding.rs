@@ -95,6 +95,7 @@ codes! {
     SigningKeyExposed => (Warning, "the receipt-signing seed lies beside the receipts it signs (as seal-host writes it)"),
     UnexpectedFile => (Info, "a file seal-host does not write into receipt directories"),
     // Directories.
+    NoReceipts => (Error, "the audit found no receipt file to check (an empty directory, a file, or a directory that holds no receipts): nothing checked is not a clean audit"),
     CounterReused => (Info, "one file counter used by several host sessions (seal-host restarts counters at 0)"),
     CounterDuplicate => (Error, "one file counter used twice by the same host session"),
     SharedCanonicalHash => (Warning, "distinct frames share one canonical_request_sha256, so the file name does not identify the request"),
@@ -102,6 +103,8 @@ codes! {
     ChainStateMismatch => (Error, "the chain head recomputed from the receipts' audit lines is not the head in .seal-audit-head.state (a receipt deleted, added or reordered)"),
     OperationStateMismatch => (Error, "a released ALLOW receipt's operation is missing from, or differs in, .seal-operation-state.json"),
     OperationReceiptMissing => (Error, "an operation .seal-operation-state.json records as released has no receipt in the directory (a deleted receipt)"),
+    // Token files (`verify approval`).
+    NoTokens => (Error, "the token file holds no token line: nothing checked is not a clean check"),
     // Joins of `sealkit report`.
     ReleasedWithoutToken => (Warning, "an approval-authorized ALLOW receipt matches no accepted token of the given token files (target and exact-frame subject)"),
     TokenNotFresh => (Warning, "the token matching a released receipt was expired or not yet valid at the receipt's decision time"),

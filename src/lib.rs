@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 pub mod approval;
+pub mod approvers;
 pub mod atomic_write;
 pub mod audit;
 pub mod bundle;

@@ -237,7 +237,9 @@ fn is_string_or_integer(value: &JsonValue<'_>) -> bool {
     matches!(value, JsonValue::String(_)) || value.is_integer()
 }
 
-/// MCP `Implementation`: an object with string `name` and `version` (other members free).
+/// MCP `Implementation` (2025-11-25 revision): an object with string `name` and `version`,
+/// and — when present — string `title`, `description` and `websiteUrl` and an `icons` array of
+/// `Icon` objects ([`check_icon`]). Members the revision does not define are left free.
 fn check_implementation(node: &Node<'_>) -> Result<(), String> {
     if !matches!(node.value, JsonValue::Object(_)) {
         return Err(format!(
@@ -246,18 +248,71 @@ fn check_implementation(node: &Node<'_>) -> Result<(), String> {
         ));
     }
     for field in ["name", "version"] {
-        match node.value.get(field) {
-            Some(n) if matches!(n.value, JsonValue::String(_)) => {}
-            Some(n) => {
-                return Err(format!(
-                    "member \"{field}\" must be a string, found {}",
-                    n.value.type_name()
-                ))
-            }
-            None => return Err(format!("needs a string member \"{field}\"")),
+        if node.value.get(field).is_none() {
+            return Err(format!("needs a string member \"{field}\""));
         }
     }
-    Ok(())
+    for field in ["name", "version", "title", "description", "websiteUrl"] {
+        if let Some(member) = node.value.get(field) {
+            if !matches!(member.value, JsonValue::String(_)) {
+                return Err(format!(
+                    "member \"{field}\" must be a string, found {}",
+                    member.value.type_name()
+                ));
+            }
+        }
+    }
+    match node.value.get("icons").map(|icons| &icons.value) {
+        None => Ok(()),
+        Some(JsonValue::Array(icons)) => icons.iter().enumerate().try_for_each(|(index, icon)| {
+            check_icon(icon).map_err(|why| format!("icons[{index}] {why}"))
+        }),
+        Some(other) => Err(format!(
+            "member \"icons\" must be an array of Icon objects, found {}",
+            other.type_name()
+        )),
+    }
+}
+
+/// MCP `Icon`: an object with a string `src`, and when present a string `mimeType`, an
+/// array of strings `sizes` and a `theme` of `"light"` or `"dark"`.
+fn check_icon(node: &Node<'_>) -> Result<(), String> {
+    if !matches!(node.value, JsonValue::Object(_)) {
+        return Err(format!(
+            "must be an Icon object, found {}",
+            node.value.type_name()
+        ));
+    }
+    match node.value.get("src").map(|src| &src.value) {
+        Some(JsonValue::String(_)) => {}
+        Some(other) => {
+            return Err(format!(
+                "member \"src\" must be a string, found {}",
+                other.type_name()
+            ))
+        }
+        None => return Err("needs a string member \"src\"".to_owned()),
+    }
+    if let Some(mime) = node.value.get("mimeType") {
+        if !matches!(mime.value, JsonValue::String(_)) {
+            return Err(format!(
+                "member \"mimeType\" must be a string, found {}",
+                mime.value.type_name()
+            ));
+        }
+    }
+    match node.value.get("sizes").map(|sizes| &sizes.value) {
+        None => {}
+        Some(JsonValue::Array(sizes))
+            if sizes
+                .iter()
+                .all(|s| matches!(s.value, JsonValue::String(_))) => {}
+        Some(_) => return Err("member \"sizes\" must be an array of strings".to_owned()),
+    }
+    match node.value.get("theme").map(|theme| theme.value.as_str()) {
+        None | Some(Some("light" | "dark")) => Ok(()),
+        Some(_) => Err("member \"theme\" must be \"light\" or \"dark\"".to_owned()),
+    }
 }
 
 /// W3C Trace Context `traceparent`, version 00 only: `00-<32 hex>-<16 hex>-<2 hex>`, all

@@ -30,14 +30,115 @@ pub fn parse_millis(text: &str, clock: impl FnOnce() -> Option<u64>) -> Result<u
     if text == "now" {
         return clock().ok_or_else(|| "the system clock is before 1970".to_owned());
     }
-    let value = parse_time(text).ok_or_else(|| format!("expected {FORMS}"))?;
-    if is_digits(text) && (SECONDS_LOOK_START..SECONDS_LOOK_END).contains(&value) {
-        return Err(format!(
-            "{text} looks like Unix seconds, but this option takes milliseconds: multiply by \
+    time_millis(text).map_err(|error| error.unwrap_or_else(|| format!("expected {FORMS}")))
+}
+
+/// A time written as RFC 3339 or Unix milliseconds (no `now`): [`parse_time`] with the guard
+/// every millisecond time passes, here and in trusted-approvers files. Digits that look like
+/// Unix seconds (ten or eleven digits, which as milliseconds fall in January 1970) or like a
+/// date written `YYYYMMDD` are refused with a hint. `Err(None)`: not a time at all (the caller
+/// names the forms it takes).
+pub fn time_millis(text: &str) -> Result<u64, Option<String>> {
+    let value = parse_time(text).ok_or(None)?;
+    if !is_digits(text) {
+        return Ok(value);
+    }
+    if (SECONDS_LOOK_START..SECONDS_LOOK_END).contains(&value) {
+        return Err(Some(format!(
+            "{text} looks like Unix seconds, but milliseconds are expected here: multiply by \
              1000 ({value}000) or use RFC 3339 (2026-12-01T10:00:00Z)"
-        ));
+        )));
+    }
+    if let Some(date) = as_compact_date(text) {
+        return Err(Some(format!(
+            "{text} looks like the date {date} written without dashes, but digits are Unix \
+             milliseconds here (this would be {text} ms after 1970-01-01T00:00:00Z): write \
+             {date}T00:00:00Z"
+        )));
     }
     Ok(value)
+}
+
+/// `YYYYMMDD` digits that name a calendar day from 1970 to 2999, as `YYYY-MM-DD`.
+fn as_compact_date(text: &str) -> Option<String> {
+    if text.len() != 8 {
+        return None;
+    }
+    let (year, month, day): (i64, i64, i64) = (
+        text[..4].parse().ok()?,
+        text[4..6].parse().ok()?,
+        text[6..].parse().ok()?,
+    );
+    let plausible = (1970..3000).contains(&year)
+        && (1..=12).contains(&month)
+        && (1..=days_in_month(year, month)).contains(&day);
+    plausible.then(|| format!("{year:04}-{month:02}-{day:02}"))
+}
+
+/// Unix milliseconds as RFC 3339 in UTC: `2026-08-20T09:40:00Z`, with `.mmm` when the
+/// milliseconds are not zero. What output shows for a time read by [`time_millis`].
+pub fn rfc3339(ms: u64) -> String {
+    let t = Utc::of(ms);
+    let fraction = if t.millis == 0 {
+        String::new()
+    } else {
+        format!(".{:03}", t.millis)
+    };
+    format!("{}T{}{fraction}Z", t.date(), t.time())
+}
+
+/// Unix milliseconds broken into the UTC calendar fields every rendering here uses (one
+/// calendar computation for RFC 3339, the people's form and the page's ISO form).
+struct Utc {
+    year: i64,
+    month: i64,
+    day: i64,
+    seconds_of_day: u64,
+    millis: u64,
+}
+
+impl Utc {
+    fn of(ms: u64) -> Utc {
+        let seconds = ms / 1000;
+        let days = i64::try_from(seconds / 86_400).unwrap_or(i64::MAX / 2);
+        let (year, month, day) = civil_from_days(days);
+        Utc {
+            year,
+            month,
+            day,
+            seconds_of_day: seconds % 86_400,
+            millis: ms % 1000,
+        }
+    }
+
+    fn date(&self) -> String {
+        format!("{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+
+    fn time(&self) -> String {
+        let rest = self.seconds_of_day;
+        format!("{:02}:{:02}:{:02}", rest / 3600, rest % 3600 / 60, rest % 60)
+    }
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's
+/// algorithm; the inverse of [`days_from_civil`]).
+pub fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z - era * 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    (year, month, day)
 }
 
 /// [`seconds_option`] with the clock given: digits are seconds; `now` and RFC 3339 are
@@ -71,36 +172,8 @@ pub fn now_ms() -> Option<u64> {
 /// Unix milliseconds as people read them: `YYYY-MM-DD HH:MM:SS UTC` (the second, rounded
 /// down; the milliseconds go beside it where they matter).
 pub fn utc_text(ms: u64) -> String {
-    let seconds = ms / 1000;
-    let days = i64::try_from(seconds / 86_400).unwrap_or(i64::MAX / 2);
-    let rest = seconds % 86_400;
-    let (year, month, day) = civil_from_days(days);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60
-    )
-}
-
-/// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's
-/// algorithm).
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z - era * 146_097;
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 {
-        month_index + 3
-    } else {
-        month_index - 9
-    };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
+    let t = Utc::of(ms);
+    format!("{} {} UTC", t.date(), t.time())
 }
 
 fn is_digits(text: &str) -> bool {
@@ -200,15 +273,8 @@ fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
 /// Unix milliseconds as `YYYY-MM-DDTHH:MM:SS.mmmZ` (the form of JavaScript's
 /// `toISOString`, so static and scripted rows read the same).
 pub fn iso_ms(ms: u64) -> String {
-    let (secs, millis) = (ms / 1000, ms % 1000);
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    let (y, m, d) = civil_from_days(days as i64);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{millis:03}Z",
-        rest / 3600,
-        rest / 60 % 60,
-        rest % 60
-    )
+    let t = Utc::of(ms);
+    format!("{}T{}.{:03}Z", t.date(), t.time(), t.millis)
 }
 
 #[cfg(test)]
@@ -266,6 +332,30 @@ mod tests {
         assert!(parse_seconds("1786000000000", clock)
             .unwrap_err()
             .contains("looks like Unix milliseconds"));
+        // A date without dashes is not 20 million milliseconds; digits that are no date are.
+        let error = parse_millis("20270101", clock).unwrap_err();
+        assert!(error.contains("2027-01-01T00:00:00Z"), "{error}");
+        assert_eq!(parse_millis("20271301", clock), Ok(20_271_301));
+        assert_eq!(parse_millis("19691231", clock), Ok(19_691_231));
+        assert_eq!(time_millis("now"), Err(None));
+        assert_eq!(time_millis("1787218300"), Err(Some("1787218300 looks like Unix seconds, but milliseconds are expected here: multiply by 1000 (1787218300000) or use RFC 3339 (2026-12-01T10:00:00Z)".to_owned())));
+    }
+
+    #[test]
+    fn rfc3339_renders_what_parse_time_reads() {
+        for ms in [
+            0,
+            1_787_218_800_000,
+            1_787_218_800_005,
+            951_782_400_000,
+            4_102_444_799_999,
+        ] {
+            let text = rfc3339(ms);
+            assert_eq!(parse_time(&text), Some(ms), "{text}");
+        }
+        assert_eq!(rfc3339(1_787_218_800_000), "2026-08-20T09:40:00Z");
+        assert_eq!(rfc3339(1_787_218_800_050), "2026-08-20T09:40:00.050Z");
+        assert_eq!(rfc3339(951_782_400_000), "2000-02-29T00:00:00Z");
     }
 
     #[test]

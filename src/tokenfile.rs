@@ -256,10 +256,7 @@ impl crate::error_code::Coded for AppendError {
 impl AppendError {
     /// A refusal that follows from checking (the caller exits 1), not a failure to run.
     pub fn is_refusal(&self) -> bool {
-        matches!(
-            self,
-            AppendError::NotRegular { .. } | AppendError::Refused { .. }
-        )
+        matches!(self, AppendError::Refused { .. })
     }
 }
 
@@ -646,7 +643,8 @@ mod tests {
                 kind: "a character device"
             }
         ));
-        assert!(error.is_refusal());
+        // An unusable input (exit 2), not a finding about the file's content.
+        assert!(!error.is_refusal());
     }
 
     #[test]

@@ -6,7 +6,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use sealkit::approval;
 use sealkit::approval::binding::{freshness, Expectations, Freshness, Subject};
-use sealkit::approval::report::{Checker, Signed, TokenStatus};
+use sealkit::approval::line_reports::{Checker, Signed, TokenStatus};
 use sealkit::approval::verify::TokenVerdict;
 use sealkit::digest::sha256_hex;
 use sealkit::keys::{self, PublicKey};

@@ -20,9 +20,11 @@ mod canonical;
 mod chain;
 mod envelope;
 mod frame_pipeline;
+mod key_files;
 mod meta_values;
 mod migration_record;
 mod receipt;
+mod trusted_approvers;
 mod v2_reader;
 mod wire_guards;
 
@@ -34,9 +36,11 @@ pub use canonical::canonical;
 pub use chain::chain;
 pub use envelope::envelope;
 pub use frame_pipeline::frame_pipeline;
+pub use key_files::key_files;
 pub use meta_values::meta_values;
 pub use migration_record::migration_record;
 pub use receipt::receipt;
+pub use trusted_approvers::trusted_approvers;
 pub use v2_reader::v2_reader;
 pub use wire_guards::wire_guards;
 
@@ -58,6 +62,8 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("migration_record", migration_record),
     ("bundle", bundle),
     ("audit_names", audit_names),
+    ("trusted_approvers", trusted_approvers),
+    ("key_files", key_files),
 ];
 
 // ---------------------------------------------------------------------------------------

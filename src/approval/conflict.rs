@@ -4,7 +4,7 @@
 //! void. Only accepted lines count (a rejected line is ignored by the host either way), in any
 //! order. Memory grows with the number of distinct targets, never with the number of lines.
 
-use super::report::{LineReport, Signed, TokenStatus};
+use super::line_reports::{LineReport, Signed, TokenStatus};
 use crate::digest::{hex_decode, hex_lower};
 use serde::Serialize;
 use std::collections::HashMap;

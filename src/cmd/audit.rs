@@ -4,11 +4,11 @@
 //! Human output names the approver of each attributed receipt (escaped), up to a cap.
 
 use super::{Global, Out};
+use crate::approvers::Approvers;
 use crate::audit::{self, AuditError, Event, Observer, Options, Summary};
 use crate::cli::{AuditArgs, Format};
 use crate::finding::{Code, Finding, Severity};
 use crate::inert::escape;
-use crate::keys::approvers::Approvers;
 use crate::outcome::Outcome;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 use std::collections::BTreeMap;

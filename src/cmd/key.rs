@@ -1,5 +1,7 @@
 //! `sealkit key show FILE` says what a key file is (kind, public key, key id) without ever
-//! printing a secret; `sealkit key protect FILE` encrypts a plain secret key file in place.
+//! printing a secret, and without a passphrase for an encrypted key that states its public key;
+//! `sealkit key protect FILE` encrypts a plain secret key file in place (refusing a symbolic
+//! link or a file with other hard links, whose plain copies would survive).
 //!
 //! Exit: 0 done; 2 the file could not be read, decrypted or written.
 
@@ -72,6 +74,14 @@ fn show(args: KeyShowArgs, global: &Global) -> miette::Result<Outcome> {
                 let line = format!("{fingerprint} {comment}");
                 let line = crate::inert::escape(line.trim_end());
                 writeln!(out, "ssh key     {line}").into_diagnostic()?;
+}
+            if kind == Kind::SecretEncrypted {
+                writeln!(
+                    out,
+                    "note        the public key is the one the file states beside the encrypted \
+                     seed; unlocking the key checks that it is the seed's"
+                )
+                .into_diagnostic()?;
             }
             if kind == Kind::SecretPlain {
                 writeln!(
@@ -92,6 +102,11 @@ fn show(args: KeyShowArgs, global: &Global) -> miette::Result<Outcome> {
 fn public_of(args: &KeyShowArgs, content: Content) -> Result<(PublicKey, bool), KeyError> {
     match content {
         Content::Encrypted(bytes) => {
+            // The public key stated in the clear beside the seed: no passphrase needed (files
+            // written before that line existed are unlocked to show it).
+            if let Some(key) = encrypted::stated_public(&args.file, &bytes)? {
+                return Ok((key, true));
+            }
             let passphrase = passphrase::existing(args.passphrase_file.as_deref(), &args.file)?;
             let key = encrypted::decrypt(&args.file, &bytes, passphrase)?;
             Ok((key.public.clone(), true))
@@ -117,6 +132,7 @@ struct Protected {
 
 fn protect(args: KeyProtectArgs, global: &Global) -> miette::Result<Outcome> {
     // Check the file before asking for a passphrase, so a wrong file wastes no typing.
+    store::check_sole_copy(&args.file).map_err(report)?;
     match inspect(&args.file).map_err(report)? {
         Content::PlainSeed { raw: false, .. } => {}
         Content::Encrypted(_) => {

@@ -24,6 +24,8 @@ struct Generated {
 }
 
 pub fn run(args: KeygenArgs, global: &Global) -> miette::Result<Outcome> {
+    // Refuse an existing key before asking for a passphrase twice.
+    keys::store::check_new(&args.out_dir, &args.name).map_err(report)?;
     let protection = if args.unencrypted {
         Protection::Plain
     } else {

@@ -1,8 +1,9 @@
 //! `sealkit verify approval`: every token line checked with seal-host's rules in its order,
 //! then bound to the given frame, target and time (docs/approvals.md,
 //! docs/formats.md). Exit 0 when every line is accepted, 1 when any is
-//! rejected or an accepted allow stands beside a signed decline for its target, 2 when the
-//! input or the trusted key cannot be read. Memory does not grow with the number of lines in
+//! rejected, an accepted allow stands beside a signed decline for its target, or the file holds
+//! no token line (`no-tokens`), 2 when the input or the trusted key cannot be read or no line
+//! of the file is a token record (`not-a-token-file`). Memory does not grow with the number of lines in
 //! any format: reports are written batch by batch (the human table in chunks); only the
 //! nonces and per-target decisions the checks themselves need are kept.
 
@@ -10,13 +11,15 @@ use super::diagnostic::report;
 use super::{Global, Out};
 use crate::approval::binding::{Check, Expectations, Freshness, NonceUse, Subject};
 use crate::approval::conflict::{Conflict, TargetDecisions};
-use crate::approval::report::{Checker, LineReport, Signed, TokenStatus};
+use crate::approval::line_reports::{Checker, LineReport, Signed, TokenStatus};
+use crate::approval::verify::TokenKind;
 use crate::approval::{effective_ttl_ms, Reason};
+use crate::approvers::Approvers;
 use crate::cli::{Format, VerifyApprovalArgs};
 use crate::digest::is_sha256_hex;
+use crate::finding::Code;
 use crate::inert::escape;
 use crate::input::{stdin_once, Input};
-use crate::keys::approvers::Approvers;
 use crate::keys::{public_key_arg, PublicKey};
 use crate::outcome::Outcome;
 use crate::tokenfile::{Batch, LineReader, MAX_TOKEN_FILE_BYTES};
@@ -67,10 +70,13 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
     if let Trust::Approvers(approvers, _) = &trust {
         checker = checker.with_approvers(approvers);
     }
-    let mut sink = Sink::new(global)?;
     let mut tally = Tally::default();
     let mut decisions = TargetDecisions::default();
     let mut batch = Batch::default();
+    // Output starts with the first line that is a token record: until then the rows are held,
+    // so a file with none (a sealed log given by mistake) is said once not to be a token file.
+    let mut held = Held::Rows(Vec::new());
+    let mut sink = None;
     loop {
         lines
             .next_batch(&mut batch, BATCH_LINES)
@@ -84,8 +90,38 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
             tally.add(report);
             decisions.add(report);
         }
-        sink.lines(&reports).into_diagnostic()?;
+        let rows = match &mut held {
+            Held::Rows(rows) => {
+                let found = reports.iter().any(is_token_record);
+                rows.extend(reports);
+                if !found {
+                    if rows.len() > MAX_HELD_LINES {
+                        return Err(not_a_token_file(&source, tally.lines, true));
+                    }
+                    continue;
+                }
+                let rows = std::mem::take(rows);
+                held = Held::Streaming;
+                rows
+            }
+            Held::Streaming => reports,
+        };
+        if sink.is_none() {
+            sink = Some(Sink::new(global)?);
+        }
+        if let Some(sink) = &mut sink {
+            sink.lines(&rows).into_diagnostic()?;
+        }
     }
+    if let Held::Rows(rows) = &held {
+        if !rows.is_empty() {
+            return Err(not_a_token_file(&source, tally.lines, false));
+        }
+    }
+    let sink = match sink {
+        Some(sink) => sink,
+        None => Sink::new(global)?,
+    };
     let conflicts = decisions.conflicts();
     let mut summary = Summary::new(source, &key, &checked, tally, lines.total_bytes());
     if !key_shown {
@@ -107,6 +143,45 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
         .into_diagnostic()?;
     Ok(outcome)
 }
+
+/// Leading rows held until a line shows the file is a token file.
+const MAX_HELD_LINES: usize = 4 * BATCH_LINES;
+
+/// The rows of the lines before the first token record, or: output has begun.
+enum Held {
+    Rows(Vec<LineReport>),
+    Streaming,
+}
+
+/// Whether a line is a token record at all: it was read far enough to have a kind (a v1
+/// envelope or an ApprovalRecord v2), whatever its checks say. A `parse_error` of
+/// undetermined kind is a line that is no token.
+fn is_token_record(report: &LineReport) -> bool {
+    report.kind != TokenKind::Undetermined.as_str()
+        || report.reason.as_deref() != Some(&*Reason::ParseError.code())
+}
+
+/// A file none of whose lines is a token record: not a token file (exit 2), said once.
+fn not_a_token_file(source: &str, lines: u64, first: bool) -> miette::Report {
+    let which = if first {
+        format!("none of its first {lines} lines")
+    } else if lines == 1 {
+        "its one line is not".to_owned()
+    } else {
+        format!("none of its {lines} lines")
+    };
+    let is = if lines == 1 && !first { "" } else { " is" };
+    miette!(
+        code = NOT_A_TOKEN_FILE,
+        help = "give the token file seal-host reads (one JSON token {\"payload\",\"signature\",…} \
+                per line); a sealed log or receipt is checked by `verify chain` or `verify \
+                receipt`",
+        "{source}: not a token file: {which}{is} a token record"
+    )
+}
+
+/// The code of [`not_a_token_file`].
+pub const NOT_A_TOKEN_FILE: &str = "not-a-token-file";
 
 /// The trusted key and whether it may be printed in full: a key file that is not
 /// recognisably public shows only its key id, so a secret named as a public key is never
@@ -280,6 +355,13 @@ impl Summary {
                 ),
             });
         }
+        if tally.lines == 0 {
+            file_findings.push(FileFinding {
+                code: Code::NoTokens.as_str().to_owned(),
+                severity: Code::NoTokens.severity().as_str(),
+                message: "the file holds no token line: nothing was checked".to_owned(),
+            });
+        }
         if tally.not_utf8 {
             file_findings.push(FileFinding {
                 code: Reason::TokenFileNotUtf8.code().into_owned(),
@@ -309,7 +391,8 @@ impl Summary {
 
     fn outcome(&self, deny_warnings: bool) -> Outcome {
         let warned = self.file_findings.iter().any(|f| f.severity == "warning");
-        if self.rejected > 0 || self.conflicts > 0 || (deny_warnings && warned) {
+        let failed = self.file_findings.iter().any(|f| f.severity == "error");
+        if self.rejected > 0 || self.conflicts > 0 || failed || (deny_warnings && warned) {
             Outcome::Problems
         } else {
             Outcome::Good

@@ -87,25 +87,47 @@ pub fn inspect(path: &Path) -> Result<Content, KeyError> {
         .take(MAX_KEY_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(io_error)?;
+    let content = classify(&bytes, path, unix_mode(&metadata))?;
+    if let Content::PlainSeed {
+        seed,
+        raw: false,
+        why: OWNER_ONLY,
+    } = &content
+    {
+        // Owner-only 64 hex beside the secret key whose public key it is: the pair says what
+        // it is (keygen under a strict umask), so the mode alone does not make it a secret.
+        if let Some(key) = sibling_public(path).filter(|key| key.verifying.as_bytes() == &**seed) {
+            return Ok(Content::Public {
+                key,
+                recognisable: true,
+            });
+        }
+    }
+    Ok(content)
+}
+
+/// Classifies a key file's bytes; `path` gives its name (and names it in errors), `mode` its
+/// Unix permission bits when known. Pure: the one place a key file's kind is decided.
+pub fn classify(bytes: &[u8], path: &Path, mode: Option<u32>) -> Result<Content, KeyError> {
     let format_error = || KeyError::Format {
         what: path.display().to_string(),
     };
     if bytes.len() as u64 > MAX_KEY_FILE_BYTES {
         return Err(format_error());
     }
-    if encrypted::is_encrypted(&bytes) {
+    if encrypted::is_encrypted(bytes) {
         return Ok(Content::Encrypted(bytes.to_vec()));
     }
     if bytes.len() == 32 {
         let mut seed = Zeroizing::new([0u8; 32]);
-        seed.copy_from_slice(&bytes);
+        seed.copy_from_slice(bytes);
         return Ok(Content::PlainSeed {
             seed,
             raw: true,
             why: "a raw 32-byte seed, as seal-host keeps its receipt key",
         });
     }
-    let text = std::str::from_utf8(&bytes).map_err(|_| format_error())?;
+    let text = std::str::from_utf8(bytes).map_err(|_| format_error())?;
     let trimmed = text.trim_start();
     if trimmed.starts_with("-----BEGIN") && trimmed.contains("PRIVATE KEY") {
         return Ok(Content::OtherSecret);
@@ -115,7 +137,6 @@ pub fn inspect(path: &Path) -> Result<Content, KeyError> {
         return Ok(Content::SshPublic { key, comment });
     }
     let bytes32 = Zeroizing::new(parse_key_text(text, &path.display().to_string())?);
-    let mode = unix_mode(&metadata);
     if let Some(why) = secret_sign(path, mode) {
         return Ok(Content::PlainSeed {
             seed: bytes32,
@@ -131,6 +152,25 @@ pub fn inspect(path: &Path) -> Result<Content, KeyError> {
     Ok(Content::Public { key, recognisable })
 }
 
+/// The public key of the secret key file beside `path` with the same stem and `.key`: the
+/// seed's for a plain file, the stated one for an encrypted file (no passphrase is asked).
+fn sibling_public(path: &Path) -> Option<PublicKey> {
+    let sibling = path.with_extension("key");
+    if sibling == path {
+        return None;
+    }
+    match inspect(&sibling).ok()? {
+        Content::PlainSeed {
+            seed, raw: false, ..
+        } => Some(SecretKey::from_seed(&seed).public.clone()),
+        Content::Encrypted(bytes) => encrypted::stated_public(&sibling, &bytes).ok()?,
+        _ => None,
+    }
+}
+
+/// Why an owner-only `<64 hex>` file is taken for a secret key.
+const OWNER_ONLY: &str = "readable only by its owner, as secret key files are";
+
 /// Why a `<64 hex>` file is taken for a secret key, if it is: its name says so, or only its
 /// owner may read it, as keygen and seal-host write secret keys.
 fn secret_sign(path: &Path, mode: Option<u32>) -> Option<&'static str> {
@@ -138,9 +178,7 @@ fn secret_sign(path: &Path, mode: Option<u32>) -> Option<&'static str> {
         return Some("named .key, as secret key files are");
     }
     match mode {
-        Some(mode) if mode & 0o077 == 0 => {
-            Some("readable only by its owner, as secret key files are")
-        }
+        Some(mode) if mode & 0o077 == 0 => Some(OWNER_ONLY),
         _ => None,
     }
 }

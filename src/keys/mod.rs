@@ -1,6 +1,6 @@
 //! Ed25519 approval keys: seal-host's on-disk key format (64 hex digits of the
 //! 32 raw bytes, then LF), sealkit's passphrase-encrypted secret key files, OpenSSH public key
-//! lines, ssh-agent signing and trusted-approver lists. A key id is the lowercase hex SHA-256
+//! lines and ssh-agent signing (trusted-approvers lists are `crate::approvers`). A key id is the lowercase hex SHA-256
 //! of the 32 public-key bytes. Guarantees: secret material (seeds, decrypted key text,
 //! passphrases) lives only in memory that is wiped when dropped and never appears in an error
 //! message or `Debug` output; secret keys are read only from files (named by a flag or by
@@ -9,7 +9,6 @@
 //! is recognisably secret and its bytes are never echoed. Nothing here prints.
 
 pub mod agent;
-pub mod approvers;
 pub mod encrypted;
 pub mod file;
 pub mod openssh;
@@ -93,6 +92,10 @@ pub enum KeyError {
     /// `key protect` on a file that is already encrypted.
     #[error("{}: the key file is already encrypted with a passphrase", path.display())]
     AlreadyEncrypted { path: PathBuf },
+    /// `key protect` on a file whose plain secret would survive elsewhere (a symbolic link, a
+    /// file with several hard links).
+    #[error("{}: not encrypted in place: {why}", path.display())]
+    NotSoleCopy { path: PathBuf, why: String },
     /// A file that holds no secret key where one is needed.
     #[error(
         "{}: the file holds no plain secret key (64 hex digits of a seed)",
@@ -150,6 +153,7 @@ impl Coded for KeyError {
             KeyError::BadPassphrase(_) => "bad-passphrase",
             KeyError::AlreadyEncrypted { .. } => "key-already-encrypted",
             KeyError::NotSecret { .. } => "not-a-secret-key",
+            KeyError::NotSoleCopy { .. } => "key-file-not-sole-copy",
             KeyError::SshFormat { .. } => "ssh-key-format",
             KeyError::Agent { .. } => "ssh-agent-failed",
             KeyError::AgentNoKey { .. } => "ssh-agent-no-key",
@@ -200,6 +204,11 @@ impl Coded for KeyError {
                 "{option} takes the key itself (64 hex digits, or a quoted `ssh-ed25519 AAAA…` \
                  line) or the path of an existing file holding it (e.g. keys/approval.pub)"
             )),
+            KeyError::NotSoleCopy { .. } => Some(
+                "nothing was changed; run `sealkit key protect` on the real file (the link's \
+                 target, or the one remaining name after removing the other links)"
+                    .to_owned(),
+            ),
             KeyError::Permissions { .. } => Some(
                 "a secret key file must be private to its owner (chmod 600); if this file \
                  really holds a public key, make it readable (chmod 644)"

@@ -37,7 +37,7 @@ pub struct GeneratedKey {
 /// `<dir>/<name>.pub` (`<64 hex>\n`), creating `dir` with mode 0700 when missing. Neither
 /// file may exist yet. If the second file cannot be published, the first is removed again.
 pub fn generate(dir: &Path, name: &str, protection: Protection) -> Result<GeneratedKey, KeyError> {
-    check_name(name)?;
+    check_new(dir, name)?;
     let mut seed = Zeroizing::new([0u8; 32]);
     random_bytes(&mut seed[..])?;
     let secret = SecretKey::from_seed(&seed);
@@ -51,6 +51,27 @@ pub fn generate(dir: &Path, name: &str, protection: Protection) -> Result<Genera
     let mut made = write_key_pair(dir, name, &secret_text, &secret.public)?;
     made.encrypted = encrypted;
     Ok(made)
+}
+
+/// Whether `keygen` may write `<dir>/<name>.key` and `.pub`: a plain name and neither file
+/// there yet. Checked before a passphrase is asked, and again when publishing (which never
+/// overwrites).
+pub fn check_new(dir: &Path, name: &str) -> Result<(), KeyError> {
+    check_name(name)?;
+    for path in [key_path(dir, name), public_path(dir, name)] {
+        if path.symlink_metadata().is_ok() {
+            return Err(KeyError::Exists { path });
+        }
+    }
+    Ok(())
+}
+
+fn key_path(dir: &Path, name: &str) -> PathBuf {
+    dir.join(format!("{name}.key"))
+}
+
+fn public_path(dir: &Path, name: &str) -> PathBuf {
+    dir.join(format!("{name}.pub"))
 }
 
 fn check_name(name: &str) -> Result<(), KeyError> {
@@ -74,13 +95,8 @@ fn write_key_pair(
     secret_text: &str,
     public: &PublicKey,
 ) -> Result<GeneratedKey, KeyError> {
-    let secret_path = dir.join(format!("{name}.key"));
-    let public_path = dir.join(format!("{name}.pub"));
-    for path in [&secret_path, &public_path] {
-        if path.symlink_metadata().is_ok() {
-            return Err(KeyError::Exists { path: path.clone() });
-        }
-    }
+    let secret_path = key_path(dir, name);
+    let public_path = public_path(dir, name);
     create_private_dir(dir)?;
     publish_new(&secret_path, secret_text, 0o600)?;
     if let Err(error) = publish_new(&public_path, &format!("{}\n", public.hex), 0o644) {
@@ -124,6 +140,9 @@ fn publish_new(path: &Path, text: &str, mode: u32) -> Result<(), KeyError> {
     let temp = temp_sibling(path)?;
     let result = (|| {
         let mut file = create_new_with_mode(&temp, mode)?;
+        // The umask narrows the mode at creation; a public key file must stay readable (0644,
+        // as ssh-keygen writes them) or it reads as a secret.
+        set_mode(&file, mode)?;
         file.write_all(text.as_bytes())?;
         file.sync_all()?;
         fs::hard_link(&temp, path)
@@ -138,6 +157,20 @@ fn publish_new(path: &Path, text: &str, mode: u32) -> Result<(), KeyError> {
     }
 }
 
+/// Sets a file's permission bits exactly (no umask), on Unix.
+fn set_mode(file: &fs::File, mode: u32) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        file.set_permissions(fs::Permissions::from_mode(mode))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, mode);
+        Ok(())
+    }
+}
+
 fn temp_sibling(path: &Path) -> Result<PathBuf, KeyError> {
     let mut tag = [0u8; 8];
     random_bytes(&mut tag)?;
@@ -149,14 +182,46 @@ fn temp_sibling(path: &Path) -> Result<PathBuf, KeyError> {
     Ok(dir.join(format!(".{name}.sealkit-keygen-{}.tmp", hex_lower(&tag))))
 }
 
-/// Encrypts a plain secret key file in place under the passphrase: the file is replaced
-/// atomically (mode 0600) by its encrypted form. Refuses an encrypted file, a file that holds
-/// no plain secret key, and a secret key file others can read (it may already be copied).
-pub fn protect(path: &Path, passphrase: SecretString) -> Result<PublicKey, KeyError> {
-    let metadata = fs::metadata(path).map_err(|source| KeyError::Io {
+/// Refuses a file whose plain secret would survive its encryption in place: a symbolic link
+/// (the link would be replaced and its target keep the seed) or a file with more than one
+/// hard link (the other names keep it). Returns the file's metadata.
+pub fn check_sole_copy(path: &Path) -> Result<fs::Metadata, KeyError> {
+    let metadata = fs::symlink_metadata(path).map_err(|source| KeyError::Io {
         path: path.to_path_buf(),
         source,
     })?;
+    let refuse = |why: String| KeyError::NotSoleCopy {
+        path: path.to_path_buf(),
+        why,
+    };
+    if metadata.file_type().is_symlink() {
+        let target = fs::read_link(path)
+            .map(|t| t.display().to_string())
+            .unwrap_or_default();
+        return Err(refuse(format!(
+            "it is a symbolic link (to {target:?}); replacing the link would leave the plain \
+             key in its target"
+        )));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if metadata.nlink() > 1 {
+            return Err(refuse(format!(
+                "it has {} hard links; the other names would keep the plain key",
+                metadata.nlink()
+            )));
+        }
+    }
+    Ok(metadata)
+}
+
+/// Encrypts a plain secret key file in place under the passphrase: the file is replaced
+/// atomically (mode 0600) by its encrypted form. Refuses an encrypted file, a file that holds
+/// no plain secret key, a secret key file others can read (it may already be copied), and a
+/// symbolic link or a file with other hard links ([`check_sole_copy`]).
+pub fn protect(path: &Path, passphrase: SecretString) -> Result<PublicKey, KeyError> {
+    let metadata = check_sole_copy(path)?;
     let secret = match inspect(path)? {
         Content::Encrypted(_) => {
             return Err(KeyError::AlreadyEncrypted {

@@ -18,7 +18,7 @@
 
 pub use super::counts::{Aggregate, Conclusion, Summary, Timeline};
 use crate::approval::binding::{freshness, Freshness, Subject};
-use crate::approval::report::{LineReport, Signed, SignedApproval, TokenStatus};
+use crate::approval::line_reports::{LineReport, Signed, SignedApproval, TokenStatus};
 use crate::audit::ReceiptEntry;
 use crate::finding::{Code, Finding, Severity};
 use crate::identity::Identities;
@@ -216,7 +216,7 @@ pub struct Row {
     /// With a trusted-approvers list: the approver the receipt's signed approval statement
     /// names (the directory audit's attribution).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub signed_by: Option<crate::approval::approvers::SignedBy>,
+    pub signed_by: Option<crate::approvers::SignedBy>,
     pub chain: Option<ChainJoin>,
     pub frame: FrameJoin,
     /// Receipt, file and join findings about this receipt, most serious first. Findings are
@@ -348,7 +348,7 @@ pub fn row_of(entry: &ReceiptEntry, every_frame: bool) -> Row {
         approval_statement: report
             .and_then(|r| r.facts.approval_statement.clone())
             .filter(|_| authenticated)
-            .map(crate::approval::report::signed_approval),
+            .map(crate::approval::line_reports::signed_approval),
         other_approvals: Vec::new(),
         signed_by: entry.signed_by.clone(),
         chain: None,

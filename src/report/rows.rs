@@ -182,7 +182,7 @@ fn details_html(page: &mut String, row: &Row, model: &Model) {
     for &index in &row.other_approvals {
         let token = &model.tokens[index];
         let by = match &token.report.signed {
-            Some(crate::approval::report::Signed::Approval(s)) => {
+            Some(crate::approval::line_reports::Signed::Approval(s)) => {
                 format!(" by {} (nonce {})", s.approver, s.nonce)
             }
             _ => String::new(),
@@ -314,23 +314,23 @@ pub fn unjoined(page: &mut String, model: &Model) {
         for token in &model.tokens {
             let report = &token.report;
             let (approver, authorized, target) = match &report.signed {
-                Some(crate::approval::report::Signed::Approval(s)) => (
+                Some(crate::approval::line_reports::Signed::Approval(s)) => (
                     s.approver.clone(),
                     iso_ms(s.authorized_at),
                     s.target.clone(),
                 ),
-                Some(crate::approval::report::Signed::Decline(d)) => {
+                Some(crate::approval::line_reports::Signed::Decline(d)) => {
                     ("(decline)".into(), iso_ms(d.issued_at), d.target.clone())
                 }
                 None => (String::new(), String::new(), String::new()),
             };
             let status = match (report.status, &report.signed_by) {
                 // The trusted-approvers list's name for the key that signed it.
-                (crate::approval::report::TokenStatus::Accepted, Some(by)) => {
+                (crate::approval::line_reports::TokenStatus::Accepted, Some(by)) => {
                     format!("accepted ({})", by.name)
                 }
-                (crate::approval::report::TokenStatus::Accepted, None) => "accepted".to_owned(),
-                (crate::approval::report::TokenStatus::Rejected, _) => {
+                (crate::approval::line_reports::TokenStatus::Accepted, None) => "accepted".to_owned(),
+                (crate::approval::line_reports::TokenStatus::Rejected, _) => {
                     format!("rejected: {}", report.reason.as_deref().unwrap_or(""))
                 }
             };

@@ -10,7 +10,7 @@
 
 use super::counts::{Aggregate, Cause, Conclusion, Summary, Timeline, BINS};
 use super::model::{Chain, Model, Row, Token};
-use crate::approval::report::{Signed, TokenStatus};
+use crate::approval::line_reports::{Signed, TokenStatus};
 use crate::finding::{Code, Finding, Severity};
 use std::collections::BTreeMap;
 

@@ -99,6 +99,8 @@ fn a_nonce_only_an_unverified_line_carries_is_not_reserved() {
 fn a_token_file_that_is_not_a_regular_file_is_refused_before_signing() {
     // Seen red before the check: a FIFO or /dev/null took the line, then fsync failed and the
     // exit status was 2 ("could not run") although a reader could hold a valid token.
+    // Issue 24 item 10: refused before signing, as an unusable input: exit 2 with the code
+    // (seen red on 0c6405b: exit 1, which docs/exit-status.md keeps for checked problems).
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("tokens.fifo");
     let made = std::process::Command::new("mkfifo")
@@ -113,14 +115,18 @@ fn a_token_file_that_is_not_a_regular_file_is_refused_before_signing() {
     ] {
         approve(dir.path(), path, &[])
             .assert()
-            .code(1)
+            .code(2)
+            .stdout("")
             .stderr(contains("token-file-not-regular"));
-        let (code, refusal) = run_json(approve(dir.path(), path, &[]));
-        assert_eq!(
-            (code, &refusal["code"]),
-            (1, &"token-file-not-regular".into())
-        );
-        let message = refusal["message"].as_str().unwrap();
+        let output = approve(dir.path(), path, &[])
+            .args(["--format", "json"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        let error: serde_json::Value = serde_json::from_slice(&output.stderr).unwrap();
+        assert_eq!(error["type"], "error");
+        assert_eq!(error["code"], "token-file-not-regular");
+        let message = error["message"].as_str().unwrap();
         assert!(
             message.contains(&format!("the token file is {kind}, not a regular file")),
             "{message}"

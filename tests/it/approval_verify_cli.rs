@@ -119,7 +119,7 @@ fn reason_approval_json_collection_items_exceeded() {
 
 #[test]
 fn reason_parse_error_for_a_line_that_is_not_json() {
-    let record = assert_reason("{\"payload\":", &[], "parse_error");
+    let record = assert_parse_error("{\"payload\":");
     assert_eq!(record["kind"], "undetermined");
     assert_eq!(record["host_source"], "ed25519-token");
     assert!(record["host_record_id"]
@@ -131,7 +131,20 @@ fn reason_parse_error_for_a_line_that_is_not_json() {
 #[test]
 fn reason_parse_error_for_a_payload_that_is_not_json() {
     let line = json!({"payload": "not json", "signature": "00"}).to_string();
-    assert_reason(&line, &[], "parse_error");
+    assert_parse_error(&line);
+}
+
+/// A line that is no token record is rejected as `parse_error` in a token file (one with a
+/// record: a file with none is not a token file, see `empty_evidence`).
+fn assert_parse_error(line: &str) -> Value {
+    let run = run_verify(format!("{line}\n{}\n", fixture_line()).as_bytes(), &[]);
+    assert_eq!(run.code, 1, "stderr {}", run.stderr);
+    let record = &run.records[0];
+    assert_eq!(record["reason"], "parse_error", "{record}");
+    assert_eq!(record["status"], "rejected");
+    assert_eq!(run.records[1]["status"], "accepted");
+    assert_eq!(run.records.last().unwrap()["rejected"], 1);
+    record.clone()
 }
 
 #[test]

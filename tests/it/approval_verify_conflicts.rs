@@ -122,8 +122,11 @@ fn only_accepted_lines_for_the_same_target_conflict() {
 
 #[test]
 fn a_long_file_is_tabled_in_bounded_chunks_with_every_row_in_order() {
-    // 2,500 rows: tables of 1,024, 1,024 and 452 rows, each with its header.
-    let lines: Vec<String> = (0..2500).map(|i| format!("not json {i}")).collect();
+    // 2,500 rows: tables of 1,024, 1,024 and 452 rows, each with its header. The lines are
+    // token records (a v1 envelope) whose signatures do not verify.
+    let lines: Vec<String> = (0..2500)
+        .map(|i| format!(r#"{{"payload":"{{\"n\":{i}}}","signature":"00"}}"#))
+        .collect();
     let (code, stdout) = verify(&lines, "human");
     assert_eq!(code, 1);
     let headers = stdout.matches("│ line ").count();

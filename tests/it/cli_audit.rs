@@ -573,11 +573,13 @@ fn changed_during_audit() {
 
 #[test]
 fn every_finding_code_has_a_test_in_this_file() {
-    // The trusted-approvers codes are tested in audit_approvers.rs; pins of fixed bugs that
-    // moved to regression.rs keep their codes' tests there.
+    // The trusted-approvers codes are tested in audit_approvers.rs, no-receipts and no-tokens
+    // in empty_evidence.rs; pins of fixed bugs that moved to regression.rs keep their codes'
+    // tests there.
     let text = concat!(
         include_str!("cli_audit.rs"),
         include_str!("audit_approvers.rs"),
+        include_str!("empty_evidence.rs"),
         include_str!("regression.rs")
     );
     // The report's join codes are tested in tests/report_model.rs.

@@ -221,3 +221,54 @@ fn an_entry_over_the_value_limit_is_unchecked() {
         "{stderr}"
     );
 }
+
+/// A sealed log over the reader's 256 KiB chunk with a syntax error near its end: the error
+/// names the byte where it is, counted from the start of the file, exactly as in a small log
+/// with the same error. Seen red with the chunk reader's `compact` mutated (`self.base +=
+/// self.pos` to `-=`: an arithmetic overflow in debug builds, exit 101; to `*=`: "at byte
+/// 60089" for byte 360,546), which no test with a log under 256 KiB could see.
+#[test]
+fn a_syntax_error_past_the_first_chunk_names_its_true_byte_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let log_with = |entries: usize, payload: usize| {
+        let mut log = String::from(r#"{"entries":["#);
+        for index in 0..entries {
+            if index > 0 {
+                log.push(',');
+            }
+            log.push_str(&format!(
+                r#"{{"payload":"{}","head":"{}"}}"#,
+                "a".repeat(payload),
+                "0".repeat(64)
+            ));
+        }
+        let error_at = log.len();
+        log.push_str(",@]}");
+        (log, error_at)
+    };
+    let offset_reported = |log: &str| {
+        let path = dir.path().join("log.json");
+        std::fs::write(&path, log).unwrap();
+        let run = sealkit(&[
+            "verify",
+            "chain",
+            path.to_str().unwrap(),
+            "--format",
+            "json",
+        ]);
+        assert_eq!(run.status.code(), Some(2), "{run:?}");
+        assert!(run.stdout.is_empty());
+        let error: serde_json::Value = serde_json::from_slice(&run.stderr).unwrap();
+        let message = error["message"].as_str().unwrap().to_owned();
+        let at = message.rsplit("at byte ").next().unwrap();
+        let digits: String = at.chars().take_while(char::is_ascii_digit).collect();
+        digits
+            .parse::<usize>()
+            .unwrap_or_else(|_| panic!("{message}"))
+    };
+    let (small, small_at) = log_with(2, 10);
+    let delta = offset_reported(&small) - small_at;
+    let (big, big_at) = log_with(6, 60_000);
+    assert!(big.len() > 256 * 1024 + 40_000, "{}", big.len());
+    assert_eq!(offset_reported(&big), big_at + delta);
+}

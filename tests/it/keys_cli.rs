@@ -184,7 +184,8 @@ fn protected_key_signs_byte_identical_tokens_and_wrong_passphrase_writes_nothing
     assert!(stdout.contains(KEY_ID), "{stdout}");
     let text = std::fs::read_to_string(&protected).unwrap();
     assert!(
-        text.starts_with("-----BEGIN AGE ENCRYPTED FILE-----"),
+        text.starts_with("sealkit-public-key ")
+            && text.contains("\n-----BEGIN AGE ENCRYPTED FILE-----\n"),
         "{text}"
     );
     assert!(!text.contains(SEED_HEX));
@@ -257,7 +258,15 @@ fn keygen_encrypts_by_default_and_its_key_signs_verifiable_tokens() {
     let made: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(made["encrypted"], true);
     let secret = std::fs::read_to_string(keys.join("approval.key")).unwrap();
-    assert!(secret.starts_with("-----BEGIN AGE ENCRYPTED FILE-----"));
+    let (public_line, armored) = secret.split_once('\n').unwrap();
+    assert_eq!(
+        public_line,
+        format!(
+            "sealkit-public-key {}",
+            made["public_key"].as_str().unwrap()
+        )
+    );
+    assert!(armored.starts_with("-----BEGIN AGE ENCRYPTED FILE-----"));
     let tokens = dir.path().join("t.ndjson");
     let (code, _, stderr) = approve(
         &tokens,

@@ -65,7 +65,10 @@ fn keygen_asks_twice_without_echo_and_approve_decrypts() {
     assert!(text.contains("encrypted with your passphrase"), "{text}");
     assert!(exit_status(&session).ends_with(", 0)"));
     let secret = std::fs::read_to_string(dir.path().join("keys/approval.key")).unwrap();
-    assert!(secret.starts_with("-----BEGIN AGE ENCRYPTED FILE-----"));
+    assert!(
+        secret.starts_with("sealkit-public-key ")
+            && secret.contains("\n-----BEGIN AGE ENCRYPTED FILE-----\n")
+    );
 
     // approve asks for the passphrase first, then shows the request.
     let frame = frame_path().display().to_string();

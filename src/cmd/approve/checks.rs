@@ -1,11 +1,11 @@
 //! What `approve` refuses before it signs, so that no token is written that the host would
-//! drop or that a person did not mean to leave behind: a token file that is not a regular file
-//! (or a new path), a nonce the token file already reserves, an approval already expired at
-//! signing time. The token file checks run again under the append's lock. A TTL over the
+//! drop or that a person did not mean to leave behind: a nonce the token file already
+//! reserves, an approval already expired at signing time (a token file that is not a regular
+//! file is refused before these, as an unusable input). The token file checks run again under the append's lock. A TTL over the
 //! host's cap is only warned about: the host still honours the token, for at most its cap.
 
 use super::{Global, Refused};
-use crate::approval::report::line_reserving_nonce;
+use crate::approval::line_reports::line_reserving_nonce;
 use crate::approval::{DEFAULT_TTL_SECONDS, MAX_TTL_SECONDS};
 use crate::cli::{ApproveArgs, Format};
 use crate::error_code::Coded as _;
@@ -22,7 +22,6 @@ pub(super) fn before_asking(
     decision: Decision,
     now: u64,
 ) -> Result<(), Refused> {
-    tokenfile::check_kind(&args.token_file).map_err(|e| refused(args, &e))?;
     not_expired(args, decision, now)?;
     if let Some(nonce) = reserved_nonce(args, decision) {
         let file = match File::open(&args.token_file) {

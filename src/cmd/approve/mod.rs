@@ -7,9 +7,9 @@
 //! under an exclusive lock.
 //!
 //! Exit: 0 signed and appended; 1 checked and refused (frame refused by validation, target
-//! matching no profile, a token file that is not a regular file, a nonce already reserved in
-//! it, an approval already expired, or the person said no); 2 could not run (unreadable input
-//! or key, no terminal without `--yes`, I/O).
+//! matching no profile, a nonce already reserved in the token file, an approval already
+//! expired, or the person said no); 2 could not run (unreadable input or key, a token file
+//! that is not a regular file, no terminal without `--yes`, I/O).
 
 use super::{layout, Global, Out};
 use crate::approval::binding::Subject;
@@ -82,6 +82,10 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
         location: &location,
         fingerprint: fingerprint.as_deref(),
     };
+    // A token file that is not a regular file is an unusable input (exit 2, as every input
+    // that cannot be used), found before anything is signed.
+    crate::tokenfile::check_kind(&args.token_file)
+        .map_err(|error| super::diagnostic::report_at(args.token_file.display(), error))?;
     // Opened once the checks that need no answer have passed (a refusal is exit 1 even
     // without a terminal); kept for a request drawn again.
     let mut tty: Option<File> = None;
@@ -200,8 +204,8 @@ fn clock(args: &ApproveArgs) -> miette::Result<u64> {
     }
 }
 
-/// A refused append (not a regular file, nonce reserved) is a finding, exit 1; a failed one
-/// could not run, exit 2.
+/// A refused append (nonce reserved) is a finding, exit 1; a failed one (a token file that is
+/// not a regular file included) could not run, exit 2.
 fn append_failed(
     global: &Global,
     args: &ApproveArgs,

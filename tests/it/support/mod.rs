@@ -231,3 +231,11 @@ pub fn fenced_block<'t>(text: &'t str, first_line: &str) -> &'t str {
     let block = &text[at + 4..];
     &block[..block.find("```").unwrap()]
 }
+
+/// The records of a `--format jsonl` output, one JSON value per line.
+pub fn jsonl_records(stdout: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
