@@ -65,6 +65,7 @@ mod report_tamper;
 mod robust_cli;
 mod signature_batching;
 mod spec_conformance;
+mod structure;
 mod target_refusals;
 mod target_tool_spec;
 mod terminal_tables;
