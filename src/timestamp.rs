@@ -117,7 +117,12 @@ impl Utc {
 
     fn time(&self) -> String {
         let rest = self.seconds_of_day;
-        format!("{:02}:{:02}:{:02}", rest / 3600, rest % 3600 / 60, rest % 60)
+        format!(
+            "{:02}:{:02}:{:02}",
+            rest / 3600,
+            rest % 3600 / 60,
+            rest % 60
+        )
     }
 }
 

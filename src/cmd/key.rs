@@ -74,7 +74,7 @@ fn show(args: KeyShowArgs, global: &Global) -> miette::Result<Outcome> {
                 let line = format!("{fingerprint} {comment}");
                 let line = crate::inert::escape(line.trim_end());
                 writeln!(out, "ssh key     {line}").into_diagnostic()?;
-}
+            }
             if kind == Kind::SecretEncrypted {
                 writeln!(
                     out,

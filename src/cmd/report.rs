@@ -11,11 +11,11 @@
 use super::{Global, Out};
 use crate::approval::binding::Expectations;
 use crate::approval::line_reports::{Checker, LineReport, TokenStatus};
+use crate::approvers::Approvers;
 use crate::audit::{self, AuditError, Event, Options, Quiet};
 use crate::chain;
 use crate::cli::{Format, ReportArgs};
 use crate::digest::sha256_hex;
-use crate::approvers::Approvers;
 use crate::keys::PublicKey;
 use crate::outcome::Outcome;
 use crate::report::model::{self, Chain, Evidence, Input, KeyAnchor, TokenEvidence, Trust};

@@ -329,7 +329,9 @@ pub fn unjoined(page: &mut String, model: &Model) {
                 (crate::approval::line_reports::TokenStatus::Accepted, Some(by)) => {
                     format!("accepted ({})", by.name)
                 }
-                (crate::approval::line_reports::TokenStatus::Accepted, None) => "accepted".to_owned(),
+                (crate::approval::line_reports::TokenStatus::Accepted, None) => {
+                    "accepted".to_owned()
+                }
                 (crate::approval::line_reports::TokenStatus::Rejected, _) => {
                     format!("rejected: {}", report.reason.as_deref().unwrap_or(""))
                 }
