@@ -40,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR')
             [CompletionResult]::new('envelope', 'envelope', [CompletionResultType]::ParameterValue, 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'One offline HTML page (or, with --format json, one JSON document) joining receipts, approval tokens, chain entries and captured frames for an incident')
+            [CompletionResult]::new('evidence', 'evidence', [CompletionResultType]::ParameterValue, 'Trust-annotation evidence: name receipts in `evidenceRef` objects, and check the references responses carry against local evidence')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -360,6 +361,66 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'sealkit;evidence' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but errors (on stderr); the exit status is unchanged')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but errors (on stderr); the exit status is unchanged')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('ref', 'ref', [CompletionResultType]::ParameterValue, 'One `evidenceRef` object for each receipt that authenticates (its digest under RFC 8785, its file name as `ref`); a receipt that does not gets its findings instead')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check `evidenceRef` objects from captured responses and reference files against local evidence: digest, canonicalization, and for Seal receipts authentication and the call')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'sealkit;evidence;ref' {
+            [CompletionResult]::new('--receipt-key', '--receipt-key', [CompletionResultType]::ParameterName, 'The installation''s receipt key (64 hex, raw 32-byte seed file, or public key file). Without it no receipt authenticates, so none gets a reference')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but errors (on stderr); the exit status is unchanged')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but errors (on stderr); the exit status is unchanged')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sealkit;evidence;verify' {
+            [CompletionResult]::new('--frames', '--frames', [CompletionResultType]::ParameterName, 'Captures of JSON-RPC frames (requests and responses, one per line): the references in each response''s `result._meta[ANNOTATION_KEY]`, paired with their requests')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'Files of references: one JSON value (a reference, an object with `evidenceRef`, or an array of those) or JSON Lines of them, as `sealkit evidence ref` prints')
+            [CompletionResult]::new('--evidence', '--evidence', [CompletionResultType]::ParameterName, 'Where evidence is looked for: directories (a `ref` is resolved under them and never leaves them) or files. Nothing is fetched from the network')
+            [CompletionResult]::new('--receipt-key', '--receipt-key', [CompletionResultType]::ParameterName, 'The installation''s receipt key (64 hex, raw 32-byte seed file, or public key file): references to Seal receipts verify only when the receipt authenticates under it')
+            [CompletionResult]::new('--annotation-key', '--annotation-key', [CompletionResultType]::ParameterName, 'The `result._meta` key responses carry trust annotations under')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but errors (on stderr); the exit status is unchanged')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but errors (on stderr); the exit status is unchanged')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'sealkit;evidence;help' {
+            [CompletionResult]::new('ref', 'ref', [CompletionResultType]::ParameterValue, 'One `evidenceRef` object for each receipt that authenticates (its digest under RFC 8785, its file name as `ref`); a receipt that does not gets its findings instead')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check `evidenceRef` objects from captured responses and reference files against local evidence: digest, canonicalization, and for Seal receipts authentication and the call')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'sealkit;evidence;help;ref' {
+            break
+        }
+        'sealkit;evidence;help;verify' {
+            break
+        }
+        'sealkit;evidence;help;help' {
+            break
+        }
         'sealkit;help' {
             [CompletionResult]::new('target', 'target', [CompletionResultType]::ParameterValue, 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile')
             [CompletionResult]::new('keygen', 'keygen', [CompletionResultType]::ParameterValue, 'Create an Ed25519 approval key pair; the secret key is encrypted with a passphrase')
@@ -371,6 +432,7 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR')
             [CompletionResult]::new('envelope', 'envelope', [CompletionResultType]::ParameterValue, 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'One offline HTML page (or, with --format json, one JSON document) joining receipts, approval tokens, chain entries and captured frames for an incident')
+            [CompletionResult]::new('evidence', 'evidence', [CompletionResultType]::ParameterValue, 'Trust-annotation evidence: name receipts in `evidenceRef` objects, and check the references responses carry against local evidence')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -426,6 +488,17 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             break
         }
         'sealkit;help;report' {
+            break
+        }
+        'sealkit;help;evidence' {
+            [CompletionResult]::new('ref', 'ref', [CompletionResultType]::ParameterValue, 'One `evidenceRef` object for each receipt that authenticates (its digest under RFC 8785, its file name as `ref`); a receipt that does not gets its findings instead')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check `evidenceRef` objects from captured responses and reference files against local evidence: digest, canonicalization, and for Seal receipts authentication and the call')
+            break
+        }
+        'sealkit;help;evidence;ref' {
+            break
+        }
+        'sealkit;help;evidence;verify' {
             break
         }
         'sealkit;help;help' {

@@ -28,6 +28,9 @@ _sealkit() {
             sealkit,envelope)
                 cmd="sealkit__subcmd__envelope"
                 ;;
+            sealkit,evidence)
+                cmd="sealkit__subcmd__evidence"
+                ;;
             sealkit,help)
                 cmd="sealkit__subcmd__help"
                 ;;
@@ -49,6 +52,24 @@ _sealkit() {
             sealkit,verify)
                 cmd="sealkit__subcmd__verify"
                 ;;
+            sealkit__subcmd__evidence,help)
+                cmd="sealkit__subcmd__evidence__subcmd__help"
+                ;;
+            sealkit__subcmd__evidence,ref)
+                cmd="sealkit__subcmd__evidence__subcmd__ref"
+                ;;
+            sealkit__subcmd__evidence,verify)
+                cmd="sealkit__subcmd__evidence__subcmd__verify"
+                ;;
+            sealkit__subcmd__evidence__subcmd__help,help)
+                cmd="sealkit__subcmd__evidence__subcmd__help__subcmd__help"
+                ;;
+            sealkit__subcmd__evidence__subcmd__help,ref)
+                cmd="sealkit__subcmd__evidence__subcmd__help__subcmd__ref"
+                ;;
+            sealkit__subcmd__evidence__subcmd__help,verify)
+                cmd="sealkit__subcmd__evidence__subcmd__help__subcmd__verify"
+                ;;
             sealkit__subcmd__help,approve)
                 cmd="sealkit__subcmd__help__subcmd__approve"
                 ;;
@@ -60,6 +81,9 @@ _sealkit() {
                 ;;
             sealkit__subcmd__help,envelope)
                 cmd="sealkit__subcmd__help__subcmd__envelope"
+                ;;
+            sealkit__subcmd__help,evidence)
+                cmd="sealkit__subcmd__help__subcmd__evidence"
                 ;;
             sealkit__subcmd__help,help)
                 cmd="sealkit__subcmd__help__subcmd__help"
@@ -81,6 +105,12 @@ _sealkit() {
                 ;;
             sealkit__subcmd__help,verify)
                 cmd="sealkit__subcmd__help__subcmd__verify"
+                ;;
+            sealkit__subcmd__help__subcmd__evidence,ref)
+                cmd="sealkit__subcmd__help__subcmd__evidence__subcmd__ref"
+                ;;
+            sealkit__subcmd__help__subcmd__evidence,verify)
+                cmd="sealkit__subcmd__help__subcmd__evidence__subcmd__verify"
                 ;;
             sealkit__subcmd__help__subcmd__key,protect)
                 cmd="sealkit__subcmd__help__subcmd__key__subcmd__protect"
@@ -155,7 +185,7 @@ _sealkit() {
 
     case "${cmd}" in
         sealkit)
-            opts="-q -h -V --format --deny-warnings --color --quiet --help --version target keygen key approve verify audit diff migrate envelope report help"
+            opts="-q -h -V --format --deny-warnings --color --quiet --help --version target keygen key approve verify audit diff migrate envelope report evidence help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -404,8 +434,154 @@ _sealkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sealkit__subcmd__evidence)
+            opts="-q -h -V --format --deny-warnings --color --quiet --help --version ref verify help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__evidence__subcmd__help)
+            opts="ref verify help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__evidence__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__evidence__subcmd__help__subcmd__ref)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__evidence__subcmd__help__subcmd__verify)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__evidence__subcmd__ref)
+            opts="-q -h -V --receipt-key --format --deny-warnings --color --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --receipt-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__evidence__subcmd__verify)
+            opts="-q -h -V --frames --refs --evidence --receipt-key --annotation-key --format --deny-warnings --color --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --frames)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --refs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --evidence)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --receipt-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --annotation-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sealkit__subcmd__help)
-            opts="target keygen key approve verify audit diff migrate envelope report help"
+            opts="target keygen key approve verify audit diff migrate envelope report evidence help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -463,6 +639,48 @@ _sealkit() {
         sealkit__subcmd__help__subcmd__envelope)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__help__subcmd__evidence)
+            opts="ref verify"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__help__subcmd__evidence__subcmd__ref)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sealkit__subcmd__help__subcmd__evidence__subcmd__verify)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

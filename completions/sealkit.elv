@@ -37,6 +37,7 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand migrate 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR'
             cand envelope 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
             cand report 'One offline HTML page (or, with --format json, one JSON document) joining receipts, approval tokens, chain entries and captured frames for an incident'
+            cand evidence 'Trust-annotation evidence: name receipts in `evidenceRef` objects, and check the references responses carry against local evidence'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sealkit;target'= {
@@ -330,6 +331,59 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'sealkit;evidence'= {
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -q 'Print nothing but errors (on stderr); the exit status is unchanged'
+            cand --quiet 'Print nothing but errors (on stderr); the exit status is unchanged'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand ref 'One `evidenceRef` object for each receipt that authenticates (its digest under RFC 8785, its file name as `ref`); a receipt that does not gets its findings instead'
+            cand verify 'Check `evidenceRef` objects from captured responses and reference files against local evidence: digest, canonicalization, and for Seal receipts authentication and the call'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'sealkit;evidence;ref'= {
+            cand --receipt-key 'The installation''s receipt key (64 hex, raw 32-byte seed file, or public key file). Without it no receipt authenticates, so none gets a reference'
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -q 'Print nothing but errors (on stderr); the exit status is unchanged'
+            cand --quiet 'Print nothing but errors (on stderr); the exit status is unchanged'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sealkit;evidence;verify'= {
+            cand --frames 'Captures of JSON-RPC frames (requests and responses, one per line): the references in each response''s `result._meta[ANNOTATION_KEY]`, paired with their requests'
+            cand --refs 'Files of references: one JSON value (a reference, an object with `evidenceRef`, or an array of those) or JSON Lines of them, as `sealkit evidence ref` prints'
+            cand --evidence 'Where evidence is looked for: directories (a `ref` is resolved under them and never leaves them) or files. Nothing is fetched from the network'
+            cand --receipt-key 'The installation''s receipt key (64 hex, raw 32-byte seed file, or public key file): references to Seal receipts verify only when the receipt authenticates under it'
+            cand --annotation-key 'The `result._meta` key responses carry trust annotations under'
+            cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
+            cand --color 'When to use colour in human output'
+            cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
+            cand -q 'Print nothing but errors (on stderr); the exit status is unchanged'
+            cand --quiet 'Print nothing but errors (on stderr); the exit status is unchanged'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'sealkit;evidence;help'= {
+            cand ref 'One `evidenceRef` object for each receipt that authenticates (its digest under RFC 8785, its file name as `ref`); a receipt that does not gets its findings instead'
+            cand verify 'Check `evidenceRef` objects from captured responses and reference files against local evidence: digest, canonicalization, and for Seal receipts authentication and the call'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'sealkit;evidence;help;ref'= {
+        }
+        &'sealkit;evidence;help;verify'= {
+        }
+        &'sealkit;evidence;help;help'= {
+        }
         &'sealkit;help'= {
             cand target 'Compute the identities Seal derives for captured JSON-RPC frames, under every profile'
             cand keygen 'Create an Ed25519 approval key pair; the secret key is encrypted with a passphrase'
@@ -341,6 +395,7 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand migrate 'Migrate _meta-blind receipts: one record per receipt (label, changes, old and committed identity) written to NEW_DIR'
             cand envelope 'Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an Ed25519 signature over it'
             cand report 'One offline HTML page (or, with --format json, one JSON document) joining receipts, approval tokens, chain entries and captured frames for an incident'
+            cand evidence 'Trust-annotation evidence: name receipts in `evidenceRef` objects, and check the references responses carry against local evidence'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sealkit;help;target'= {
@@ -380,6 +435,14 @@ set edit:completion:arg-completer[sealkit] = {|@words|
         &'sealkit;help;envelope'= {
         }
         &'sealkit;help;report'= {
+        }
+        &'sealkit;help;evidence'= {
+            cand ref 'One `evidenceRef` object for each receipt that authenticates (its digest under RFC 8785, its file name as `ref`); a receipt that does not gets its findings instead'
+            cand verify 'Check `evidenceRef` objects from captured responses and reference files against local evidence: digest, canonicalization, and for Seal receipts authentication and the call'
+        }
+        &'sealkit;help;evidence;ref'= {
+        }
+        &'sealkit;help;evidence;verify'= {
         }
         &'sealkit;help;help'= {
         }

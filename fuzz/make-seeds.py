@@ -264,6 +264,20 @@ def key_files_seeds():
     ]
 
 
+def jcs_seeds():
+    """RFC 8785 vectors (input and output), the number cases' edge lines (each as its
+    expected text, and as its 8 bits little-endian followed by that text), and receipts."""
+    jcs = TD / "jcs"
+    seeds = [p.read_bytes() for d in ("input", "output") for p in sorted((jcs / d).iterdir())]
+    for line in (jcs / "es6-numbers.txt").read_text().splitlines()[:100]:
+        bits, text = line.split(",")
+        seeds.append(text.encode())
+        seeds.append(int(bits, 16).to_bytes(8, "little") + text.encode())
+    seeds += [p.read_bytes() for p in sorted((RECEIPTS / "fixture-dir").glob("receipt-*.json"))]
+    seeds += [b'{"a":1,"a":2}', b'"\\ud800"', b'1e400', b'[{"\\u00e9":1,"\\ud83d\\ude02":2,"\\ufb33":3}]']
+    return seeds
+
+
 frames = frames_from_testdata()
 write("frame_pipeline", frames)
 write("canonical", frames + json_suite())
@@ -282,3 +296,4 @@ write("bundle", bundle_seeds())
 write("audit_names", audit_names_seeds())
 write("trusted_approvers", trusted_approvers_seeds())
 write("key_files", key_files_seeds())
+write("jcs", jcs_seeds())

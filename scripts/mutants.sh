@@ -9,8 +9,8 @@
 # verdict, an exit status or a code (equivalent, or unreachable).
 #
 # Usage: scripts/mutants.sh [GROUP...] [-- EXTRA-CARGO-MUTANTS-OPTIONS...]
-#   GROUP: receipt signature approval chain migrate wire json keys audit report (default:
-#   all, in that order), or
+#   GROUP: receipt signature approval chain migrate wire json keys audit report evidence
+#   (default: all, in that order), or
 #   verdicts: only the functions whose verdicts tests/it/mutation_pins.rs pins (a quick check).
 #   Extra options go to cargo-mutants, e.g. `-- --re config_signature` for one function,
 #   `-- --list` to list the mutants without running them, `-- --in-diff my.diff` for the
@@ -42,7 +42,7 @@ while [ $# -gt 0 ]; do
         *) groups+=("$1"); shift ;;
     esac
 done
-[ ${#groups[@]} -gt 0 ] || groups=(receipt signature approval chain migrate wire json keys audit report)
+[ ${#groups[@]} -gt 0 ] || groups=(receipt signature approval chain migrate wire json keys audit report evidence)
 
 # Per group: the source files (cargo-mutants --file globs) and the test modules that
 # exercise them (modules of the one integration-test binary, or --lib for the unit tests). The slowest
@@ -61,6 +61,7 @@ files_of() {
         keys) echo "src/keys/*.rs" ;;
         audit) echo "src/audit.rs src/audit/*.rs" ;;
         report) echo "src/report.rs src/report/*.rs" ;;
+        evidence) echo "src/jcs.rs src/evidence.rs src/evidence/*.rs" ;;
         verdicts) echo "src/receipt.rs src/receipt/*.rs src/approval/verify.rs" ;;
         *) return 1 ;;
     esac
@@ -77,6 +78,7 @@ tests_of() {
         wire) echo "--lib meta request wire target_refusals target_tool_spec json_test_suite fuzz_regressions identity_vectors spec_conformance watched_mutations meta_edges refusal_agreement regression" ;;
         keys) echo "--lib keys keys_cli keys_hostile keys_approvers keys_agent regression" ;;
         audit) echo "--lib audit cli_audit audit_approvers empty_evidence duplicate_members regression" ;;
+        evidence) echo "--lib jcs evidence jcs_vectors evidence_cli" ;;
         verdicts) echo "mutation_pins approval_verify_cli" ;;
         *) return 1 ;;
     esac

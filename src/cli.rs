@@ -76,6 +76,9 @@ pub enum Command {
     /// One offline HTML page (or, with --format json, one JSON document) joining receipts,
     /// approval tokens, chain entries and captured frames for an incident.
     Report(Box<ReportArgs>),
+    /// Trust-annotation evidence: name receipts in `evidenceRef` objects, and check the
+    /// references responses carry against local evidence.
+    Evidence(EvidenceArgs),
 }
 
 /// How results are printed.
@@ -224,6 +227,64 @@ pub enum EffectArg {
     /// Declared absent (one signed 0x00 byte).
     Absent,
 }
+// --- trust-annotation evidence ---
+
+#[derive(Debug, Args)]
+pub struct EvidenceArgs {
+    #[command(subcommand)]
+    pub what: EvidenceCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EvidenceCommand {
+    /// One `evidenceRef` object for each receipt that authenticates (its digest under RFC
+    /// 8785, its file name as `ref`); a receipt that does not gets its findings instead.
+    Ref(EvidenceRefArgs),
+    /// Check `evidenceRef` objects from captured responses and reference files against local
+    /// evidence: digest, canonicalization, and for Seal receipts authentication and the call.
+    Verify(EvidenceVerifyArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct EvidenceRefArgs {
+    /// Receipt files ("-" for stdin).
+    #[arg(value_name = "RECEIPT", required = true)]
+    pub files: Vec<PathBuf>,
+
+    /// The installation's receipt key (64 hex, raw 32-byte seed file, or public key file).
+    /// Without it no receipt authenticates, so none gets a reference.
+    #[arg(long, value_name = "HEX|FILE")]
+    pub receipt_key: Option<String>,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("references").required(true).multiple(true).args(["frames", "refs"])))]
+pub struct EvidenceVerifyArgs {
+    /// Captures of JSON-RPC frames (requests and responses, one per line): the references in
+    /// each response's `result._meta[ANNOTATION_KEY]`, paired with their requests.
+    #[arg(long, value_name = "CAPTURE", num_args = 1..)]
+    pub frames: Vec<PathBuf>,
+
+    /// Files of references: one JSON value (a reference, an object with `evidenceRef`, or an
+    /// array of those) or JSON Lines of them, as `sealkit evidence ref` prints.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub refs: Vec<PathBuf>,
+
+    /// Where evidence is looked for: directories (a `ref` is resolved under them and never
+    /// leaves them) or files. Nothing is fetched from the network.
+    #[arg(long, value_name = "DIR|FILE", num_args = 1.., required = true)]
+    pub evidence: Vec<PathBuf>,
+
+    /// The installation's receipt key (64 hex, raw 32-byte seed file, or public key file):
+    /// references to Seal receipts verify only when the receipt authenticates under it.
+    #[arg(long, value_name = "HEX|FILE")]
+    pub receipt_key: Option<String>,
+
+    /// The `result._meta` key responses carry trust annotations under.
+    #[arg(long, value_name = "KEY", default_value = crate::evidence::DEFAULT_ANNOTATION_KEY)]
+    pub annotation_key: String,
+}
+
 // --- receipts, chains, bundles, audits ---
 
 #[derive(Debug, Args)]

@@ -1,6 +1,6 @@
 //! The `canonical` fuzz target: json::parse → lean_compress / serde_compact / lean_number.
 
-use super::PARSE_DEPTH;
+use super::{depth, PARSE_DEPTH, SERDE_JSON_DEPTH};
 use sealkit::canonical::{self, KeyOrder, RenderError};
 use sealkit::json::{self, JsonValue, Node};
 
@@ -39,19 +39,6 @@ pub fn canonical(data: &[u8]) {
             &again[..],
             "serde_compact is not a fixpoint"
         );
-    }
-}
-
-/// serde_json's reader refuses more nesting than this.
-const SERDE_JSON_DEPTH: usize = 128;
-
-fn depth(node: &Node<'_>) -> usize {
-    match &node.value {
-        JsonValue::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
-        JsonValue::Object(members) => {
-            1 + members.iter().map(|m| depth(&m.value)).max().unwrap_or(0)
-        }
-        _ => 0,
     }
 }
 

@@ -20,6 +20,7 @@ mod canonical;
 mod chain;
 mod envelope;
 mod frame_pipeline;
+mod jcs;
 mod key_files;
 mod meta_values;
 mod migration_record;
@@ -36,6 +37,7 @@ pub use canonical::canonical;
 pub use chain::chain;
 pub use envelope::envelope;
 pub use frame_pipeline::frame_pipeline;
+pub use jcs::jcs;
 pub use key_files::key_files;
 pub use meta_values::meta_values;
 pub use migration_record::migration_record;
@@ -62,6 +64,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("migration_record", migration_record),
     ("bundle", bundle),
     ("audit_names", audit_names),
+    ("jcs", jcs),
     ("trusted_approvers", trusted_approvers),
     ("key_files", key_files),
 ];
@@ -77,6 +80,21 @@ const TOOL_SPECS: &str = r#"{"db.execute":{"version":"v1","manifest_digest":"man
 
 /// Deepest nesting the renderer targets parse (deeper than any guard allows).
 const PARSE_DEPTH: usize = 512;
+
+/// serde_json's reader refuses more nesting than this.
+const SERDE_JSON_DEPTH: usize = 128;
+
+/// Containers nested in a parsed value.
+fn depth(node: &sealkit::json::Node<'_>) -> usize {
+    use sealkit::json::JsonValue;
+    match &node.value {
+        JsonValue::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
+        JsonValue::Object(members) => {
+            1 + members.iter().map(|m| depth(&m.value)).max().unwrap_or(0)
+        }
+        _ => 0,
+    }
+}
 
 // Phase 2 (approvals, receipts, chains, migration outputs, bundles, directory names): the
 // fixtures those targets use are the throwaway keys and signed artifacts of testdata/,

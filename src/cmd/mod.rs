@@ -18,6 +18,7 @@ pub mod audit;
 pub mod diagnostic;
 pub mod diff;
 pub mod envelope;
+pub mod evidence;
 pub mod key;
 pub mod keygen;
 pub mod layout;
@@ -93,6 +94,7 @@ pub fn run(cli: Cli) -> Outcome {
         Command::Key(args) => key::run(args, &global),
         Command::Approve(args) => approve::run(args, &global),
         Command::Report(args) => report::run(*args, &global),
+        Command::Evidence(args) => evidence::run(args, &global),
     };
     match result {
         Ok(outcome) => outcome,

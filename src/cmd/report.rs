@@ -21,7 +21,7 @@ use crate::outcome::Outcome;
 use crate::report::model::{self, Chain, Evidence, Input, KeyAnchor, TokenEvidence, Trust};
 use crate::tokenfile::{Batch, LineReader};
 use miette::miette;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Inputs larger than this are not read (the host's token file is read up to 4 MiB; sealed
 /// logs and captures can be large, but not beyond this).
@@ -213,6 +213,7 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
         every_row,
     );
     read_sampled_frames(&mut model);
+    join_annotations(&mut model, &args, options.pin.as_ref())?;
     if args.timestamp {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -293,6 +294,50 @@ fn refuse_output_inside_inputs(args: &ReportArgs) -> miette::Result<()> {
         );
     crate::atomic_write::refuse_input_as_output(&args.out, inputs)
         .map_err(super::diagnostic::report)
+}
+
+/// Trust annotations in the captured responses, checked against the receipt directories (the
+/// evidence roots) under the pinned key, shown with the rows of their requests' receipts.
+fn join_annotations(
+    model: &mut model::Model,
+    args: &crate::cli::ReportArgs,
+    pin: Option<&crate::receipt::pin::Pin>,
+) -> miette::Result<()> {
+    if args.frames.is_empty() {
+        return Ok(());
+    }
+    let mut store =
+        crate::evidence::store::Store::new(&args.dirs).map_err(super::diagnostic::report)?;
+    let mut scratch = crate::receipt::Scratch::default();
+    let mut context = crate::evidence::Context {
+        store: &mut store,
+        pin,
+        scratch: &mut scratch,
+    };
+    // The capture files as read for the frame joins (a directory given to --frames is
+    // expanded there).
+    let captures: Vec<PathBuf> = model
+        .inputs
+        .iter()
+        .filter(|input| input.role == "frames")
+        .map(|input| PathBuf::from(&input.path))
+        .collect();
+    let annotations = crate::evidence::capture::checked_by_request(
+        &captures,
+        crate::evidence::DEFAULT_ANNOTATION_KEY,
+        &mut context,
+    )
+    .map_err(|e| miette!(code = "unreadable-input", "{e}"))?;
+    for (subject, annotation) in annotations {
+        for row in model.rows.iter_mut().filter(|row| {
+            row.subject
+                .as_ref()
+                .is_some_and(|s| s.sha256 == subject.sha256 && s.length == subject.length)
+        }) {
+            row.annotations.push(annotation.clone());
+        }
+    }
+    Ok(())
 }
 
 /// The exact frames of the sampled good rows, read again from their receipts with the one

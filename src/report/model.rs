@@ -219,6 +219,10 @@ pub struct Row {
     pub signed_by: Option<crate::approvers::SignedBy>,
     pub chain: Option<ChainJoin>,
     pub frame: FrameJoin,
+    /// Trust annotations of captured responses to this receipt's request (same exact-frame
+    /// subject), each reference checked by `evidence verify`'s rules.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub annotations: Vec<crate::evidence::RowAnnotation>,
     /// Receipt, file and join findings about this receipt, most serious first. Findings are
     /// the row's per-request annotations: whatever else is learnt about one request joins
     /// them here.
@@ -363,6 +367,7 @@ pub fn row_of(entry: &ReceiptEntry, every_frame: bool) -> Row {
         findings: entry.file_findings.clone(),
         details: None,
         frame_bytes,
+        annotations: Vec::new(),
         server: report.map(|r| r.facts.server.clone()).unwrap_or_default(),
     }
 }

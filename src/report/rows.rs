@@ -129,6 +129,40 @@ fn details_html(page: &mut String, row: &Row, model: &Model) {
             &format!("{} ({} bytes)", subject.sha256, subject.length),
         );
     }
+    for annotation in &row.annotations {
+        let flag = match annotation.sensitive {
+            Some(true) => ", sensitive",
+            Some(false) => ", not sensitive",
+            None => "",
+        };
+        let place = format!("{} frame {}{flag}", annotation.capture, annotation.line);
+        if annotation.references.is_empty() {
+            kv(
+                page,
+                "trust annotation",
+                &format!("{place}: no evidenceRef"),
+            );
+        }
+        for reference in &annotation.references {
+            let verdict = &reference.verdict;
+            kv(
+                page,
+                "trust annotation",
+                &format!(
+                    "{place}: {} {}{}, binding {}: {}",
+                    reference
+                        .evidence_ref
+                        .kind
+                        .as_deref()
+                        .unwrap_or("(no type)"),
+                    verdict.status,
+                    verdict.code.map(|c| format!(" ({c})")).unwrap_or_default(),
+                    verdict.binding.as_str(),
+                    verdict.message
+                ),
+            );
+        }
+    }
     kv(
         page,
         "request hash",

@@ -3,8 +3,9 @@
 //! timeline's bins and the bounded set of rows a report carries. Guarantees: only an
 //! authenticated receipt's decision is counted as a verdict (every other decision is counted
 //! apart, as a claim); the verdict is `problems` exactly when an error finding (or, with
-//! `--deny-warnings`, a warning) is in the report, `could-not-check` when no receipt was
-//! found, else `good`; every receipt is counted in the summary and the timeline, and every
+//! `--deny-warnings`, a warning) is in the report (an empty input is the `no-receipts`
+//! error, as `audit` says), `could-not-check` when no receipt was found and no finding
+//! says why, else `good`; every receipt is counted in the summary and the timeline, and every
 //! row with an error finding or without authentication is kept whole, however many receipts
 //! there are, while the other rows beyond a fixed sample are only counted.
 

@@ -107,6 +107,13 @@ fn codes(page: &str) -> Vec<String> {
         "sealkit-migrate" => labels()
             .chain(Change::ALL.iter().map(|c| c.as_str().to_owned()))
             .collect(),
+        // `evidence ref` names no reference for a receipt that does not authenticate and
+        // prints its receipt findings instead.
+        "sealkit-evidence-ref" => findings().collect(),
+        "sealkit-evidence-verify" => sealkit::evidence::EvidenceCode::ALL
+            .iter()
+            .map(|c| c.as_str().to_owned())
+            .collect(),
         "sealkit-diff" => FindingCode::ALL
             .iter()
             .map(|c| c.as_str().to_owned())
@@ -195,7 +202,7 @@ const EXIT_STATUS: &[(&str, &str)] = &[
     ("0", "Everything was checked and is good."),
     (
         "1",
-        "Checked and found a problem: a refused frame, a rejected token, a receipt that does not verify, an error finding, an identity that changes in migration (warnings count with --deny-warnings).",
+        "Checked and found a problem: a refused frame, a rejected token, a receipt that does not verify, an error finding, an identity that changes in migration, an evidence reference that fails (warnings count with --deny-warnings).",
     ),
     (
         "2",
@@ -271,6 +278,17 @@ fn examples(page: &str) -> &'static [(&'static str, &'static str)] {
         ],
         "sealkit-diff" => &[
             ("Old receipts against a migration output, with the captured frames:", "sealkit diff old-receipts/ migrated/ --frames capture.jsonl"),
+        ],
+        "sealkit-evidence" => &[
+            ("References for authenticated receipts, one JSON line each:", "sealkit evidence ref --format jsonl --receipt-key receipt.pub receipts/receipt-*.json"),
+            ("Check the references captured responses carry against the receipt directory:", "sealkit evidence verify --frames session.capture --evidence receipts/ --receipt-key receipt.pub"),
+        ],
+        "sealkit-evidence-ref" => &[
+            ("An evidenceRef for each receipt that authenticates under the installation's key:", "sealkit evidence ref --receipt-key receipt.pub receipts/receipt-*.json"),
+        ],
+        "sealkit-evidence-verify" => &[
+            ("References in captured responses, evidence looked for only under receipts/:", "sealkit evidence verify --frames session.capture --evidence receipts/ --receipt-key receipt.pub"),
+            ("References from a file, annotations under another _meta key:", "sealkit evidence verify --refs refs.jsonl --evidence receipts/ --receipt-key receipt.pub --annotation-key com.example/trust"),
         ],
         "sealkit-report" => &[
             ("One page joining a receipt directory with its tokens, chain and captured frames:", "sealkit report --out incident.html --receipt-key receipt.pub --trusted-approvers approvers.txt --tokens tokens.ndjson --chain sealed.json --frames capture.jsonl receipts/"),

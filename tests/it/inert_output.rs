@@ -293,6 +293,46 @@ proptest! {
     }
 
     #[test]
+    fn evidence(p in payload(true)) {
+        let dir = tempfile::tempdir().unwrap();
+        let roots = dir.path().join(name_with(&p, "-evidence"));
+        std::fs::create_dir(&roots).unwrap();
+        let stored = write(&roots.join(name_with(&p, ".json")), "{}");
+        let digest = format!("sha256:{}", sealkit::digest::sha256_hex(b"{}"));
+        let refs = json!([
+            {"type": p, "digest": digest, "canonicalization": p},
+            {"type": p, "digest": format!("sha256:{}", "0".repeat(64)), "canonicalization": "none", "ref": p},
+            {"type": p, "digest": digest, "canonicalization": "none", "schema": p},
+            {"type": p, "digest": p, "canonicalization": "none"},
+            {"type": 7, "digest": digest, "canonicalization": "none"},
+        ]);
+        let response = json!({
+            "jsonrpc": "2.0", "id": p,
+            "result": {"content": [], "_meta": {"io.modelcontextprotocol/trust-annotations": {"evidenceRef": refs}}},
+        });
+        let capture = write(&dir.path().join(name_with(&p, ".capture")), format!("{response}\n{p}\n"));
+        let output = run(&root(), &[
+            "evidence", "verify", "--frames", capture.to_str().unwrap(),
+            "--evidence", roots.to_str().unwrap(), stored.to_str().unwrap(),
+        ], b"");
+        // Seen red with the table's `where` column (the capture's name) not escaped.
+        assert_inert("evidence verify", &output);
+        let refs_file = write(&dir.path().join(name_with(&p, ".json")), refs.to_string());
+        let output = run(&root(), &[
+            "evidence", "verify", "--refs", refs_file.to_str().unwrap(), "--evidence", roots.to_str().unwrap(),
+        ], b"");
+        assert_inert("evidence verify --refs", &output);
+        let key = root().join("testdata/receipts/fixture-dir/.seal-receipt-ed25519.key");
+        let receipt = root().join("testdata/receipts/fixture-dir/receipt-00000000000000000001-460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793.json");
+        let named = dir.path().join(name_with(&p, ".json"));
+        std::fs::copy(&receipt, &named).unwrap();
+        let output = run(&root(), &["evidence", "ref", "--receipt-key", key.to_str().unwrap(), named.to_str().unwrap()], b"");
+        assert_inert("evidence ref", &output);
+        let output = run(&root(), &["evidence", "ref", named.to_str().unwrap(), stored.to_str().unwrap()], b"");
+        assert_inert("evidence ref (not authenticated)", &output);
+    }
+
+    #[test]
     fn envelope(p in payload(true)) {
         let dir = tempfile::tempdir().unwrap();
         let mut params = read_json("testdata/typed/envelope-params.json");

@@ -357,6 +357,60 @@ fn evidence_runs() -> Vec<Run> {
         ],
         &[2],
     ));
+    const NEW_RECEIPTS: &str = "testdata/receipts/legacy-vs-current/new/receipts";
+    const NEW_KEY: &str =
+        "testdata/receipts/legacy-vs-current/new/receipts/.seal-receipt-ed25519.key";
+    const FIXTURE_RECEIPT: &str = "testdata/receipts/fixture-dir/receipt-00000000000000000001-460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793.json";
+    const ANNOTATED: &str = "testdata/evidence/annotated.capture";
+    runs.extend([
+        run(
+            &[
+                "evidence",
+                "ref",
+                "--receipt-key",
+                RECEIPT_KEY,
+                FIXTURE_RECEIPT,
+            ],
+            &[0],
+        ),
+        run(&["evidence", "ref", FIXTURE_RECEIPT], &[1]),
+        run(
+            &[
+                "evidence",
+                "verify",
+                "--receipt-key",
+                NEW_KEY,
+                "--frames",
+                ANNOTATED,
+                "--evidence",
+                NEW_RECEIPTS,
+            ],
+            &[0],
+        ),
+        // The wrong receipts: references not found, or found by name and not matching.
+        run(
+            &[
+                "evidence",
+                "verify",
+                "--frames",
+                ANNOTATED,
+                "--evidence",
+                "testdata/receipts/fixture-dir",
+            ],
+            &[2],
+        ),
+        run(
+            &[
+                "evidence",
+                "verify",
+                "--frames",
+                "testdata/receipts/legacy-vs-current/frames/session-L.capture",
+                "--evidence",
+                NEW_RECEIPTS,
+            ],
+            &[2],
+        ),
+    ]);
     runs
 }
 
@@ -372,6 +426,8 @@ const EVIDENCE_KINDS: &[&str] = &[
     "token",
     "approvals",
     "summary",
+    "evidence-ref",
+    "evidence-check",
     "error",
 ];
 

@@ -1,6 +1,7 @@
 //! The documentation (README and docs/) documents every stable code a script can see: each refusal code of
 //! `sealkit target` with its JSON-RPC code, each audit finding code, each V2 reader code,
-//! each migration label and change, each finding code of `diff`.
+//! each migration label and change, each finding code of `diff`, each verdict code of
+//! `evidence`.
 
 use sealkit::refusal::RefusalCode;
 
@@ -58,6 +59,18 @@ fn readme_lists_every_diff_finding_code() {
         assert!(
             readme.contains(&row),
             "README.md lacks the diff finding row {row}"
+        );
+    }
+}
+
+#[test]
+fn readme_lists_every_evidence_code() {
+    let readme = readme();
+    for code in sealkit::evidence::EvidenceCode::ALL {
+        let row = format!("| `{}` |", code.as_str());
+        assert!(
+            readme.contains(&row),
+            "README.md lacks the evidence row {row}"
         );
     }
 }

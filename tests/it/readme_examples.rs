@@ -159,3 +159,14 @@ fn the_readme_tour_is_what_the_commands_print() {
     let block = block_after("Tour output");
     assert_eq!(transcript(block), block);
 }
+
+#[test]
+fn evidence_transcripts() {
+    for marker in [
+        "Real output (`testdata/receipts/fixture-dir/`):",
+        "Real output (the bundled annotated capture",
+    ] {
+        let block = block_after(marker);
+        assert_eq!(block, transcript(block));
+    }
+}

@@ -108,7 +108,7 @@ fn the_verdict_is_the_exit_status_with_its_causes_most_serious_first() {
 }
 
 #[test]
-fn a_clean_directory_holds_and_an_empty_one_could_not_be_checked() {
+fn a_clean_directory_holds_and_an_empty_one_is_a_problem() {
     let temp = tempfile::tempdir().unwrap();
     let out = temp.path().join("model.json");
     let code = report(&out, &fixture("new/receipts"), &[], &["--format", "json"]);
@@ -127,14 +127,17 @@ fn a_clean_directory_holds_and_an_empty_one_could_not_be_checked() {
     let m: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(m["verdict"]["outcome"], "problems");
     assert_eq!(m["verdict"]["causes"][0]["severity"], "warning");
-    // Nothing to check is never good.
+    // Nothing to check is never good: an empty directory is the `no-receipts` error, as
+    // `audit` says it (exit 1), and the page leads with it.
     let empty = temp.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
     let page = temp.path().join("page.html");
     let code = report(&page, &empty, &[], &[]);
-    assert_eq!(code, 2);
+    assert_eq!(code, 1);
     let page = std::fs::read_to_string(&page).unwrap();
-    assert!(page.contains("<h2>Could not check</h2>"));
+    let verdict = page.find("<h2>Problems found</h2>").unwrap();
+    assert!(verdict < page.find("<h2>Summary</h2>").unwrap());
+    assert!(page[verdict..].contains(">no-receipts</a>"));
 }
 
 /// Seen red with every receipt taken as authenticated in row_of (the altered receipt's
