@@ -56,7 +56,7 @@ files_of() {
         approval) echo "src/approval.rs src/approval/*.rs src/approvers.rs" ;;
         chain) echo "src/chain.rs src/chain/*.rs" ;;
         migrate) echo "src/migrate.rs src/migrate/*.rs" ;;
-        wire) echo "src/meta.rs src/request.rs src/wire.rs" ;;
+        wire) echo "src/meta.rs src/request.rs src/wire.rs src/frame.rs" ;;
         json) echo "src/json.rs" ;;
         keys) echo "src/keys/*.rs" ;;
         audit) echo "src/audit.rs src/audit/*.rs" ;;
@@ -69,11 +69,11 @@ files_of() {
 tests_of() {
     case "$1" in
         receipt) echo "mutation_pins receipts receipt_flips signature_batching duplicate_members receipt_unsupported_version cli_transcripts regression" ;;
-        signature) echo "--lib signature mutation_pins approval_wycheproof approval_fixtures signature_batching envelope_corpus" ;;
+        signature) echo "--lib signature mutation_pins approval_wycheproof approval_fixtures signature_batching cli_envelope" ;;
         approval) echo "mutation_pins approval_verify_cli approval_fixtures approval_wycheproof v2_signed_approval approval_verify_conflicts approval_approve_refusals approval_approve_cli keys_approvers audit_approvers empty_evidence signature_batching cli_transcripts regression" ;;
         chain) echo "--lib chain cli_audit cli_chain chain_stream cli_transcripts closed_stdout duplicate_members report_model regression" ;;
         migrate) echo "--lib migrate migrate_labels cli_migrate cli_diff migration_integrity cli_transcripts regression" ;;
-        json) echo "--lib json json_test_suite chain_stream duplicate_members identity_vectors fuzz_regressions regression" ;;
+        json) echo "--lib json identity json_test_suite chain_stream duplicate_members identity_vectors fuzz_regressions regression" ;;
         report) echo "--lib report report_model report_tamper report_page" ;;
         wire) echo "--lib meta request wire target_refusals target_tool_spec json_test_suite fuzz_regressions identity_vectors spec_conformance watched_mutations meta_edges refusal_agreement regression" ;;
         keys) echo "--lib keys keys_cli keys_hostile keys_approvers keys_agent regression" ;;

@@ -29,8 +29,9 @@
 
 use crate::canonical::{lean_compress, serde_compact, KeyOrder, RenderError};
 use crate::json::{self, JsonValue, Node};
+use crate::request::Accepted;
 use crate::signature::Failure;
-use crate::typed::{read_request, RequestRefusal, V2Request};
+use crate::typed::{read_request_line, RequestRefusal, V2Request};
 use crate::v2;
 use serde::Serialize;
 
@@ -70,8 +71,38 @@ pub struct EffectClaim {
     pub input_responses: Option<String>,
 }
 
-/// The exact bytes an envelope's Ed25519 signature covers.
-pub fn signed_message(authority: &[u8; 32], envelope: &Envelope, line: &str) -> Vec<u8> {
+/// The exact bytes an envelope's Ed25519 signature covers, over the judged line of a frame
+/// the validation pipeline let through.
+///
+/// ```
+/// use sealkit::envelope::{signed_message, Params};
+/// use sealkit::request::{self, Options, Session};
+/// let frame = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\",\"arguments\":{}}}\n";
+/// let accepted = request::accept(frame, &Options::default(), &mut Session::default()).unwrap();
+/// let params = r#"{"authority_hex":"abababababababababababababababababababababababababababababababab","key_id":"k","nonce_hex":"0707070707070707070707070707070707070707070707070707070707070707","issued_at":1,"expires_at":2,"session":"s","policy_version":"p","effect":null}"#;
+/// let (authority, envelope) = Params::from_json(params).unwrap().resolve(&accepted).unwrap();
+/// assert!(signed_message(&authority, &envelope, &accepted).starts_with(b"seal.effect/v2\0"));
+/// ```
+///
+/// A line that did not go through the pipeline does not compile: the same example with a
+/// raw line in place of `&accepted` (seen to compile, and this test go red, with
+/// `&accepted` put back):
+///
+/// ```compile_fail,E0308
+/// use sealkit::envelope::{signed_message, Params};
+/// use sealkit::request::{self, Options, Session};
+/// let frame = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\",\"arguments\":{}}}\n";
+/// let accepted = request::accept(frame, &Options::default(), &mut Session::default()).unwrap();
+/// let params = r#"{"authority_hex":"abababababababababababababababababababababababababababababababab","key_id":"k","nonce_hex":"0707070707070707070707070707070707070707070707070707070707070707","issued_at":1,"expires_at":2,"session":"s","policy_version":"p","effect":null}"#;
+/// let (authority, envelope) = Params::from_json(params).unwrap().resolve(&accepted).unwrap();
+/// let message = signed_message(&authority, &envelope, "{\"m\":1}");
+/// ```
+pub fn signed_message(authority: &[u8; 32], envelope: &Envelope, frame: &Accepted<'_>) -> Vec<u8> {
+    message_of_line(authority, envelope, frame.line())
+}
+
+/// The message layout over any line; only accepted lines reach it from outside.
+fn message_of_line(authority: &[u8; 32], envelope: &Envelope, line: &str) -> Vec<u8> {
     let mut out = Vec::with_capacity(256 + line.len());
     out.extend_from_slice(DOMAIN_TAG);
     out.extend_from_slice(authority);
@@ -157,16 +188,24 @@ impl crate::error_code::Coded for DeriveError {
     }
 }
 
-/// The kernel's claim for a judged line.
-pub fn derive_effect(line: &str) -> Result<EffectClaim, DeriveError> {
-    let request = read_request(line.as_bytes()).map_err(DeriveError::Refused)?;
+/// The kernel's claim for an accepted frame's judged line.
+pub fn derive_effect(frame: &Accepted<'_>) -> Result<EffectClaim, DeriveError> {
+    derive_effect_of_line(frame.line())
+}
+
+fn derive_effect_of_line(line: &str) -> Result<EffectClaim, DeriveError> {
+    let request = read_request_line(line.as_bytes()).map_err(DeriveError::Refused)?;
     kernel_effect(&request).map_err(DeriveError::Render)
 }
 
-/// The claim seal-host's Rust gate (`derive_mcp_effect`) computes for a line: a serde_json
-/// read, args as compact serde_json text in wire order, context values as compact
-/// serde_json text with keys sorted. `None` where that gate would refuse the line.
-pub fn host_effect(line: &str) -> Option<EffectClaim> {
+/// The claim seal-host's Rust gate (`derive_mcp_effect`) computes for an accepted frame's
+/// line: a serde_json read, args as compact serde_json text in wire order, context values
+/// as compact serde_json text with keys sorted. `None` where that gate would refuse the line.
+pub fn host_effect(frame: &Accepted<'_>) -> Option<EffectClaim> {
+    host_effect_of_line(frame.line())
+}
+
+fn host_effect_of_line(line: &str) -> Option<EffectClaim> {
     let root = json::parse(line, v2::MAX_DEPTH).ok()?;
     if root.value.get("method")?.value.as_str()? != "tools/call" {
         return None;
@@ -257,7 +296,11 @@ pub struct Finding {
 /// the kernel's `effectGate`, `expiryGate`, `sessionGate`, `policyVersionGate`). Gates that
 /// compare with the host's own session, policy version or clock are not decidable
 /// offline and are not reported.
-pub fn findings(envelope: &Envelope, line: &str) -> Vec<Finding> {
+pub fn findings(envelope: &Envelope, frame: &Accepted<'_>) -> Vec<Finding> {
+    findings_of_line(envelope, frame.line())
+}
+
+fn findings_of_line(envelope: &Envelope, line: &str) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut error = |code, message: String| {
         out.push(Finding {
@@ -340,7 +383,7 @@ fn effect_findings(claim: &EffectClaim, envelope: &Envelope, line: &str, out: &m
                 .into(),
         );
     }
-    let kernel = match derive_effect(line) {
+    let kernel = match derive_effect_of_line(line) {
         Ok(kernel) => kernel,
         Err(why) => {
             error(
@@ -356,7 +399,7 @@ fn effect_findings(claim: &EffectClaim, envelope: &Envelope, line: &str, out: &m
             "the claimed effect differs from the one the kernel derives from the line".into(),
         );
     }
-    if host_effect(line).as_ref() != Some(&kernel) {
+    if host_effect_of_line(line).as_ref() != Some(&kernel) {
         out.push(Finding {
             code: "host-kernel-divergence",
             severity: Severity::Warning,
@@ -473,9 +516,13 @@ impl Params {
         }
     }
 
-    /// The authority and envelope for a line. The adapter defaults to the deployed one and
-    /// the effect to [`EffectChoice::Derive`]; every other field is required.
-    pub fn resolve(self, line: &str) -> Result<([u8; 32], Envelope), ParamsError> {
+    /// The authority and envelope for an accepted frame. The adapter defaults to the
+    /// deployed one and the effect to [`EffectChoice::Derive`]; every other field is required.
+    pub fn resolve(self, frame: &Accepted<'_>) -> Result<([u8; 32], Envelope), ParamsError> {
+        self.resolve_line(frame.line())
+    }
+
+    fn resolve_line(self, line: &str) -> Result<([u8; 32], Envelope), ParamsError> {
         let mut missing = Vec::new();
         let mut need = |name: &'static str, present: bool| {
             if !present {
@@ -515,7 +562,7 @@ impl Params {
         let effect = match self.effect.unwrap_or(EffectChoice::Derive) {
             EffectChoice::Absent => None,
             EffectChoice::Given(claim) => Some(claim),
-            EffectChoice::Derive => Some(derive_effect(line).map_err(|why| ParamsError {
+            EffectChoice::Derive => Some(derive_effect_of_line(line).map_err(|why| ParamsError {
                 code: "effect-underivable",
                 message: format!(
                     "cannot derive the effect claim from the line ({why}); give one or declare it absent"
@@ -646,147 +693,4 @@ pub fn single_frame_line(bytes: &[u8]) -> Option<&[u8]> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
-mod tests {
-    use super::*;
-
-    const GOLDEN: &str = "7365616c2e6566666563742f763200a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf0000000000000005616c696365000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f00000000000004d2000000000000162e00000000000000077b226d223a317d00000000000000036d6370000000000000000a323032352d30362d31380000000000000006736573732d310000000000000005706f6c2d3101000000000000000a64622e65786563757465000000000000000463616c6c00000000000000077b2271223a317d00";
-
-    fn golden() -> ([u8; 32], Envelope) {
-        let mut authority = [0u8; 32];
-        for (i, b) in authority.iter_mut().enumerate() {
-            *b = 0xa0 + i as u8;
-        }
-        let mut nonce = [0u8; 32];
-        for (i, b) in nonce.iter_mut().enumerate() {
-            *b = i as u8;
-        }
-        (
-            authority,
-            Envelope {
-                key_id: "alice".into(),
-                nonce,
-                issued_at: 1234,
-                expires_at: 5678,
-                adapter_type: "mcp".into(),
-                adapter_version: "2025-06-18".into(),
-                session: "sess-1".into(),
-                policy_version: "pol-1".into(),
-                effect: Some(EffectClaim {
-                    resource: "db.execute".into(),
-                    action: "call".into(),
-                    args: "{\"q\":1}".into(),
-                    metadata: None,
-                    request_state: None,
-                    input_responses: None,
-                }),
-            },
-        )
-    }
-
-    #[test]
-    fn golden_vector_bytes() {
-        let (authority, envelope) = golden();
-        let message = signed_message(&authority, &envelope, "{\"m\":1}");
-        assert_eq!(crate::digest::hex_lower(&message), GOLDEN);
-    }
-
-    #[test]
-    fn context_block_modes() {
-        let (authority, base) = golden();
-        let base_bytes = signed_message(&authority, &base, "x");
-        let with = |state: Option<&str>, responses: Option<&str>| {
-            let mut envelope = base.clone();
-            if let Some(claim) = envelope.effect.as_mut() {
-                claim.request_state = state.map(str::to_owned);
-                claim.input_responses = responses.map(str::to_owned);
-            }
-            signed_message(&authority, &envelope, "x")
-        };
-        let framed = |s: &str| [&(s.len() as u64).to_be_bytes()[..], s.as_bytes()].concat();
-        assert_eq!(with(None, None), base_bytes);
-        assert_eq!(
-            with(Some("1"), None),
-            [&base_bytes[..], &[1], &framed("1")].concat()
-        );
-        assert_eq!(
-            with(None, Some("2")),
-            [&base_bytes[..], &[2], &framed("2")].concat()
-        );
-        assert_eq!(
-            with(Some("1"), Some("2")),
-            [&base_bytes[..], &[3], &framed("1"), &framed("2")].concat()
-        );
-    }
-
-    #[test]
-    fn derived_claim_uses_v2_args_and_compressed_context() {
-        let line = r#"{"method":"tools/call","params":{"name":"t","action":"a","arguments":{"z":"\u00e9","a":1},"_meta":{"y":[],"b":"\t"}}}"#;
-        let claim = derive_effect(line).unwrap();
-        assert_eq!(claim.args, r#"{"z":"\u00e9","a":1}"#);
-        assert_eq!(
-            claim.metadata.as_deref(),
-            Some("{\"b\":\"\\u0009\",\"y\":[]}")
-        );
-        // seal-host's serde_json gate writes é raw and \t short: the two disagree.
-        let host = host_effect(line).unwrap();
-        assert_eq!(host.args, "{\"z\":\"é\",\"a\":1}");
-        assert_eq!(host.metadata.as_deref(), Some("{\"b\":\"\\t\",\"y\":[]}"));
-    }
-
-    #[test]
-    fn signature_rules() {
-        let message = b"m";
-        let mut sig = [0u8; 64];
-        sig[32..].copy_from_slice(&crate::signature::GROUP_ORDER);
-        let key = [0u8; 32];
-        assert_eq!(
-            verify_signature(message, &sig, &key),
-            SignatureCheck::ScalarNotCanonical
-        );
-        sig[32] = 0xec; // S = L - 1
-        assert_eq!(
-            verify_signature(message, &sig, &key),
-            SignatureCheck::Mismatch
-        );
-    }
-
-    #[test]
-    fn single_frame_lines() {
-        assert_eq!(single_frame_line(b"{}\r\n"), Some(&b"{}"[..]));
-        assert_eq!(single_frame_line(b"{}"), Some(&b"{}"[..]));
-        assert_eq!(single_frame_line(b"{}\n{}\n"), None);
-    }
-
-    #[test]
-    fn params_merge_and_refuse_unknown_members() {
-        let file = Params::from_json(r#"{"key_id":"a","session":"s"}"#).unwrap();
-        let flags = Params {
-            key_id: Some("b".into()),
-            ..Params::default()
-        };
-        let merged = file.overlaid(flags);
-        assert_eq!(merged.key_id.as_deref(), Some("b"));
-        assert_eq!(merged.session.as_deref(), Some("s"));
-        let missing = merged.resolve("x").unwrap_err();
-        assert_eq!(missing.code, "params-missing");
-        assert_eq!(
-            missing.message,
-            "missing: authority, nonce, issued_at, expires_at, policy_version"
-        );
-        assert_eq!(
-            Params::from_json(r#"{"audience":"x"}"#).unwrap_err().code,
-            "params-invalid"
-        );
-        assert_eq!(
-            Params::from_json(r#"{"issued_at":-1}"#).unwrap_err().code,
-            "params-invalid"
-        );
-        assert_eq!(
-            Params::from_json(r#"{"issued_at":18446744073709551616}"#)
-                .unwrap_err()
-                .code,
-            "params-invalid"
-        );
-    }
-}
+mod tests;

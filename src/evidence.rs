@@ -16,11 +16,11 @@ pub mod capture;
 pub mod store;
 
 use crate::digest::sha256_hex;
+use crate::frame::Subject;
 use crate::jcs::{self, JcsError};
 use crate::json::{JsonValue, Node};
 use crate::outcome::Outcome;
 use crate::receipt::{self, pin::Pin, ReceiptStatus, Scratch};
-use crate::request::Subject;
 use serde::Serialize;
 use std::path::PathBuf;
 use strum::{IntoStaticStr, VariantArray};

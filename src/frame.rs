@@ -1,10 +1,13 @@
 //! Splits a capture (a byte stream of JSON-RPC frames) into frames exactly as seal-host
 //! reads its client's stdin (docs/formats.md, §4): a frame is the bytes
 //! up to and including the first LF (so a CRLF frame keeps its `\r\n`); a last frame without
-//! a terminator is still a frame. Each frame keeps its exact bytes (the exact-frame subject).
+//! a terminator is still a frame. Each frame keeps its exact bytes, and [`digests`] gives
+//! their exact-frame subject and `request_sha256`, which every frame has, refused or not.
 //! Memory stays bounded: a frame over [`MAX_FRAME_BYTES`] is drained to its LF, keeping
 //! only its first bytes and its true length.
 
+use crate::digest::hex_lower;
+use sha2::{Digest, Sha256};
 use std::io::{self, BufRead};
 
 /// seal-host's `MAX_WIRE_MESSAGE_BYTES`: a frame, delimiter included, may be this long.
@@ -36,6 +39,37 @@ impl Frame<'_> {
 pub fn request_line(frame: &[u8]) -> &[u8] {
     let line = frame.strip_suffix(b"\n").unwrap_or(frame);
     line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+/// The exact-frame subject: SHA-256 and length of the frame bytes including the delimiter.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Subject {
+    pub sha256: String,
+    pub length: u64,
+}
+
+/// The exact-frame subject and `request_sha256` of a frame (delimiter included), as an
+/// accepted frame's record carries them; refusal records use the same digests.
+pub fn digests(frame_bytes: &[u8]) -> (Subject, String) {
+    let (request_sha256, subject_sha256) =
+        line_and_frame_sha256(request_line(frame_bytes), frame_bytes);
+    (
+        Subject {
+            sha256: subject_sha256,
+            length: frame_bytes.len() as u64,
+        },
+        request_sha256,
+    )
+}
+
+/// SHA-256 of the request line and of the whole frame: the frame is the line followed by
+/// its terminator, so the line is hashed once and the terminator added to a copy.
+fn line_and_frame_sha256(line: &[u8], frame: &[u8]) -> (String, String) {
+    let mut hasher = Sha256::new();
+    hasher.update(line);
+    let line_digest = hasher.clone().finalize();
+    hasher.update(&frame[line.len()..]);
+    (hex_lower(&line_digest), hex_lower(&hasher.finalize()))
 }
 
 /// Reads frames from a buffered byte stream, reusing one buffer.

@@ -88,17 +88,20 @@ impl Profile {
 }
 
 /// The canonical texts an identity is built from. Values are Seal's canonical value bytes
-/// (`crate::canonical::lean_compress`); `None` means structurally absent.
+/// (`crate::canonical::lean_compress`); `None` means structurally absent. Outside the crate
+/// the only way to get one is [`crate::request::Call::inputs`], the inputs of a validated
+/// call, so [`compute`] and [`parts`] never run over texts that skipped validation; inside
+/// it, receipt checks also recompute what seal-host recorded from a receipt's own request.
 #[derive(Debug, Clone, Copy)]
 pub struct Inputs<'a> {
     /// Operator configuration, never read from the frame; may be empty.
-    pub server: &'a str,
-    pub tool: &'a str,
+    pub(crate) server: &'a str,
+    pub(crate) tool: &'a str,
     /// Canonical arguments (`null` when the frame has none).
-    pub arguments: &'a str,
-    pub meta: Option<&'a str>,
-    pub request_state: Option<&'a str>,
-    pub input_responses: Option<&'a str>,
+    pub(crate) arguments: &'a str,
+    pub(crate) meta: Option<&'a str>,
+    pub(crate) request_state: Option<&'a str>,
+    pub(crate) input_responses: Option<&'a str>,
 }
 
 /// One profile's effect commitment and guard target.
@@ -134,15 +137,26 @@ impl Identities {
     }
 }
 
-/// A part before framing, with its Unicode scalar count.
+/// A part before framing, with its Unicode scalar count; made only by [`parts`] (from a
+/// validated call's inputs) and inside the crate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Part<'a> {
-    pub text: &'a str,
-    pub chars: usize,
+    pub(crate) text: &'a str,
+    pub(crate) chars: usize,
 }
 
 impl<'a> Part<'a> {
-    fn new(text: &'a str) -> Self {
+    /// The part's text, unframed.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// Its Unicode scalar count (the number framing writes before it).
+    pub fn chars(&self) -> usize {
+        self.chars
+    }
+
+    pub(crate) fn new(text: &'a str) -> Self {
         Part {
             text,
             chars: text.chars().count(),
@@ -247,8 +261,9 @@ pub fn hash_parts(parts: &[Part<'_>]) -> String {
     crate::digest::hex_lower(&hasher.finalize())
 }
 
-/// Seal's `encodeParts` of plain texts: `<scalar count>:<text>` each, concatenated.
-pub fn frame_texts(texts: &[&str]) -> String {
+/// Seal's `encodeParts` of plain texts: `<scalar count>:<text>` each, concatenated (the
+/// typed target key; crate-only, as it frames any texts).
+pub(crate) fn frame_texts(texts: &[&str]) -> String {
     texts.iter().map(|t| Part::new(t).framed()).collect()
 }
 
@@ -416,3 +431,6 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod vectors;

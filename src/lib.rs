@@ -15,6 +15,7 @@ pub mod chain;
 pub mod cli;
 pub mod cmd;
 pub mod digest;
+pub mod era;
 pub mod error_code;
 pub mod evidence;
 pub mod finding;

@@ -4,26 +4,9 @@
 //! grammar (a warning only: unknown keys are committed whole, whatever their name), and
 //! sealkit's pinned resource bounds.
 
+use crate::era::Era;
 use crate::json::{JsonValue, Member, Node, Span};
 use crate::refusal::{Refusal, RefusalCode};
-
-/// The protocol era a request is read under.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-pub enum Era {
-    #[serde(rename = "legacy")]
-    Legacy,
-    #[serde(rename = "2026-07-28")]
-    Modern,
-}
-
-impl Era {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Era::Legacy => "legacy",
-            Era::Modern => "2026-07-28",
-        }
-    }
-}
 
 /// Protocol versions a 2026-07-28 request may name.
 pub const SUPPORTED_PROTOCOL_VERSIONS: &[&str] = &["2026-07-28"];

@@ -26,9 +26,9 @@ mod recover;
 pub mod run;
 
 use crate::digest::sha256_hex;
+use crate::era::Era;
 use crate::identity::Profile;
 use crate::receipt::{self, ReceiptReport, ReceiptStatus, Scratch};
-use crate::request;
 use analyse::{analyse, analyse_each_era, profile_from_checks, reusable};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
@@ -338,10 +338,7 @@ pub fn finish(prepared: Prepared, index: &FrameIndex, options: &Options) -> Reco
             record.frame = Some(reference);
             match era {
                 SessionEra::Conflict { legacy, modern } => {
-                    let candidates = [
-                        (legacy, request::Era::Legacy),
-                        (modern, request::Era::Modern),
-                    ];
+                    let candidates = [(legacy, Era::Legacy), (modern, Era::Modern)];
                     analyse_each_era(&mut record, &report, &bytes, &server, candidates);
                 }
                 SessionEra::Unknown | SessionEra::Known(_) => {

@@ -7,9 +7,9 @@
 //! `_meta` check answers first; with `data.supported` and `data.requested`), `-32001` resource limits (frame size, seal-host's lexical caps and
 //! sealkit's pinned `_meta` bounds; seal-host's resource-limit code).
 
+use crate::era::Era;
+use crate::frame::{digests, Subject};
 use crate::json::Span;
-use crate::meta::Era;
-use crate::request::Subject;
 use strum::{IntoStaticStr, VariantArray};
 
 /// Every refusal sealkit can give a frame. The string forms (the variant's name in
@@ -211,7 +211,7 @@ impl<'r> RefusalRecord<'r> {
     /// The record of `refusal` for a frame of `frame` bytes (delimiter included), or with
     /// `None` when the frame's bytes were not kept whole.
     pub fn new(refusal: &'r Refusal, frame: Option<&[u8]>) -> Self {
-        let digests = frame.map(crate::request::digests);
+        let digests = frame.map(digests);
         let (subject, request_sha256) = match digests {
             Some((subject, request)) => (Some(subject), Some(request)),
             None => (None, None),

@@ -5,16 +5,15 @@
 //! (docs/formats.md). A refused frame gets no identity.
 
 use crate::canonical::{self, KeyOrder};
-use crate::digest::{hex_lower, sha256_hex};
-use crate::frame::{self, Frame, MAX_FRAME_BYTES};
+use crate::digest::sha256_hex;
+use crate::frame::{self, Frame, Subject, MAX_FRAME_BYTES};
 use crate::identity::{self, Identities, Inputs};
 use crate::json::{self, JsonValue, Node, Span};
 use crate::meta::{self, Warning};
 use crate::refusal::{Refusal, RefusalCode};
 use crate::wire::{self, WireCheck};
-use sha2::{Digest, Sha256};
 
-pub use crate::meta::Era;
+use crate::era::Era;
 
 /// The most bytes Lean `Json.compress` writes per byte of the value it renders: a number
 /// literal renders to at most 310 bytes (sign and the 309 integer digits of a binary64
@@ -118,13 +117,6 @@ impl SkipKind {
     }
 }
 
-/// The exact-frame subject: SHA-256 and length of the frame bytes including the delimiter.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Subject {
-    pub sha256: String,
-    pub length: u64,
-}
-
 /// Whether a context value is in the frame.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MetaState {
@@ -157,7 +149,15 @@ impl MetaState {
     }
 }
 
-/// A validated `tools/call` and everything derived from it.
+/// A validated `tools/call` and everything derived from it. Only the pipeline makes one
+/// (a private field rules out a struct literal elsewhere), so [`Call::inputs`], the one
+/// public way to identity inputs, always starts from a validated frame.
+///
+/// ```compile_fail,E0451
+/// fn forged(call: &sealkit::request::Call) -> sealkit::request::Call {
+///     sealkit::request::Call { tool: "t".into(), ..call.clone() }
+/// }
+/// ```
 #[derive(Debug, Clone)]
 pub struct Call {
     pub era: Era,
@@ -181,7 +181,12 @@ pub struct Call {
     /// (whole and per key), `requestState`, `inputResponses`, and `canonical_request`.
     /// Never above [`MAX_CANONICAL_BYTES`].
     pub canonical_bytes: usize,
+    _validated: Validated,
 }
+
+/// The private field that keeps [`Call`] without a public constructor.
+#[derive(Debug, Clone, Copy)]
+struct Validated;
 
 impl Call {
     /// The identity inputs of this call under `server`.
@@ -199,29 +204,108 @@ impl Call {
 
 /// Analyses one frame read from a capture (an oversized frame is refused by its true length).
 pub fn analyze_frame(frame: &Frame<'_>, options: &Options, session: &mut Session) -> Verdict {
+    Verdict::from(accept_frame(frame, options, session))
+}
+
+/// Analyses the exact bytes of one frame (delimiter included).
+pub fn analyze(frame: &[u8], options: &Options, session: &mut Session) -> Verdict {
+    Verdict::from(accept(frame, options, session))
+}
+
+impl From<Result<Accepted<'_>, Refusal>> for Verdict {
+    fn from(judged: Result<Accepted<'_>, Refusal>) -> Verdict {
+        match judged {
+            Ok(accepted) => match accepted.judged {
+                Judged::Call(call) => Verdict::Call(call),
+                Judged::Skipped(skipped) => Verdict::Skipped(skipped),
+            },
+            Err(refusal) => Verdict::Refused(refusal),
+        }
+    }
+}
+
+/// A frame the validation pipeline let through, with its judged line (the frame minus its
+/// terminator): a validated `tools/call` ([`Accepted::call`]) or another JSON-RPC message
+/// the pipeline does not refuse (a response, a notification, another request, a blank
+/// line). It has no public constructor: [`accept`] is the only way to get one, so a library
+/// function that takes an `Accepted` (the V2.3 envelope, typed targets) cannot be given a
+/// frame the pipeline refuses, and its line cannot be swapped afterwards.
+///
+/// ```
+/// use sealkit::request::{self, Options, Session};
+/// let frame = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\",\"arguments\":{}}}\n";
+/// let accepted = request::accept(frame, &Options::default(), &mut Session::default()).unwrap();
+/// assert_eq!(accepted.call().map(|call| call.tool.as_str()), Some("t"));
+/// assert!(request::accept(b"{\"m\":1}\n", &Options::default(), &mut Session::default()).is_err());
+/// ```
+///
+/// Building one by hand does not compile (the fields are private):
+///
+/// ```compile_fail,E0451
+/// let forged = sealkit::request::Accepted { line: "{\"m\":1}", judged: todo!() };
+/// ```
+#[derive(Debug, Clone)]
+pub struct Accepted<'f> {
+    line: &'f str,
+    judged: Judged,
+}
+
+/// What the pipeline made of a frame it did not refuse.
+#[derive(Debug, Clone)]
+enum Judged {
+    Call(Box<Call>),
+    Skipped(Skipped),
+}
+
+impl<'f> Accepted<'f> {
+    /// The judged line: the frame's bytes minus one trailing LF, then one trailing CR.
+    pub fn line(&self) -> &'f str {
+        self.line
+    }
+
+    /// The validated `tools/call`, or `None` for another message the pipeline let through.
+    pub fn call(&self) -> Option<&Call> {
+        match &self.judged {
+            Judged::Call(call) => Some(call),
+            Judged::Skipped(_) => None,
+        }
+    }
+}
+
+/// Runs the validation pipeline over the exact bytes of one frame (delimiter included),
+/// as [`analyze`] does: the frame if the pipeline lets it through, its refusal otherwise.
+pub fn accept<'f>(
+    frame: &'f [u8],
+    options: &Options,
+    session: &mut Session,
+) -> Result<Accepted<'f>, Refusal> {
+    let (line, judged) = judge(frame, options, session)?;
+    Ok(Accepted { line, judged })
+}
+
+/// [`accept`] for one frame read from a capture: an oversized frame is refused by its true
+/// length.
+pub fn accept_frame<'f>(
+    frame: &Frame<'f>,
+    options: &Options,
+    session: &mut Session,
+) -> Result<Accepted<'f>, Refusal> {
     if frame.is_oversized() {
-        return Verdict::Refused(Refusal::new(
+        return Err(Refusal::new(
             RefusalCode::FrameTooLarge,
             Span { start: MAX_FRAME_BYTES, end: MAX_FRAME_BYTES },
             format!("frame is {} bytes including its delimiter; seal-host reads at most {MAX_FRAME_BYTES}", frame.length),
         ));
     }
-    analyze(frame.bytes, options, session)
+    accept(frame.bytes, options, session)
 }
 
-/// Analyses the exact bytes of one frame (delimiter included).
-pub fn analyze(frame: &[u8], options: &Options, session: &mut Session) -> Verdict {
-    match analyze_inner(frame, options, session) {
-        Ok(verdict) => verdict,
-        Err(refusal) => Verdict::Refused(refusal),
-    }
-}
-
-fn analyze_inner(
-    frame_bytes: &[u8],
+/// The pipeline itself: the judged line and what it is, or the refusal.
+fn judge<'f>(
+    frame_bytes: &'f [u8],
     options: &Options,
     session: &mut Session,
-) -> Result<Verdict, Refusal> {
+) -> Result<(&'f str, Judged), Refusal> {
     if frame_bytes.len() > MAX_FRAME_BYTES {
         return Err(Refusal::new(
             RefusalCode::FrameTooLarge,
@@ -230,15 +314,8 @@ fn analyze_inner(
         ));
     }
     let line_bytes = frame::request_line(frame_bytes);
-    if line_bytes
-        .iter()
-        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
-    {
-        return Ok(Verdict::Skipped(Skipped {
-            kind: SkipKind::Blank,
-            method: None,
-        }));
-    }
+    // A blank line is ASCII, so reading UTF-8 first refuses exactly the frames it refused
+    // when it came second.
     let line = std::str::from_utf8(line_bytes).map_err(|e| {
         let at = e.valid_up_to();
         Refusal::new(
@@ -253,15 +330,25 @@ fn analyze_inner(
             ),
         )
     })?;
+    if line
+        .bytes()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+    {
+        let blank = Skipped {
+            kind: SkipKind::Blank,
+            method: None,
+        };
+        return Ok((line, Judged::Skipped(blank)));
+    }
     wire::check(line).map_err(wire_refusal)?;
     let root = json::parse(line, wire::MAX_WIRE_NESTING + 1).map_err(|e| parse_refusal(line, e))?;
     match classify(&root, session, options.era)? {
-        Message::Skip(skipped) => Ok(Verdict::Skipped(skipped)),
+        Message::Skip(skipped) => Ok((line, Judged::Skipped(skipped))),
         Message::ToolsCall(params) => {
             let era = decide_era(options.era, session, params)?;
             let call = validated_call(frame_bytes, params, era, &options.server)
                 .map_err(|refusal| refusal.in_era(era))?;
-            Ok(Verdict::Call(Box::new(call)))
+            Ok((line, Judged::Call(Box::new(call))))
         }
     }
 }
@@ -499,7 +586,7 @@ fn validated_call(
         Some(args) => host_projection(&tool, args, params),
         None => (None, None),
     };
-    let (subject, request_sha256) = digests(frame_bytes);
+    let (subject, request_sha256) = frame::digests(frame_bytes);
     let meta_bytes = match &meta {
         MetaState::Absent => 0,
         MetaState::Present {
@@ -536,31 +623,8 @@ fn validated_call(
         identities,
         warnings,
         canonical_bytes,
+        _validated: Validated,
     })
-}
-
-/// The exact-frame subject and `request_sha256` of a frame (delimiter included), as an
-/// accepted frame's record carries them; refusal records use the same digests.
-pub fn digests(frame_bytes: &[u8]) -> (Subject, String) {
-    let (request_sha256, subject_sha256) =
-        line_and_frame_sha256(frame::request_line(frame_bytes), frame_bytes);
-    (
-        Subject {
-            sha256: subject_sha256,
-            length: frame_bytes.len() as u64,
-        },
-        request_sha256,
-    )
-}
-
-/// SHA-256 of the request line and of the whole frame: the frame is the line followed by
-/// its terminator, so the line is hashed once and the terminator added to a copy.
-fn line_and_frame_sha256(line: &[u8], frame: &[u8]) -> (String, String) {
-    let mut hasher = Sha256::new();
-    hasher.update(line);
-    let line_digest = hasher.clone().finalize();
-    hasher.update(&frame[line.len()..]);
-    (hex_lower(&line_digest), hex_lower(&hasher.finalize()))
 }
 
 fn meta_state(

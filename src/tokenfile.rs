@@ -12,11 +12,13 @@
 //! An append that fails part-way (a full disk) is cut back to the file's original length under
 //! the same lock, so no fragment of a token is left behind.
 
-use crate::approval::limits::MAX_TOKEN_FILE_BYTES;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, Read, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::Path;
+
+/// Largest token file seal-host reads; a larger file is ignored whole.
+pub const MAX_TOKEN_FILE_BYTES: u64 = 4 * 1024 * 1024;
 
 /// The longest line kept whole: seal-host reads at most 4 MiB of the file, so no line it
 /// reads is longer. Of a longer line only this many bytes (and one more) are kept, and its

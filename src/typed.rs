@@ -7,7 +7,9 @@
 //! `Test/MetaIdentityControls.lean`; see testdata/typed/PROVENANCE.md for the vectors.
 //!
 //! Guarantees:
-//! * the request is taken only from a line in canonical V2 form ([`crate::v2::read`]);
+//! * the request is taken only from the judged line of a frame the validation pipeline
+//!   accepted ([`crate::request::Accepted`]; no public function takes a raw line) and only
+//!   when that line is in canonical V2 form ([`crate::v2::read`]);
 //!   Seal's `requestFromAst` shape rules apply: `method` = `"tools/call"`, `params` an
 //!   object with string `name` and `action`, `arguments` present (any value), `_meta`
 //!   absent or an object, `requestState` and `inputResponses` any value when present;
@@ -25,6 +27,7 @@
 use crate::canonical::RenderError;
 use crate::digest::sha256_hex;
 use crate::json::{self, JsonValue};
+use crate::request::Accepted;
 use crate::v2::{self, V2Value};
 use serde::Serialize;
 
@@ -133,16 +136,30 @@ fn entry(value: &JsonValue<'_>) -> Result<ToolSpec, String> {
     })
 }
 
-/// The parts of a `tools/call` line Seal's V2 layer reads (`requestFromAst`).
+/// The parts of a `tools/call` line Seal's V2 layer reads (`requestFromAst`). Only
+/// [`read_request`] makes one (from an accepted frame), so every target key and signed
+/// approval computed from it is of a validated call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct V2Request {
-    pub tool: String,
-    pub action: String,
-    pub arguments: V2Value,
+    pub(crate) tool: String,
+    pub(crate) action: String,
+    pub(crate) arguments: V2Value,
     /// `Some` only for an object.
-    pub meta: Option<V2Value>,
-    pub request_state: Option<V2Value>,
-    pub input_responses: Option<V2Value>,
+    pub(crate) meta: Option<V2Value>,
+    pub(crate) request_state: Option<V2Value>,
+    pub(crate) input_responses: Option<V2Value>,
+}
+
+impl V2Request {
+    /// `params.name`.
+    pub fn tool(&self) -> &str {
+        &self.tool
+    }
+
+    /// `params.action`.
+    pub fn action(&self) -> &str {
+        &self.action
+    }
 }
 
 /// Why a line yields no V2 request.
@@ -213,8 +230,14 @@ impl std::fmt::Display for RequestRefusal {
 
 impl std::error::Error for RequestRefusal {}
 
-/// Reads a request line (terminator already stripped) the way Seal's V2 layer does.
-pub fn read_request(line: &[u8]) -> Result<V2Request, RequestRefusal> {
+/// Reads an accepted frame's judged line the way Seal's V2 layer does.
+pub fn read_request(frame: &Accepted<'_>) -> Result<V2Request, RequestRefusal> {
+    read_request_line(frame.line().as_bytes())
+}
+
+/// The same over any line (terminator already stripped); only the crate's own derivations
+/// and tests reach it.
+pub(crate) fn read_request_line(line: &[u8]) -> Result<V2Request, RequestRefusal> {
     let root = v2::read(line).map_err(RequestRefusal::NotCanonical)?;
     request_from_value(&root)
 }
@@ -389,11 +412,17 @@ impl Serialize for Typed {
     }
 }
 
-/// The typed target of a request line (terminator stripped), or `None` when the line is
-/// not a `tools/call` whose `params` carries an `action` member — typed targets then do
-/// not apply. Whether `action` is carried is decided by a plain JSON read, so a line that
+/// The typed target of an accepted frame, or `None` when it is not a validated
+/// `tools/call` whose `params` carries an `action` member — typed targets then do not
+/// apply. Whether `action` is carried is decided by a plain JSON read, so a line that
 /// carries one but is not canonical V2 is refused rather than skipped.
-pub fn typed_target_of_line(line: &[u8], specs: &ToolSpecs) -> Option<Typed> {
+pub fn typed_target_of(frame: &Accepted<'_>, specs: &ToolSpecs) -> Option<Typed> {
+    frame.call()?;
+    typed_target_of_line(frame.line().as_bytes(), specs)
+}
+
+/// The same over any line (terminator stripped).
+fn typed_target_of_line(line: &[u8], specs: &ToolSpecs) -> Option<Typed> {
     let request = match v2::read(line) {
         // Canonical lines (the common case) are read once.
         Ok(root) if !value_carries_action(&root) => return None,
@@ -714,7 +743,7 @@ mod tests {
 
     #[test]
     fn signed_approval_message_layout() {
-        let request = read_request(BASE.as_bytes()).unwrap();
+        let request = read_request_line(BASE.as_bytes()).unwrap();
         let spec = specs().get("db.execute").unwrap().clone();
         let message =
             signed_approval_message(&request, &spec, "session-1", 0, 120, &"a".repeat(64)).unwrap();
@@ -731,3 +760,6 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod props;

@@ -1,37 +1,46 @@
 //! The `envelope` fuzz target: parameter files, claims and the signed message.
 
 use sealkit::envelope::{self, EffectChoice, Params, DOMAIN_TAG};
+use sealkit::request::{self, Options, Session};
 use sealkit::v2;
 
 const FIXED_PARAMS: &str = r#"{"authority_hex":"abababababababababababababababababababababababababababababababab","key_id":"alice","nonce_hex":"0707070707070707070707070707070707070707070707070707070707070707","issued_at":1786000000,"expires_at":1786000300,"session":"s","policy_version":"p"}"#;
 
-/// The input as a frame (judged line) and as a parameter file: the signed message
-/// decodes back to exactly the envelope's fields, and the gates never panic.
+/// A `tools/call` frame the validation pipeline accepts, for the parameter-file half.
+const FIXED_FRAME: &[u8] =
+    b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\",\"action\":\"a\",\"arguments\":{}}}\n";
+
+/// The input as a frame and as a parameter file: a frame reaches the envelope only through
+/// the validation pipeline (the library takes nothing else); the signed message of an
+/// accepted frame decodes back to exactly the envelope's fields, and the gates never panic.
 pub fn envelope(data: &[u8]) {
     if let Ok(text) = std::str::from_utf8(data) {
         if let Ok(params) = Params::from_json(text) {
-            let _ = params.resolve(r#"{"method":"tools/call"}"#);
+            let fixed = request::accept(FIXED_FRAME, &Options::default(), &mut Session::default())
+                .unwrap_or_else(|r| panic!("the fixed frame is refused: {}", r.message));
+            let _ = params.resolve(&fixed);
         }
     }
-    let Some(line) = envelope::single_frame_line(data) else {
+    if envelope::single_frame_line(data).is_none() {
+        return;
+    }
+    let Ok(accepted) = request::accept(data, &Options::default(), &mut Session::default()) else {
         return;
     };
-    let Ok(line) = std::str::from_utf8(line) else {
-        return;
-    };
-    let _ = envelope::host_effect(line);
+    let line = accepted.line();
+    let _ = envelope::host_effect(&accepted);
     let base = Params::from_json(FIXED_PARAMS).unwrap_or_else(|e| panic!("fixed params: {e}"));
     for effect in [EffectChoice::Derive, EffectChoice::Absent] {
         let params = Params {
             effect: Some(effect),
             ..base.clone()
         };
-        let Ok((authority, built)) = params.resolve(line) else {
+        let Ok((authority, built)) = params.resolve(&accepted) else {
             continue;
         };
-        let message = envelope::signed_message(&authority, &built, line);
+        let message = envelope::signed_message(&authority, &built, &accepted);
         decode::check(&message, &authority, &built, line);
-        let _ = envelope::findings(&built, line);
+        let _ = envelope::findings(&built, &accepted);
         if data.len() >= 96 {
             let mut signature = [0u8; 64];
             signature.copy_from_slice(&data[..64]);
@@ -41,7 +50,7 @@ pub fn envelope(data: &[u8]) {
         }
         if let Some(claim) = &built.effect {
             assert_eq!(
-                envelope::derive_effect(line).as_ref(),
+                envelope::derive_effect(&accepted).as_ref(),
                 Ok(claim),
                 "the derived claim is deterministic"
             );

@@ -23,6 +23,18 @@ pub fn frame_pipeline(data: &[u8]) {
         };
         let verdict = request::analyze(data, &options, &mut Session::default());
         check_verdict(data, &verdict, &options);
+        // The library's only way to a frame's line for the envelope and typed targets
+        // agrees with the verdict, and its line is the frame's request line.
+        match request::accept(data, &options, &mut Session::default()) {
+            Ok(accepted) => {
+                assert_eq!(accepted.line().as_bytes(), frame::request_line(data));
+                assert_eq!(
+                    accepted.call().is_some(),
+                    matches!(verdict, Verdict::Call(_))
+                );
+            }
+            Err(refusal) => assert!(matches!(&verdict, Verdict::Refused(r) if *r == refusal)),
+        }
         let again = request::analyze(data, &options, &mut Session::default());
         assert_eq!(
             summary(&verdict),
@@ -142,7 +154,9 @@ fn check_call(frame_bytes: &[u8], call: &Call, options: &Options) {
         other => panic!("canonical_request and its digest disagree: {other:?}"),
     }
     let specs = ToolSpecs::parse(TOOL_SPECS).unwrap_or_else(|e| panic!("fixed specs: {e}"));
-    if let Some(typed) = typed::typed_target_of_line(line, &specs) {
-        let _ = typed.summary();
+    if let Ok(accepted) = request::accept(frame_bytes, options, &mut Session::default()) {
+        if let Some(typed) = typed::typed_target_of(&accepted, &specs) {
+            let _ = typed.summary();
+        }
     }
 }

@@ -1,9 +1,11 @@
-//! The `v2_reader` fuzz target: v2::read / serialize / compress, typed requests and targets.
+//! The `v2_reader` fuzz target: v2::read / serialize / compress, typed requests and targets
+//! (of the frames the validation pipeline accepts: the only way into typed targets).
 
 use super::{is_lower_hex64, PARSE_DEPTH, TOOL_SPECS};
 use sealkit::canonical;
 use sealkit::digest::sha256_hex;
 use sealkit::json::{self, JsonValue, Node};
+use sealkit::request::{self, Options, Session};
 use sealkit::typed::{self, ToolSpecs};
 use sealkit::v2;
 
@@ -34,7 +36,11 @@ pub fn v2_reader(data: &[u8]) {
         }
     }
     let specs = ToolSpecs::parse(TOOL_SPECS).unwrap_or_else(|e| panic!("fixed specs: {e}"));
-    if let Some(typed) = typed::typed_target_of_line(data, &specs) {
+    let accepted = request::accept(data, &Options::default(), &mut Session::default());
+    if let Some(typed) = accepted
+        .ok()
+        .and_then(|accepted| typed::typed_target_of(&accepted, &specs))
+    {
         let _ = typed.summary();
         if let typed::Typed::Computed(target) = &typed {
             assert!(is_lower_hex64(&target.committed.sha256));

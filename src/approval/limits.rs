@@ -1,5 +1,6 @@
 //! seal-host's size limits for approval tokens (docs/formats.md, §4):
-//! 16 KiB per token line and per payload string, 4 MiB per token file, and its conservative
+//! 16 KiB per token line and per payload string (4 MiB per token file is the token file's own
+//! bound, [`crate::tokenfile::MAX_TOKEN_FILE_BYTES`]), and its conservative
 //! lexical JSON pass — nesting depth 64, 256 KiB inside one quoted token (escape characters
 //! counted), 4096 items (commas + 1) per container — which runs before any parse and is not a
 //! validator. `crate::wire` runs the same caps interleaved with Seal's frame guards; this is
@@ -7,8 +8,6 @@
 
 /// Longest token line, and longest payload string, seal-host reads.
 pub const MAX_APPROVAL_LINE_BYTES: usize = 16 * 1024;
-/// Largest token file seal-host reads; a larger file is ignored whole.
-pub const MAX_TOKEN_FILE_BYTES: u64 = 4 * 1024 * 1024;
 pub const MAX_JSON_DEPTH: usize = 64;
 pub const MAX_JSON_STRING_BYTES: usize = 256 * 1024;
 pub const MAX_JSON_COLLECTION_ITEMS: usize = 4096;

@@ -15,7 +15,7 @@ use crate::inert::escape;
 use crate::input::{stdin_once, Input, MAX_SMALL_INPUT_BYTES};
 use crate::outcome::Outcome;
 use crate::refusal::{Refusal, RefusalRecord};
-use crate::request::{self, Options, Session, Verdict};
+use crate::request::{self, Options, Session};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
 use miette::{miette, IntoDiagnostic, WrapErr};
 use serde::Serialize;
@@ -38,26 +38,22 @@ pub fn run(args: EnvelopeArgs, global: &Global) -> miette::Result<Outcome> {
         .read_capped(MAX_SMALL_INPUT_BYTES)
         .into_diagnostic()
         .wrap_err("cannot read the frame")?;
-    let line = single_frame_line(&frame).ok_or_else(|| {
-        miette!(code = "envelope-multiple-frames", "envelope-multiple-frames: the input holds more than one LF-terminated frame; give exactly one")
-    })?;
+    if single_frame_line(&frame).is_none() {
+        return Err(miette!(code = "envelope-multiple-frames", "envelope-multiple-frames: the input holds more than one LF-terminated frame; give exactly one"));
+    }
     // The one validation pipeline `target` uses: a frame it refuses gets no message, with
     // the same code, JSON-RPC code and offset. Other JSON-RPC messages (not tool calls) go
-    // on: an envelope may declare its effect absent for them.
+    // on: an envelope may declare its effect absent for them. The envelope library takes
+    // only what the pipeline accepted.
     let options = Options {
         server: String::new(),
         era: super::target::era_mode(args.era),
     };
-    if let Verdict::Refused(refusal) = request::analyze(&frame, &options, &mut Session::default()) {
-        return refused(&frame, &refusal, global);
-    }
-    let line = std::str::from_utf8(line).map_err(|e| {
-        miette!(
-            code = "line-not-utf8",
-            "line-not-utf8: the judged line is not UTF-8 (byte {})",
-            e.valid_up_to()
-        )
-    })?;
+    let accepted = match request::accept(&frame, &options, &mut Session::default()) {
+        Ok(accepted) => accepted,
+        Err(refusal) => return refused(&frame, &refusal, global),
+    };
+    let line = accepted.line();
     let mut params = match &args.params {
         Some(path) => {
             let input = Input::new(path);
@@ -76,15 +72,15 @@ pub fn run(args: EnvelopeArgs, global: &Global) -> miette::Result<Outcome> {
         Some(EffectChoice::Derive) | None => "derived",
     };
     let (authority, envelope) = params
-        .resolve(line)
+        .resolve(&accepted)
         .map_err(|e| miette!(code = e.code, "{e}"))?;
     let signature = match (&args.verify, &args.pubkey) {
         (Some(sig), Some(key)) => Some(signature_inputs(sig, key)?),
         _ => None,
     };
 
-    let message = signed_message(&authority, &envelope, line);
-    let found = findings(&envelope, line);
+    let message = signed_message(&authority, &envelope, &accepted);
+    let found = findings(&envelope, &accepted);
     let check = signature
         .as_ref()
         .map(|(sig, key)| (verify_signature(&message, sig, key), *key));

@@ -9,6 +9,7 @@ use crate::frame::ForeignEncoding;
 use crate::inert::escape;
 use crate::input::Input;
 use crate::migrate::frames::FrameIndex;
+use crate::migrate::output;
 use crate::migrate::run::{self, CaptureInfo, Plan, RunError, Summary};
 use crate::migrate::{diff::short, Change, Label, Options, Presence, Record};
 use crate::outcome::Outcome;
@@ -258,7 +259,7 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
     if more > 0 {
         text.push_str(&format!(
             "… and {more} more receipts (every record is in {})\n",
-            escape(&out_dir.join(run::RECORDS_FILE).display().to_string())
+            escape(&out_dir.join(output::RECORDS_FILE).display().to_string())
         ));
     }
     let mut counts = Table::new();
@@ -316,10 +317,10 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
     }
     text.push_str(&format!(
         "wrote {} ({} records, sha256 {}) and {}\n",
-        escape(&out_dir.join(run::RECORDS_FILE).display().to_string()),
+        escape(&out_dir.join(output::RECORDS_FILE).display().to_string()),
         summary.records.count,
         summary.records.sha256,
-        escape(&out_dir.join(run::SUMMARY_FILE).display().to_string())
+        escape(&out_dir.join(output::SUMMARY_FILE).display().to_string())
     ));
     text
 }

@@ -27,6 +27,7 @@ pub mod passphrase;
 pub mod report;
 pub mod slips;
 pub mod target;
+pub mod terminal;
 pub mod verify;
 pub mod verify_approval;
 pub mod verify_bundle;

@@ -46,7 +46,7 @@ fn read_after_prompt(prompt: &str) -> std::io::Result<String> {
         .open("/dev/tty")?;
     tty.write_all(prompt.as_bytes())?;
     tty.flush()?;
-    super::approve::terminal::discard_typed_ahead(&tty)?;
+    super::terminal::discard_typed_ahead(&tty)?;
     rpassword::read_password()
 }
 

@@ -4,7 +4,7 @@
 
 use super::{Global, JsonArray, Out};
 use crate::cli::{EraChoice, Format, ProfileChoice, TargetArgs};
-use crate::frame::{ForeignEncoding, Frame, FrameReader};
+use crate::frame::{ForeignEncoding, Frame, FrameReader, Subject};
 use crate::identity::Pair;
 use crate::identity::{self, Kind, Part, Profile};
 use crate::inert::escape;
@@ -13,8 +13,8 @@ use crate::json::Span;
 use crate::meta::{Warning, UNKNOWN_KEY_POLICY};
 use crate::outcome::Outcome;
 use crate::refusal::{Refusal, RefusalRecord};
-use crate::request::{self, Call, EraMode, MetaState, Options, Session, Subject, Verdict};
-use crate::typed::{typed_target_of_line, ToolSpecs, Typed};
+use crate::request::{self, Call, EraMode, MetaState, Options, Session, Verdict};
+use crate::typed::{typed_target_of, ToolSpecs, Typed};
 use comfy_table::{presets, Cell, ContentArrangement, Table};
 use miette::{IntoDiagnostic, LabeledSpan, NamedSource};
 use serde::Serialize;
@@ -180,8 +180,13 @@ impl<'g> Report<'g> {
         let mut session = Session::default();
         let mut outcome = Outcome::Good;
         while let Some(frame) = frames.next_frame()? {
-            let verdict = request::analyze_frame(&frame, options, &mut session);
-            let typed = self.typed(&frame, &verdict);
+            let judged = request::accept_frame(&frame, options, &mut session);
+            let typed = match (&judged, &self.tool_specs) {
+                // The V2 typed target of a call that carries `params.action`, with `--tool-spec`.
+                (Ok(accepted), Some(specs)) => typed_target_of(accepted, specs),
+                _ => None,
+            };
+            let verdict = Verdict::from(judged);
             if matches!(verdict, Verdict::Refused(_))
                 || typed.as_ref().is_some_and(Typed::is_problem)
             {
@@ -190,16 +195,6 @@ impl<'g> Report<'g> {
             self.record(source, &frame, &verdict, typed.as_ref(), out)?;
         }
         Ok(outcome)
-    }
-
-    /// The V2 typed target of a call that carries `params.action`, with `--tool-spec`.
-    fn typed(&self, frame: &Frame<'_>, verdict: &Verdict) -> Option<Typed> {
-        match (verdict, &self.tool_specs) {
-            (Verdict::Call(_), Some(specs)) => {
-                typed_target_of_line(crate::frame::request_line(frame.bytes), specs)
-            }
-            _ => None,
-        }
     }
 
     fn record(

@@ -78,7 +78,7 @@ pub fn checked_by_request(
     captures: &[std::path::PathBuf],
     key: &str,
     context: &mut super::Context<'_>,
-) -> std::io::Result<Vec<(crate::request::Subject, super::RowAnnotation)>> {
+) -> std::io::Result<Vec<(crate::frame::Subject, super::RowAnnotation)>> {
     let mut out = Vec::new();
     for path in captures {
         let reader = crate::input::Input::new(path).open()?;

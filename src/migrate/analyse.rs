@@ -8,6 +8,7 @@
 //! prints or panics.
 
 use super::{EraOutcome, FrameRef, FrameState, Presence, ProfileName, Record, RefusalInfo};
+use crate::era::Era;
 use crate::identity::Profile;
 use crate::json;
 use crate::receipt::ReceiptReport;
@@ -22,7 +23,7 @@ pub(super) fn analyse_each_era(
     report: &ReceiptReport,
     frame: &[u8],
     server: &str,
-    candidates: [(FrameRef, request::Era); 2],
+    candidates: [(FrameRef, Era); 2],
 ) {
     let outcomes = candidates.map(|(reference, era)| {
         let mut outcome = record.clone();
@@ -34,7 +35,7 @@ pub(super) fn analyse_each_era(
         *record = legacy;
         return;
     }
-    let describe = |reference: &FrameRef, era: request::Era, outcome: &Record| {
+    let describe = |reference: &FrameRef, era: Era, outcome: &Record| {
         let refusal = outcome
             .refusal
             .as_ref()
@@ -83,10 +84,7 @@ pub(super) fn analyse_each_era(
 /// call, which is the same when no era is known, or when the known era is the one the frame's
 /// own markers gave (a legacy session never turns a marker-less frame modern, a modern session
 /// makes every frame modern).
-pub(super) fn reusable(
-    call: Box<request::Call>,
-    era: Option<request::Era>,
-) -> Option<Box<request::Call>> {
+pub(super) fn reusable(call: Box<request::Call>, era: Option<Era>) -> Option<Box<request::Call>> {
     era.is_none_or(|era| era == call.era).then_some(call)
 }
 
@@ -96,7 +94,7 @@ pub(super) fn analyse(
     record: &mut Record,
     report: &ReceiptReport,
     frame: &[u8],
-    era: Option<request::Era>,
+    era: Option<Era>,
     server: &str,
     known: Option<Box<request::Call>>,
 ) {
@@ -253,7 +251,7 @@ mod tests {
                     server: server.to_owned(),
                     era: EraMode::Auto,
                 };
-                for era in [None, Some(request::Era::Legacy), Some(request::Era::Modern)] {
+                for era in [None, Some(Era::Legacy), Some(Era::Modern)] {
                     let Verdict::Call(call) =
                         request::analyze(&frame, &options, &mut Session::default())
                     else {

@@ -17,7 +17,8 @@
 pub mod verify;
 
 use super::frames::FrameIndex;
-use super::run::{self, Summary, FORMAT, RECORDS_FILE, SUMMARY_FILE};
+use super::output::{FORMAT, RECORDS_FILE, SUMMARY_FILE};
+use super::run::{self, Summary};
 use super::{
     inputs, prepare, Change, Label, Link, Options, Prepared, Presence, ProfileName, Record,
 };

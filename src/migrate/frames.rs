@@ -15,9 +15,10 @@
 
 use super::{FrameRef, FrameSource, Link};
 use crate::digest::{hex_decode, hex_lower};
+use crate::era::Era;
 use crate::frame::{request_line, FrameReader};
 use crate::receipt::recompute::{self, Rule};
-use crate::request::{self, Era, Session};
+use crate::request::{self, Session};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::io::{self, Read};
@@ -380,6 +381,16 @@ mod tests {
 
     const MODERN: &[u8] =
         b"{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"server/discover\",\"params\":{}}\n";
+
+    /// A line serde_json refuses (a lone surrogate escape) has no `canonical_request_sha256`,
+    /// as seal-host records none for it; the same line with a pair has one.
+    #[test]
+    fn a_line_serde_refuses_has_no_canonical_request_hash() {
+        let lone = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"s":"\ud83dx"}}}"#;
+        let pair = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"s":"\ud83d\ude00"}}}"#;
+        assert_eq!(canonical_sha256(lone, recompute::V3), None);
+        assert!(canonical_sha256(pair, recompute::V3).is_some());
+    }
 
     #[test]
     fn frames_keep_their_session_era_and_are_found_by_each_link() {

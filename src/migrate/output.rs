@@ -1,4 +1,5 @@
-//! Whether the files a migration would replace in NEW_DIR are sealkit's own migration output.
+//! The files of a migration's output (their names and `format`) and whether the files a
+//! migration would replace in NEW_DIR are sealkit's own migration output.
 //!
 //! Guarantees: [`check_replaceable`] accepts an absent `migration.jsonl` / `summary.json`, a
 //! regular `summary.json` whose `format` names a sealkit migration, and a regular
@@ -7,10 +8,14 @@
 //! refused before the run changes anything. It only reads; a records file is streamed line by
 //! line, so memory is bounded by one line. Nothing here prints or panics.
 
-use super::run::{RECORDS_FILE, SUMMARY_FILE};
 use serde::Deserialize;
 use std::io::{self, BufRead, Read};
 use std::path::{Path, PathBuf};
+
+pub const RECORDS_FILE: &str = "migration.jsonl";
+pub const SUMMARY_FILE: &str = "summary.json";
+/// The `format` member of `summary.json`.
+pub const FORMAT: &str = "sealkit-migration/v1";
 
 /// The longest line of an existing `migration.jsonl` read while checking it (a record is a
 /// few kilobytes; a longer line is not one of ours).

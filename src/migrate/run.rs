@@ -15,6 +15,7 @@
 
 use super::frames::FrameIndex;
 use super::inputs::{self, InputError, ReceiptFile};
+use super::output::{self, FORMAT, RECORDS_FILE, SUMMARY_FILE};
 use super::{migrate_receipt, Change, Label, Options, Presence, Record};
 use crate::atomic_write::{self, AtomicFile};
 use crate::receipt::Scratch;
@@ -26,10 +27,6 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
 
-pub const RECORDS_FILE: &str = "migration.jsonl";
-pub const SUMMARY_FILE: &str = "summary.json";
-/// The `format` member of `summary.json`.
-pub const FORMAT: &str = "sealkit-migration/v1";
 /// Output files are private, like the receipt directories they describe.
 const OUTPUT_MODE: u32 = 0o600;
 /// Receipts checked per parallel batch.
@@ -177,7 +174,7 @@ pub enum RunError {
         .0.path.display(),
         .0.why
     )]
-    ForeignOutput(super::output::Foreign),
+    ForeignOutput(output::Foreign),
     /// Writing NEW_DIR failed.
     #[error("cannot write {}: {}", .0.display(), .1)]
     Output(PathBuf, #[source] io::Error),
@@ -229,7 +226,7 @@ pub fn migrate(
 ) -> Result<Summary, RunError> {
     let walk = inputs::receipt_files(plan.old).map_err(RunError::Input)?;
     refuse_out_inside_old(plan.out, plan.old)?;
-    super::output::check_replaceable(plan.out).map_err(|e| match e {
+    output::check_replaceable(plan.out).map_err(|e| match e {
         Ok(foreign) => RunError::ForeignOutput(foreign),
         Err((path, error)) => RunError::Output(path, error),
     })?;

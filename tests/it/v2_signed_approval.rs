@@ -4,6 +4,7 @@
 
 use sealkit::digest::hex_decode;
 use sealkit::envelope::{verify_signature, SignatureCheck};
+use sealkit::request::{self, Options, Session};
 use sealkit::typed::{read_request, signed_approval_message, ToolSpecs};
 use serde_json::Value;
 
@@ -20,11 +21,25 @@ fn cases() -> (Value, ToolSpecs, [u8; 32]) {
     (doc, specs, key)
 }
 
+/// The signed-approval bytes of a vector. Its V2 line is sent as a client frames it:
+/// `jsonrpc` and `id` in front (members Seal's `requestFromAst` does not read), so that it
+/// passes the validation pipeline, the only way to a typed request.
 fn message(doc: &Value, vector: &Value, specs: &ToolSpecs) -> String {
-    let request = read_request(vector["line"].as_str().unwrap().as_bytes()).unwrap();
+    let line = vector["line"].as_str().unwrap();
+    let frame = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":1,{}\n",
+        line.strip_prefix('{').unwrap()
+    );
+    let accepted = request::accept(
+        frame.as_bytes(),
+        &Options::default(),
+        &mut Session::default(),
+    )
+    .unwrap();
+    let request = read_request(&accepted).unwrap();
     signed_approval_message(
         &request,
-        specs.get(&request.tool).unwrap(),
+        specs.get(request.tool()).unwrap(),
         doc["session"].as_str().unwrap(),
         vector["issued_at"].as_u64().unwrap(),
         vector["expiry"].as_u64().unwrap(),

@@ -34,7 +34,6 @@ use std::path::Path;
 mod checks;
 mod key;
 mod prompt;
-pub mod terminal;
 
 /// Longest answer read at the prompt (seal-host's interactive limit).
 const MAX_ANSWER_BYTES: u64 = 16 * 1024;
@@ -344,7 +343,7 @@ fn question(tty: &mut File, text: &[u8]) -> miette::Result<bool> {
     tty.write_all(text).into_diagnostic()?;
     tty.flush().into_diagnostic()?;
     // Only what is typed once the question is on the screen answers it.
-    terminal::discard_typed_ahead(tty).into_diagnostic()?;
+    super::terminal::discard_typed_ahead(tty).into_diagnostic()?;
     let answer = read_answer(tty).into_diagnostic()?;
     Ok(matches!(
         answer.trim().to_ascii_lowercase().as_str(),

@@ -1,10 +1,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Property tests: V2 canonical round trips, refusal (never normalisation) of injected
-//! whitespace, and the `_meta` sensitivity of typed target keys under each profile.
+//! whitespace, and the `_meta` sensitivity of typed target keys under each profile. Unit
+//! tests, because the key layout is checked over any V2 `_meta` (reserved keys with any
+//! value included), which the validation pipeline, the only public way in, would refuse.
 
+use super::{typed_target_of_line, ToolSpecs, Typed, TypedTarget};
+use crate::v2::{self, V2RefusalCode, V2Value};
 use proptest::prelude::*;
-use sealkit::typed::{typed_target_of_line, ToolSpecs, Typed, TypedTarget};
-use sealkit::v2::{self, V2RefusalCode, V2Value};
 
 const CASES: u32 = 64;
 
