@@ -18,12 +18,7 @@ use std::io::{self, IsTerminal};
 const HUMAN_ROWS_PER_CODE: usize = 20;
 
 pub fn run(args: AuditArgs, global: &Global) -> miette::Result<Outcome> {
-    let pin = args
-        .receipt_key
-        .as_deref()
-        .map(crate::receipt::pin::load)
-        .transpose()
-        .map_err(super::diagnostic::report)?;
+    let pin = super::receipt_pin(args.receipt_key.as_deref())?;
     let jobs = args
         .jobs
         .map(usize::from)

@@ -47,14 +47,8 @@ fn unreadable(input: &Input, error: &std::io::Error, global: &Global) -> Outcome
     Outcome::Unchecked
 }
 
-fn load_pin(key: Option<&str>) -> miette::Result<Option<receipt::pin::Pin>> {
-    key.map(receipt::pin::load)
-        .transpose()
-        .map_err(super::diagnostic::report)
-}
-
 fn run_ref(args: EvidenceRefArgs, global: &Global) -> miette::Result<Outcome> {
-    let pin = load_pin(args.receipt_key.as_deref())?;
+    let pin = super::receipt_pin(args.receipt_key.as_deref())?;
     crate::input::stdin_once(args.files.iter().map(|file| ("RECEIPT", file.as_path())))
         .map_err(super::diagnostic::report)?;
     let mut out = Out::new();
@@ -205,7 +199,7 @@ struct CheckRecord {
 }
 
 fn run_verify(args: EvidenceVerifyArgs, global: &Global) -> miette::Result<Outcome> {
-    let pin = load_pin(args.receipt_key.as_deref())?;
+    let pin = super::receipt_pin(args.receipt_key.as_deref())?;
     crate::input::stdin_once(
         args.frames
             .iter()

@@ -356,3 +356,11 @@ pub fn typed<T: Serialize + ?Sized>(kind: &str, value: &T) -> io::Result<Vec<u8>
 pub fn io_report(error: io::Error) -> miette::Report {
     miette::Report::msg(error)
 }
+
+/// The pinned receipt key of `--receipt-key`, if given, read by the one key-pin rule; a key
+/// that cannot be used stops the command through the error boundary.
+pub fn receipt_pin(key: Option<&str>) -> miette::Result<Option<crate::receipt::pin::Pin>> {
+    key.map(crate::receipt::pin::load)
+        .transpose()
+        .map_err(diagnostic::report)
+}

@@ -47,12 +47,7 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
             ),
     )
     .map_err(super::diagnostic::report)?;
-    let pin = args
-        .receipt_key
-        .as_deref()
-        .map(crate::receipt::pin::load)
-        .transpose()
-        .map_err(super::diagnostic::report)?;
+    let pin = super::receipt_pin(args.receipt_key.as_deref())?;
     let (approvers, mut inputs) = approval_keys(&args)?;
     if !args.tokens.is_empty() && approvers.anchors.is_empty() {
         return Err(miette!(

@@ -24,12 +24,7 @@ pub struct FileResult<'a> {
 }
 
 pub fn run(args: VerifyReceiptArgs, global: &Global) -> miette::Result<Outcome> {
-    let pin = args
-        .receipt_key
-        .as_deref()
-        .map(receipt::pin::load)
-        .transpose()
-        .map_err(super::diagnostic::report)?;
+    let pin = super::receipt_pin(args.receipt_key.as_deref())?;
     crate::input::stdin_once(args.files.iter().map(|file| ("FILE", file.as_path())))
         .map_err(super::diagnostic::report)?;
     let mut out = Out::new();
