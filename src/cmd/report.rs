@@ -1,10 +1,11 @@
 //! `sealkit report --out FILE DIR… [--receipt-key K] [--pubkey K | --trusted-approvers F]
 //! [--tokens F]… [--chain F]… [--audit-lines F]… [--frames C]… [--server ID] [--title T]
 //! [--timestamp]`: reads every input with the library's own readers (the directory audit,
-//! seal-host's token pipeline, the chain verifier, the frame index), joins them
-//! ([`crate::report::model`]) and writes one page ([`crate::report::html`]) or, with
+//! seal-host's token pipeline, the chain verifier, the frame index): the inputs bounded by
+//! their own files first, then the receipts streamed from the audit into the model
+//! ([`crate::report::stream`]); writes one page ([`crate::report::html`]) or, with
 //! `--format json`, the joined model (bounded as the page is), or with `--format jsonl`
-//! one `report-row` object per receipt, atomically. Exit status as `audit`: 1 when an
+//! one `report-row` object per receipt as its joins are final, atomically. Exit status as `audit`: 1 when an
 //! error-severity finding is in the report (warnings too with --deny-warnings), 2 when an
 //! input cannot be read.
 
@@ -28,7 +29,7 @@ use std::path::{Path, PathBuf};
 
 /// Inputs larger than this are not read (the host's token file is read up to 4 MiB; sealed
 /// logs and captures can be large, but not beyond this).
-// The report holds its whole model in memory, so each input is read whole up to 1 GiB.
+// Token files, chains and captures are read whole (up to 1 GiB each) before the receipts.
 const MAX_INPUT_BYTES: u64 = 1 << 30;
 const BATCH_LINES: usize = 4096;
 

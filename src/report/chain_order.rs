@@ -146,3 +146,136 @@ impl<P> Groups<P> {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Groups, Held};
+    use crate::report::model::{Chain, ChainEntry};
+    use std::collections::{HashMap, VecDeque};
+
+    fn chain(file: &str, hashes: &[&str]) -> Chain {
+        Chain {
+            file: file.to_owned(),
+            kind: "audit-lines",
+            intact: true,
+            genesis_ok: true,
+            first_bad_entry: None,
+            head: String::new(),
+            length: 0,
+            joined: 0,
+            entries: (hashes.iter().enumerate())
+                .map(|(index, hash)| ChainEntry {
+                    index,
+                    request_sha256: Some((*hash).to_owned()),
+                    tool: None,
+                    verdict: None,
+                    head_ok: index % 3 != 2,
+                    joined: false,
+                    row: None,
+                })
+                .collect(),
+        }
+    }
+
+    /// Each entry's receipt, and each receipt's first (chain, entry).
+    type Joined = (Vec<Vec<Option<usize>>>, HashMap<usize, (usize, usize)>);
+
+    /// The join as it was defined over every receipt at once: receipts of a hash sorted by
+    /// (time, walk position), the n-th taking the n-th entry of that hash in each chain, a
+    /// receipt keeping its first chain's join.
+    fn sorted_first(receipts: &[(&str, Option<u64>)], chains: &[Chain]) -> Joined {
+        let mut order: Vec<usize> = (0..receipts.len()).collect();
+        order.sort_by_key(|&i| (receipts[i].1, i));
+        let mut waiting: HashMap<&str, VecDeque<usize>> = HashMap::new();
+        for i in order {
+            waiting.entry(receipts[i].0).or_default().push_back(i);
+        }
+        let mut entries = Vec::new();
+        let mut first = HashMap::new();
+        for (c, chain) in chains.iter().enumerate() {
+            let mut queues = waiting.clone();
+            let mut rows = Vec::new();
+            for entry in &chain.entries {
+                let hash = entry.request_sha256.as_deref().unwrap_or_default();
+                let row = queues.get_mut(hash).and_then(|q| q.pop_front());
+                if let Some(row) = row {
+                    first.entry(row).or_insert((c, entry.index));
+                }
+                rows.push(row);
+            }
+            entries.push(rows);
+        }
+        (entries, first)
+    }
+
+    /// Streamed in walk order, holding only the earliest receipts of each chain hash, the
+    /// join is the sorted one: the same receipt for every entry, the same first join for
+    /// every receipt, and every other receipt given back as joining nothing exactly once
+    /// (seen red with `Held`'s order reversed, so the latest receipts were kept).
+    #[test]
+    fn streaming_joins_as_sorting_every_receipt_first() {
+        // Times out of walk order, ties, receipts without a time, a hash no chain has,
+        // hashes with more receipts than entries and fewer.
+        let receipts: Vec<(&str, Option<u64>)> = (0..60u64)
+            .map(|i| {
+                let hash = ["a", "b", "c", "z"][(i * 7 % 4) as usize];
+                let time = (i % 11 != 0).then_some((i * 37) % 13);
+                (hash, time)
+            })
+            .collect();
+        let chains = vec![
+            chain("one", &["a", "b", "a", "c", "a", "b", "a", "a"]),
+            chain(
+                "two",
+                &["b", "b", "b", "b", "b", "b", "a", "c", "c", "c", "c", "c"],
+            ),
+        ];
+        let (expected_entries, expected_first) = sorted_first(&receipts, &chains);
+
+        let mut groups: Groups<usize> = Groups::new(&chains);
+        let mut unjoined = Vec::new();
+        for (seq, (hash, time)) in receipts.iter().enumerate() {
+            if !groups.has(hash) {
+                unjoined.push(seq);
+                continue;
+            }
+            let held = Held {
+                order: (*time, seq),
+                payload: seq,
+            };
+            unjoined.extend(groups.offer(hash, held).map(|h| h.payload));
+        }
+        let mut chains = chains;
+        let joined = groups.finish(&mut chains);
+        let entries: Vec<Vec<Option<usize>>> = (chains.iter())
+            .map(|c| c.entries.iter().map(|e| e.row).collect())
+            .collect();
+        assert_eq!(entries, expected_entries);
+        for (c, chain) in chains.iter().enumerate() {
+            for entry in &chain.entries {
+                assert_eq!(entry.joined, expected_entries[c][entry.index].is_some());
+            }
+            assert_eq!(
+                chain.joined,
+                expected_entries[c].iter().flatten().count() as u64
+            );
+        }
+        let names = ["one", "two"];
+        let first: HashMap<usize, (usize, usize)> = (joined.iter())
+            .map(|(held, join)| {
+                let chain = names.iter().position(|n| *n == join.file).unwrap();
+                (held.payload, (chain, join.entry))
+            })
+            .collect();
+        assert_eq!(first, expected_first);
+        // In (time, walk) order, each once.
+        let orders: Vec<_> = joined.iter().map(|(h, _)| h.order).collect();
+        assert!(orders.windows(2).all(|w| w[0] < w[1]));
+        unjoined.sort_unstable();
+        let expected_unjoined: Vec<usize> = (0..receipts.len())
+            .filter(|i| !expected_first.contains_key(i))
+            .collect();
+        assert_eq!(unjoined, expected_unjoined);
+        assert!(!unjoined.is_empty() && !first.is_empty());
+    }
+}
