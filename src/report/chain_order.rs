@@ -142,7 +142,7 @@ impl<P> Groups<P> {
                 Some((receipt, join))
             })
             .collect();
-        out.sort_by(|a, b| a.0.order.cmp(&b.0.order));
+        out.sort_by_key(|a| a.0.order);
         out
     }
 }
