@@ -2,12 +2,15 @@
 //! (`json::parse` of the lossily decoded file, 64 levels deep): the document's outer object
 //! and its `entries` array are framed here, and every value inside them (each entry, each other
 //! member's value, and the top-level value when it is not an object) is read by `json::parse`
-//! itself, positioned at the same offset and depth as the whole-text parse would reach it.
-//! An entry is hashed into the chain and dropped as soon as it is read, so memory is one read
-//! chunk plus the largest value, whatever the number of entries. What JSON.parse keeps, this
-//! keeps too: the last of repeated members (`format`, `genesis`, `entries`, an entry's
-//! `payload` and `head`) decides. A syntax error anywhere, even after the entries, is the
-//! result, as it is for a whole-text parse.
+//! itself, positioned at the same offset and depth as the whole-text parse would reach it, or,
+//! for an entry in seal_log.mjs's shape, by a scan that reads what `json::parse` reads
+//! ([`super::entry_scan`]). The reading runs on its own thread and hands the entries' decoded
+//! payloads and heads over in batches; the caller's thread runs the head chain over them in
+//! order ([`super::batch`]). Memory is one read chunk plus the largest value plus a fixed
+//! number of batches, whatever the number of entries. What JSON.parse keeps, this keeps too:
+//! the last of repeated members (`format`, `genesis`, `entries`, an entry's `payload` and
+//! `head`) decides. A syntax error anywhere, even after the entries, is the result, as it is
+//! for a whole-text parse; the reader stops at it.
 
 use super::batch::{Batch, Entry, HeadChain};
 use super::entry_scan::scan_entry;
