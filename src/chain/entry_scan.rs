@@ -1,6 +1,7 @@
 //! A borrowed scan of one sealed-log entry in the shape seal_log.mjs writes: an object whose
-//! members are all strings under distinct keys that hold no escape. Only the `payload` and
-//! `head` strings are decoded (into the caller's buffer); no node tree is built. Whatever falls
+//! members are all strings under distinct keys that hold no escape. The `payload` and `head`
+//! strings are copied as written (into the caller's buffer) and decoded later by
+//! [`decode_into`], on the thread that hashes them; no node tree is built. Whatever falls
 //! outside that shape (another value type, a repeated or escaped key, a surrogate `\u` escape,
 //! a syntax error, the end of the text) is `None`, and the caller reads the entry with
 //! `json::parse_prefix` instead. What the scan accepts `json::parse_prefix` accepts too, with
@@ -17,14 +18,23 @@ const MAX_MEMBERS: usize = 8;
 pub(super) struct ScannedEntry {
     /// Bytes of the text the entry takes.
     pub(super) used: usize,
-    /// The decoded payload's range in the output buffer, if the entry has one.
-    pub(super) payload: Option<Range<usize>>,
-    /// The decoded recorded head's range in the output buffer, if the entry has one.
-    pub(super) head: Option<Range<usize>>,
+    /// The payload as written, if the entry has one.
+    pub(super) payload: Option<Written>,
+    /// The recorded head as written, if the entry has one.
+    pub(super) head: Option<Written>,
 }
 
-/// Reads the entry `text` starts with, appending its decoded `payload` and `head` to `out`.
-/// On `None` `out` may hold a partial decoding past its former length; the caller cuts it.
+/// A string's text between its quotes as written, copied to a buffer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Written {
+    /// Where it is in the buffer.
+    pub(super) range: Range<usize>,
+    /// It holds escapes: [`decode_into`] gives its value (otherwise the text is the value).
+    pub(super) escaped: bool,
+}
+
+/// Reads the entry `text` starts with, appending its `payload` and `head` as written to `out`.
+/// On `None` `out` may hold part of them past its former length; the caller cuts it.
 pub(super) fn scan_entry(text: &str, out: &mut String) -> Option<ScannedEntry> {
     let bytes = text.as_bytes();
     if bytes.first() != Some(&b'{') {
@@ -62,20 +72,21 @@ pub(super) fn scan_entry(text: &str, out: &mut String) -> Option<ScannedEntry> {
             return None;
         }
         i = skip_ws(bytes, i + 1);
-        let decoded = match key {
+        let (end, escaped) = string(text, i)?;
+        let kept = match key {
             "payload" => Some(&mut entry.payload),
             "head" => Some(&mut entry.head),
             _ => None,
         };
-        i = match decoded {
-            Some(range) => {
-                let start = out.len();
-                let end = string(text, i, Some(out))?;
-                *range = Some(start..out.len());
-                end
-            }
-            None => string(text, i, None)?,
-        };
+        if let Some(kept) = kept {
+            let start = out.len();
+            out.push_str(&text[i + 1..end - 1]);
+            *kept = Some(Written {
+                range: start..out.len(),
+                escaped,
+            });
+        }
+        i = end;
         i = skip_ws(bytes, i);
         match bytes.get(i) {
             Some(b',') => i = skip_ws(bytes, i + 1),
@@ -95,33 +106,45 @@ fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// The string starting with the quote at `at`: where it ends (past its closing quote), its
-/// decoded text appended to `out` when there is one.
-fn string(text: &str, at: usize, mut out: Option<&mut String>) -> Option<usize> {
+/// The string starting with the quote at `at`: where it ends (past its closing quote), and
+/// whether it holds escapes.
+fn string(text: &str, at: usize) -> Option<(usize, bool)> {
     let bytes = text.as_bytes();
     if bytes.get(at) != Some(&b'"') {
         return None;
     }
     let mut i = at + 1;
+    let mut escaped = false;
     loop {
-        let run = string_run(&bytes[i..], true);
-        if let Some(out) = out.as_deref_mut() {
-            out.push_str(&text[i..i + run]);
-        }
-        i += run;
+        i += string_run(&bytes[i..], true);
         match bytes.get(i)? {
-            b'"' => return Some(i + 1),
+            b'"' => return Some((i + 1, escaped)),
             b'\\' => {
-                let (ch, width) = escape(bytes.get(i + 1..)?)?;
-                if let Some(out) = out.as_deref_mut() {
-                    out.push(ch);
-                }
+                let (_, width) = escape(bytes.get(i + 1..)?)?;
+                escaped = true;
                 i += 1 + width;
             }
             // A raw control character: the parser's error to report.
             _ => return None,
         }
     }
+}
+
+/// The value of a string [`scan_entry`] took, from its text as written (`raw`).
+pub(super) fn decode_into(raw: &str, out: &mut String) {
+    let mut rest = raw;
+    while let Some(at) = memchr::memchr(b'\\', rest.as_bytes()) {
+        out.push_str(&rest[..at]);
+        match escape(&rest.as_bytes()[at + 1..]) {
+            Some((ch, width)) => {
+                out.push(ch);
+                rest = &rest[at + 1 + width..];
+            }
+            // Not in a string the scan took; kept as written rather than a panic.
+            None => break,
+        }
+    }
+    out.push_str(rest);
 }
 
 /// The escape after a backslash and how many bytes it takes; `None` for an invalid one and
@@ -171,9 +194,21 @@ mod tests {
         };
         assert!(members.iter().all(|m| m.value.value.as_str().is_some()));
         let field = |name: &str| node.value.get(name).and_then(|n| n.value.as_str());
-        let decoded = |range: &Option<Range<usize>>| range.clone().map(|r| &out[r]);
-        assert_eq!(decoded(&scanned.payload), field("payload"), "{text:?}");
-        assert_eq!(decoded(&scanned.head), field("head"), "{text:?}");
+        let decoded = |written: &Option<Written>| {
+            written.as_ref().map(|w| {
+                let raw = &out[w.range.clone()];
+                let mut value = String::new();
+                decode_into(raw, &mut value);
+                assert_eq!(w.escaped, value != raw, "{text:?}");
+                value
+            })
+        };
+        assert_eq!(
+            decoded(&scanned.payload).as_deref(),
+            field("payload"),
+            "{text:?}"
+        );
+        assert_eq!(decoded(&scanned.head).as_deref(), field("head"), "{text:?}");
         true
     }
 

@@ -13,7 +13,7 @@
 //! for a whole-text parse; the reader stops at it.
 
 use super::batch::{Batch, Entry, HeadChain};
-use super::entry_scan::scan_entry;
+use super::entry_scan::{scan_entry, Written};
 use super::text::Text;
 use super::{genesis, GenesisCheck, SealedReport};
 use crate::json::{self, JsonValue, Node, ParseError};
@@ -396,14 +396,17 @@ impl<R: Read> Framer<R> {
         let refused = array.refused.is_some();
         let read = self.value(2, |node| {
             let field = |name: &str| node.value.get(name).and_then(|n| n.value.as_str());
-            let payload = field("payload").filter(|_| !refused)?;
-            let start = batch.text.len();
-            batch.text.push_str(payload);
-            let payload = start..batch.text.len();
-            let head = field("head").map(|head| {
-                batch.text.push_str(head);
-                payload.end..batch.text.len()
-            });
+            // Decoded already: kept as the value itself.
+            let mut keep = |value: &str| {
+                let start = batch.text.len();
+                batch.text.push_str(value);
+                Written {
+                    range: start..batch.text.len(),
+                    escaped: false,
+                }
+            };
+            let payload = keep(field("payload").filter(|_| !refused)?);
+            let head = field("head").map(keep);
             batch.entries.push(Entry { payload, head });
             Some(())
         });
