@@ -153,7 +153,9 @@ mod tests {
             };
             for i in range {
                 let start = batch.text.len();
-                batch.text.push_str(payloads[i]);
+                // One payload as written with escapes, to be decoded by the chain.
+                let written = if i == 1 { r#"{\"a\":1}"# } else { payloads[i] };
+                batch.text.push_str(written);
                 let payload = start..batch.text.len();
                 let head = if bad == Some(i) {
                     "0".repeat(64)
@@ -162,8 +164,14 @@ mod tests {
                 };
                 batch.text.push_str(&head);
                 batch.entries.push(Entry {
-                    head: Some(payload.end..batch.text.len()),
-                    payload,
+                    head: Some(Written {
+                        range: payload.end..batch.text.len(),
+                        escaped: false,
+                    }),
+                    payload: Written {
+                        range: payload,
+                        escaped: i == 1,
+                    },
                 });
             }
             batch

@@ -116,7 +116,15 @@ fn string(text: &str, at: usize) -> Option<(usize, bool)> {
     let mut i = at + 1;
     let mut escaped = false;
     loop {
-        i += string_run(&bytes[i..], true);
+        i += if escaped {
+            // Past the first escape runs are short: a byte loop beats the word scan.
+            let rest = &bytes[i..];
+            rest.iter()
+                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+                .unwrap_or(rest.len())
+        } else {
+            string_run(&bytes[i..], true)
+        };
         match bytes.get(i)? {
             b'"' => return Some((i + 1, escaped)),
             b'\\' => {
@@ -132,19 +140,26 @@ fn string(text: &str, at: usize) -> Option<(usize, bool)> {
 
 /// The value of a string [`scan_entry`] took, from its text as written (`raw`).
 pub(super) fn decode_into(raw: &str, out: &mut String) {
-    let mut rest = raw;
-    while let Some(at) = memchr::memchr(b'\\', rest.as_bytes()) {
-        out.push_str(&rest[..at]);
-        match escape(&rest.as_bytes()[at + 1..]) {
-            Some((ch, width)) => {
-                out.push(ch);
-                rest = &rest[at + 1 + width..];
-            }
-            // Not in a string the scan took; kept as written rather than a panic.
-            None => break,
+    let bytes = raw.as_bytes();
+    let mut plain = 0;
+    let mut i = 0;
+    // Runs between escapes are short in a JSON text carried as a string: a byte loop beats
+    // `memchr`'s setup per run.
+    while let Some(&b) = bytes.get(i) {
+        if b != b'\\' {
+            i += 1;
+            continue;
         }
+        let Some((ch, width)) = escape(&bytes[i + 1..]) else {
+            // Not in a string the scan took; kept as written rather than a panic.
+            break;
+        };
+        out.push_str(&raw[plain..i]);
+        out.push(ch);
+        i += 1 + width;
+        plain = i;
     }
-    out.push_str(rest);
+    out.push_str(&raw[plain..]);
 }
 
 /// The escape after a backslash and how many bytes it takes; `None` for an invalid one and

@@ -568,8 +568,9 @@ impl Read for ThenForever<'_> {
 }
 
 /// An error found by the reader thread ends the check there: a syntax error after many
-/// batches is the result, with the whole-file verifier's message, and the input is not read
-/// on (the blanks after it never end); an I/O error is the result with its own message.
+/// batches is the result, with the whole-file verifier's message, and the input is read no
+/// further than the value it is in (the blanks after it never end); an I/O error is the
+/// result with its own message.
 #[test]
 fn the_reader_threads_first_error_ends_the_check() {
     let log = pretty(&many_batch_log(2_000));
