@@ -196,4 +196,19 @@ mod tests {
         assert_eq!((chain.chained, chain.bad_entries), (1, 0));
         assert_eq!(chain.head(), heads[0]);
     }
+
+    /// A batch is handed over once it holds [`BATCH_BYTES`] of text, which is what keeps the
+    /// batches in flight, and so memory, fixed (seen red with `full` → `false`: one batch
+    /// then holds a whole array).
+    #[test]
+    fn a_batch_is_full_at_its_size() {
+        let mut batch = Batch::default();
+        assert!(!batch.full());
+        batch.text = "x".repeat(BATCH_BYTES - 1);
+        assert!(!batch.full());
+        batch.text.push('x');
+        assert!(batch.full());
+        let reused = batch.cleared();
+        assert!(!reused.full() && reused.entries.is_empty() && !reused.new_array);
+    }
 }
