@@ -661,16 +661,17 @@ fn host_projection(
     arguments: &Node<'_>,
     params: &Node<'_>,
 ) -> (Option<String>, Option<String>) {
-    let mut args = Vec::with_capacity(arguments.span.len());
-    if canonical::serde_compact(arguments, KeyOrder::Wire, &mut args).is_err() {
-        return (None, None);
-    }
-    let args_hash = sha256_hex(&args);
-    let mut out = Vec::with_capacity(args.len() + 128);
+    // The arguments are rendered once, in place inside the request; `args_hash` covers
+    // that stretch of it.
+    let mut out = Vec::with_capacity(params.span.len() + 128);
     out.extend_from_slice(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"#);
     canonical::serde_string(tool, &mut out);
     out.extend_from_slice(br#","arguments":"#);
-    out.extend_from_slice(&args);
+    let args_start = out.len();
+    if canonical::serde_compact(arguments, KeyOrder::Wire, &mut out).is_err() {
+        return (None, None);
+    }
+    let args_hash = sha256_hex(&out[args_start..]);
     for (key, order) in [
         ("_meta", KeyOrder::Sorted),
         ("requestState", KeyOrder::Wire),

@@ -388,9 +388,11 @@ impl<'a> Scanner<'a> {
         let body = open + 1;
         let mut i = body;
         let close = loop {
-            let Some(k) = memchr::memchr2(b'"', b'\\', &self.bytes[i..]).map(|k| i + k) else {
+            // Most strings are short: the parser's word-at-a-time scan beats memchr's setup.
+            let k = i + crate::json::string_run(&self.bytes[i..], false);
+            if k >= self.bytes.len() {
                 break None;
-            };
+            }
             if self.bytes[k] == b'"' {
                 break Some(k);
             }
