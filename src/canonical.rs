@@ -393,8 +393,8 @@ mod tests {
     }
 
     /// Integers written straight from their literal inside a value agree with the full
-    /// renderers (seen red with the `-0` test dropped from `write_lean`'s integer arm, and
-    /// with `<= 18` → `<= 19` in `is_serde_integer`).
+    /// renderers (checked red under the mutants `!=` → `==` in `write_lean`'s integer arm
+    /// and `<=` → `>` in `is_serde_integer`: docs/mutants.md).
     #[test]
     fn integers_inside_values_render_as_the_number_renderers_do() {
         let literals = [
@@ -419,7 +419,7 @@ mod tests {
     }
 
     /// Objects already in key order are walked in place, others sorted, and wire order kept
-    /// when asked (seen red with `in_order`'s `||` → `&&`).
+    /// when asked (checked red under the mutant `||` → `&&` in `in_order`: docs/mutants.md).
     #[test]
     fn member_order_follows_the_order_asked_for() {
         let text = r#"{"a":{"c":1,"b":2},"b":[{"y":1,"x":{"q":1,"p":2}}]}"#;

@@ -926,6 +926,19 @@ mod tests {
         assert_eq!(violation(&deep), Some(WireCheck::DuplicateKey));
     }
 
+    /// A string cut off by the end of the text (after a plain run, or after a backslash) ends
+    /// the scan without a violation: the parse refuses it next (checked red, as a panic on an
+    /// index past the end, under the mutant `>=` → `<` on the end test in `Scanner::string`:
+    /// docs/mutants.md).
+    #[test]
+    fn strings_cut_off_by_the_end_of_the_text_end_the_scan() {
+        for text in ["[\"abc", "{\"a\\", "[\"", "{\"k\":\"v\\\""] {
+            assert_eq!(violation(text), None, "{text:?}");
+        }
+        // A key's escape is still seen when the key is the last thing in the text.
+        assert_eq!(violation("{\"a\\n"), Some(WireCheck::EscapedKey));
+    }
+
     #[test]
     fn strings_are_inert_for_number_and_bracket_guards() {
         assert_eq!(
