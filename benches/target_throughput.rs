@@ -160,11 +160,7 @@ struct Best {
 impl Best {
     fn keep(best: &mut Option<Best>, (time, cpu): (Duration, Duration)) {
         let load = child::load_average().parse().unwrap_or(f64::NAN);
-        let mut kept = best.unwrap_or(Best {
-            time,
-            cpu,
-            load,
-        });
+        let mut kept = best.unwrap_or(Best { time, cpu, load });
         if time < kept.time {
             (kept.time, kept.load) = (time, load);
         }

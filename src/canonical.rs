@@ -415,7 +415,8 @@ mod tests {
         // serde_json itself is the oracle of seal-host's text.
         let value: serde_json::Value = serde_json::from_str(&array).unwrap();
         assert_eq!(serde(&array, KeyOrder::Wire), value.to_string());
-        assert!(serde(&array, KeyOrder::Wire).contains("-1e19"));
+        // A negative 19-digit integer does not fit i64: serde_json reads it as a float.
+        assert!(!serde(&array, KeyOrder::Wire).contains("-9999999999999999999"));
     }
 
     /// Objects already in key order are walked in place, others sorted, and wire order kept

@@ -761,7 +761,9 @@ mod tests {
         );
         assert_eq!(
             with_context.canonical_request.as_deref(),
-            Some(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"b":1,"a":[2]},"_meta":{"a":1,"b":{"c":1.0,"d":2}},"requestState":{"z":1,"y":2}}}"#)
+            Some(
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"b":1,"a":[2]},"_meta":{"a":1,"b":{"c":1.0,"d":2}},"requestState":{"z":1,"y":2}}}"#
+            )
         );
         assert_eq!(
             with_context.args_hash.as_deref(),

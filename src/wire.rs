@@ -932,11 +932,13 @@ mod tests {
     /// docs/mutants.md).
     #[test]
     fn strings_cut_off_by_the_end_of_the_text_end_the_scan() {
-        for text in ["[\"abc", "{\"a\\", "[\"", "{\"k\":\"v\\\""] {
+        for text in ["[\"abc", "[\"a\\", "[\"", "{\"k\":\"v\\\""] {
             assert_eq!(violation(text), None, "{text:?}");
         }
-        // A key's escape is still seen when the key is the last thing in the text.
+        // A key's escape is still seen when the key is the last thing in the text, a lone
+        // backslash included.
         assert_eq!(violation("{\"a\\n"), Some(WireCheck::EscapedKey));
+        assert_eq!(violation("{\"a\\"), Some(WireCheck::EscapedKey));
     }
 
     #[test]
