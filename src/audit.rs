@@ -317,6 +317,7 @@ thread_local! {
 struct Walked {
     path: PathBuf,
     stamp: u64,
+    dir: u32,
 }
 
 fn check_item(walk: &Walk, index: u32, options: &Options, observer: &dyn Observer) -> Checked {
@@ -324,6 +325,7 @@ fn check_item(walk: &Walk, index: u32, options: &Options, observer: &dyn Observe
     let file = Walked {
         path: walk.path(index),
         stamp: item.stamp,
+        dir: item.dir,
     };
     let one = |code: Code, message: String| {
         Checked::Findings(vec![Finding::new(code, Some(file.path.clone()), message)])
@@ -525,7 +527,10 @@ fn check_receipt_file(
         canonical_request_sha256: report.reported.canonical_request_sha256.clone(),
         framed_subject_sha256: report.facts.framed_subject_sha256.clone(),
         now: report.facts.now,
-        audit_line: report.facts.audit_line.clone(),
+        // Only a head state is compared with the chain of audit lines.
+        audit_line: (walk.dirs[item.dir as usize].state.head_state.is_some())
+            .then(|| report.facts.audit_line.clone())
+            .flatten(),
         released: released(&report),
         operation_id: report.facts.operation_id.clone(),
     };
