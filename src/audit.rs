@@ -182,6 +182,15 @@ pub fn audit(
     // The receipts' directory facts are gathered apart from the walk, which the workers
     // read while they are added.
     let mut receipts: Vec<dir::Receipts> = walk.dirs.iter().map(|_| Default::default()).collect();
+    // Room for every file of each directory at once: growing by doubling would leave up to
+    // half of the largest list unused, and copy it at each step.
+    let mut files_per_dir = vec![0usize; walk.dirs.len()];
+    for item in walk.items.iter().filter(|i| i.kind == ItemKind::File) {
+        files_per_dir[item.dir as usize] += 1;
+    }
+    for (receipts, files) in receipts.iter_mut().zip(files_per_dir) {
+        receipts.facts.reserve_exact(files);
+    }
     {
         // Batch n+1 is checked on the pool while batch n is written out on this thread.
         let check_batch = |batch: std::ops::Range<usize>| -> Vec<Checked> {
@@ -230,10 +239,9 @@ pub fn audit(
             pending = next.zip(next_results);
         }
     }
-    let path = |index: u32| walk.path(index);
     for (dir, receipts) in walk.dirs.iter().zip(&receipts) {
         if dir.is_receipt_dir {
-            for finding in dir::check(&dir.path, &dir.state, receipts, &path) {
+            for finding in dir::check(&dir.path, &dir.state, receipts, &walk) {
                 emit(Event::Finding(&finding), &mut summary)?;
             }
         }
@@ -519,10 +527,6 @@ fn check_receipt_file(
         .unwrap_or_default();
     file_findings.extend(attribution.finding);
     let observed = Observed {
-        counter: match kind {
-            NameKind::Receipt { counter, .. } => Some(*counter),
-            _ => None,
-        },
         session: report.facts.session.clone(),
         canonical_request_sha256: report.reported.canonical_request_sha256.clone(),
         framed_subject_sha256: report.facts.framed_subject_sha256.clone(),

@@ -14,7 +14,6 @@ use std::path::{Path, PathBuf};
 /// (owned strings, one receipt at a time; [`Receipts::add`] keeps a compact form).
 #[derive(Debug, Clone, Default)]
 pub struct Observed {
-    pub counter: Option<u64>,
     pub session: Option<String>,
     pub canonical_request_sha256: Option<String>,
     pub framed_subject_sha256: Option<String>,
@@ -84,13 +83,12 @@ impl std::fmt::Display for Hex256 {
     }
 }
 
-/// What the directory checks keep of one receipt: about 48 bytes, plus the chain and
+/// What the directory checks keep of one receipt: 32 bytes, plus the chain and
 /// operation facts only in a directory with the state file they are compared with.
 #[derive(Debug, Clone)]
 pub struct ReceiptFacts {
     /// The walk's index of the file (its path is re-derived for messages).
     pub file: u32,
-    pub counter: Option<u64>,
     /// Index into [`Receipts::sessions`].
     pub session: Option<u32>,
     /// An ALLOW whose release went past PENDING, with an operation id and a release frame.
@@ -165,7 +163,6 @@ impl Receipts {
         });
         self.facts.push(ReceiptFacts {
             file,
-            counter: observed.counter,
             session,
             released: observed.released.is_some(),
             chain,
@@ -223,28 +220,27 @@ pub fn refuse_duplicates(
     }
 }
 
-/// The path of the walk's file number `file`.
-pub type FilePath<'p> = dyn Fn(u32) -> PathBuf + 'p;
+/// What the walk knows of its file number `file`: its path, and the counter its name
+/// carries when it is named as seal-host names receipts.
+pub trait Files {
+    fn path(&self, file: u32) -> PathBuf;
+    fn counter(&self, file: u32) -> Option<u64>;
+}
 
 /// Runs every directory-level check.
-pub fn check(
-    dir: &Path,
-    state: &DirState,
-    receipts: &Receipts,
-    path: &FilePath<'_>,
-) -> Vec<Finding> {
+pub fn check(dir: &Path, state: &DirState, receipts: &Receipts, files: &dyn Files) -> Vec<Finding> {
     let mut findings = state.refused.clone();
-    findings.extend(counters(receipts, path));
+    findings.extend(counters(receipts, files));
     findings.extend(shared_canonical_hashes(dir, receipts));
-    findings.extend(head_state(state, receipts, path));
-    findings.extend(operation_state(dir, state, receipts, path));
+    findings.extend(head_state(state, receipts, files));
+    findings.extend(operation_state(dir, state, receipts, files));
     findings
 }
 
-fn counters(receipts: &Receipts, path: &FilePath<'_>) -> Vec<Finding> {
+fn counters(receipts: &Receipts, files: &dyn Files) -> Vec<Finding> {
     let mut by_counter: BTreeMap<u64, Vec<&ReceiptFacts>> = BTreeMap::new();
     for receipt in &receipts.facts {
-        if let Some(counter) = receipt.counter {
+        if let Some(counter) = files.counter(receipt.file) {
             by_counter.entry(counter).or_default().push(receipt);
         }
     }
@@ -252,7 +248,10 @@ fn counters(receipts: &Receipts, path: &FilePath<'_>) -> Vec<Finding> {
     for (counter, group) in by_counter.into_iter().filter(|(_, g)| g.len() > 1) {
         let known: Vec<&str> = group.iter().filter_map(|r| receipts.session(r)).collect();
         let distinct: BTreeSet<&str> = known.iter().copied().collect();
-        let files: Vec<String> = group.iter().map(|r| file_name(&path(r.file))).collect();
+        let names: Vec<String> = group
+            .iter()
+            .map(|r| file_name(&files.path(r.file)))
+            .collect();
         let (code, message) = if distinct.len() == known.len() {
             (
                 Code::CounterReused,
@@ -260,7 +259,7 @@ fn counters(receipts: &Receipts, path: &FilePath<'_>) -> Vec<Finding> {
                     "counter {counter:020} is used by {} receipts of different host sessions ({}): {}",
                     group.len(),
                     distinct.into_iter().collect::<Vec<_>>().join(", "),
-                    files.join(", ")
+                    names.join(", ")
                 ),
             )
         } else {
@@ -268,11 +267,11 @@ fn counters(receipts: &Receipts, path: &FilePath<'_>) -> Vec<Finding> {
                 Code::CounterDuplicate,
                 format!(
                     "counter {counter:020} is used more than once within one host session: {}",
-                    files.join(", ")
+                    names.join(", ")
                 ),
             )
         };
-        let first = group.first().map(|r| path(r.file));
+        let first = group.first().map(|r| files.path(r.file));
         findings.push(Finding::new(code, first, message));
     }
     findings
@@ -307,7 +306,7 @@ fn shared_canonical_hashes(dir: &Path, receipts: &Receipts) -> Vec<Finding> {
 /// The chain head over the receipts' audit lines in decision order (`now`, then counter):
 /// what the host's head state should hold if the directory has every decision and the
 /// chain began with it.
-fn head_state(state: &DirState, receipts: &Receipts, path: &FilePath<'_>) -> Vec<Finding> {
+fn head_state(state: &DirState, receipts: &Receipts, files: &dyn Files) -> Vec<Finding> {
     let Some((state_path, parsed)) = &state.head_state else {
         return Vec::new();
     };
@@ -324,9 +323,9 @@ fn head_state(state: &DirState, receipts: &Receipts, path: &FilePath<'_>) -> Vec
     let mut ordered: Vec<&ReceiptFacts> = receipts.facts.iter().collect();
     ordered.sort_by(|a, b| {
         let now = |r: &ReceiptFacts| r.chain.as_ref().and_then(|c| c.now);
-        (now(a), a.counter)
-            .cmp(&(now(b), b.counter))
-            .then_with(|| path(a.file).cmp(&path(b.file)))
+        (now(a), files.counter(a.file))
+            .cmp(&(now(b), files.counter(b.file)))
+            .then_with(|| files.path(a.file).cmp(&files.path(b.file)))
     });
     let lines: Option<Vec<&str>> = ordered
         .iter()
@@ -360,7 +359,7 @@ fn operation_state(
     dir: &Path,
     state: &DirState,
     receipts: &Receipts,
-    path: &FilePath<'_>,
+    files: &dyn Files,
 ) -> Vec<Finding> {
     let released = receipts.facts.iter().filter(|r| r.released).count();
     let (state_path, operations) = match &state.operation_state {
@@ -398,7 +397,7 @@ fn operation_state(
             };
             Some(Finding::new(
                 Code::OperationStateMismatch,
-                Some(path(receipt.file)),
+                Some(files.path(receipt.file)),
                 message,
             ))
         })
@@ -467,4 +466,74 @@ fn file_name(path: &Path) -> String {
     path.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_is_kept_per_receipt_is_small() {
+        assert_eq!(std::mem::size_of::<ReceiptFacts>(), 32);
+        assert_eq!(std::mem::size_of::<Option<Hex256>>(), 40);
+    }
+
+    #[test]
+    fn hex256_keeps_the_text_its_order_and_its_equality() {
+        let digest = "00ff10a0000000000000000000000000000000000000000000000000000000ab";
+        let texts = [
+            digest,
+            "00ff10a0000000000000000000000000000000000000000000000000000000aB",
+            "00ff10a0000000000000000000000000000000000000000000000000000000a",
+            "ff",
+            "",
+            "0g",
+            "9",
+            "a",
+            "10ff10a0000000000000000000000000000000000000000000000000000000ab",
+            "00ff10a0000000000000000000000000000000000000000000000000000000ac",
+        ];
+        assert!(
+            matches!(Hex256::new(digest), Hex256::Digest(bytes) if bytes[1] == 0xff && bytes[31] == 0xab)
+        );
+        for a in texts {
+            assert_eq!(Hex256::new(a).text(), a);
+            assert_eq!(Hex256::new(a).to_string(), a);
+            for b in texts {
+                assert_eq!(Hex256::new(a).cmp(&Hex256::new(b)), a.cmp(b), "{a} {b}");
+                assert_eq!(Hex256::new(a) == Hex256::new(b), a == b, "{a} {b}");
+            }
+        }
+        assert!(matches!(Hex256::new(texts[1]), Hex256::Text(_)));
+    }
+
+    #[test]
+    fn sessions_are_interned_and_frames_aggregated_per_canonical_hash() {
+        let mut receipts = Receipts::default();
+        let state = DirState::default();
+        let observed = |session: &str, canonical: &str, framed: &str| Observed {
+            session: Some(session.into()),
+            canonical_request_sha256: Some(canonical.into()),
+            framed_subject_sha256: Some(framed.into()),
+            ..Observed::default()
+        };
+        receipts.add(0, observed("s1", "c", "f1"), &state);
+        receipts.add(1, observed("s2", "c", "f2"), &state);
+        receipts.add(2, observed("s1", "c", "f1"), &state);
+        receipts.add(3, observed("s1", "d", "f1"), &state);
+        assert_eq!(receipts.sessions.len(), 2);
+        assert_eq!(receipts.facts[2].session, Some(0));
+        assert_eq!(receipts.session(&receipts.facts[1]), Some("s2"));
+        assert!(receipts
+            .facts
+            .iter()
+            .all(|f| f.chain.is_none() && f.operation.is_none()));
+        let findings = shared_canonical_hashes(Path::new("d"), &receipts);
+        assert_eq!(findings.len(), 1);
+        assert_eq!(
+            findings[0].message,
+            "canonical_request_sha256 c names 3 receipts of 2 distinct frames (framed_subject_sha256 f1, f2)"
+        );
+    }
 }

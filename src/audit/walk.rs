@@ -193,6 +193,24 @@ impl Walk {
     }
 }
 
+impl super::dir::Files for Walk {
+    fn path(&self, file: u32) -> PathBuf {
+        Walk::path(self, file)
+    }
+
+    fn counter(&self, file: u32) -> Option<u64> {
+        match &self.items[file as usize].name {
+            Name::Receipt { counter, .. } => Some(*counter),
+            // A name kept whole may still be a receipt's.
+            Name::Path(_) => match self.name_kind(file) {
+                NameKind::Receipt { counter, .. } => Some(counter),
+                _ => None,
+            },
+            Name::Other(_) => None,
+        }
+    }
+}
+
 fn receipt_name(counter: u64, hash: &[u8; 32]) -> String {
     format!(
         "receipt-{counter:020}-{}.json",
@@ -261,6 +279,7 @@ pub fn walk(roots: &[PathBuf]) -> Result<Walk, AuditError> {
             walk.push(entry.into_path(), dir, kind, metadata.as_ref());
         }
     }
+    walk.items.shrink_to_fit();
     Ok(walk)
 }
 

@@ -20,7 +20,11 @@ pub fn refuse(text: &str, receipt: &Map<String, Value>) -> Result<(), ReadProble
     // `receipt` repeats no name (the full read, which names the first repeat, runs only
     // when some member was lost; it reads whatever serde_json reads, see the tests).
     let intact = members_in_text(text) == members_in_value(receipt);
-    match if intact { Ok(None) } else { json::find_duplicate(text) } {
+    match if intact {
+        Ok(None)
+    } else {
+        json::find_duplicate(text)
+    } {
         Ok(None) => {}
         Ok(Some(duplicate)) => return Err(found(duplicate.to_string())),
         Err(error) => {
@@ -205,7 +209,10 @@ mod tests {
             };
             if serde_json::from_str::<Value>(text).is_ok() {
                 accepted += 1;
-                assert!(json::parse(text, json::DUPLICATE_SCAN_DEPTH).is_ok(), "{text}");
+                assert!(
+                    json::parse(text, json::DUPLICATE_SCAN_DEPTH).is_ok(),
+                    "{text}"
+                );
             }
         }
         assert!(accepted > 90, "{accepted}");
