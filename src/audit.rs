@@ -193,42 +193,32 @@ pub fn audit(
     }
     {
         // Batch n+1 is checked on the pool while batch n is written out on this thread.
-        let check_batch = |batch: std::ops::Range<usize>| -> Vec<Checked> {
+        let check_batch = |batch: &[u32]| -> Vec<Checked> {
             batch
-                .into_par_iter()
-                .map(|index| {
-                    let result = check_item(&walk, index as u32, options, observer);
+                .par_iter()
+                .map(|&index| {
+                    let result = check_item(&walk, index, options, observer);
                     observer.checked();
                     result
                 })
                 .collect()
         };
-        let total = walk.items.len();
-        let mut batches = (0..total)
-            .step_by(BATCH)
-            .map(|start| start..(start + BATCH).min(total));
+        let mut batches = walk.order.chunks(BATCH);
         let mut pending = batches
             .next()
-            .map(|batch| (batch.clone(), pool.install(|| check_batch(batch))));
+            .map(|batch| (batch, pool.install(|| check_batch(batch))));
         while let Some((batch, results)) = pending.take() {
             let next = batches.next();
             let mut next_results = None;
             let emitted = pool.in_place_scope(|scope| {
-                if let Some(next) = next.clone() {
+                if let Some(next) = next {
                     let slot = &mut next_results;
                     let check_batch = &check_batch;
                     scope.spawn(move |_| *slot = Some(check_batch(next)));
                 }
                 let mut emitted = Ok(());
-                for (index, result) in batch.zip(results) {
-                    emitted = record(
-                        &walk,
-                        index as u32,
-                        result,
-                        &mut receipts,
-                        &mut summary,
-                        &mut emit,
-                    );
+                for (&index, result) in batch.iter().zip(results) {
+                    emitted = record(&walk, index, result, &mut receipts, &mut summary, &mut emit);
                     if emitted.is_err() {
                         break;
                     }

@@ -67,6 +67,10 @@ pub struct Walk {
     /// Files seal-host writes whose mode is not 0600: `(item index, mode)`, reported once
     /// their directory is known to be a receipt directory.
     loose_modes: Vec<(u32, u32)>,
+    /// The items' indices in the order a sorted walk yields them.
+    pub order: Vec<u32>,
+    /// Directories in the order the sorted walk order meets them (with repeats).
+    met: Vec<u32>,
     /// The key of the metadata fingerprints (random per audit, so a file cannot be
     /// prepared to collide).
     keys: std::hash::RandomState,
@@ -229,16 +233,20 @@ fn digest_bytes(hex: &str) -> [u8; 32] {
     bytes
 }
 
-/// Walks every root, sorted by name, never following symbolic links.
+/// Walks every root, never following symbolic links, and puts the files in the order a walk
+/// sorted by name yields them (a directory's entries by name, each subdirectory's contents
+/// at its name). The walk itself reads directories in the order the system gives: a sorted
+/// walk would hold every entry of a directory with its whole path at once.
 pub fn walk(roots: &[PathBuf]) -> Result<Walk, AuditError> {
     let mut walk = Walk::default();
+    let mut tree = Tree::default();
     let mut dir_index: BTreeMap<PathBuf, u32> = BTreeMap::new();
+    let mut state_files: Vec<u32> = Vec::new();
     for root in roots {
         std::fs::metadata(root).map_err(|e| AuditError::Root(root.clone(), e))?;
-        let walker = walkdir::WalkDir::new(root)
-            .follow_links(false)
-            .sort_by_file_name();
-        for entry in walker {
+        let start = walk.items.len();
+        let mut root_dir = None;
+        for entry in walkdir::WalkDir::new(root).follow_links(false) {
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(error) => {
@@ -250,7 +258,7 @@ pub fn walk(roots: &[PathBuf]) -> Result<Walk, AuditError> {
                         return Err(AuditError::Root(path, io::Error::other(error.to_string())));
                     }
                     let parent = path.parent().unwrap_or(root).to_path_buf();
-                    let dir = dir_for(&parent, &mut walk.dirs, &mut dir_index);
+                    let dir = tree.dir_for(&parent, &mut walk.dirs, &mut dir_index);
                     let index = walk.items.len() as u32;
                     walk.unreadable.insert(index, error.to_string());
                     walk.push(path, dir, ItemKind::Unreadable, None);
@@ -259,28 +267,252 @@ pub fn walk(roots: &[PathBuf]) -> Result<Walk, AuditError> {
             };
             let file_type = entry.file_type();
             if file_type.is_dir() {
-                let dir = dir_for(entry.path(), &mut walk.dirs, &mut dir_index);
+                let dir = tree.dir_for(entry.path(), &mut walk.dirs, &mut dir_index);
                 walk.dirs[dir as usize].mode = entry.metadata().ok().as_ref().and_then(unix_mode);
+                if entry.depth() == 0 {
+                    root_dir = Some(dir);
+                } else {
+                    let parent = entry.path().parent().unwrap_or(root);
+                    let parent = tree.dir_for(parent, &mut walk.dirs, &mut dir_index);
+                    tree.link(parent, dir);
+                }
                 continue;
             }
             let parent = entry.path().parent().unwrap_or(root).to_path_buf();
-            let dir = dir_for(&parent, &mut walk.dirs, &mut dir_index);
+            let dir = tree.dir_for(&parent, &mut walk.dirs, &mut dir_index);
             let metadata = entry.metadata().ok();
             let kind = if file_type.is_symlink() {
                 ItemKind::Symlink
             } else if file_type.is_file() {
-                let name = entry.file_name().to_string_lossy();
-                let kind = names::classify(&name);
-                note_state_file(&kind, entry.path(), &mut walk.dirs[dir as usize]);
+                let kind = names::classify(&entry.file_name().to_string_lossy());
+                match kind {
+                    NameKind::HeadState | NameKind::OperationState => {
+                        state_files.push(walk.items.len() as u32);
+                    }
+                    _ => note_state_file(&kind, entry.path(), &mut walk.dirs[dir as usize]),
+                }
                 ItemKind::File
             } else {
                 ItemKind::Special
             };
             walk.push(entry.into_path(), dir, kind, metadata.as_ref());
         }
+        walk.order_root(&tree, start, root_dir);
     }
     walk.items.shrink_to_fit();
+    walk.rank_dirs();
+    // State files are read in walk order, so their findings come in that order.
+    let position = walk.positions(
+        state_files
+            .iter()
+            .chain(walk.loose_modes.iter().map(|m| &m.0)),
+    );
+    state_files.sort_by_key(|index| position.get(index).copied());
+    for index in state_files {
+        let kind = walk.name_kind(index);
+        let path = walk.path(index);
+        let dir = walk.items[index as usize].dir as usize;
+        note_state_file(&kind, &path, &mut walk.dirs[dir]);
+    }
+    let mut loose_modes = std::mem::take(&mut walk.loose_modes);
+    loose_modes.sort_by_key(|(index, _)| position.get(index).copied());
+    walk.loose_modes = loose_modes;
     Ok(walk)
+}
+
+/// The directories as the walk met them: each one's subdirectories, and the order a sorted
+/// walk registers them in.
+#[derive(Debug, Default)]
+struct Tree {
+    children: Vec<Vec<u32>>,
+    linked: Vec<bool>,
+}
+
+impl Tree {
+    fn dir_for(
+        &mut self,
+        path: &Path,
+        dirs: &mut Vec<Dir>,
+        index: &mut BTreeMap<PathBuf, u32>,
+    ) -> u32 {
+        let dir = dir_for(path, dirs, index);
+        while self.children.len() < dirs.len() {
+            self.children.push(Vec::new());
+            self.linked.push(false);
+        }
+        dir
+    }
+
+    fn link(&mut self, parent: u32, child: u32) {
+        if !self.linked[child as usize] {
+            self.linked[child as usize] = true;
+            self.children[parent as usize].push(child);
+        }
+    }
+}
+
+impl Walk {
+    /// Where each of `indices` stands in walk order.
+    fn positions<'i>(&self, indices: impl Iterator<Item = &'i u32>) -> HashMap<u32, usize> {
+        let wanted: std::collections::HashSet<u32> = indices.copied().collect();
+        if wanted.is_empty() {
+            return HashMap::new();
+        }
+        self.order
+            .iter()
+            .enumerate()
+            .filter(|(_, index)| wanted.contains(index))
+            .map(|(position, index)| (*index, position))
+            .collect()
+    }
+
+    /// The file name an item sorts by.
+    fn sort_name(&self, index: u32) -> std::borrow::Cow<'_, OsStr> {
+        match &self.items[index as usize].name {
+            Name::Receipt { counter, hash } => {
+                std::borrow::Cow::Owned(receipt_name(*counter, hash).into())
+            }
+            Name::Other(name) => std::borrow::Cow::Borrowed(name),
+            Name::Path(path) => std::borrow::Cow::Borrowed(path.file_name().unwrap_or_default()),
+        }
+    }
+
+    fn compare_names(&self, a: u32, b: u32) -> std::cmp::Ordering {
+        match (&self.items[a as usize].name, &self.items[b as usize].name) {
+            // The fixed-width counter and lowercase hex sort as the name's bytes do.
+            (
+                Name::Receipt { counter, hash },
+                Name::Receipt {
+                    counter: other_counter,
+                    hash: other_hash,
+                },
+            ) => (counter, hash).cmp(&(other_counter, other_hash)),
+            _ => self.sort_name(a).cmp(&self.sort_name(b)),
+        }
+    }
+
+    /// Appends the items the walk of one root found (from `start`) to the walk order.
+    fn order_root(&mut self, tree: &Tree, start: usize, root_dir: Option<u32>) {
+        let end = self.items.len();
+        let mut found: Vec<u32> = (start as u32..end as u32).collect();
+        found.sort_by(|&a, &b| {
+            let dir = |i: u32| self.items[i as usize].dir;
+            dir(a).cmp(&dir(b)).then_with(|| self.compare_names(a, b))
+        });
+        let mut groups: HashMap<u32, &[u32]> = HashMap::new();
+        for group in
+            found.chunk_by(|&a, &b| self.items[a as usize].dir == self.items[b as usize].dir)
+        {
+            groups.insert(self.items[group[0] as usize].dir, group);
+        }
+        let mut order = Vec::with_capacity(end - start);
+        let mut met = Vec::new();
+        let meet = |met: &mut Vec<u32>, dir: u32| {
+            if met.last() != Some(&dir) {
+                met.push(dir);
+            }
+        };
+        if let Some(root) = root_dir {
+            // Depth first, merging each directory's files and subdirectories by name (a
+            // subdirectory before a file of the same name: its own unreadable entry).
+            struct Frame<'g> {
+                files: &'g [u32],
+                subdirs: Vec<u32>,
+                next_subdir: usize,
+            }
+            let frame = |dir: u32, met: &mut Vec<u32>| {
+                meet(met, dir);
+                let mut subdirs = tree.children[dir as usize].clone();
+                subdirs.sort_by(|&a, &b| {
+                    self.dirs[a as usize]
+                        .path
+                        .file_name()
+                        .cmp(&self.dirs[b as usize].path.file_name())
+                });
+                Frame {
+                    files: groups.get(&dir).copied().unwrap_or_default(),
+                    subdirs,
+                    next_subdir: 0,
+                }
+            };
+            let mut stack = vec![frame(root, &mut met)];
+            while let Some(top) = stack.last_mut() {
+                let subdir = top.subdirs.get(top.next_subdir).copied();
+                let subdir_first = match (subdir, top.files.first()) {
+                    (Some(subdir), Some(&file)) => {
+                        self.dirs[subdir as usize]
+                            .path
+                            .file_name()
+                            .unwrap_or_default()
+                            <= &*self.sort_name(file)
+                    }
+                    (Some(_), None) => true,
+                    (None, Some(_)) => false,
+                    (None, None) => {
+                        stack.pop();
+                        continue;
+                    }
+                };
+                if let (true, Some(subdir)) = (subdir_first, subdir) {
+                    top.next_subdir += 1;
+                    let next = frame(subdir, &mut met);
+                    stack.push(next);
+                } else if let Some((&file, rest)) = top.files.split_first() {
+                    top.files = rest;
+                    meet(&mut met, self.items[file as usize].dir);
+                    order.push(file);
+                }
+            }
+        }
+        // Whatever the tree did not reach (a root that is a file) comes in the order found.
+        if order.len() != end - start {
+            let mut placed = vec![false; end - start];
+            for &index in &order {
+                placed[index as usize - start] = true;
+            }
+            for (offset, placed) in placed.into_iter().enumerate() {
+                if !placed {
+                    let index = (start + offset) as u32;
+                    meet(&mut met, self.items[index as usize].dir);
+                    order.push(index);
+                }
+            }
+        }
+        self.order.extend(order);
+        self.met.extend(met);
+    }
+
+    /// Puts the directories in the order a sorted walk meets them (their findings come in
+    /// that order).
+    fn rank_dirs(&mut self) {
+        let mut tree_rank: Vec<Option<u32>> = vec![None; self.dirs.len()];
+        let mut ranked = 0u32;
+        for &dir in &self.met {
+            let rank = &mut tree_rank[dir as usize];
+            if rank.is_none() {
+                *rank = Some(ranked);
+                ranked += 1;
+            }
+        }
+        let mut new_index = vec![0u32; self.dirs.len()];
+        let mut by_rank: Vec<u32> = (0..self.dirs.len() as u32).collect();
+        by_rank.sort_by_key(|&dir| (tree_rank[dir as usize].unwrap_or(u32::MAX), dir));
+        for (new, &old) in by_rank.iter().enumerate() {
+            new_index[old as usize] = new as u32;
+        }
+        let mut dirs: Vec<Option<Dir>> = std::mem::take(&mut self.dirs)
+            .into_iter()
+            .map(Some)
+            .collect();
+        self.dirs = by_rank
+            .iter()
+            .map(|&old| dirs[old as usize].take().unwrap_or_default())
+            .collect();
+        for item in &mut self.items {
+            item.dir = new_index[item.dir as usize];
+        }
+        self.met = Vec::new();
+    }
 }
 
 fn dir_for(path: &Path, dirs: &mut Vec<Dir>, index: &mut BTreeMap<PathBuf, u32>) -> u32 {
@@ -383,5 +615,63 @@ mod tests {
             }
         );
         assert_eq!(walk.name_kind(4), NameKind::MisnamedReceipt);
+    }
+
+    /// The order the audit reports files in is the order a walk sorted by name yields them,
+    /// with subdirectories' contents at their names, across several roots; directories too.
+    /// Seen red with the subdirectory-or-file comparison turned round.
+    #[test]
+    fn the_walk_order_is_the_sorted_walks() {
+        let temp = tempfile::tempdir().unwrap();
+        let root = temp.path().join("r");
+        let hash = "460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793";
+        let files = [
+            format!("receipt-00000000000000000002-{hash}.json"),
+            format!("receipt-00000000000000000010-{hash}.json"),
+            "receipt-x.json".to_owned(),
+            "a".to_owned(),
+            "b/z".to_owned(),
+            "b/c/d".to_owned(),
+            "b/c/a".to_owned(),
+            "b0".to_owned(),
+            "bb/x".to_owned(),
+            "e/".to_owned(),
+            "Z".to_owned(),
+            ".seal-audit-head.state".to_owned(),
+        ];
+        for file in &files {
+            let path = root.join(file);
+            if file.ends_with('/') {
+                std::fs::create_dir_all(&path).unwrap();
+            } else {
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(&path, b"{}").unwrap();
+            }
+        }
+        let roots = [root.clone(), root.join("b")];
+        let mut sorted = Vec::new();
+        let mut dirs = Vec::new();
+        for root in &roots {
+            for entry in walkdir::WalkDir::new(root).sort_by_file_name() {
+                let entry = entry.unwrap();
+                if entry.file_type().is_dir() {
+                    if !dirs.contains(&entry.path().to_path_buf()) {
+                        dirs.push(entry.path().to_path_buf());
+                    }
+                } else {
+                    sorted.push(entry.into_path());
+                }
+            }
+        }
+        let walk = walk(&roots).unwrap();
+        let order: Vec<PathBuf> = walk.order.iter().map(|&i| walk.path(i)).collect();
+        assert_eq!(order, sorted);
+        let walked_dirs: Vec<PathBuf> = walk.dirs.iter().map(|d| d.path.clone()).collect();
+        assert_eq!(walked_dirs, dirs);
+        for &index in &walk.order {
+            let dir = &walk.dirs[walk.items[index as usize].dir as usize].path;
+            assert_eq!(walk.path(index).parent().unwrap(), dir);
+        }
+        assert!(walk.dirs[0].is_receipt_dir && walk.dirs[0].state.head_state.is_some());
     }
 }
