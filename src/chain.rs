@@ -12,6 +12,8 @@ use crate::json;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+mod batch;
+mod entry_scan;
 pub mod lines;
 pub mod sealed;
 mod text;

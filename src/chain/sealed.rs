@@ -2,21 +2,30 @@
 //! (`json::parse` of the lossily decoded file, 64 levels deep): the document's outer object
 //! and its `entries` array are framed here, and every value inside them (each entry, each other
 //! member's value, and the top-level value when it is not an object) is read by `json::parse`
-//! itself, positioned at the same offset and depth as the whole-text parse would reach it.
-//! An entry is hashed into the chain and dropped as soon as it is read, so memory is one read
-//! chunk plus the largest value, whatever the number of entries. What JSON.parse keeps, this
-//! keeps too: the last of repeated members (`format`, `genesis`, `entries`, an entry's
-//! `payload` and `head`) decides. A syntax error anywhere, even after the entries, is the
-//! result, as it is for a whole-text parse.
+//! itself, positioned at the same offset and depth as the whole-text parse would reach it, or,
+//! for an entry in seal_log.mjs's shape, by a scan that reads what `json::parse` reads
+//! ([`super::entry_scan`]). The reading runs on its own thread and hands the entries' decoded
+//! payloads and heads over in batches; the caller's thread runs the head chain over them in
+//! order ([`super::batch`]). Memory is one read chunk plus the largest value plus a fixed
+//! number of batches, whatever the number of entries. What JSON.parse keeps, this keeps too:
+//! the last of repeated members (`format`, `genesis`, `entries`, an entry's `payload` and
+//! `head`) decides. A syntax error anywhere, even after the entries, is the result, as it is
+//! for a whole-text parse; the reader stops at it.
 
+use super::batch::{Batch, Entry, HeadChain};
+use super::entry_scan::{scan_entry, Written};
 use super::text::Text;
-use super::{commit, genesis, BadEntry, GenesisCheck, SealedReport};
+use super::{genesis, GenesisCheck, SealedReport};
 use crate::json::{self, JsonValue, Node, ParseError};
 use std::io::{self, Read};
+use std::sync::mpsc::{self, Receiver, SyncSender};
 
 /// The largest single value in a sealed log (an entry, or another member's value); the log
 /// itself has no size limit.
 pub const MAX_VALUE_BYTES: usize = 16 * 1024 * 1024;
+
+/// Batches handed over and not yet taken by the chaining thread, at most.
+const IN_FLIGHT: usize = 2;
 
 /// The nesting limit of the whole-text parse seal_log.mjs's output is checked against.
 const MAX_DEPTH: usize = 64;
@@ -54,33 +63,68 @@ impl crate::error_code::Coded for SealedError {
 }
 
 /// Verifies a sealed log read from `reader`.
-pub fn verify_stream(reader: impl Read) -> Result<SealedReport, SealedError> {
+pub fn verify_stream(reader: impl Read + Send) -> Result<SealedReport, SealedError> {
     verify_stream_each(reader, |_, _, _| {})
 }
 
 /// [`verify_stream`], also handing every chained entry to `each` as it is read: its index, its
 /// payload, and whether its recorded head equals the one recomputed from the genesis.
+///
+/// Two threads share the work: a reader thread decodes, frames and parses the log and hands
+/// entries over in [`Batch`]es ([`IN_FLIGHT`] at most waiting), while this thread runs the head
+/// chain over them in order and calls `each`. The reader stops at the first error, which is
+/// then the result; entries handed over before it are still chained.
 pub fn verify_stream_each(
-    reader: impl Read,
-    each: impl FnMut(usize, &str, bool),
+    reader: impl Read + Send,
+    mut each: impl FnMut(usize, &str, bool),
 ) -> Result<SealedReport, SealedError> {
+    let (full, full_batches) = mpsc::sync_channel::<Batch>(IN_FLIGHT);
+    let (empty, empty_batches) = mpsc::channel::<Batch>();
+    std::thread::scope(|scope| {
+        let reading = std::thread::Builder::new()
+            .name("sealed-log-reader".into())
+            .spawn_scoped(scope, move || read_log(reader, full, empty_batches))
+            .map_err(SealedError::Io)?;
+        let mut chain = HeadChain::new();
+        // Ends when the reader is done, at the end of the log or at its first error.
+        for batch in full_batches {
+            chain.chain(&batch, &mut each);
+            // The reader may be done already; a batch it does not take back is dropped.
+            let _ = empty.send(batch.cleared());
+        }
+        let framed = reading
+            .join()
+            .map_err(|_| SealedError::Io(io::Error::other("the sealed-log reader stopped")))?;
+        let (document, duplicate) = framed.map_err(|stop| match stop {
+            Stop::Io(e) => SealedError::Io(e),
+            Stop::Syntax(e) => {
+                SealedError::NotSealed(format!("not JSON: {} at byte {}", e.message, e.offset))
+            }
+            Stop::TooLarge(offset) => SealedError::ValueTooLarge(offset),
+        })?;
+        if let Some(duplicate) = duplicate {
+            return Err(SealedError::Duplicate(duplicate));
+        }
+        document.report(chain).map_err(SealedError::NotSealed)
+    })
+}
+
+/// The reader thread: the whole log framed, its entries handed over on `full`.
+fn read_log(
+    reader: impl Read,
+    full: SyncSender<Batch>,
+    empty: Receiver<Batch>,
+) -> Result<(Document, Option<json::Duplicate>), Stop> {
     let mut framer = Framer {
         src: Text::new(reader),
-        each: Some(each),
+        batch: Batch::default(),
+        full,
+        empty,
         duplicate: None,
         top_level_names: std::collections::HashSet::new(),
     };
-    let document = framer.document().map_err(|stop| match stop {
-        Stop::Io(e) => SealedError::Io(e),
-        Stop::Syntax(e) => {
-            SealedError::NotSealed(format!("not JSON: {} at byte {}", e.message, e.offset))
-        }
-        Stop::TooLarge(offset) => SealedError::ValueTooLarge(offset),
-    })?;
-    if let Some(duplicate) = framer.duplicate {
-        return Err(SealedError::Duplicate(duplicate));
-    }
-    document.report().map_err(SealedError::NotSealed)
+    let document = framer.document()?;
+    Ok((document, framer.duplicate))
 }
 
 /// Verifies a sealed log's text. `Err` when it is not a sealed log at all.
@@ -110,57 +154,22 @@ struct Document {
 enum EntriesMember {
     Absent,
     NotArray,
-    Array(Chain),
+    Array(EntriesArray),
 }
 
-/// One `entries` array, checked entry by entry.
-struct Chain {
+/// What the reader thread establishes about one `entries` array; its head chain is run on
+/// the chaining thread ([`HeadChain`]).
+struct EntriesArray {
     count: usize,
-    head: String,
-    first_bad_entry: Option<BadEntry>,
-    bad_entries: usize,
     /// The first entry without a string payload ends the check of this array.
     refused: Option<String>,
 }
 
-impl Chain {
-    fn new() -> Self {
-        Chain {
-            count: 0,
-            head: genesis(),
-            first_bad_entry: None,
-            bad_entries: 0,
-            refused: None,
-        }
-    }
-
-    /// Chains one entry; its index and whether its recorded head recomputes, unless the
-    /// array's check has stopped.
-    fn entry(&mut self, entry: &JsonValue<'_>) -> Option<(usize, bool)> {
-        let index = self.count;
-        self.count += 1;
-        if self.refused.is_some() {
-            return None;
-        }
-        let Some(payload) = entry.get("payload").and_then(|p| p.value.as_str()) else {
-            self.refused = Some(format!(
-                "entries[{index}].payload is missing or not a string"
-            ));
-            return None;
-        };
-        self.head = commit(&self.head, payload);
-        let recorded = entry.get("head").and_then(|h| h.value.as_str());
-        if recorded != Some(self.head.as_str()) {
-            self.bad_entries += 1;
-            if self.first_bad_entry.is_none() {
-                self.first_bad_entry = Some(BadEntry {
-                    index,
-                    recorded: recorded.unwrap_or("(absent)").to_owned(),
-                    recomputed: self.head.clone(),
-                });
-            }
-        }
-        Some((index, recorded == Some(self.head.as_str())))
+impl EntriesArray {
+    /// The entry at `index` has no string payload: the first such one is the refusal.
+    fn refuse(&mut self, index: usize) {
+        self.refused
+            .get_or_insert_with(|| format!("entries[{index}].payload is missing or not a string"));
     }
 }
 
@@ -179,11 +188,12 @@ impl Document {
         }
     }
 
-    fn report(self) -> Result<SealedReport, String> {
-        let EntriesMember::Array(chain) = self.entries else {
+    /// The report, with the head chain of the last `entries` array read.
+    fn report(self, chain: HeadChain) -> Result<SealedReport, String> {
+        let EntriesMember::Array(array) = self.entries else {
             return Err("entries is missing or not an array".into());
         };
-        if let Some(refused) = chain.refused {
+        if let Some(refused) = array.refused {
             return Err(refused);
         }
         let expected = genesis();
@@ -194,10 +204,10 @@ impl Document {
                 recorded: self.genesis,
                 expected,
             },
-            entries: chain.count,
+            entries: array.count,
+            head: chain.head(),
             first_bad_entry: chain.first_bad_entry,
             bad_entries: chain.bad_entries,
-            head: chain.head,
         })
     }
 }
@@ -213,10 +223,14 @@ enum Shape {
     Scalar,
 }
 
-struct Framer<R, F> {
+struct Framer<R> {
     src: Text<R>,
-    /// Told of every chained entry (taken out while an entry is read).
-    each: Option<F>,
+    /// Entries read and not yet handed over.
+    batch: Batch,
+    /// To the chaining thread.
+    full: SyncSender<Batch>,
+    /// Batches the chaining thread is done with, for reuse.
+    empty: Receiver<Batch>,
     /// The first repeated member name, at its offset in the file (the one a whole-text
     /// `json::find_duplicate` reports).
     duplicate: Option<json::Duplicate>,
@@ -224,7 +238,7 @@ struct Framer<R, F> {
     top_level_names: std::collections::HashSet<String>,
 }
 
-impl<R: Read, F: FnMut(usize, &str, bool)> Framer<R, F> {
+impl<R: Read> Framer<R> {
     fn peek(&mut self) -> io::Result<Option<u8>> {
         self.src.byte_at(self.src.pos)
     }
@@ -311,26 +325,27 @@ impl<R: Read, F: FnMut(usize, &str, bool)> Framer<R, F> {
         }
     }
 
-    /// One `entries` array (two levels deep), each entry chained as it is read.
-    fn entries(&mut self) -> Result<Chain, Stop> {
-        let mut chain = Chain::new();
+    /// One `entries` array (two levels deep), its entries handed over in batches, the first
+    /// one marked as starting the array (and handed over even when the array is empty).
+    fn entries(&mut self) -> Result<EntriesArray, Stop> {
+        let mut array = EntriesArray {
+            count: 0,
+            refused: None,
+        };
+        self.hand_over()?;
+        self.batch.new_array = true;
         self.src.pos += 1;
         self.skip_ws()?;
         if self.peek()? == Some(b']') {
             self.src.pos += 1;
-            return Ok(chain);
+            self.hand_over()?;
+            return Ok(array);
         }
         loop {
-            let mut each = self.each.take();
-            let read = self.value(2, |node| {
-                let chained = chain.entry(&node.value);
-                if let (Some((index, ok)), Some(each)) = (chained, each.as_mut()) {
-                    let payload = node.value.get("payload").and_then(|p| p.value.as_str());
-                    each(index, payload.unwrap_or_default(), ok);
-                }
-            });
-            self.each = each;
-            read?;
+            self.entry(&mut array)?;
+            if self.batch.full() {
+                self.hand_over()?;
+            }
             self.skip_ws()?;
             match self.peek()? {
                 Some(b',') => {
@@ -339,11 +354,81 @@ impl<R: Read, F: FnMut(usize, &str, bool)> Framer<R, F> {
                 }
                 Some(b']') => {
                     self.src.pos += 1;
-                    return Ok(chain);
+                    self.hand_over()?;
+                    return Ok(array);
                 }
                 _ => return Err(self.error("expected ',' or ']' in an array")),
             }
         }
+    }
+
+    /// Reads the entry at the cursor into the batch, unless the array's check has stopped.
+    /// An entry in seal_log.mjs's shape that is whole in the buffer is scanned in place
+    /// ([`scan_entry`]); anything else is read as any other value.
+    fn entry(&mut self, array: &mut EntriesArray) -> Result<(), Stop> {
+        let index = array.count;
+        array.count += 1;
+        self.src.compact();
+        let start = self.src.pos;
+        let mark = self.batch.text.len();
+        let text = &self.src.text[start..];
+        if let Some(scanned) = scan_entry(text, &mut self.batch.text) {
+            if scanned.used < text.len() && scanned.used <= MAX_VALUE_BYTES {
+                self.src.pos = start + scanned.used;
+                match scanned.payload {
+                    Some(payload) if array.refused.is_none() => {
+                        self.batch.entries.push(Entry {
+                            payload,
+                            head: scanned.head,
+                        });
+                    }
+                    _ => {
+                        self.batch.text.truncate(mark);
+                        array.refuse(index);
+                    }
+                }
+                return Ok(());
+            }
+        }
+        self.batch.text.truncate(mark);
+        // Taken out while the value is read (and put back whatever the outcome).
+        let mut batch = std::mem::take(&mut self.batch);
+        let refused = array.refused.is_some();
+        let read = self.value(2, |node| {
+            let field = |name: &str| node.value.get(name).and_then(|n| n.value.as_str());
+            // Decoded already: kept as the value itself.
+            let mut keep = |value: &str| {
+                let start = batch.text.len();
+                batch.text.push_str(value);
+                Written {
+                    range: start..batch.text.len(),
+                    escaped: false,
+                }
+            };
+            let payload = keep(field("payload").filter(|_| !refused)?);
+            let head = field("head").map(keep);
+            batch.entries.push(Entry { payload, head });
+            Some(())
+        });
+        self.batch = batch;
+        if read?.is_none() {
+            array.refuse(index);
+        }
+        Ok(())
+    }
+
+    /// Hands the batch to the chaining thread (unless there is nothing to tell it) and takes
+    /// an emptied one back, or a new one while the first ones are still in flight.
+    fn hand_over(&mut self) -> Result<(), Stop> {
+        if self.batch.entries.is_empty() && !self.batch.new_array {
+            return Ok(());
+        }
+        let next = self.empty.try_recv().unwrap_or_default();
+        let batch = std::mem::replace(&mut self.batch, next);
+        // Fails only once the chaining thread has stopped listening.
+        self.full
+            .send(batch)
+            .map_err(|_| Stop::Io(io::Error::other("the chain check stopped")))
     }
 
     /// Reads the value at the cursor, `depth` containers deep, with `json::parse`, and hands

@@ -421,3 +421,184 @@ fn an_oversized_value_refused_early_gets_the_same_syntax_verdict() {
         )
     );
 }
+
+/// A log of `count` entries whose payloads (JSON texts of about 400 bytes, so about 40 escapes
+/// each) fill several of the reader's batches, with every recorded head right.
+fn many_batch_log(count: usize) -> serde_json::Value {
+    let mut head = chain::genesis();
+    let entries: Vec<serde_json::Value> = (0..count)
+        .map(|i| {
+            let payload = serde_json::json!({
+                "i": i,
+                "tool": "docs.read",
+                "note": format!("caf\u{e9} \u{1F600} \"quoted\" {}", "x".repeat(i % 300)),
+                "certs": [{"kernel": "safety", "verdict": "allow"}],
+            })
+            .to_string();
+            head = chain::commit(&head, &payload);
+            serde_json::json!({"payload": payload, "head": head})
+        })
+        .collect();
+    serde_json::json!({
+        "format": chain::FORMAT,
+        "genesis": chain::genesis(),
+        "entries": entries,
+    })
+}
+
+/// The two-thread reader over logs that span many batches: damage in a late batch (an edited
+/// payload or head, a payload missing or mistyped, a repeated member, a syntax error, a second
+/// `entries` array) reads as the whole-file verifier reads it.
+#[test]
+fn logs_of_many_batches_read_the_same() {
+    let value = many_batch_log(3_000);
+    let log = pretty(&value);
+    assert!(log.len() > 4 * 256 * 1024, "{}", log.len());
+    let mut variants = vec![("as written".to_owned(), log.clone())];
+    let mut edit = |what: &str, f: &dyn Fn(&mut serde_json::Value)| {
+        let mut v = value.clone();
+        f(&mut v);
+        variants.push((what.to_owned(), pretty(&v)));
+    };
+    edit("payload 2100 edited", &|v| {
+        let p = v["entries"][2100]["payload"]
+            .as_str()
+            .unwrap()
+            .replace('x', "y");
+        v["entries"][2100]["payload"] = p.into();
+    });
+    edit("head 1900 edited", &|v| {
+        v["entries"][1900]["head"] = "0".repeat(64).into()
+    });
+    edit("payload 2400 removed", &|v| {
+        v["entries"][2400]
+            .as_object_mut()
+            .unwrap()
+            .remove("payload");
+    });
+    edit("payload 2200 a number", &|v| {
+        v["entries"][2200]["payload"] = 1.into()
+    });
+    let text = String::from_utf8(log.clone()).unwrap();
+    let late = text.len() * 9 / 10;
+    let late_entry = late + text[late..].find("\"head\"").unwrap();
+    variants.push((
+        "a late entry repeats its head".into(),
+        [
+            &text[..late_entry],
+            "\"head\": \"x\", ",
+            &text[late_entry..],
+        ]
+        .concat()
+        .into_bytes(),
+    ));
+    variants.push((
+        "a syntax error in a late entry".into(),
+        [&text[..late_entry], "@", &text[late_entry..]]
+            .concat()
+            .into_bytes(),
+    ));
+    let body = text.trim_end().strip_suffix('}').unwrap();
+    variants.push((
+        "a second entries array".into(),
+        format!("{body},\"entries\":[{{\"payload\":\"audit-0\",\"head\":\"x\"}}]}}").into_bytes(),
+    ));
+    for cut in [late, late_entry, text.len() - 3] {
+        variants.push((format!("cut at {cut}"), log[..cut].to_vec()));
+    }
+    for (what, bytes) in &variants {
+        same_sealed(bytes, &[1 << 20, 4093], what);
+    }
+    // Not all of them read as the same verdict: each damage shows.
+    let verdicts: std::collections::HashSet<String> = variants
+        .iter()
+        .map(|(_, bytes)| format!("{:?}", old_sealed(bytes).map(|r| r.first_bad_entry)))
+        .collect();
+    assert!(verdicts.len() >= 7, "{verdicts:?}");
+}
+
+/// `each` hears of every entry once, in order, across batches, with its own payload and
+/// verdict.
+#[test]
+fn each_entry_is_handed_over_once_in_order() {
+    let mut value = many_batch_log(1_500);
+    value["entries"][1_234]["head"] = "f".repeat(64).into();
+    let log = pretty(&value);
+    let mut seen = Vec::new();
+    let report = chain::sealed::verify_stream_each(
+        Trickle {
+            bytes: &log,
+            step: 7_001,
+        },
+        |i, p, ok| seen.push((i, p.to_owned(), ok)),
+    )
+    .unwrap();
+    assert_eq!(report.entries, 1_500);
+    assert_eq!(report.bad_entries, 1);
+    assert_eq!(seen.len(), 1_500);
+    for (i, (index, payload, ok)) in seen.iter().enumerate() {
+        assert_eq!(*index, i);
+        assert_eq!(payload, value["entries"][i]["payload"].as_str().unwrap());
+        assert_eq!(*ok, i != 1_234, "entry {i}");
+    }
+}
+
+/// Serves `log`, then either an I/O error or blanks without end, counting what it served.
+struct ThenForever<'a> {
+    log: &'a [u8],
+    served: usize,
+    fail: bool,
+}
+
+impl Read for ThenForever<'_> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if self.served < self.log.len() {
+            let n = out.len().min(self.log.len() - self.served).min(10_000);
+            out[..n].copy_from_slice(&self.log[self.served..self.served + n]);
+            self.served += n;
+            return Ok(n);
+        }
+        if self.fail {
+            return Err(io::Error::other("the device went away"));
+        }
+        out.fill(b' ');
+        self.served += out.len();
+        Ok(out.len())
+    }
+}
+
+/// An error found by the reader thread ends the check there: a syntax error after many
+/// batches is the result, with the whole-file verifier's message, and the input is read no
+/// further than the value it is in (the blanks after it never end); an I/O error is the
+/// result with its own message.
+#[test]
+fn the_reader_threads_first_error_ends_the_check() {
+    let log = pretty(&many_batch_log(2_000));
+    // Where a key would start, so that the blanks after it cannot be read as part of a value.
+    let text = std::str::from_utf8(&log).unwrap();
+    let cut = log.len() * 3 / 4;
+    let cut = cut + text[cut..].find("\"head\"").unwrap();
+    let broken = [&log[..cut], b"@"].concat();
+    let mut endless = ThenForever {
+        log: &broken,
+        served: 0,
+        fail: false,
+    };
+    let refused = chain::sealed::verify_stream(&mut endless).unwrap_err();
+    assert_eq!(Err(refused.to_string()), old_sealed(&broken));
+    // The entry the error is in is framed up to the per-value cap at most, as before.
+    let cap = chain::sealed::MAX_VALUE_BYTES + (1 << 20);
+    assert!(endless.served < broken.len() + cap, "{}", endless.served);
+
+    let mut failing = ThenForever {
+        log: &log[..cut],
+        served: 0,
+        fail: true,
+    };
+    let failed = chain::sealed::verify_stream(&mut failing).unwrap_err();
+    assert!(
+        matches!(failed, chain::sealed::SealedError::Io(_)),
+        "{failed:?}"
+    );
+    assert_eq!(failed.to_string(), "the device went away");
+}

@@ -272,3 +272,60 @@ fn a_syntax_error_past_the_first_chunk_names_its_true_byte_offset() {
     assert!(big.len() > 256 * 1024 + 40_000, "{}", big.len());
     assert_eq!(offset_reported(&big), big_at + delta);
 }
+
+/// Standard input (`-`) goes through the same two-thread reader as a file: the same exit
+/// status and the same report for an intact, a tampered and a broken log, and a log over many
+/// of the reader's batches.
+#[test]
+fn a_sealed_log_on_standard_input_reads_as_the_file_does() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let mut big = String::from(r#"{"genesis":"x","entries":["#);
+    let mut head = sealkit::chain::genesis();
+    for index in 0..3_000 {
+        let payload = format!(r#"{{"i":{index},"pad":"{}"}}"#, "p".repeat(300));
+        head = sealkit::chain::commit(&head, &payload);
+        let quoted = serde_json::to_string(&payload).unwrap();
+        let sep = if index > 0 { "," } else { "" };
+        big.push_str(&format!(r#"{sep}{{"payload":{quoted},"head":"{head}"}}"#));
+    }
+    big.push_str("]}");
+    let big_path = dir.path().join("big.json");
+    std::fs::write(&big_path, &big).unwrap();
+    let broken_path = dir.path().join("broken.json");
+    std::fs::write(&broken_path, &big[..big.len() - 40]).unwrap();
+    for (path, code) in [
+        (Path::new("testdata/receipts/chain/sealed.json"), 0),
+        (Path::new("testdata/receipts/chain/tampered.json"), 1),
+        (big_path.as_path(), 1),
+        (broken_path.as_path(), 2),
+    ] {
+        let by_name = sealkit(&["verify", "chain", path.to_str().unwrap()]);
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("sealkit"))
+            .args(["verify", "chain", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let bytes = std::fs::read(path).unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        // A reader that stops early closes the pipe; that is no failure of this test.
+        let _ = stdin.write_all(&bytes);
+        drop(stdin);
+        let by_stdin = child.wait_with_output().unwrap();
+        assert_eq!(by_name.status.code(), Some(code), "{}", path.display());
+        assert_eq!(by_stdin.status.code(), Some(code), "{}", path.display());
+        assert_eq!(stdout(&by_stdin), stdout(&by_name), "{}", path.display());
+        // The diagnostic names the input as given (`-`), wrapped to its own width.
+        let stderr = |o: &Output| {
+            let text = String::from_utf8_lossy(&o.stderr)
+                .replace(path.to_str().unwrap(), "-")
+                .replace('│', " ");
+            text.split_whitespace().collect::<Vec<_>>().join(" ")
+        };
+        assert_eq!(stderr(&by_stdin), stderr(&by_name), "{}", path.display());
+        assert_eq!(by_stdin.stderr.is_empty(), code != 2, "{}", path.display());
+    }
+}
