@@ -5,12 +5,16 @@
 //! `sealkit audit --format jsonl` with 1 and 2 jobs: receipts/s by the wall clock, the CPU
 //! time the audit used (user + system, from this process's `cutime`/`cstime` after the
 //! wait) and the two-core rate it implies, peak resident memory (VmHWM after exec), and the
-//! load average around each run. Goal: ≥ 8,000 receipts/s on two cores, within 2× of the
-//! slowest stage's limit, under 256 MB. On a machine other work is loading, the wall-clock
-//! rate measures what the others left; the CPU-based rate and the ratios are the figures to
-//! compare.
+//! load average around each run. Goals (issue 28, issue 23): ≥ 15,000 receipts/s on two
+//! cores at 100,000 receipts and beyond, CPU per receipt flat as the directory grows, peak
+//! resident memory ≤ 150 MB at 1,000,000 receipts. On a machine other work is loading, the
+//! wall-clock rate measures what the others left; the CPU-based rate and the ratios are the
+//! figures to compare.
 //!
-//! `SEALKIT_BENCH_RECEIPTS=N` changes the count (default 100,000).
+//! `SEALKIT_BENCH_RECEIPTS=N` changes the count (default 100,000); the first 20,000 are also
+//! audited as a directory of their own, and `SEALKIT_BENCH_AUDIT_DIRS=DIR[,DIR…]` audits
+//! existing receipt directories too (e.g. 1,000,000 receipts made by the report benchmark),
+//! each with two jobs, to compare the CPU per receipt and peak memory as directories grow.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "support/child.rs"]
@@ -97,18 +101,43 @@ fn main() {
     let slowest = read.min(parse).min(verify);
 
     let seed_path = root.join(SEED);
-    for jobs in [1, 2] {
+    // The directories audited: the generated one (with one and two jobs), its first 20,000
+    // files hard-linked into a second directory, and any existing directory named in
+    // SEALKIT_BENCH_AUDIT_DIRS (e.g. a 1,000,000-receipt one), for the cost per receipt as
+    // the directory grows.
+    let small = tempfile::tempdir().unwrap();
+    let mut runs: Vec<(PathBuf, usize, usize)> = Vec::new();
+    if count > SMALL {
+        for file in &files[..SMALL] {
+            std::fs::hard_link(file, small.path().join(file.file_name().unwrap())).unwrap();
+        }
+        runs.push((small.path().to_path_buf(), SMALL, 2));
+    }
+    runs.push((dir.clone(), count, 1));
+    runs.push((dir.clone(), count, 2));
+    for extra in std::env::var("SEALKIT_BENCH_AUDIT_DIRS")
+        .unwrap_or_default()
+        .split(',')
+        .filter(|d| !d.is_empty())
+    {
+        let extra = PathBuf::from(extra);
+        let receipts = std::fs::read_dir(&extra).unwrap().count();
+        runs.push((extra, receipts, 2));
+    }
+    let mut per_receipt_2_jobs: Vec<(usize, f64)> = Vec::new();
+    for (dir, receipts, jobs) in runs {
         let run = run_audit(&dir, &seed_path, jobs);
-        let rate = count as f64 / run.elapsed.as_secs_f64();
-        let cpu_us = run.cpu_seconds * 1e6 / count as f64;
+        let rate = receipts as f64 / run.elapsed.as_secs_f64();
+        let cpu_us = run.cpu_seconds * 1e6 / receipts as f64;
         let cpu_rate = 1e6 / cpu_us * jobs as f64;
         println!(
-            "sealkit audit --jobs {jobs}: {count} receipts in {:.2} s = {rate:.0} receipts/s (load average {} before, {} after), exit {}, peak RSS {:.1} MB",
+            "sealkit audit --jobs {jobs}: {receipts} receipts in {:.2} s = {rate:.0} receipts/s (load average {} before, {} after), exit {}, peak RSS {:.1} MB ({:.0} bytes/receipt)",
             run.elapsed.as_secs_f64(),
             run.load_before,
             run.load_after,
             run.status,
             run.peak_kb as f64 / 1024.0,
+            run.peak_kb as f64 * 1024.0 / receipts as f64,
         );
         println!(
             "  CPU {cpu_us:.0} µs/receipt = {cpu_rate:.0} receipts/s on {jobs} idle core(s); slowest stage limit / rate = {:.2} by the clock, {:.2} by CPU time; per core: {:.2}",
@@ -116,8 +145,31 @@ fn main() {
             slowest / cpu_rate,
             slowest * cpu_us / 1e6,
         );
+        if jobs == 2 {
+            per_receipt_2_jobs.push((receipts, cpu_us));
+        }
+    }
+    // Goals (issue 28): >= 15,000 receipts/s on 2 cores, CPU per receipt flat as the
+    // directory grows; issue 23: peak RSS <= 150 MB at 1,000,000 receipts.
+    if let Some(&(base_count, base_us)) = per_receipt_2_jobs.first() {
+        for &(receipts, cpu_us) in &per_receipt_2_jobs[1..] {
+            println!(
+                "CPU per receipt at {receipts} / at {base_count}: {:.2} (flat: about 1)",
+                cpu_us / base_us
+            );
+        }
+    }
+    for &(receipts, cpu_us) in &per_receipt_2_jobs {
+        println!(
+            "goal >= 15000 receipts/s on 2 cores at {receipts}: {:.0} by CPU time on idle cores: {}",
+            2e6 / cpu_us,
+            2e6 / cpu_us >= 15_000.0
+        );
     }
 }
+
+/// The smaller directory of the growth comparison.
+const SMALL: usize = 20_000;
 
 /// The preimage and signature of one receipt, as the verifier rebuilds them.
 fn preimage_of(bytes: &[u8], seed: &[u8; 32]) -> ([u8; 32], Vec<u8>, [u8; 64]) {

@@ -11,12 +11,11 @@
 pub mod approval_credit;
 pub mod dir;
 pub mod names;
+mod walk;
 
-use crate::atomic_write::unix_mode;
-use crate::chain;
 use crate::finding::{Code, Finding, Severity};
 use crate::receipt::{self, pin::Pin, ReceiptReport, Scratch};
-use dir::{DirState, ReceiptFacts};
+use dir::Observed;
 use names::NameKind;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -25,6 +24,7 @@ use std::collections::BTreeMap;
 use std::fs::{File, Metadata};
 use std::io;
 use std::path::{Path, PathBuf};
+use walk::{Item, ItemKind, Walk};
 
 /// Receipts larger than this are not read (seal-host's frames are at most 1 MiB).
 pub const MAX_RECEIPT_BYTES: u64 = 64 * 1024 * 1024;
@@ -150,32 +150,6 @@ impl crate::error_code::Coded for AuditError {
     }
 }
 
-/// One walked entry.
-#[derive(Debug)]
-struct Item {
-    path: PathBuf,
-    dir: usize,
-    kind: ItemKind,
-    metadata: Option<Metadata>,
-}
-
-#[derive(Debug, PartialEq, Eq)]
-enum ItemKind {
-    File(NameKind),
-    Symlink,
-    Special,
-    Unreadable(String),
-}
-
-#[derive(Debug, Default)]
-struct Dir {
-    path: PathBuf,
-    mode: Option<u32>,
-    is_receipt_dir: bool,
-    state: DirState,
-    receipts: Vec<ReceiptFacts>,
-}
-
 /// Audits `roots`, streaming every result to `sink`.
 pub fn audit(
     roots: &[PathBuf],
@@ -183,11 +157,12 @@ pub fn audit(
     observer: &dyn Observer,
     sink: &mut dyn FnMut(Event<'_>) -> io::Result<()>,
 ) -> Result<Summary, AuditError> {
-    let (items, mut dirs) = walk(roots)?;
+    let walk = walk::walk(roots)?;
     let mut summary = Summary::default();
-    let checked = items
+    let checked = walk
+        .items
         .iter()
-        .filter(|i| matches!(i.kind, ItemKind::File(_)))
+        .filter(|i| i.kind == ItemKind::File)
         .count();
     observer.walked(checked as u64);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -201,49 +176,62 @@ pub fn audit(
         }
         sink(event).map_err(AuditError::Sink)
     };
-    for finding in mode_findings(&items, &dirs) {
+    for finding in walk.mode_findings() {
         emit(Event::Finding(&finding), &mut summary)?;
     }
-    // Batch n+1 is checked on the pool while batch n is written out on this thread.
-    let receipt_dirs: Vec<bool> = dirs.iter().map(|d| d.is_receipt_dir).collect();
-    let check_batch = |batch: &[Item]| -> Vec<Checked> {
-        batch
-            .par_iter()
-            .map(|item| {
-                let result = check_item(item, receipt_dirs[item.dir], options, observer);
-                observer.checked();
-                result
-            })
-            .collect()
-    };
-    let mut batches = items.chunks(BATCH);
-    let mut pending = batches
-        .next()
-        .map(|batch| (batch, pool.install(|| check_batch(batch))));
-    while let Some((batch, results)) = pending.take() {
-        let next = batches.next();
-        let mut next_results = None;
-        let emitted = pool.in_place_scope(|scope| {
-            if let Some(next) = next {
-                let slot = &mut next_results;
-                let check_batch = &check_batch;
-                scope.spawn(move |_| *slot = Some(check_batch(next)));
-            }
-            let mut emitted = Ok(());
-            for (item, result) in batch.iter().zip(results) {
-                emitted = record(item, result, &mut dirs, &mut summary, &mut emit);
-                if emitted.is_err() {
-                    break;
-                }
-            }
-            emitted
-        });
-        emitted?;
-        pending = next.zip(next_results);
+    // The receipts' directory facts are gathered apart from the walk, which the workers
+    // read while they are added.
+    let mut receipts: Vec<dir::Receipts> = walk.dirs.iter().map(|_| Default::default()).collect();
+    // Room for every file of each directory at once: growing by doubling would leave up to
+    // half of the largest list unused, and copy it at each step.
+    let mut files_per_dir = vec![0usize; walk.dirs.len()];
+    for item in walk.items.iter().filter(|i| i.kind == ItemKind::File) {
+        files_per_dir[item.dir as usize] += 1;
     }
-    for dir in &dirs {
+    for (receipts, files) in receipts.iter_mut().zip(files_per_dir) {
+        receipts.facts.reserve_exact(files);
+    }
+    {
+        // Batch n+1 is checked on the pool while batch n is written out on this thread.
+        let check_batch = |batch: &[u32]| -> Vec<Checked> {
+            batch
+                .par_iter()
+                .map(|&index| {
+                    let result = check_item(&walk, index, options, observer);
+                    observer.checked();
+                    result
+                })
+                .collect()
+        };
+        let mut batches = walk.order.chunks(BATCH);
+        let mut pending = batches
+            .next()
+            .map(|batch| (batch, pool.install(|| check_batch(batch))));
+        while let Some((batch, results)) = pending.take() {
+            let next = batches.next();
+            let mut next_results = None;
+            let emitted = pool.in_place_scope(|scope| {
+                if let Some(next) = next {
+                    let slot = &mut next_results;
+                    let check_batch = &check_batch;
+                    scope.spawn(move |_| *slot = Some(check_batch(next)));
+                }
+                let mut emitted = Ok(());
+                for (&index, result) in batch.iter().zip(results) {
+                    emitted = record(&walk, index, result, &mut receipts, &mut summary, &mut emit);
+                    if emitted.is_err() {
+                        break;
+                    }
+                }
+                emitted
+            });
+            emitted?;
+            pending = next.zip(next_results);
+        }
+    }
+    for (dir, receipts) in walk.dirs.iter().zip(&receipts) {
         if dir.is_receipt_dir {
-            for finding in dir::check(&dir.path, &dir.state, &dir.receipts) {
+            for finding in dir::check(&dir.path, &dir.state, receipts, &walk) {
                 emit(Event::Finding(&finding), &mut summary)?;
             }
         }
@@ -270,15 +258,17 @@ type Emit<'e> = dyn FnMut(Event<'_>, &mut Summary) -> Result<(), AuditError> + '
 
 /// Counts one checked item, keeps its directory facts, and emits it.
 fn record(
-    item: &Item,
+    walk: &Walk,
+    index: u32,
     result: Checked,
-    dirs: &mut [Dir],
+    receipts: &mut [dir::Receipts],
     summary: &mut Summary,
     emit: &mut Emit<'_>,
 ) -> Result<(), AuditError> {
-    summary.files += u64::from(matches!(item.kind, ItemKind::File(_)));
+    let item = &walk.items[index as usize];
+    summary.files += u64::from(item.kind == ItemKind::File);
     match result {
-        Checked::Receipt(entry, facts) => {
+        Checked::Receipt(entry, observed) => {
             summary.receipts += 1;
             *summary.statuses.entry(entry.status).or_default() += 1;
             if entry.report.is_none() {
@@ -297,11 +287,9 @@ fn record(
                 };
                 *tally.entry(decision).or_default() += 1;
             }
-            if let Some(mut facts) = facts {
-                if dirs[item.dir].state.head_state.is_none() {
-                    facts.audit_line = None;
-                }
-                dirs[item.dir].receipts.push(facts);
+            if let Some(observed) = observed {
+                let dir = item.dir as usize;
+                receipts[dir].add(index, *observed, &walk.dirs[dir].state);
             }
             emit(Event::Receipt(&entry), summary)
         }
@@ -314,155 +302,8 @@ fn record(
     }
 }
 
-/// Walks every root, sorted by name, never following symbolic links. State files are read
-/// here so the receipt checks can rely on them.
-fn walk(roots: &[PathBuf]) -> Result<(Vec<Item>, Vec<Dir>), AuditError> {
-    let mut items = Vec::new();
-    let mut dirs: Vec<Dir> = Vec::new();
-    let mut dir_index: BTreeMap<PathBuf, usize> = BTreeMap::new();
-    for root in roots {
-        std::fs::metadata(root).map_err(|e| AuditError::Root(root.clone(), e))?;
-        let walker = walkdir::WalkDir::new(root)
-            .follow_links(false)
-            .sort_by_file_name();
-        for entry in walker {
-            let entry = match entry {
-                Ok(entry) => entry,
-                Err(error) => {
-                    let path = error
-                        .path()
-                        .map(Path::to_path_buf)
-                        .unwrap_or_else(|| root.clone());
-                    if error.depth() == 0 {
-                        return Err(AuditError::Root(path, io::Error::other(error.to_string())));
-                    }
-                    let parent = path.parent().unwrap_or(root).to_path_buf();
-                    let dir = dir_for(&parent, &mut dirs, &mut dir_index);
-                    items.push(Item {
-                        path,
-                        dir,
-                        kind: ItemKind::Unreadable(error.to_string()),
-                        metadata: None,
-                    });
-                    continue;
-                }
-            };
-            let file_type = entry.file_type();
-            if file_type.is_dir() {
-                let dir = dir_for(entry.path(), &mut dirs, &mut dir_index);
-                dirs[dir].mode = entry.metadata().ok().as_ref().and_then(unix_mode);
-                continue;
-            }
-            let parent = entry.path().parent().unwrap_or(root).to_path_buf();
-            let dir = dir_for(&parent, &mut dirs, &mut dir_index);
-            let metadata = entry.metadata().ok();
-            let kind = if file_type.is_symlink() {
-                ItemKind::Symlink
-            } else if file_type.is_file() {
-                let name = entry.file_name().to_string_lossy();
-                let kind = names::classify(&name);
-                note_state_file(&kind, entry.path(), &mut dirs[dir]);
-                ItemKind::File(kind)
-            } else {
-                ItemKind::Special
-            };
-            items.push(Item {
-                path: entry.into_path(),
-                dir,
-                kind,
-                metadata,
-            });
-        }
-    }
-    Ok((items, dirs))
-}
-
-fn dir_for(path: &Path, dirs: &mut Vec<Dir>, index: &mut BTreeMap<PathBuf, usize>) -> usize {
-    if let Some(&i) = index.get(path) {
-        return i;
-    }
-    dirs.push(Dir {
-        path: path.to_path_buf(),
-        ..Dir::default()
-    });
-    index.insert(path.to_path_buf(), dirs.len() - 1);
-    dirs.len() - 1
-}
-
-/// Marks receipt directories and reads their state files.
-fn note_state_file(kind: &NameKind, path: &Path, dir: &mut Dir) {
-    let read = |limit: u64| {
-        crate::input::read_file_capped(path, limit).map_err(|e| format!("cannot read: {e}"))
-    };
-    match kind {
-        NameKind::Receipt { .. }
-        | NameKind::MisnamedReceipt
-        | NameKind::SigningKey
-        | NameKind::Temp => {
-            dir.is_receipt_dir = true;
-        }
-        NameKind::HeadState => {
-            dir.is_receipt_dir = true;
-            let parsed = read(chain::MAX_STATE_BYTES)
-                .and_then(|bytes| dir::refuse_duplicates(path, bytes, &mut dir.state.refused))
-                .and_then(|bytes| chain::parse_state(&bytes));
-            dir.state.head_state = Some((path.to_path_buf(), parsed));
-        }
-        NameKind::OperationState => {
-            dir.is_receipt_dir = true;
-            // One entry per operation: it grows with the host's history, like the receipts.
-            let parsed = read(MAX_RECEIPT_BYTES)
-                .and_then(|bytes| dir::refuse_duplicates(path, bytes, &mut dir.state.refused))
-                .and_then(|bytes| dir::parse_operation_state(&bytes));
-            dir.state.operation_state = Some((path.to_path_buf(), parsed));
-        }
-        NameKind::OtherJson | NameKind::Other => {}
-    }
-}
-
-/// seal-host's modes: receipt directories 0700, the files it writes there 0600.
-fn mode_findings(items: &[Item], dirs: &[Dir]) -> Vec<Finding> {
-    let mut findings = Vec::new();
-    for dir in dirs.iter().filter(|d| d.is_receipt_dir) {
-        if let Some(mode) = dir.mode.filter(|m| m & 0o777 != 0o700) {
-            findings.push(Finding::new(
-                Code::ModeNotPrivate,
-                Some(dir.path.clone()),
-                format!(
-                    "receipt directory has mode {:04o}, seal-host requires 0700",
-                    mode & 0o777
-                ),
-            ));
-        }
-    }
-    for item in items {
-        let ItemKind::File(kind) = &item.kind else {
-            continue;
-        };
-        if matches!(kind, NameKind::Other | NameKind::OtherJson) || !dirs[item.dir].is_receipt_dir {
-            continue;
-        }
-        if let Some(mode) = item
-            .metadata
-            .as_ref()
-            .and_then(unix_mode)
-            .filter(|m| m & 0o777 != 0o600)
-        {
-            findings.push(Finding::new(
-                Code::ModeNotPrivate,
-                Some(item.path.clone()),
-                format!(
-                    "file has mode {:04o}, seal-host requires 0600",
-                    mode & 0o777
-                ),
-            ));
-        }
-    }
-    findings
-}
-
 enum Checked {
-    Receipt(Box<ReceiptEntry>, Option<ReceiptFacts>),
+    Receipt(Box<ReceiptEntry>, Option<Box<Observed>>),
     Findings(Vec<Finding>),
 }
 
@@ -470,34 +311,42 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
-fn check_item(
-    item: &Item,
-    in_receipt_dir: bool,
-    options: &Options,
-    observer: &dyn Observer,
-) -> Checked {
-    let path = || Some(item.path.clone());
-    let one =
-        |code: Code, message: String| Checked::Findings(vec![Finding::new(code, path(), message)]);
-    match &item.kind {
-        ItemKind::Unreadable(why) => one(Code::UnreadableFile, why.clone()),
-        ItemKind::Symlink => one(Code::SymlinkSkipped, symlink_message(&item.path)),
+/// A walked file being checked: its path and the fingerprint of the walk's metadata.
+struct Walked {
+    path: PathBuf,
+    stamp: u64,
+    dir: u32,
+}
+
+fn check_item(walk: &Walk, index: u32, options: &Options, observer: &dyn Observer) -> Checked {
+    let item: &Item = &walk.items[index as usize];
+    let file = Walked {
+        path: walk.path(index),
+        stamp: item.stamp,
+        dir: item.dir,
+    };
+    let one = |code: Code, message: String| {
+        Checked::Findings(vec![Finding::new(code, Some(file.path.clone()), message)])
+    };
+    match item.kind {
+        ItemKind::Unreadable => one(Code::UnreadableFile, walk.unreadable(index).to_owned()),
+        ItemKind::Symlink => one(Code::SymlinkSkipped, symlink_message(&file.path)),
         ItemKind::Special => one(
             Code::NotRegularFile,
             "not a regular file; not opened".into(),
         ),
-        ItemKind::File(kind) => match kind {
-            NameKind::Receipt { .. } | NameKind::MisnamedReceipt => {
-                check_receipt_file(item, kind, options, observer)
+        ItemKind::File => match walk.name_kind(index) {
+            kind @ (NameKind::Receipt { .. } | NameKind::MisnamedReceipt) => {
+                check_receipt_file(walk, &file, &kind, options, observer)
             }
-            NameKind::OtherJson => check_other_json(item, options, observer),
-            NameKind::SigningKey => one(Code::SigningKeyExposed, signing_key_message(&item.path)),
+            NameKind::OtherJson => check_other_json(walk, &file, options, observer),
+            NameKind::SigningKey => one(Code::SigningKeyExposed, signing_key_message(&file.path)),
             NameKind::Temp => one(
                 Code::LeftoverTempFile,
                 "a seal-host temporary file left by an interrupted write".into(),
             ),
             NameKind::HeadState | NameKind::OperationState => Checked::Findings(Vec::new()),
-            NameKind::Other if in_receipt_dir => one(
+            NameKind::Other if walk.dirs[item.dir as usize].is_receipt_dir => one(
                 Code::UnexpectedFile,
                 "seal-host does not write this file into receipt directories".into(),
             ),
@@ -535,8 +384,12 @@ const KEPT_BUFFER_BYTES: usize = 1 << 20;
 
 /// Reads a file into `bytes` (cleared first), noticing a replacement or modification since
 /// the walk saw it. Returns the metadata of the opened file and whether it changed.
-fn read_stable(item: &Item, bytes: &mut Vec<u8>) -> Result<(Option<Metadata>, bool), String> {
-    let mut file = File::open(&item.path).map_err(|e| e.to_string())?;
+fn read_stable(
+    walk: &Walk,
+    walked: &Walked,
+    bytes: &mut Vec<u8>,
+) -> Result<(Option<Metadata>, bool), String> {
+    let mut file = File::open(&walked.path).map_err(|e| e.to_string())?;
     let opened = file.metadata().map_err(|e| e.to_string())?;
     if opened.len() > MAX_RECEIPT_BYTES {
         return Err(format!(
@@ -546,10 +399,7 @@ fn read_stable(item: &Item, bytes: &mut Vec<u8>) -> Result<(Option<Metadata>, bo
     }
     crate::input::read_into(&mut file, opened.len() as usize, usize::MAX, bytes)
         .map_err(|e| e.to_string())?;
-    let changed = item
-        .metadata
-        .as_ref()
-        .is_some_and(|walked| !same_file_state(walked, &opened))
+    let changed = (walked.stamp != 0 && walked.stamp != walk.stamp(&opened))
         || bytes.len() as u64 != opened.len();
     Ok((Some(opened), changed))
 }
@@ -573,7 +423,8 @@ fn same_file_state(a: &Metadata, b: &Metadata) -> bool {
 }
 
 fn check_receipt_file(
-    item: &Item,
+    walk: &Walk,
+    item: &Walked,
     kind: &NameKind,
     options: &Options,
     observer: &dyn Observer,
@@ -581,7 +432,7 @@ fn check_receipt_file(
     let path = Some(item.path.clone());
     let read = READ_BUFFER.with(|buffer| {
         let mut buffer = buffer.borrow_mut();
-        let read = read_stable(item, &mut buffer).map(|(opened, changed)| {
+        let read = read_stable(walk, item, &mut buffer).map(|(opened, changed)| {
             observer.read(&item.path);
             let verified = SCRATCH.with(|scratch| {
                 receipt::verify_bytes(&buffer, options.pin.as_ref(), &mut scratch.borrow_mut())
@@ -665,17 +516,15 @@ fn check_receipt_file(
         .map(|list| approval_credit::attribute(&report, list, &item.path))
         .unwrap_or_default();
     file_findings.extend(attribution.finding);
-    let facts = ReceiptFacts {
-        file: item.path.clone(),
-        counter: match kind {
-            NameKind::Receipt { counter, .. } => Some(*counter),
-            _ => None,
-        },
+    let observed = Observed {
         session: report.facts.session.clone(),
         canonical_request_sha256: report.reported.canonical_request_sha256.clone(),
         framed_subject_sha256: report.facts.framed_subject_sha256.clone(),
         now: report.facts.now,
-        audit_line: report.facts.audit_line.clone().map(String::into_boxed_str),
+        // Only a head state is compared with the chain of audit lines.
+        audit_line: (walk.dirs[item.dir as usize].state.head_state.is_some())
+            .then(|| report.facts.audit_line.clone())
+            .flatten(),
         released: released(&report),
         operation_id: report.facts.operation_id.clone(),
     };
@@ -696,7 +545,7 @@ fn check_receipt_file(
             report: Some(report),
             file_findings,
         }),
-        Some(facts),
+        Some(Box::new(observed)),
     )
 }
 
@@ -712,30 +561,22 @@ fn released(report: &ReceiptReport) -> Option<(String, String)> {
 }
 
 /// A `.json` file that is not named as a receipt: a receipt under another name is misnamed.
-fn check_other_json(item: &Item, options: &Options, observer: &dyn Observer) -> Checked {
+fn check_other_json(
+    walk: &Walk,
+    item: &Walked,
+    options: &Options,
+    observer: &dyn Observer,
+) -> Checked {
     let mut bytes = Vec::new();
-    let looks_like_receipt = read_stable(item, &mut bytes)
+    let looks_like_receipt = read_stable(walk, item, &mut bytes)
         .ok()
         .and_then(|_| receipt::parse(&bytes).ok())
         .is_some_and(|map| {
             map.get("record_type").and_then(|t| t.as_str()) == Some("seal.authorization-decision")
         });
     if looks_like_receipt {
-        check_receipt_file(item, &NameKind::MisnamedReceipt, options, observer)
+        check_receipt_file(walk, item, &NameKind::MisnamedReceipt, options, observer)
     } else {
         Checked::Findings(Vec::new())
-    }
-}
-
-#[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn transient_and_state_names_mark_a_receipt_directory() {
-        let mut dir = Dir::default();
-        note_state_file(&NameKind::Temp, Path::new("x"), &mut dir);
-        assert!(dir.is_receipt_dir);
     }
 }

@@ -53,6 +53,11 @@ fn write_lean(value: &JsonValue<'_>, out: &mut String) -> Result<(), RenderError
         JsonValue::Null => out.push_str("null"),
         JsonValue::Bool(true) => out.push_str("true"),
         JsonValue::Bool(false) => out.push_str("false"),
+        // A JSON integer literal is its own rendering (as in `lean_number`), written
+        // without an intermediate string.
+        JsonValue::Number(literal) if is_plain_integer(literal) && *literal != "-0" => {
+            out.push_str(literal)
+        }
         JsonValue::Number(literal) => out.push_str(&lean_number(literal)?),
         JsonValue::String(text) => write_lean_string(text, out),
         JsonValue::Array(items) => {
@@ -67,7 +72,7 @@ fn write_lean(value: &JsonValue<'_>, out: &mut String) -> Result<(), RenderError
         }
         JsonValue::Object(members) => {
             out.push('{');
-            for (i, member) in sorted_members(members).into_iter().enumerate() {
+            for (i, member) in in_order(members, KeyOrder::Sorted).enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
@@ -81,20 +86,41 @@ fn write_lean(value: &JsonValue<'_>, out: &mut String) -> Result<(), RenderError
     Ok(())
 }
 
-/// Members in code-point (= UTF-8 byte) order of their keys.
-fn sorted_members<'m, 'a>(members: &'m [Member<'a>]) -> Vec<&'m Member<'a>> {
-    let mut sorted: Vec<&Member<'a>> = members.iter().collect();
-    if members.is_sorted_by(|a, b| a.key.as_bytes() <= b.key.as_bytes()) {
-        return sorted;
+/// Members in wire order, or in code-point (= UTF-8 byte) order of their keys. Objects
+/// already in key order (most canonical input) and wire order are walked in place; only an
+/// unsorted object under [`KeyOrder::Sorted`] gets a sorted list.
+fn in_order<'m, 'a>(members: &'m [Member<'a>], order: KeyOrder) -> InOrder<'m, 'a> {
+    if order == KeyOrder::Wire || members.is_sorted_by(|a, b| a.key.as_bytes() <= b.key.as_bytes())
+    {
+        return InOrder::Slice(members.iter());
     }
+    let mut sorted: Vec<&Member<'a>> = members.iter().collect();
     sorted.sort_by(|a, b| a.key.as_bytes().cmp(b.key.as_bytes()));
-    sorted
+    InOrder::Sorted(sorted.into_iter())
+}
+
+/// The iterator of [`in_order`].
+enum InOrder<'m, 'a> {
+    Slice(std::slice::Iter<'m, Member<'a>>),
+    Sorted(std::vec::IntoIter<&'m Member<'a>>),
+}
+
+impl<'m, 'a> Iterator for InOrder<'m, 'a> {
+    type Item = &'m Member<'a>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            InOrder::Slice(members) => members.next(),
+            InOrder::Sorted(members) => members.next(),
+        }
+    }
 }
 
 /// True when a string has no byte that Lean or serde_json would escape (`"`, `\`,
 /// U+0000–U+001F): both then write it verbatim between quotes.
 fn needs_no_escape(text: &str) -> bool {
-    text.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\')
+    // The parser's word-at-a-time scan stops at exactly those bytes.
+    crate::json::string_run(text.as_bytes(), true) == text.len()
 }
 
 /// Lean core `Json.escape` inside quotes.
@@ -250,6 +276,11 @@ pub fn serde_compact(
         JsonValue::Null => out.extend_from_slice(b"null"),
         JsonValue::Bool(true) => out.extend_from_slice(b"true"),
         JsonValue::Bool(false) => out.extend_from_slice(b"false"),
+        // serde_json prints an integer of at most 18 digits back unchanged (as in
+        // `serde_number`), written without an intermediate string.
+        JsonValue::Number(literal) if is_serde_integer(literal) => {
+            out.extend_from_slice(literal.as_bytes())
+        }
         JsonValue::Number(literal) => out.extend_from_slice(serde_number(literal)?.as_bytes()),
         JsonValue::String(text) => serde_string(text, out),
         JsonValue::Array(items) => {
@@ -264,11 +295,7 @@ pub fn serde_compact(
         }
         JsonValue::Object(members) => {
             out.push(b'{');
-            let ordered: Vec<&Member<'_>> = match order {
-                KeyOrder::Wire => members.iter().collect(),
-                KeyOrder::Sorted => sorted_members(members),
-            };
-            for (i, member) in ordered.into_iter().enumerate() {
+            for (i, member) in in_order(members, order).enumerate() {
                 if i > 0 {
                     out.push(b',');
                 }
@@ -287,12 +314,18 @@ pub fn serde_compact(
 pub fn serde_number(literal: &str) -> Result<String, RenderError> {
     // serde_json reads an integer of at most 18 digits as u64/i64 and prints it back
     // unchanged; -0 becomes the float -0.0, so it takes the general path.
-    if is_plain_integer(literal) && literal != "-0" && literal.trim_start_matches('-').len() <= 18 {
+    if is_serde_integer(literal) {
         return Ok(literal.to_owned());
     }
     serde_json::from_str::<serde_json::Number>(literal)
         .map(|n| n.to_string())
         .map_err(|_| RenderError::SerdeRejectsNumber(literal.to_owned()))
+}
+
+/// An integer literal serde_json reads as u64/i64 and prints back unchanged: at most 18
+/// digits, and not `-0` (a float to serde_json).
+fn is_serde_integer(literal: &str) -> bool {
+    is_plain_integer(literal) && literal != "-0" && literal.trim_start_matches('-').len() <= 18
 }
 
 /// An optional minus sign followed by digits only (a JSON integer once the grammar holds).
@@ -357,6 +390,51 @@ mod tests {
         ] {
             assert_eq!(lean_number(literal).unwrap(), rendered, "{literal}");
         }
+    }
+
+    /// Integers written straight from their literal inside a value agree with the full
+    /// renderers (checked red under the mutants `!=` → `==` in `write_lean`'s integer arm
+    /// and `<=` → `>` in `is_serde_integer`: docs/mutants.md).
+    #[test]
+    fn integers_inside_values_render_as_the_number_renderers_do() {
+        let literals = [
+            "0",
+            "-0",
+            "7",
+            "-7",
+            "999999999999999999",
+            "-999999999999999999",
+            "1000000000000000000",
+            "-9999999999999999999",
+            "18446744073709551616",
+        ];
+        let array = format!("[{}]", literals.join(","));
+        let lean_each: Vec<String> = literals.iter().map(|l| lean_number(l).unwrap()).collect();
+        assert_eq!(lean(&array), format!("[{}]", lean_each.join(",")));
+        assert_eq!(lean("[-0,-7]"), "[0,-7]");
+        // serde_json itself is the oracle of seal-host's text.
+        let value: serde_json::Value = serde_json::from_str(&array).unwrap();
+        assert_eq!(serde(&array, KeyOrder::Wire), value.to_string());
+        // A negative 19-digit integer does not fit i64: serde_json reads it as a float.
+        assert!(!serde(&array, KeyOrder::Wire).contains("-9999999999999999999"));
+    }
+
+    /// Objects already in key order are walked in place, others sorted, and wire order kept
+    /// when asked (checked red under the mutant `||` → `&&` in `in_order`: docs/mutants.md).
+    #[test]
+    fn member_order_follows_the_order_asked_for() {
+        let text = r#"{"a":{"c":1,"b":2},"b":[{"y":1,"x":{"q":1,"p":2}}]}"#;
+        assert_eq!(serde(text, KeyOrder::Wire), text);
+        assert_eq!(
+            serde(text, KeyOrder::Sorted),
+            r#"{"a":{"b":2,"c":1},"b":[{"x":{"p":2,"q":1},"y":1}]}"#
+        );
+        assert_eq!(lean(text), serde(text, KeyOrder::Sorted));
+        assert_eq!(lean(r#"{"b":1,"a":2}"#), r#"{"a":2,"b":1}"#);
+        assert_eq!(
+            serde(r#"{"b":1,"a":2}"#, KeyOrder::Wire),
+            r#"{"b":1,"a":2}"#
+        );
     }
 
     #[test]

@@ -324,7 +324,7 @@ pub fn verify_parsed_with_frame(
     }
     let findings = findings_of(&checks, &signature);
     let status = status_of(&findings, &signature);
-    let facts = ctx.facts();
+    let facts = ctx.take_facts();
     let report = ReceiptReport {
         record_version: version,
         status,
@@ -620,7 +620,15 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn facts(&self) -> Facts {
+    /// The facts, moving out what no check reads any more (object A, the audit line, the
+    /// approval statement) rather than copying it.
+    fn take_facts(&mut self) -> Facts {
+        let audit_line = match &mut self.step {
+            Some(Ok(parsed)) => Some(std::mem::take(&mut parsed.audit_line)),
+            _ => None,
+        };
+        let object_a = self.object_a.take();
+        let approval_statement = self.approval_statement.take();
         let text = |name: &str| self.str_of(name).map(str::to_owned);
         Facts {
             name_hash: text("canonical_request_sha256").or_else(|| text("request_sha256")),
@@ -629,17 +637,14 @@ impl<'a> Ctx<'a> {
                 .and_then(Value::as_str)
                 .map(str::to_owned),
             now: self.get("now").and_then(Value::as_u64),
-            audit_line: match &self.step {
-                Some(Ok(parsed)) => Some(parsed.audit_line.clone()),
-                _ => None,
-            },
+            audit_line,
             verdict: text("verdict"),
             release_status: text("release_status"),
             operation_id: text("operation_id"),
             release_frame_sha256: self.release_frame_sha256.clone(),
-            object_a: self.object_a.clone(),
+            object_a,
             server: self.server_identity(),
-            approval_statement: self.approval_statement.clone(),
+            approval_statement,
         }
     }
 }

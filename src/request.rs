@@ -661,16 +661,17 @@ fn host_projection(
     arguments: &Node<'_>,
     params: &Node<'_>,
 ) -> (Option<String>, Option<String>) {
-    let mut args = Vec::with_capacity(arguments.span.len());
-    if canonical::serde_compact(arguments, KeyOrder::Wire, &mut args).is_err() {
-        return (None, None);
-    }
-    let args_hash = sha256_hex(&args);
-    let mut out = Vec::with_capacity(args.len() + 128);
+    // The arguments are rendered once, in place inside the request; `args_hash` covers
+    // that stretch of it.
+    let mut out = Vec::with_capacity(params.span.len() + 128);
     out.extend_from_slice(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"#);
     canonical::serde_string(tool, &mut out);
     out.extend_from_slice(br#","arguments":"#);
-    out.extend_from_slice(&args);
+    let args_start = out.len();
+    if canonical::serde_compact(arguments, KeyOrder::Wire, &mut out).is_err() {
+        return (None, None);
+    }
+    let args_hash = sha256_hex(&out[args_start..]);
     for (key, order) in [
         ("_meta", KeyOrder::Sorted),
         ("requestState", KeyOrder::Wire),
@@ -725,4 +726,42 @@ fn parse_refusal(line: &str, error: json::ParseError) -> Refusal {
         },
         message,
     )
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn call(frame: &[u8]) -> Call {
+        match analyze(frame, &Options::default(), &mut Session::default()) {
+            Verdict::Call(call) => *call,
+            other => panic!("not a call: {other:?}"),
+        }
+    }
+
+    /// seal-host's projection's exact text when `_meta` and `requestState` are present:
+    /// arguments in wire order, `_meta` sorted at every depth, `id` forced to 1, and
+    /// `args_hash` over the arguments alone (the worked example's hashes are pinned in
+    /// `tests/it/identity_vectors.rs`; checked red under the mutants of `host_projection`:
+    /// docs/mutants.md).
+    #[test]
+    fn host_projection_is_seal_hosts_canonical_request() {
+        let with_context = call(
+            br#"{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"requestState":{"z":1,"y":2},"_meta":{"b":{"d":2,"c":1.0},"a":1},"arguments":{"b":1,"a":[2]},"name":"t"}}"#,
+        );
+        assert_eq!(
+            with_context.canonical_request.as_deref(),
+            Some(
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"b":1,"a":[2]},"_meta":{"a":1,"b":{"c":1.0,"d":2}},"requestState":{"z":1,"y":2}}}"#
+            )
+        );
+        assert_eq!(
+            with_context.args_hash.as_deref(),
+            Some(sha256_hex(br#"{"b":1,"a":[2]}"#).as_str())
+        );
+        // No object `arguments`: seal-host builds no projection.
+        let bare = call(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}"#);
+        assert_eq!((bare.canonical_request, bare.args_hash), (None, None));
+    }
 }

@@ -388,9 +388,11 @@ impl<'a> Scanner<'a> {
         let body = open + 1;
         let mut i = body;
         let close = loop {
-            let Some(k) = memchr::memchr2(b'"', b'\\', &self.bytes[i..]).map(|k| i + k) else {
+            // Most strings are short: the parser's word-at-a-time scan beats memchr's setup.
+            let k = i + crate::json::string_run(&self.bytes[i..], false);
+            if k >= self.bytes.len() {
                 break None;
-            };
+            }
             if self.bytes[k] == b'"' {
                 break Some(k);
             }
@@ -922,6 +924,21 @@ mod tests {
         // Depth 200 (guard 7) with a duplicate key at depth 150: guard 2 wins.
         let deep = format!("{}{{\"k\":1,\"k\":2}}{}", "[".repeat(150), "]".repeat(150));
         assert_eq!(violation(&deep), Some(WireCheck::DuplicateKey));
+    }
+
+    /// A string cut off by the end of the text (after a plain run, or after a backslash) ends
+    /// the scan without a violation: the parse refuses it next (checked red, as a panic on an
+    /// index past the end, under the mutant `>=` → `<` on the end test in `Scanner::string`:
+    /// docs/mutants.md).
+    #[test]
+    fn strings_cut_off_by_the_end_of_the_text_end_the_scan() {
+        for text in ["[\"abc", "[\"a\\", "[\"", "{\"k\":\"v\\\""] {
+            assert_eq!(violation(text), None, "{text:?}");
+        }
+        // A key's escape is still seen when the key is the last thing in the text, a lone
+        // backslash included.
+        assert_eq!(violation("{\"a\\n"), Some(WireCheck::EscapedKey));
+        assert_eq!(violation("{\"a\\"), Some(WireCheck::EscapedKey));
     }
 
     #[test]

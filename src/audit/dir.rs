@@ -7,24 +7,183 @@
 
 use crate::chain::{self, HeadState};
 use crate::finding::{Code, Finding};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-/// What the directory checks keep of one receipt.
+/// What a receipt's checks report for the directory checks, as the worker hands it over
+/// (owned strings, one receipt at a time; [`Receipts::add`] keeps a compact form).
 #[derive(Debug, Clone, Default)]
-pub struct ReceiptFacts {
-    pub file: PathBuf,
-    pub counter: Option<u64>,
+pub struct Observed {
     pub session: Option<String>,
     pub canonical_request_sha256: Option<String>,
     pub framed_subject_sha256: Option<String>,
     pub now: Option<u64>,
-    /// Kept only when the directory has a head state to compare with.
-    pub audit_line: Option<Box<str>>,
+    pub audit_line: Option<String>,
     /// `(operation_id, release_frame_sha256)` of an ALLOW whose release went past PENDING.
     pub released: Option<(String, String)>,
     /// The receipt's `operation_id`, whatever its verdict and release status.
     pub operation_id: Option<String>,
+}
+
+/// A value a receipt reports where seal-host writes a SHA-256 digest: 32 bytes when it is
+/// 64 lowercase hex digits (the only spelling that renders back to the same text), else
+/// the text as written. Equal values are equal texts, and the order is the texts' order.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Hex256 {
+    Digest([u8; 32]),
+    Text(Box<str>),
+}
+
+impl Hex256 {
+    pub fn new(text: &str) -> Self {
+        if !crate::digest::is_sha256_hex(text) {
+            return Hex256::Text(text.into());
+        }
+        let nibble = |b: u8| {
+            if b.is_ascii_digit() {
+                b - b'0'
+            } else {
+                b - b'a' + 10
+            }
+        };
+        let mut digest = [0u8; 32];
+        for (byte, pair) in digest.iter_mut().zip(text.as_bytes().chunks_exact(2)) {
+            *byte = nibble(pair[0]) << 4 | nibble(pair[1]);
+        }
+        Hex256::Digest(digest)
+    }
+
+    pub fn text(&self) -> std::borrow::Cow<'_, str> {
+        match self {
+            Hex256::Digest(bytes) => crate::digest::hex_lower(bytes).into(),
+            Hex256::Text(text) => std::borrow::Cow::Borrowed(text),
+        }
+    }
+}
+
+impl Ord for Hex256 {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        match (self, other) {
+            // Lowercase hex digits sort as the bytes they spell.
+            (Hex256::Digest(a), Hex256::Digest(b)) => a.cmp(b),
+            _ => self.text().cmp(&other.text()),
+        }
+    }
+}
+
+impl PartialOrd for Hex256 {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl std::fmt::Display for Hex256 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
+/// What the directory checks keep of one receipt: 32 bytes, plus the chain and
+/// operation facts only in a directory with the state file they are compared with.
+#[derive(Debug, Clone)]
+pub struct ReceiptFacts {
+    /// The walk's index of the file (its path is re-derived for messages).
+    pub file: u32,
+    /// Index into [`Receipts::sessions`].
+    pub session: Option<u32>,
+    /// An ALLOW whose release went past PENDING, with an operation id and a release frame.
+    pub released: bool,
+    /// Kept only when the directory has a head state to compare with.
+    pub chain: Option<Box<ChainFacts>>,
+    /// Kept only when the directory has an operation state to compare with.
+    pub operation: Option<Box<OperationFacts>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ChainFacts {
+    pub now: Option<u64>,
+    pub audit_line: Option<Box<str>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct OperationFacts {
+    pub operation_id: Option<Hex256>,
+    /// `(operation_id, release_frame_sha256)` when [`ReceiptFacts::released`].
+    pub released: Option<(Hex256, Hex256)>,
+}
+
+/// The frames one `canonical_request_sha256` names: its distinct `framed_subject_sha256`
+/// values (almost always one) and how many receipts carry it.
+#[derive(Debug, Clone, Default)]
+struct Frames {
+    distinct: Vec<Hex256>,
+    count: usize,
+}
+
+/// A receipt directory's receipts, kept compact as they stream in: sessions interned, the
+/// canonical-hash check aggregated per hash, the chain and operation facts only where a
+/// state file needs them.
+#[derive(Debug, Default)]
+pub struct Receipts {
+    pub facts: Vec<ReceiptFacts>,
+    pub sessions: Vec<Box<str>>,
+    session_ids: HashMap<Box<str>, u32>,
+    frames: HashMap<Hex256, Frames>,
+}
+
+impl Receipts {
+    /// Keeps what the directory checks need of one receipt (file `file` of the walk).
+    pub fn add(&mut self, file: u32, observed: Observed, state: &DirState) {
+        let session = observed.session.map(|session| self.intern(session));
+        if let (Some(canonical), Some(framed)) = (
+            observed.canonical_request_sha256,
+            observed.framed_subject_sha256,
+        ) {
+            let frames = self.frames.entry(Hex256::new(&canonical)).or_default();
+            let framed = Hex256::new(&framed);
+            if !frames.distinct.contains(&framed) {
+                frames.distinct.push(framed);
+            }
+            frames.count += 1;
+        }
+        let chain = state.head_state.is_some().then(|| {
+            Box::new(ChainFacts {
+                now: observed.now,
+                audit_line: observed.audit_line.map(String::into_boxed_str),
+            })
+        });
+        let operation = state.operation_state.is_some().then(|| {
+            Box::new(OperationFacts {
+                operation_id: observed.operation_id.as_deref().map(Hex256::new),
+                released: observed
+                    .released
+                    .as_ref()
+                    .map(|(operation, frame)| (Hex256::new(operation), Hex256::new(frame))),
+            })
+        });
+        self.facts.push(ReceiptFacts {
+            file,
+            session,
+            released: observed.released.is_some(),
+            chain,
+            operation,
+        });
+    }
+
+    fn intern(&mut self, session: String) -> u32 {
+        if let Some(&id) = self.session_ids.get(session.as_str()) {
+            return id;
+        }
+        let id = self.sessions.len() as u32;
+        let session = session.into_boxed_str();
+        self.sessions.push(session.clone());
+        self.session_ids.insert(session, id);
+        id
+    }
+
+    fn session(&self, facts: &ReceiptFacts) -> Option<&str> {
+        facts.session.map(|id| &*self.sessions[id as usize])
+    }
 }
 
 /// Burned operations: operation id → release frame SHA-256.
@@ -61,28 +220,38 @@ pub fn refuse_duplicates(
     }
 }
 
+/// What the walk knows of its file number `file`: its path, and the counter its name
+/// carries when it is named as seal-host names receipts.
+pub trait Files {
+    fn path(&self, file: u32) -> PathBuf;
+    fn counter(&self, file: u32) -> Option<u64>;
+}
+
 /// Runs every directory-level check.
-pub fn check(dir: &Path, state: &DirState, receipts: &[ReceiptFacts]) -> Vec<Finding> {
+pub fn check(dir: &Path, state: &DirState, receipts: &Receipts, files: &dyn Files) -> Vec<Finding> {
     let mut findings = state.refused.clone();
-    findings.extend(counters(receipts));
+    findings.extend(counters(receipts, files));
     findings.extend(shared_canonical_hashes(dir, receipts));
-    findings.extend(head_state(state, receipts));
-    findings.extend(operation_state(dir, state, receipts));
+    findings.extend(head_state(state, receipts, files));
+    findings.extend(operation_state(dir, state, receipts, files));
     findings
 }
 
-fn counters(receipts: &[ReceiptFacts]) -> Vec<Finding> {
+fn counters(receipts: &Receipts, files: &dyn Files) -> Vec<Finding> {
     let mut by_counter: BTreeMap<u64, Vec<&ReceiptFacts>> = BTreeMap::new();
-    for receipt in receipts {
-        if let Some(counter) = receipt.counter {
+    for receipt in &receipts.facts {
+        if let Some(counter) = files.counter(receipt.file) {
             by_counter.entry(counter).or_default().push(receipt);
         }
     }
     let mut findings = Vec::new();
     for (counter, group) in by_counter.into_iter().filter(|(_, g)| g.len() > 1) {
-        let known: Vec<&str> = group.iter().filter_map(|r| r.session.as_deref()).collect();
+        let known: Vec<&str> = group.iter().filter_map(|r| receipts.session(r)).collect();
         let distinct: BTreeSet<&str> = known.iter().copied().collect();
-        let files: Vec<String> = group.iter().map(|r| file_name(&r.file)).collect();
+        let names: Vec<String> = group
+            .iter()
+            .map(|r| file_name(&files.path(r.file)))
+            .collect();
         let (code, message) = if distinct.len() == known.len() {
             (
                 Code::CounterReused,
@@ -90,7 +259,7 @@ fn counters(receipts: &[ReceiptFacts]) -> Vec<Finding> {
                     "counter {counter:020} is used by {} receipts of different host sessions ({}): {}",
                     group.len(),
                     distinct.into_iter().collect::<Vec<_>>().join(", "),
-                    files.join(", ")
+                    names.join(", ")
                 ),
             )
         } else {
@@ -98,39 +267,36 @@ fn counters(receipts: &[ReceiptFacts]) -> Vec<Finding> {
                 Code::CounterDuplicate,
                 format!(
                     "counter {counter:020} is used more than once within one host session: {}",
-                    files.join(", ")
+                    names.join(", ")
                 ),
             )
         };
-        let path = group.first().map(|r| r.file.clone());
-        findings.push(Finding::new(code, path, message));
+        let first = group.first().map(|r| files.path(r.file));
+        findings.push(Finding::new(code, first, message));
     }
     findings
 }
 
-fn shared_canonical_hashes(dir: &Path, receipts: &[ReceiptFacts]) -> Vec<Finding> {
-    let mut frames: BTreeMap<&str, (BTreeSet<&str>, usize)> = BTreeMap::new();
-    for receipt in receipts {
-        if let (Some(canonical), Some(framed)) = (
-            receipt.canonical_request_sha256.as_deref(),
-            receipt.framed_subject_sha256.as_deref(),
-        ) {
-            let entry = frames.entry(canonical).or_default();
-            entry.0.insert(framed);
-            entry.1 += 1;
-        }
-    }
-    frames
+fn shared_canonical_hashes(dir: &Path, receipts: &Receipts) -> Vec<Finding> {
+    let mut shared: Vec<(&Hex256, &Frames)> = receipts
+        .frames
+        .iter()
+        .filter(|(_, frames)| frames.distinct.len() > 1)
+        .collect();
+    shared.sort_by(|a, b| a.0.cmp(b.0));
+    shared
         .into_iter()
-        .filter(|(_, (framed, _))| framed.len() > 1)
-        .map(|(canonical, (framed, count))| {
+        .map(|(canonical, frames)| {
+            let mut framed: Vec<&Hex256> = frames.distinct.iter().collect();
+            framed.sort();
             Finding::new(
                 Code::SharedCanonicalHash,
                 Some(dir.to_path_buf()),
                 format!(
-                    "canonical_request_sha256 {canonical} names {count} receipts of {} distinct frames (framed_subject_sha256 {})",
+                    "canonical_request_sha256 {canonical} names {} receipts of {} distinct frames (framed_subject_sha256 {})",
+                    frames.count,
                     framed.len(),
-                    framed.into_iter().collect::<Vec<_>>().join(", ")
+                    framed.iter().map(|f| f.text()).collect::<Vec<_>>().join(", ")
                 ),
             )
         })
@@ -140,8 +306,8 @@ fn shared_canonical_hashes(dir: &Path, receipts: &[ReceiptFacts]) -> Vec<Finding
 /// The chain head over the receipts' audit lines in decision order (`now`, then counter):
 /// what the host's head state should hold if the directory has every decision and the
 /// chain began with it.
-fn head_state(state: &DirState, receipts: &[ReceiptFacts]) -> Vec<Finding> {
-    let Some((path, parsed)) = &state.head_state else {
+fn head_state(state: &DirState, receipts: &Receipts, files: &dyn Files) -> Vec<Finding> {
+    let Some((state_path, parsed)) = &state.head_state else {
         return Vec::new();
     };
     let head = match parsed {
@@ -149,30 +315,36 @@ fn head_state(state: &DirState, receipts: &[ReceiptFacts]) -> Vec<Finding> {
         Err(why) => {
             return vec![Finding::new(
                 Code::ChainStateInvalid,
-                Some(path.clone()),
+                Some(state_path.clone()),
                 why.clone(),
             )]
         }
     };
-    let mut ordered: Vec<&ReceiptFacts> = receipts.iter().collect();
-    ordered.sort_by(|a, b| (a.now, a.counter, &a.file).cmp(&(b.now, b.counter, &b.file)));
-    if ordered.iter().any(|r| r.audit_line.is_none()) {
+    let mut ordered: Vec<&ReceiptFacts> = receipts.facts.iter().collect();
+    ordered.sort_by(|a, b| {
+        let now = |r: &ReceiptFacts| r.chain.as_ref().and_then(|c| c.now);
+        (now(a), files.counter(a.file))
+            .cmp(&(now(b), files.counter(b.file)))
+            .then_with(|| files.path(a.file).cmp(&files.path(b.file)))
+    });
+    let lines: Option<Vec<&str>> = ordered
+        .iter()
+        .map(|r| r.chain.as_ref().and_then(|c| c.audit_line.as_deref()))
+        .collect();
+    let Some(lines) = lines else {
         return vec![Finding::new(
             Code::ChainStateMismatch,
-            Some(path.clone()),
+            Some(state_path.clone()),
             "some receipts have no readable audit line, so the chain cannot be recomputed",
         )];
-    }
-    let recomputed = chain::head_from(
-        &chain::genesis(),
-        ordered.iter().filter_map(|r| r.audit_line.as_deref()),
-    );
+    };
+    let recomputed = chain::head_from(&chain::genesis(), lines);
     if recomputed == head.head {
         Vec::new()
     } else {
         vec![Finding::new(
             Code::ChainStateMismatch,
-            Some(path.clone()),
+            Some(state_path.clone()),
             format!(
                 "head {} (session {}) is not {recomputed}, the chain over the {} receipts' audit lines in decision order: receipts are missing or extra, the chain began earlier, or declines were chained",
                 head.head,
@@ -183,36 +355,41 @@ fn head_state(state: &DirState, receipts: &[ReceiptFacts]) -> Vec<Finding> {
     }
 }
 
-fn operation_state(dir: &Path, state: &DirState, receipts: &[ReceiptFacts]) -> Vec<Finding> {
-    let released: Vec<&ReceiptFacts> = receipts.iter().filter(|r| r.released.is_some()).collect();
+fn operation_state(
+    dir: &Path,
+    state: &DirState,
+    receipts: &Receipts,
+    files: &dyn Files,
+) -> Vec<Finding> {
+    let released = receipts.facts.iter().filter(|r| r.released).count();
     let (state_path, operations) = match &state.operation_state {
-        None if released.is_empty() => return Vec::new(),
+        None if released == 0 => return Vec::new(),
         None => {
             return vec![Finding::new(
                 Code::OperationStateMismatch,
                 Some(dir.to_path_buf()),
                 format!(
-                    "{} released ALLOW receipts but no {}",
-                    released.len(),
+                    "{released} released ALLOW receipts but no {}",
                     super::names::OPERATION_STATE
                 ),
             )]
         }
-        Some((path, Err(why))) => {
+        Some((state_path, Err(why))) => {
             return vec![Finding::new(
                 Code::OperationStateMismatch,
-                Some(path.clone()),
+                Some(state_path.clone()),
                 why.clone(),
             )]
         }
-        Some((path, Ok(operations))) => (path, operations),
+        Some((state_path, Ok(operations))) => (state_path, operations),
     };
-    let mut findings: Vec<Finding> = released
-        .into_iter()
+    let mut findings: Vec<Finding> = receipts
+        .facts
+        .iter()
         .filter_map(|receipt| {
-            let (operation, frame_sha) = receipt.released.as_ref()?;
-            let message = match operations.get(operation) {
-                Some(recorded) if recorded == frame_sha => return None,
+            let (operation, frame_sha) = receipt.operation.as_ref()?.released.as_ref()?;
+            let message = match operations.get(operation.text().as_ref()) {
+                Some(recorded) if *recorded == frame_sha.text() => return None,
                 Some(recorded) => format!(
                     "operation {operation} is burned with release_frame_sha256 {recorded}, the receipt's release frame hashes to {frame_sha}"
                 ),
@@ -220,7 +397,7 @@ fn operation_state(dir: &Path, state: &DirState, receipts: &[ReceiptFacts]) -> V
             };
             Some(Finding::new(
                 Code::OperationStateMismatch,
-                Some(receipt.file.clone()),
+                Some(files.path(receipt.file)),
                 message,
             ))
         })
@@ -236,15 +413,16 @@ fn operation_state(dir: &Path, state: &DirState, receipts: &[ReceiptFacts]) -> V
 fn missing_receipts(
     state_path: &Path,
     operations: &Operations,
-    receipts: &[ReceiptFacts],
+    receipts: &Receipts,
 ) -> Vec<Finding> {
-    let present: BTreeSet<&str> = receipts
+    let present: HashSet<&Hex256> = receipts
+        .facts
         .iter()
-        .filter_map(|r| r.operation_id.as_deref())
+        .filter_map(|r| r.operation.as_ref()?.operation_id.as_ref())
         .collect();
     let mut missing: Vec<(&String, &String)> = operations
         .iter()
-        .filter(|(operation, _)| !present.contains(operation.as_str()))
+        .filter(|(operation, _)| !present.contains(&Hex256::new(operation)))
         .collect();
     missing.sort();
     missing
@@ -288,4 +466,74 @@ fn file_name(path: &Path) -> String {
     path.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_is_kept_per_receipt_is_small() {
+        assert_eq!(std::mem::size_of::<ReceiptFacts>(), 32);
+        assert_eq!(std::mem::size_of::<Option<Hex256>>(), 40);
+    }
+
+    #[test]
+    fn hex256_keeps_the_text_its_order_and_its_equality() {
+        let digest = "00ff10a0000000000000000000000000000000000000000000000000000000ab";
+        let texts = [
+            digest,
+            "00ff10a0000000000000000000000000000000000000000000000000000000aB",
+            "00ff10a0000000000000000000000000000000000000000000000000000000a",
+            "ff",
+            "",
+            "0g",
+            "9",
+            "a",
+            "10ff10a0000000000000000000000000000000000000000000000000000000ab",
+            "00ff10a0000000000000000000000000000000000000000000000000000000ac",
+        ];
+        assert!(
+            matches!(Hex256::new(digest), Hex256::Digest(bytes) if bytes[1] == 0xff && bytes[31] == 0xab)
+        );
+        for a in texts {
+            assert_eq!(Hex256::new(a).text(), a);
+            assert_eq!(Hex256::new(a).to_string(), a);
+            for b in texts {
+                assert_eq!(Hex256::new(a).cmp(&Hex256::new(b)), a.cmp(b), "{a} {b}");
+                assert_eq!(Hex256::new(a) == Hex256::new(b), a == b, "{a} {b}");
+            }
+        }
+        assert!(matches!(Hex256::new(texts[1]), Hex256::Text(_)));
+    }
+
+    #[test]
+    fn sessions_are_interned_and_frames_aggregated_per_canonical_hash() {
+        let mut receipts = Receipts::default();
+        let state = DirState::default();
+        let observed = |session: &str, canonical: &str, framed: &str| Observed {
+            session: Some(session.into()),
+            canonical_request_sha256: Some(canonical.into()),
+            framed_subject_sha256: Some(framed.into()),
+            ..Observed::default()
+        };
+        receipts.add(0, observed("s1", "c", "f1"), &state);
+        receipts.add(1, observed("s2", "c", "f2"), &state);
+        receipts.add(2, observed("s1", "c", "f1"), &state);
+        receipts.add(3, observed("s1", "d", "f1"), &state);
+        assert_eq!(receipts.sessions.len(), 2);
+        assert_eq!(receipts.facts[2].session, Some(0));
+        assert_eq!(receipts.session(&receipts.facts[1]), Some("s2"));
+        assert!(receipts
+            .facts
+            .iter()
+            .all(|f| f.chain.is_none() && f.operation.is_none()));
+        let findings = shared_canonical_hashes(Path::new("d"), &receipts);
+        assert_eq!(findings.len(), 1);
+        assert_eq!(
+            findings[0].message,
+            "canonical_request_sha256 c names 3 receipts of 2 distinct frames (framed_subject_sha256 f1, f2)"
+        );
+    }
 }

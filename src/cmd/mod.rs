@@ -241,13 +241,22 @@ pub fn refused_duplicate(
 pub struct Out {
     inner: io::BufWriter<io::StdoutLock<'static>>,
     closed: bool,
+    /// One JSON object is serialized here, then written in one piece: serde_json writes a
+    /// record in dozens of small pieces, each of which would otherwise go through the
+    /// closed-pipe check and the buffered writer. Reused across objects.
+    scratch: Vec<u8>,
 }
+
+/// [`Out::scratch`] keeps at most this much capacity between objects, so one huge record
+/// (a refused megabyte frame) does not stay resident for the rest of a stream.
+const SCRATCH_KEPT: usize = 1 << 16;
 
 impl Out {
     pub fn new() -> Self {
         Out {
             inner: io::BufWriter::with_capacity(1 << 16, io::stdout().lock()),
             closed: quiet(),
+            scratch: Vec::new(),
         }
     }
 
@@ -260,7 +269,14 @@ impl Out {
     /// Writes one object with `"type": kind` first (see [`Typed`]), no newline: an element of a
     /// JSON document being streamed.
     pub fn typed<T: Serialize + ?Sized>(&mut self, kind: &str, value: &T) -> io::Result<()> {
-        serde_json::to_writer(&mut *self, &Typed { kind, value }).map_err(io::Error::from)
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        let written = serde_json::to_writer(&mut scratch, &Typed { kind, value })
+            .map_err(io::Error::from)
+            .and_then(|()| self.write_all(&scratch));
+        scratch.shrink_to(SCRATCH_KEPT);
+        self.scratch = scratch;
+        written
     }
 
     pub fn text(&mut self, text: &str) -> io::Result<()> {
