@@ -1,10 +1,11 @@
 //! `sealkit report --out FILE DIR… [--receipt-key K] [--pubkey K | --trusted-approvers F]
 //! [--tokens F]… [--chain F]… [--audit-lines F]… [--frames C]… [--server ID] [--title T]
 //! [--timestamp]`: reads every input with the library's own readers (the directory audit,
-//! seal-host's token pipeline, the chain verifier, the frame index), joins them
-//! ([`crate::report::model`]) and writes one page ([`crate::report::html`]) or, with
+//! seal-host's token pipeline, the chain verifier, the frame index): the inputs bounded by
+//! their own files first, then the receipts streamed from the audit into the model
+//! ([`crate::report::stream`]); writes one page ([`crate::report::html`]) or, with
 //! `--format json`, the joined model (bounded as the page is), or with `--format jsonl`
-//! one `report-row` object per receipt, atomically. Exit status as `audit`: 1 when an
+//! one `report-row` object per receipt as its joins are final, atomically. Exit status as `audit`: 1 when an
 //! error-severity finding is in the report (warnings too with --deny-warnings), 2 when an
 //! input cannot be read.
 
@@ -12,20 +13,23 @@ use super::{Global, Out};
 use crate::approval::binding::Expectations;
 use crate::approval::line_reports::{Checker, LineReport, TokenStatus};
 use crate::approvers::Approvers;
+use crate::atomic_write::AtomicFile;
 use crate::audit::{self, AuditError, Event, Options, Quiet};
 use crate::chain;
 use crate::cli::{Format, ReportArgs};
 use crate::digest::sha256_hex;
 use crate::keys::PublicKey;
 use crate::outcome::Outcome;
-use crate::report::model::{self, Chain, Evidence, Input, KeyAnchor, TokenEvidence, Trust};
+use crate::report::model::{self, Chain, Input, KeyAnchor, TokenEvidence, Trust};
+use crate::report::stream::{Builder, Evidence, Rows};
 use crate::tokenfile::{Batch, LineReader};
 use miette::miette;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Inputs larger than this are not read (the host's token file is read up to 4 MiB; sealed
 /// logs and captures can be large, but not beyond this).
-// The report holds its whole model in memory, so each input is read whole up to 1 GiB.
+// Token files, chains and captures are read whole (up to 1 GiB each) before the receipts.
 const MAX_INPUT_BYTES: u64 = 1 << 30;
 const BATCH_LINES: usize = 4096;
 
@@ -79,46 +83,7 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
         server: args.server.clone(),
     };
 
-    // JSON Lines is the form with every row; the page and the JSON model are bounded.
-    let every_row = global.format == Format::Jsonl;
-    // Receipts, as the directory audit checks them.
-    let mut rows = Vec::new();
-    let mut findings = Vec::new();
-    let options = Options {
-        pin,
-        approvers: approvers.list.clone(),
-        jobs,
-    };
-    audit::audit(&args.dirs, &options, &Quiet, &mut |event| {
-        match event {
-            Event::Receipt(entry) => rows.push(model::row_of(entry, every_row)),
-            Event::Finding(finding) => findings.push(finding.clone()),
-        }
-        Ok(())
-    })
-    .map_err(|error| match error {
-        AuditError::Root(path, error) => miette!(
-            code = "unreadable-input",
-            "cannot read {}: {error}",
-            path.display()
-        ),
-        AuditError::Sink(error) => super::io_report(error),
-    })?;
-    let dir_inputs: Vec<Input> = args
-        .dirs
-        .iter()
-        .map(|dir| Input {
-            role: "receipts",
-            path: dir.display().to_string(),
-            bytes: rows
-                .iter()
-                .filter(|r| Path::new(&r.file).starts_with(dir))
-                .count() as u64,
-            sha256: None,
-        })
-        .collect();
-    inputs.splice(0..0, dir_inputs);
-
+    // Everything bounded by its own file is read before the receipts stream in.
     let tokens = if args.tokens.is_empty() {
         None
     } else {
@@ -129,53 +94,7 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
         }
         Some(all)
     };
-
-    let mut chains = Vec::new();
-    for path in &args.chains {
-        let bytes = read_input(path, "chain", &mut inputs)?;
-        let mut entries = Vec::new();
-        let report = chain::sealed::verify_stream_each(&bytes[..], |index, payload, ok| {
-            entries.push(model::chain_entry(index, payload, ok))
-        })
-        .map_err(|e| {
-            miette!(
-                code = "unreadable-input",
-                "{}: not a sealed log: {e}",
-                path.display()
-            )
-        })?;
-        chains.push(Chain {
-            file: path.display().to_string(),
-            kind: "sealed",
-            intact: report.intact(),
-            genesis_ok: report.genesis.ok,
-            first_bad_entry: report.first_bad_entry.map(|b| b.index),
-            head: report.head,
-            length: 0,
-            joined: 0,
-            entries,
-        });
-    }
-    for path in &args.audit_lines {
-        let bytes = read_input(path, "audit-lines", &mut inputs)?;
-        let mut entries = Vec::new();
-        let lines = chain::lines::chain_lines(&bytes[..], |payload| {
-            entries.push(model::chain_entry(entries.len(), payload, true))
-        })
-        .map_err(|e| miette!(code = "unreadable-input", "{}: {e}", path.display()))?;
-        chains.push(Chain {
-            file: path.display().to_string(),
-            kind: "audit-lines",
-            intact: lines.cut_last_line.is_none(),
-            genesis_ok: true,
-            first_bad_entry: None,
-            head: lines.head,
-            length: 0,
-            joined: 0,
-            entries,
-        });
-    }
-
+    let chains = read_chains(&args, &mut inputs)?;
     let frames = if args.frames.is_empty() {
         None
     } else {
@@ -192,54 +111,62 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
         }
         Some(index)
     };
-
-    let mut model = crate::report::build(
-        Evidence {
-            title: args.title.clone(),
-            inputs,
-            trust,
-            rows,
-            tokens,
-            chains,
-            frames,
-            findings,
-        },
-        global.deny_warnings,
-        every_row,
-    );
-    read_sampled_frames(&mut model);
-    join_annotations(&mut model, &args, options.pin.as_ref())?;
-    if args.timestamp {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64);
-        model.generated_at = Some(crate::timestamp::iso_ms(now));
-    }
-    let bytes = match global.format {
-        Format::Json => {
-            let mut json = super::typed("report", &model).map_err(|e| miette!("{e}"))?;
-            json.push(b'\n');
-            json
-        }
-        Format::Jsonl => {
-            let mut lines = Vec::new();
-            for row in &model.rows {
-                lines.extend(super::typed("report-row", row).map_err(|e| miette!("{e}"))?);
-                lines.push(b'\n');
-            }
-            lines
-        }
-        _ => crate::report::html::render(&model)
-            .map_err(|e| miette!("{e}"))?
-            .into_bytes(),
+    let annotations = annotations(&args, &inputs, pin.as_ref())?;
+    let options = Options {
+        pin,
+        approvers: approvers.list.clone(),
+        jobs,
     };
-    crate::atomic_write::write_atomic(&args.out, &bytes, 0o600).map_err(|e| {
-        miette!(
-            code = "cannot-write-output",
-            "cannot write {}: {e}",
-            args.out.display()
-        )
-    })?;
+    let evidence = Evidence {
+        title: args.title.clone(),
+        inputs,
+        roots: args.dirs.clone(),
+        trust,
+        tokens,
+        chains,
+        frames,
+        annotations,
+    };
+
+    // JSON Lines is the form with every row, written as each row's joins are final; the
+    // page and the JSON model are bounded.
+    let (model, written) = if global.format == Format::Jsonl {
+        let mut file = AtomicFile::create(&args.out, 0o600).map_err(|e| cannot_write(&args, e))?;
+        let mut bytes = 0u64;
+        let mut write = |row: &model::Row| -> std::io::Result<()> {
+            let mut line = super::typed("report-row", row).map_err(std::io::Error::other)?;
+            line.push(b'\n');
+            bytes += line.len() as u64;
+            file.write_all(&line)
+        };
+        let model = stream(&args, &options, evidence, global, Rows::Each(&mut write))
+            .map_err(|e| e.unwrap_or_else(|e| cannot_write(&args, e)))?;
+        file.commit().map_err(|e| cannot_write(&args, e))?;
+        (model, bytes)
+    } else {
+        let mut model = stream(&args, &options, evidence, global, Rows::default())
+            .map_err(|e| e.unwrap_or_else(super::io_report))?;
+        read_sampled_frames(&mut model);
+        if args.timestamp {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as u64);
+            model.generated_at = Some(crate::timestamp::iso_ms(now));
+        }
+        let bytes = match global.format {
+            Format::Json => {
+                let mut json = super::typed("report", &model).map_err(|e| miette!("{e}"))?;
+                json.push(b'\n');
+                json
+            }
+            _ => crate::report::html::render(&model)
+                .map_err(|e| miette!("{e}"))?
+                .into_bytes(),
+        };
+        crate::atomic_write::write_atomic(&args.out, &bytes, 0o600)
+            .map_err(|e| cannot_write(&args, e))?;
+        (model, bytes.len() as u64)
+    };
     if global.format == Format::Human {
         let s = &model.summary;
         let mut out = Out::new();
@@ -248,7 +175,7 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
             model.verdict.title(),
             model.verdict.headline,
             args.out.display(),
-            bytes.len(),
+            written,
             s.receipts,
             model.tokens.len(),
             s.chain_entries,
@@ -292,14 +219,15 @@ fn refuse_output_inside_inputs(args: &ReportArgs) -> miette::Result<()> {
 }
 
 /// Trust annotations in the captured responses, checked against the receipt directories (the
-/// evidence roots) under the pinned key, shown with the rows of their requests' receipts.
-fn join_annotations(
-    model: &mut model::Model,
-    args: &crate::cli::ReportArgs,
+/// evidence roots) under the pinned key, by their requests' exact-frame subjects (shown with
+/// the rows of those requests' receipts).
+fn annotations(
+    args: &ReportArgs,
+    inputs: &[Input],
     pin: Option<&crate::receipt::pin::Pin>,
-) -> miette::Result<()> {
+) -> miette::Result<Vec<(crate::frame::Subject, crate::evidence::RowAnnotation)>> {
     if args.frames.is_empty() {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let mut store =
         crate::evidence::store::Store::new(&args.dirs).map_err(super::diagnostic::report)?;
@@ -311,28 +239,103 @@ fn join_annotations(
     };
     // The capture files as read for the frame joins (a directory given to --frames is
     // expanded there).
-    let captures: Vec<PathBuf> = model
-        .inputs
+    let captures: Vec<PathBuf> = inputs
         .iter()
         .filter(|input| input.role == "frames")
         .map(|input| PathBuf::from(&input.path))
         .collect();
-    let annotations = crate::evidence::capture::checked_by_request(
+    crate::evidence::capture::checked_by_request(
         &captures,
         crate::evidence::DEFAULT_ANNOTATION_KEY,
         &mut context,
     )
-    .map_err(|e| miette!(code = "unreadable-input", "{e}"))?;
-    for (subject, annotation) in annotations {
-        for row in model.rows.iter_mut().filter(|row| {
-            row.subject
-                .as_ref()
-                .is_some_and(|s| s.sha256 == subject.sha256 && s.length == subject.length)
-        }) {
-            row.annotations.push(annotation.clone());
+    .map_err(|e| miette!(code = "unreadable-input", "{e}"))
+}
+
+/// The receipts, as the directory audit checks them, streamed into the report's model
+/// (rows handed to `rows`). The error is a diagnostic, or the sink's I/O error.
+fn stream(
+    args: &ReportArgs,
+    options: &Options,
+    evidence: Evidence,
+    global: &Global,
+    rows: Rows<'_>,
+) -> Result<model::Model, Result<miette::Report, std::io::Error>> {
+    let mut builder = Builder::new(evidence, global.deny_warnings, rows);
+    audit::audit(&args.dirs, options, &Quiet, &mut |event| match event {
+        Event::Receipt(entry) => builder.receipt(entry),
+        Event::Finding(finding) => {
+            builder.finding(finding);
+            Ok(())
         }
+    })
+    .map_err(|error| match error {
+        AuditError::Root(path, error) => Ok(miette!(
+            code = "unreadable-input",
+            "cannot read {}: {error}",
+            path.display()
+        )),
+        AuditError::Sink(error) => Err(error),
+    })?;
+    builder.finish().map_err(Err)
+}
+
+/// The sealed logs and raw audit lines, each verified as a chain, with every entry's join key.
+fn read_chains(args: &ReportArgs, inputs: &mut Vec<Input>) -> miette::Result<Vec<Chain>> {
+    let mut chains = Vec::new();
+    for path in &args.chains {
+        let bytes = read_input(path, "chain", inputs)?;
+        let mut entries = Vec::new();
+        let report = chain::sealed::verify_stream_each(&bytes[..], |index, payload, ok| {
+            entries.push(model::chain_entry(index, payload, ok))
+        })
+        .map_err(|e| {
+            miette!(
+                code = "unreadable-input",
+                "{}: not a sealed log: {e}",
+                path.display()
+            )
+        })?;
+        chains.push(Chain {
+            file: path.display().to_string(),
+            kind: "sealed",
+            intact: report.intact(),
+            genesis_ok: report.genesis.ok,
+            first_bad_entry: report.first_bad_entry.map(|b| b.index),
+            head: report.head,
+            length: 0,
+            joined: 0,
+            entries,
+        });
     }
-    Ok(())
+    for path in &args.audit_lines {
+        let bytes = read_input(path, "audit-lines", inputs)?;
+        let mut entries = Vec::new();
+        let lines = chain::lines::chain_lines(&bytes[..], |payload| {
+            entries.push(model::chain_entry(entries.len(), payload, true))
+        })
+        .map_err(|e| miette!(code = "unreadable-input", "{}: {e}", path.display()))?;
+        chains.push(Chain {
+            file: path.display().to_string(),
+            kind: "audit-lines",
+            intact: lines.cut_last_line.is_none(),
+            genesis_ok: true,
+            first_bad_entry: None,
+            head: lines.head,
+            length: 0,
+            joined: 0,
+            entries,
+        });
+    }
+    Ok(chains)
+}
+
+fn cannot_write(args: &ReportArgs, error: std::io::Error) -> miette::Report {
+    miette!(
+        code = "cannot-write-output",
+        "cannot write {}: {error}",
+        args.out.display()
+    )
 }
 
 /// The exact frames of the sampled good rows, read again from their receipts with the one

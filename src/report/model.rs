@@ -4,32 +4,30 @@
 //! the chain verifier recomputed them, and frames as the frame index split them.
 //!
 //! Guarantees: every receipt the audit reported is counted, and is one row unless it is a
-//! good receipt beyond the sample (`tally`); rows in decision-time order (ties in
+//! good receipt beyond the sample (`sample`); rows in decision-time order (ties in
 //! audit order); only an authenticated receipt has a verdict (any other receipt's decision
 //! is a claim, counted apart); a token is "the approval that released" a receipt only when
 //! its signed payload is exactly the approval statement the authenticated receipt signs
 //! (approver, nonce, `authorized_at`, expiry, target, subject, session, shown text,
 //! renderer, key id), and only when it was accepted under a trusted key; other accepted
-//! approvals of the same call are listed as such; chain entries are joined by request hash,
-//! the n-th receipt of a hash (in time order) to the n-th entry of that hash; captured
-//! frames by canonical request hash under the receipt's record version. Whatever cannot be
+//! approvals of the same call are listed as such (`joins`); chain entries are joined by
+//! request hash, the n-th receipt of a hash (in time order) to the n-th entry of that hash
+//! (`chain_order`); captured frames by canonical request hash under the receipt's record
+//! version (`joins`). Whatever cannot be
 //! joined is reported as such, never dropped. Values from inputs are kept exactly; rendering
 //! escapes them. Nothing here prints or reads files.
 
 pub use super::counts::{Aggregate, Conclusion, Summary, Timeline};
-use crate::approval::binding::{freshness, Freshness, Subject};
+use crate::approval::binding::{Freshness, Subject};
 use crate::approval::line_reports::{LineReport, Signed, SignedApproval, TokenStatus};
 use crate::audit::ReceiptEntry;
 use crate::finding::{Code, Finding, Severity};
 use crate::identity::Identities;
-use crate::migrate::frames::FrameIndex;
-use crate::migrate::{FrameRef, Link};
-use crate::receipt::recompute;
+use crate::migrate::FrameRef;
 use crate::request::{self, Session, Verdict};
 use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// The finding codes only the joins of the report give (every other code comes from the
@@ -230,9 +228,16 @@ pub struct Row {
     pub details: Option<Box<Details>>,
     /// The frame bytes the details come from (kept out of the JSON; `details.frame` has them).
     #[serde(skip)]
-    frame_bytes: Option<Vec<u8>>,
+    pub(super) frame_bytes: Option<Vec<u8>>,
     #[serde(skip)]
     server: String,
+    /// The receipt's place in the audit's walk (ties in time keep this order).
+    #[serde(skip)]
+    pub(super) seq: usize,
+    /// Where among the findings the chain join's finding goes (after the file and token
+    /// findings, before the frame join's), so the order is the same whenever it is found.
+    #[serde(skip)]
+    pub(super) chain_slot: usize,
 }
 
 /// A token line in the model.
@@ -369,6 +374,8 @@ pub fn row_of(entry: &ReceiptEntry, every_frame: bool) -> Row {
         frame_bytes,
         annotations: Vec::new(),
         server: report.map(|r| r.facts.server.clone()).unwrap_or_default(),
+        seq: 0,
+        chain_slot: 0,
     }
 }
 
@@ -394,300 +401,39 @@ impl Row {
     }
 }
 
-/// Everything gathered from the inputs, ready to join.
-#[derive(Debug, Default)]
-pub struct Evidence {
-    pub title: String,
-    pub inputs: Vec<Input>,
-    pub trust: Trust,
-    pub rows: Vec<Row>,
-    /// `None`: no token file was given.
-    pub tokens: Option<Vec<TokenEvidence>>,
-    pub chains: Vec<Chain>,
-    /// `None`: no capture was given.
-    pub frames: Option<FrameIndex>,
-    /// Directory-level audit findings.
-    pub findings: Vec<Finding>,
-}
-
-/// Joins the evidence into the model: every row, findings most serious first; the counts,
-/// the verdict and the sample come after ([`super::build`]).
-pub fn join(evidence: Evidence) -> Model {
-    let Evidence {
-        title,
-        inputs,
-        trust,
-        mut rows,
-        tokens,
-        mut chains,
-        frames,
-        mut findings,
-    } = evidence;
-    // Calls in decision-time order (receipts without a time last), ties in audit order.
-    super::sort::sort_in_place(&mut rows, |r| (r.time.is_none(), r.time));
-    let tokens_given = tokens.is_some();
-    let mut tokens: Vec<Token> = tokens
-        .unwrap_or_default()
-        .into_iter()
-        .map(|t| Token {
-            file: t.file,
-            report: t.report,
-            uses: 0,
-            used_by: Vec::new(),
-        })
-        .collect();
-    join_tokens(&mut rows, &mut tokens, trust.ttl_seconds, tokens_given);
-    join_chains(&mut rows, &mut chains);
-    let frames_captured = frames.as_ref().map_or(0, |f| f.len() as u64);
-    let frames_joined = join_frames(&mut rows, frames.as_ref());
-    findings.extend(token_findings(&tokens));
-    findings.extend(chain_findings(&chains));
-    // Most serious first everywhere (stable: ties keep their order).
-    findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
-    for row in &mut rows {
-        row.findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
-        row.severity = row.findings.first().map(|f| f.severity);
-    }
-    Model {
-        title,
-        generated_at: None,
-        verdict: Conclusion::default(),
-        summary: Summary {
-            frames_captured,
-            frames_joined,
-            ..Summary::default()
-        },
-        rows,
-        omitted: Vec::new(),
-        tokens,
-        chains,
-        findings,
-        inputs,
-        trust,
-        timeline: None,
-    }
-}
-
 /// Analyses the exact frame of every row that holds one (each on its own, so the rows are
 /// shared out across the cores), under `--server` when given.
-pub fn analyse_frames(model: &mut Model) {
-    let server = model.trust.server.as_deref();
-    model.rows.par_iter_mut().for_each(|row| {
-        row.details = row
-            .frame_bytes
-            .take()
-            .map(|bytes| Box::new(details_of(&bytes, server.unwrap_or(&row.server))));
-    });
+pub fn analyse_frames(rows: &mut [Row], server: Option<&str>) {
+    rows.par_iter_mut()
+        .for_each(|row| row.analyse_frame(server));
 }
 
-/// Joins each authenticated released receipt to the accepted token whose signed payload is
-/// exactly the approval statement the receipt signs. Accepted approvals of the same call
-/// that are not that statement are listed on the row as other approvals, never as the one
-/// used.
-fn join_tokens(rows: &mut [Row], tokens: &mut [Token], ttl_seconds: u64, given: bool) {
-    // (target, subject sha256, subject length) → accepted approvals, in file order.
-    let mut by_call: HashMap<(&str, &str, u64), Vec<usize>> = HashMap::new();
-    for (index, token) in tokens.iter().enumerate() {
-        if let (TokenStatus::Accepted, Some(Signed::Approval(signed))) =
-            (token.report.status, &token.report.signed)
-        {
-            by_call
-                .entry((
-                    &signed.target,
-                    &signed.subject.sha256,
-                    signed.subject.length,
-                ))
-                .or_default()
-                .push(index);
+impl Row {
+    /// Analyses the exact frame the row holds, if any, under `server`, else the receipt's
+    /// own server identity.
+    pub fn analyse_frame(&mut self, server: Option<&str>) {
+        if let Some(bytes) = self.frame_bytes.take() {
+            self.details = Some(Box::new(details_of(&bytes, server.unwrap_or(&self.server))));
         }
     }
-    let ttl_ms = crate::approval::effective_ttl_ms(ttl_seconds);
-    let mut used: Vec<(usize, usize)> = Vec::new();
-    for (row_index, row) in rows.iter_mut().enumerate() {
-        if row.class != "released" {
-            continue;
-        }
-        let same_call: &[usize] = match (&row.target, &row.subject) {
-            (Some(target), Some(subject)) => by_call
-                .get(&(target.as_str(), subject.sha256.as_str(), subject.length))
-                .map_or(&[], Vec::as_slice),
-            _ => &[],
-        };
-        let signed_of = |index: usize| match &tokens[index].report.signed {
-            Some(Signed::Approval(signed)) => Some(signed),
-            _ => None,
-        };
-        let matching = row.approval_statement.as_ref().and_then(|statement| {
-            same_call
-                .iter()
-                .copied()
-                .find(|&i| signed_of(i) == Some(statement))
-        });
-        row.other_approvals = same_call
-            .iter()
-            .copied()
-            .filter(|&i| Some(i) != matching)
-            .collect();
-        match matching.and_then(|i| signed_of(i).map(|signed| (i, signed))) {
-            Some((index, signed)) => {
-                let fresh = row
-                    .time
-                    .map(|now| freshness(signed.authorized_at, signed.expiry, now, ttl_ms));
-                if fresh.is_some_and(|f| f != Freshness::Fresh) {
-                    row.findings.push(Finding::new(
-                        Code::TokenNotFresh,
-                        Some(PathBuf::from(&row.file)),
-                        format!(
-                            "the matching token ({} line {}) was not fresh at the decision time {}",
-                            tokens[index].file,
-                            tokens[index].report.line,
-                            row.time.unwrap_or_default()
-                        ),
-                    ));
-                }
-                row.approval = Some(Box::new(ApprovalJoin {
-                    token: index,
-                    file: tokens[index].file.clone(),
-                    line: tokens[index].report.line,
-                    approver: signed.approver.clone(),
-                    signer_key_id: signed.signer_key_id.clone(),
-                    authorized_at: signed.authorized_at,
-                    expiry: signed.expiry,
-                    fresh_when_used: fresh,
-                }));
-                used.push((index, row_index));
-            }
-            None if given => {
-                let signed = match &row.approval_statement {
-                    Some(s) => format!(
-                        "approver {}, nonce {}, authorized_at {}",
-                        s.approver, s.nonce, s.authorized_at
-                    ),
-                    None => "no statement".to_owned(),
-                };
-                let others = match row.other_approvals.len() {
-                    0 => String::new(),
-                    n => format!(
-                        "; {n} other approval(s) of the same call are not the one used: {}",
-                        row.other_approvals
-                            .iter()
-                            .map(|&i| format!("{} line {}", tokens[i].file, tokens[i].report.line))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                };
-                row.findings.push(Finding::new(
-                    Code::ReleasedWithoutToken,
-                    Some(PathBuf::from(&row.file)),
-                    format!(
-                        "released without a matching token: no accepted token is the approval statement this receipt signs ({signed}){others}"
-                    ),
-                ));
-            }
-            None => {}
-        }
-    }
-    for (token, row) in used {
-        tokens[token].uses += 1;
-        tokens[token].used_by.push(row);
-    }
-}
 
-fn join_chains(rows: &mut [Row], chains: &mut [Chain]) {
-    // Receipts of one request hash in decision-time order, consumed in chain order.
-    let mut order: Vec<usize> = (0..rows.len()).collect();
-    order.sort_by_key(|&i| (rows[i].time, i));
-    let mut waiting: HashMap<String, std::collections::VecDeque<usize>> = HashMap::new();
-    for i in order {
-        if let Some(hash) = &rows[i].request_sha256 {
-            waiting.entry(hash.clone()).or_default().push_back(i);
-        }
+    /// The row as shown: its findings most serious first (stable: ties keep their order)
+    /// and its severity the first one's.
+    pub fn settle_findings(&mut self) {
+        self.findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+        self.severity = self.findings.first().map(|f| f.severity);
     }
-    for chain in chains.iter_mut() {
-        let mut queues = waiting.clone();
-        for entry in &mut chain.entries {
-            let Some(hash) = &entry.request_sha256 else {
-                continue;
-            };
-            // A row already joined to an earlier chain file keeps its first join.
-            if let Some(row) = queues.get_mut(hash).and_then(|q| q.pop_front()) {
-                entry.row = Some(row);
-                entry.joined = true;
-                if rows[row].chain.is_none() {
-                    rows[row].chain = Some(Box::new(ChainJoin {
-                        file: chain.file.clone(),
-                        entry: entry.index,
-                        head_ok: entry.head_ok,
-                    }));
-                }
-            }
-        }
-    }
-    for chain in chains.iter_mut() {
-        chain.length = chain.entries.len() as u64;
-        chain.joined = chain.entries.iter().filter(|e| e.joined).count() as u64;
-    }
-    if chains.is_empty() {
-        return;
-    }
-    for row in rows.iter_mut().filter(|r| r.chain.is_none()) {
-        let message = if row.request_sha256.is_some() {
-            "no entry of the given chains has this receipt's request hash"
-        } else {
-            "the receipt's request hash could not be established, so no chain entry joins it"
-        };
-        row.findings.push(Finding::new(
-            Code::ReceiptNotInChain,
-            Some(PathBuf::from(&row.file)),
-            message,
-        ));
-    }
-}
 
-fn join_frames(rows: &mut [Row], frames: Option<&FrameIndex>) -> u64 {
-    let Some(index) = frames else {
-        return 0;
-    };
-    let mut joined = std::collections::HashSet::new();
-    for row in rows.iter_mut() {
-        let rule = if row.record_version == Some(2) {
-            recompute::V2
-        } else {
-            recompute::V3
-        };
-        let found = row
-            .canonical_request_sha256
-            .as_deref()
-            .and_then(|hash| index.by_canonical(hash, rule));
-        match found {
-            Some(located) => {
-                joined.insert(located.position);
-                row.frame.capture = Some(Box::new(
-                    index.reference(located.entry, Link::CanonicalRequestSha256),
-                ));
-                if row.frame.status != "object-a" {
-                    row.frame.status = "captured";
-                    row.frame_bytes = Some(located.entry.bytes.to_vec());
-                }
-            }
-            None => {
-                if row.frame.status != "object-a" {
-                    row.frame.status = "not-captured";
-                }
-                let message = if row.canonical_request_sha256.is_some() {
-                    "no captured frame has this receipt's canonical request hash"
-                } else {
-                    "the receipt's canonical request hash could not be established, so no captured frame joins it"
-                };
-                row.findings.push(Finding::new(
-                    Code::FrameNotCaptured,
-                    Some(PathBuf::from(&row.file)),
-                    message,
-                ));
-            }
-        }
+    /// Adds the chain join's finding in its place (see `chain_slot`).
+    pub fn add_chain_finding(&mut self, finding: Finding) {
+        let at = self.chain_slot.min(self.findings.len());
+        self.findings.insert(at, finding);
     }
-    joined.len() as u64
+
+    /// The key that orders rows: decision time (receipts without one last), then the walk.
+    pub fn time_order(&self) -> (bool, Option<u64>, usize) {
+        (self.time.is_none(), self.time, self.seq)
+    }
 }
 
 /// The frame under the one frame pipeline: arguments, `_meta`, identities or a refusal.
@@ -720,7 +466,7 @@ fn details_of(frame: &[u8], server: &str) -> Details {
     details
 }
 
-fn token_findings(tokens: &[Token]) -> Vec<Finding> {
+pub fn token_findings(tokens: &[Token]) -> Vec<Finding> {
     let mut findings = Vec::new();
     for token in tokens {
         let path = Some(PathBuf::from(&token.file));
@@ -750,7 +496,7 @@ fn token_findings(tokens: &[Token]) -> Vec<Finding> {
     findings
 }
 
-fn chain_findings(chains: &[Chain]) -> Vec<Finding> {
+pub fn chain_findings(chains: &[Chain]) -> Vec<Finding> {
     let mut findings = Vec::new();
     for chain in chains {
         let path = Some(PathBuf::from(&chain.file));

@@ -1,0 +1,319 @@
+//! The report's model built in one pass over the audit's stream: the inputs bounded by their
+//! own files (tokens, chains, captured frames, annotations) are read first, then each
+//! receipt is joined as it comes ([`super::joins`], [`super::chain_order`]), counted
+//! ([`super::tally`]) and either kept ([`super::sample`]) or, for `--format jsonl`, handed
+//! on as soon as its joins are final. Guarantees: the joins, counts and verdict are those of
+//! every receipt, whatever their number; what is held per receipt is its timeline point
+//! (9 bytes) and, when chains are given, the earliest receipts of each request hash the
+//! chains have (no more than the chains' entries); rows are held only when kept. Nothing
+//! here prints or reads files.
+
+use super::chain_order::{Groups, Held};
+use super::joins::{FrameJoins, TokenIndex};
+use super::model::{self, Chain, Input, Model, Row, TokenEvidence, Trust};
+use super::sample::Sample;
+use super::tally::Tally;
+use crate::audit::ReceiptEntry;
+use crate::evidence::RowAnnotation;
+use crate::finding::{Code, Finding};
+use crate::frame::Subject;
+use crate::migrate::frames::FrameIndex;
+use std::collections::HashMap;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Everything read before the receipts.
+#[derive(Default)]
+pub struct Evidence {
+    pub title: String,
+    /// The inputs read so far (the receipt directories are put first when counted).
+    pub inputs: Vec<Input>,
+    /// The receipt directories.
+    pub roots: Vec<PathBuf>,
+    pub trust: Trust,
+    /// `None`: no token file was given.
+    pub tokens: Option<Vec<TokenEvidence>>,
+    pub chains: Vec<Chain>,
+    /// `None`: no capture was given.
+    pub frames: Option<FrameIndex>,
+    /// Checked trust annotations of captured responses, by their request's exact-frame
+    /// subject.
+    pub annotations: Vec<(Subject, RowAnnotation)>,
+}
+
+/// Where the finished rows go: the bounded model, or one by one to a writer.
+pub enum Rows<'w> {
+    Model(Sample),
+    Each(&'w mut dyn FnMut(&Row) -> io::Result<()>),
+}
+
+/// What a receipt waiting for the chain join keeps of itself.
+struct Waiting {
+    file: String,
+    tool: Option<String>,
+    class: &'static str,
+    /// The whole row, when rows are handed on one by one.
+    row: Option<Box<Row>>,
+}
+
+pub struct Builder<'w> {
+    title: String,
+    inputs: Vec<Input>,
+    roots: Vec<(PathBuf, u64)>,
+    trust: Trust,
+    tokens: TokenIndex,
+    chains: Vec<Chain>,
+    groups: Option<Groups<Waiting>>,
+    frames: FrameJoins,
+    annotations: HashMap<(String, u64), Vec<RowAnnotation>>,
+    tally: Tally,
+    /// Findings not about one receipt, from the audit.
+    findings: Vec<Finding>,
+    seq: usize,
+    rows: Rows<'w>,
+}
+
+impl<'w> Builder<'w> {
+    pub fn new(evidence: Evidence, deny_warnings: bool, rows: Rows<'w>) -> Self {
+        let mut annotations: HashMap<(String, u64), Vec<RowAnnotation>> = HashMap::new();
+        for (subject, annotation) in evidence.annotations {
+            (annotations
+                .entry((subject.sha256, subject.length))
+                .or_default())
+            .push(annotation);
+        }
+        let groups = (!evidence.chains.is_empty()).then(|| Groups::new(&evidence.chains));
+        Builder {
+            title: evidence.title,
+            inputs: evidence.inputs,
+            roots: evidence.roots.into_iter().map(|root| (root, 0)).collect(),
+            tokens: TokenIndex::new(evidence.tokens, evidence.trust.ttl_seconds),
+            trust: evidence.trust,
+            chains: evidence.chains,
+            groups,
+            frames: FrameJoins::new(evidence.frames),
+            annotations,
+            tally: Tally::new(deny_warnings),
+            findings: Vec::new(),
+            seq: 0,
+            rows,
+        }
+    }
+
+    /// A finding of the audit not about one receipt.
+    pub fn finding(&mut self, finding: &Finding) {
+        self.findings.push(finding.clone());
+    }
+
+    /// One receipt as the audit checked it: joined, counted, and kept or handed on.
+    pub fn receipt(&mut self, entry: &ReceiptEntry) -> io::Result<()> {
+        let each = matches!(self.rows, Rows::Each(_));
+        let mut row = model::row_of(entry, each);
+        row.seq = self.seq;
+        self.seq += 1;
+        for (root, count) in &mut self.roots {
+            *count += u64::from(Path::new(&row.file).starts_with(root));
+        }
+        self.tokens.join(&mut row);
+        row.chain_slot = row.findings.len();
+        // Whether the chain join must wait for the other receipts of this request hash.
+        let mut waits = None;
+        if let Some(groups) = &self.groups {
+            match &row.request_sha256 {
+                Some(hash) if groups.has(hash) => waits = Some(hash.clone()),
+                hash => row.findings.push(not_in_chain(&row.file, hash.is_some())),
+            }
+        }
+        self.frames.join(&mut row, each);
+        self.tally.row(&row);
+        let Some(hash) = waits else {
+            return self.hand_on(row);
+        };
+        let order = (row.time, row.seq);
+        let waiting = Waiting {
+            file: row.file.clone(),
+            tool: row.tool.clone(),
+            class: row.class,
+            row: None,
+        };
+        let (waiting, row) = if each {
+            (
+                Waiting {
+                    row: Some(Box::new(row)),
+                    ..waiting
+                },
+                None,
+            )
+        } else {
+            (waiting, Some(row))
+        };
+        // The row goes into the sample before a late finding can reach it.
+        if let Some(row) = row {
+            self.hand_on(row)?;
+        }
+        let groups = self
+            .groups
+            .as_mut()
+            .ok_or_else(|| io::Error::other("no chains"))?;
+        match groups.offer(
+            &hash,
+            Held {
+                order,
+                payload: waiting,
+            },
+        ) {
+            Some(unjoined) => self.unjoined(unjoined),
+            None => Ok(()),
+        }
+    }
+
+    /// A receipt now certain to join no chain entry: its finding, counted, and on its row.
+    fn unjoined(&mut self, held: Held<Waiting>) -> io::Result<()> {
+        let (time, seq) = held.order;
+        let waiting = held.payload;
+        let finding = not_in_chain(&waiting.file, true);
+        self.tally.row_finding(&finding, time, seq);
+        match waiting.row {
+            Some(mut row) => {
+                row.add_chain_finding(finding);
+                self.hand_on(*row)
+            }
+            None => {
+                if let Rows::Model(sample) = &mut self.rows {
+                    sample.late_finding(seq, finding, waiting.tool, waiting.class, time);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// A row whose joins are final (but for a late chain finding while it is kept).
+    fn hand_on(&mut self, mut row: Row) -> io::Result<()> {
+        match &mut self.rows {
+            Rows::Model(sample) => {
+                sample.offer(row);
+                Ok(())
+            }
+            Rows::Each(write) => {
+                finish_row(&mut row, &self.annotations, self.trust.server.as_deref());
+                write(&row)
+            }
+        }
+    }
+
+    /// Completes the joins (chains, token uses), the counts and the verdict; with rows
+    /// handed on one by one, hands on those that waited for the chain join (in decision-time
+    /// order) and leaves the model's rows empty.
+    pub fn finish(mut self) -> io::Result<Model> {
+        let mut chains = std::mem::take(&mut self.chains);
+        if let Some(groups) = self.groups.take() {
+            for (held, join) in groups.finish(&mut chains) {
+                if !join.head_ok {
+                    self.tally.chain_break(held.order.0);
+                }
+                match held.payload.row {
+                    Some(mut row) => {
+                        row.chain = Some(Box::new(join));
+                        self.hand_on(*row)?;
+                    }
+                    None => {
+                        if let Rows::Model(sample) = &mut self.rows {
+                            if let Some(row) = sample.kept(held.order.1) {
+                                row.chain = Some(Box::new(join));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let (mut rows, omitted) = match std::mem::take(&mut self.rows) {
+            Rows::Model(sample) => sample.finish(),
+            Rows::Each(_) => (Vec::new(), Vec::new()),
+        };
+        // Chain entries point at the rows kept; the others are counted, not listed.
+        let position: HashMap<usize, usize> = (rows.iter().enumerate())
+            .map(|(at, row)| (row.seq, at))
+            .collect();
+        let mut findings = std::mem::take(&mut self.findings);
+        findings.extend(model::token_findings(&self.tokens.tokens));
+        findings.extend(model::chain_findings(&chains));
+        // Most serious first everywhere (stable: ties keep their order).
+        findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+        for finding in &findings {
+            self.tally.other_finding(finding);
+        }
+        for chain in &mut chains {
+            chain.entries.retain_mut(|entry| {
+                entry.row = entry.row.and_then(|seq| position.get(&seq).copied());
+                !entry.head_ok || !entry.joined || entry.row.is_some()
+            });
+        }
+        self.tokens.list_users(&rows);
+        let server = self.trust.server.clone();
+        for row in &mut rows {
+            self.frames.attach_bytes(row);
+        }
+        model::analyse_frames(&mut rows, server.as_deref());
+        for row in &mut rows {
+            finish_row(row, &self.annotations, None);
+        }
+        let (mut summary, verdict, timeline) =
+            self.tally
+                .conclude(&self.tokens.tokens, &chains, self.frames.counts());
+        summary.rows_omitted = omitted.iter().map(|a| a.receipts).sum();
+        let mut inputs: Vec<Input> = (self.roots.iter())
+            .map(|(root, count)| Input {
+                role: "receipts",
+                path: root.display().to_string(),
+                bytes: *count,
+                sha256: None,
+            })
+            .collect();
+        inputs.append(&mut self.inputs);
+        Ok(Model {
+            title: self.title,
+            generated_at: None,
+            verdict,
+            summary,
+            rows,
+            omitted,
+            tokens: self.tokens.tokens,
+            chains,
+            findings,
+            inputs,
+            trust: self.trust,
+            timeline,
+        })
+    }
+}
+
+impl Default for Rows<'_> {
+    fn default() -> Self {
+        Rows::Model(Sample::default())
+    }
+}
+
+/// The row as shown: its annotations, its frame analysed (when it holds one and `server`
+/// analysis is wanted here), its findings most serious first.
+fn finish_row(
+    row: &mut Row,
+    annotations: &HashMap<(String, u64), Vec<RowAnnotation>>,
+    server: Option<&str>,
+) {
+    if let Some(subject) = &row.subject {
+        if let Some(found) = annotations.get(&(subject.sha256.clone(), subject.length)) {
+            row.annotations.extend(found.iter().cloned());
+        }
+    }
+    row.analyse_frame(server);
+    row.settle_findings();
+}
+
+fn not_in_chain(file: &str, has_hash: bool) -> Finding {
+    let message = if has_hash {
+        "no entry of the given chains has this receipt's request hash"
+    } else {
+        "the receipt's request hash could not be established, so no chain entry joins it"
+    };
+    Finding::new(Code::ReceiptNotInChain, Some(PathBuf::from(file)), message)
+}
