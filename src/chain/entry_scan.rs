@@ -165,26 +165,16 @@ pub(super) fn decode_into(raw: &str, out: &mut String) {
 /// The escape after a backslash and how many bytes it takes; `None` for an invalid one and
 /// for a surrogate `\u` escape (paired or not, those are the parser's to decode).
 fn escape(after: &[u8]) -> Option<(char, usize)> {
-    let ch = match after.first()? {
-        b'"' => '"',
-        b'\\' => '\\',
-        b'/' => '/',
-        b'b' => '\u{8}',
-        b'f' => '\u{c}',
-        b'n' => '\n',
-        b'r' => '\r',
-        b't' => '\t',
-        b'u' => {
-            let hex = after.get(1..5)?;
-            let mut code = 0u32;
-            for &b in hex {
-                code = code * 16 + char::from(b).to_digit(16)?;
-            }
-            return char::from_u32(code).map(|ch| (ch, 5));
+    let code = *after.first()?;
+    if code == b'u' {
+        let hex = after.get(1..5)?;
+        let mut unit = 0u32;
+        for &b in hex {
+            unit = unit * 16 + char::from(b).to_digit(16)?;
         }
-        _ => return None,
-    };
-    Some((ch, 1))
+        return char::from_u32(unit).map(|ch| (ch, 5));
+    }
+    crate::json::short_escape(code).map(|ch| (ch, 1))
 }
 
 #[cfg(test)]
