@@ -153,12 +153,7 @@ fn human_ref(record: &RefRecord<'_>) -> String {
                 record.status
             ));
             for finding in &record.findings {
-                text.push_str(&format!(
-                    "    {} ({}): {}\n",
-                    finding.code,
-                    finding.severity.as_str(),
-                    escape(&finding.message)
-                ));
+                text.push_str(&format!("    {}\n", super::finding_line(finding)));
             }
         }
     }

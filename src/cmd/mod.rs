@@ -222,16 +222,25 @@ pub fn refused_duplicate(
             }),
         ),
         Format::Human => out.text(&format!(
-            "{}\n  REFUSED  {} ({}): {}\n",
+            "{}\n  REFUSED  {}\n",
             crate::inert::escape(&file.display().to_string()),
-            finding.code,
-            finding.severity.as_str(),
-            crate::inert::escape(&finding.message)
+            finding_line(&finding)
         )),
     }
     .and_then(|()| out.flush())
     .map_err(io_report)?;
     Ok(Outcome::Problems)
+}
+
+/// A finding as people read it after a label: `CODE (severity): message`, the message
+/// escaped. The one human form of a finding in the commands' text reports.
+pub(crate) fn finding_line(finding: &crate::finding::Finding) -> String {
+    format!(
+        "{} ({}): {}",
+        finding.code,
+        finding.severity.as_str(),
+        crate::inert::escape(&finding.message)
+    )
 }
 
 /// Buffered stdout for reports; every command writes stdout through here. Once the reader

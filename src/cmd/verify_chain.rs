@@ -258,12 +258,7 @@ fn human(result: &ChainResult) -> String {
         });
     }
     for finding in &result.findings {
-        text.push_str(&format!(
-            "  REFUSED  {} ({}): {}\n",
-            finding.code,
-            finding.severity.as_str(),
-            escape(&finding.message)
-        ));
+        text.push_str(&format!("  REFUSED  {}\n", super::finding_line(finding)));
     }
     text
 }

@@ -127,10 +127,8 @@ pub fn human(result: &FileResult<'_>, pin: Option<&Pin>) -> String {
     let Some(report) = result.report else {
         for finding in &result.findings {
             text.push_str(&format!(
-                "  NOT A RECEIPT  {} ({}): {}\n\n",
-                finding.code,
-                finding.severity.as_str(),
-                escape(&finding.message)
+                "  NOT A RECEIPT  {}\n\n",
+                super::finding_line(finding)
             ));
         }
         return text;
