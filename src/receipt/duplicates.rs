@@ -77,7 +77,9 @@ pub(super) fn refuse_parsed(
     };
     // Texts that do not parse are left to the checks that read them.
     if let Some(duplicate) = audit {
-        return Err(found(format!("the audit line in emitted_bytes: {duplicate}")));
+        return Err(found(format!(
+            "the audit line in emitted_bytes: {duplicate}"
+        )));
     }
     let payload = receipt
         .get("signed_config")
