@@ -2,7 +2,6 @@
 //! text it carries as a string, is no receipt: JSON readers disagree on which value counts,
 //! and a signature over the bytes covers both, so nothing read from it could be trusted.
 
-use super::audit_line::parse_step;
 use super::{ParsedStep, ReadProblem};
 use crate::finding::Code;
 use crate::json;
@@ -11,17 +10,9 @@ use serde_json::{Map, Value};
 /// `Err` with `duplicate-member` for a repeated name anywhere in the receipt file `text`
 /// (already read by serde_json into `receipt`) or in the kernel step output, its audit
 /// line, or the signed config payload; `invalid-json` when this crate's reader cannot read
-/// the file serde_json accepted (so no file escapes the check).
-pub fn refuse(text: &str, receipt: &Map<String, Value>) -> Result<(), ReadProblem> {
-    let step = receipt
-        .get("emitted_bytes")
-        .and_then(Value::as_str)
-        .map(parse_step);
-    refuse_parsed(text, receipt, step.as_ref(), &mut PayloadMemo::default())
-}
-
-/// [`refuse`], given the step output as [`parse_step`] read it from `emitted_bytes` (the
-/// verification reads it that way anyway) and a worker's memo of the last config payload.
+/// the file serde_json accepted (so no file escapes the check). `step` is the step output as
+/// `parse_step` read it from `emitted_bytes` (the checks read it that way anyway), `memo` a
+/// worker's memo of the last config payload it scanned.
 pub(super) fn refuse_parsed(
     text: &str,
     receipt: &Map<String, Value>,
@@ -171,6 +162,11 @@ mod tests {
     fn check(text: &str) -> Result<(), ReadProblem> {
         let map: Map<String, Value> = serde_json::from_str(text).unwrap();
         refuse(text, &map)
+    }
+
+    fn refuse(text: &str, map: &Map<String, Value>) -> Result<(), ReadProblem> {
+        let step = super::super::read_step(map);
+        refuse_parsed(text, map, step.as_ref(), &mut PayloadMemo::default())
     }
 
     #[test]
