@@ -408,7 +408,7 @@ fn human_checks(records: &[CheckRecord]) -> String {
     let count = |status: &str| {
         records
             .iter()
-            .filter(|r| r.verdict.status == status)
+            .filter(|r| r.verdict.status() == status)
             .count()
     };
     let (verified, failed, unchecked) = (count("verified"), count("failed"), count("not-checked"));
@@ -447,10 +447,10 @@ fn human_checks(records: &[CheckRecord]) -> String {
             Some(code) if code != EvidenceCode::EvidenceTypeNotEvaluated => {
                 format!(
                     "{} {code}",
-                    record.verdict.status.to_uppercase().replace('-', " ")
+                    record.verdict.status().to_uppercase().replace('-', " ")
                 )
             }
-            _ => record.verdict.status.to_owned(),
+            _ => record.verdict.status().to_owned(),
         };
         let binding = match record.verdict.binding {
             Binding::Bound => "bound",
