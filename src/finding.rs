@@ -114,6 +114,8 @@ codes! {
     ChainEntryWithoutReceipt => (Warning, "a chain entry's request hash matches no receipt of the report"),
     ReceiptNotInChain => (Warning, "a receipt's request hash matches no entry of the given chains"),
     FrameNotCaptured => (Info, "no frame of the given captures has the receipt's canonical request hash"),
+    AnnotationEvidenceFailed => (Error, "a captured response to the receipt's request carries a trust annotation whose evidenceRef fails its check (digest, receipt, call or reference; as `sealkit evidence verify` fails it)"),
+    AnnotationEvidenceNotChecked => (Warning, "a captured response to the receipt's request carries a trust annotation whose evidenceRef could not be checked (not found under the receipt directories, unreadable, or a digest or canonicalization sealkit does not support)"),
 }
 
 impl Serialize for Code {
