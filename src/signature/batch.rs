@@ -384,6 +384,19 @@ mod tests {
     }
 
     #[test]
+    fn every_batch_gets_all_torsion_tests_in_groups_sized_for_it() {
+        for count in [1, MIN_BATCHED, WIDE_GROUPS_FROM - 1, WIDE_GROUPS_FROM, 2048] {
+            assert_eq!(groups(count) * group_width(count), TORSION_TESTS, "{count}");
+            let random = Randomness::draw(count).unwrap();
+            assert_eq!(random.coefficients.len(), count);
+            assert_eq!(random.subsets.len(), groups(count) * count);
+        }
+        // Wide groups only where their 256 buckets pay off (the speed, not the verdicts).
+        assert_eq!(group_width(WIDE_GROUPS_FROM - 1), NARROW_GROUP_TESTS);
+        assert_eq!(group_width(WIDE_GROUPS_FROM), GROUP_TESTS);
+    }
+
+    #[test]
     fn every_test_of_every_group_counts() {
         // A torsion part that only one test's subset holds is still found, for every test:
         // no group or bit of the random bytes is skipped or read twice.
@@ -392,9 +405,8 @@ mod tests {
             let torsioned = count / 2;
             points[torsioned] += EIGHT_TORSION[4];
             let width = group_width(count);
-            let mut subsets = vec![0u8; groups(count) * count];
-            assert!(!subsets.is_empty());
-            for group in 0..groups(count) {
+            let mut subsets = vec![0u8; TORSION_TESTS / width * count];
+            for group in 0..TORSION_TESTS / width {
                 for bit in 0..width {
                     subsets[group * count + torsioned] = 1 << bit;
                     assert!(
