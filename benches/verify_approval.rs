@@ -18,13 +18,14 @@
 //!   ratio to the raw verify rate, wall time on the machine's cores, and peak resident memory
 //!   (VmHWM; goal: no more than before, ~29 MB, and never growing with the file).
 //!
-//! Run: `cargo bench --bench verify_approval` (a few minutes). `SEALKIT_BENCH_BINARY=PATH`
-//! measures another build (e.g. the one before a change) in the same run; `SEALKIT_BENCH_WRITE=DIR`
-//! writes the corpus (`tokens.ndjson`, `call.frame`, `pubkey.hex`) for profiling and exits.
+//! Run: `cargo bench --bench verify_approval` (a few minutes). `SEALKIT_BENCH_BINARY=DIR/sealkit`
+//! measures another build (e.g. the one before a change) in the same run (named `sealkit`: the
+//! memory poll looks for that process name); `SEALKIT_BENCH_WRITE=DIR` writes the corpus
+//! (`tokens.ndjson`, `call.frame`, `pubkey.hex`) for profiling and exits.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-// Only `run` and `load_average` are used here (not `per_second`).
+// Not every shared helper is used here (not `per_second`).
 #[allow(dead_code)]
 #[path = "support/child.rs"]
 mod child;
@@ -111,18 +112,6 @@ fn pipeline(corpus: &Corpus) -> u64 {
     }
 }
 
-/// User + system CPU time of this whole process (every thread), from `/proc/self/stat`.
-fn process_cpu() -> Duration {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let fields: Vec<&str> = stat
-        .rsplit_once(')')
-        .map(|(_, rest)| rest.split_whitespace().collect())
-        .unwrap_or_default();
-    // Fields are numbered from 1 with the pid; utime and stime are 14 and 15. USER_HZ = 100.
-    let field = |i: usize| fields.get(i - 3).and_then(|f| f.parse::<u64>().ok());
-    Duration::from_millis((field(14).unwrap_or(0) + field(15).unwrap_or(0)) * 10)
-}
-
 /// Best clock and best CPU time over the rounds, with the load average at the best clock time.
 #[derive(Clone, Copy)]
 struct Best {
@@ -150,9 +139,12 @@ impl Best {
     /// Clock and CPU time of `work` in this process.
     fn in_process(mut work: impl FnMut()) -> Best {
         Best::of(|| {
-            let (start, cpu) = (Instant::now(), process_cpu());
+            let (start, cpu) = (Instant::now(), child::own_cpu_seconds());
             work();
-            (start.elapsed(), process_cpu() - cpu)
+            (
+                start.elapsed(),
+                Duration::from_secs_f64(child::own_cpu_seconds() - cpu),
+            )
         })
     }
 
