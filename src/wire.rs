@@ -1081,7 +1081,9 @@ mod tests {
     /// scan refuses, one for every guard and cap and their edges, it never says the text
     /// passes; on ordinary traffic and on the edges the scan lets through, it does (where it
     /// is not merely cautious, noted). Seen red with `member.key.is_ascii()` dropped from
-    /// `tree_passes` (the NFD pair passed) and with `keys_are_distinct` returning true.
+    /// `tree_passes` (the NFD pair passed) and with `keys_are_distinct` returning true; the
+    /// object depth cases were added for two mutants that missed without them
+    /// (docs/mutants.md).
     #[test]
     fn the_tree_shortcut_never_passes_what_the_scan_refuses() {
         let on_tree = |text: &str| {
@@ -1112,6 +1114,9 @@ mod tests {
             r#"["a\u00e9\udfff"]"#.to_owned(),
             format!("{}{}", "[".repeat(65), "]".repeat(65)),
             format!("{}{}", "[".repeat(129), "]".repeat(129)),
+            // An object as the 65th level, and 65 levels of objects alone.
+            format!("{}{{}}{}", "[".repeat(64), "]".repeat(64)),
+            format!("{}1{}", "{\"a\":".repeat(65), "}".repeat(65)),
             format!("[\"{}\"]", "a".repeat(MAX_JSON_STRING_BYTES + 1)),
             format!("[\"\\n{}\"]", "a".repeat(MAX_JSON_STRING_BYTES - 1)),
             format!("{{\"{}\":1}}", "k".repeat(MAX_JSON_STRING_BYTES + 1)),
@@ -1130,6 +1135,8 @@ mod tests {
             r#"["\ud834\udd1e","\\ud800","\u00e9\n\"\\\/"]"#.to_owned(),
             "[\"caf\u{e9} \u{2014}\"]".to_owned(),
             format!("{}{}", "[".repeat(64), "]".repeat(64)),
+            format!("{}{{}}{}", "[".repeat(63), "]".repeat(63)),
+            format!("{}1{}", "{\"a\":".repeat(64), "}".repeat(64)),
             format!("[\"{}\"]", "a".repeat(MAX_JSON_STRING_BYTES)),
             format!("[{}]", vec!["0"; 4096].join(",")),
             wide(4096, ""),
