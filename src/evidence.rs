@@ -378,8 +378,9 @@ pub struct Located {
 /// The verdict on one reference.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Verdict {
-    /// `verified`, `failed` or `not-checked` (exit status 0, 1, 2).
-    pub status: &'static str,
+    /// `verified`, `failed` or `not-checked` (exit status 0, 1, 2). Private: only `stop`
+    /// sets it, from the code, so the status and the code cannot disagree.
+    status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub code: Option<EvidenceCode>,
     pub message: String,
@@ -394,6 +395,11 @@ pub struct Verdict {
 }
 
 impl Verdict {
+    /// `verified`, `failed` or `not-checked`: what the code does to the exit status.
+    pub fn status(&self) -> &'static str {
+        self.status
+    }
+
     pub fn outcome(&self) -> Outcome {
         self.code.map_or(Outcome::Good, EvidenceCode::outcome)
     }

@@ -114,6 +114,39 @@ codes! {
     ChainEntryWithoutReceipt => (Warning, "a chain entry's request hash matches no receipt of the report"),
     ReceiptNotInChain => (Warning, "a receipt's request hash matches no entry of the given chains"),
     FrameNotCaptured => (Info, "no frame of the given captures has the receipt's canonical request hash"),
+    AnnotationEvidenceFailed => (Error, "a captured response to the receipt's request carries a trust annotation whose evidenceRef fails its check (digest, receipt, call or reference; as `sealkit evidence verify` fails it)"),
+    AnnotationEvidenceNotChecked => (Warning, "a captured response to the receipt's request carries a trust annotation whose evidenceRef could not be checked (not found under the receipt directories, unreadable, or a digest or canonicalization sealkit does not support)"),
+}
+
+/// What a finding is about, which decides the commands that can report it (the code list's
+/// sections, in its order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// One receipt's signature, content and approver (`verify receipt`, `audit`, `report`,
+    /// `evidence ref`).
+    Receipt,
+    /// One file as read (the same commands).
+    File,
+    /// A receipt directory as a whole (`audit`, `report`).
+    Directory,
+    /// A token file as a whole (`verify approval`).
+    TokenFile,
+    /// The joins of `report`.
+    ReportJoin,
+}
+
+impl Code {
+    /// The code's section of the list. The codes are declared in sections, so the derived
+    /// order places each between its section's first and last code.
+    pub fn scope(self) -> Scope {
+        match self {
+            c if c <= Code::NotHostLayout => Scope::Receipt,
+            c if c <= Code::UnexpectedFile => Scope::File,
+            c if c <= Code::OperationReceiptMissing => Scope::Directory,
+            Code::NoTokens => Scope::TokenFile,
+            _ => Scope::ReportJoin,
+        }
+    }
 }
 
 impl Serialize for Code {
@@ -163,5 +196,28 @@ mod tests {
                 .bytes()
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'));
         }
+    }
+
+    /// The sections' edges, and the report's join codes are exactly its section (a code added
+    /// at the end of another section, or a join code declared elsewhere, fails here).
+    #[test]
+    fn each_code_is_in_its_section() {
+        let edges = [
+            (Code::SignatureInvalid, Scope::Receipt),
+            (Code::NotHostLayout, Scope::Receipt),
+            (Code::UnreadableFile, Scope::File),
+            (Code::UnexpectedFile, Scope::File),
+            (Code::NoReceipts, Scope::Directory),
+            (Code::OperationReceiptMissing, Scope::Directory),
+            (Code::NoTokens, Scope::TokenFile),
+            (Code::ReleasedWithoutToken, Scope::ReportJoin),
+        ];
+        for (code, scope) in edges {
+            assert_eq!(code.scope(), scope, "{code}");
+        }
+        let joins: Vec<Code> = (Code::ALL.iter().copied())
+            .filter(|c| c.scope() == Scope::ReportJoin)
+            .collect();
+        assert_eq!(joins, crate::report::model::JOIN_CODES);
     }
 }

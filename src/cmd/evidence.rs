@@ -48,14 +48,8 @@ fn unreadable(input: &Input, error: &std::io::Error, global: &Global) -> Outcome
 }
 
 fn run_ref(args: EvidenceRefArgs, global: &Global) -> miette::Result<Outcome> {
-    let pin = super::receipt_pin(args.receipt_key.as_deref())?;
-    crate::input::stdin_once(args.files.iter().map(|file| ("RECEIPT", file.as_path())))
-        .map_err(super::diagnostic::report)?;
-    let mut out = Out::new();
-    let mut array = match global.format {
-        Format::Json => Some(JsonArray::begin(&mut out).map_err(super::io_report)?),
-        _ => None,
-    };
+    let (pin, mut out, mut array) =
+        super::receipt_files_start(args.receipt_key.as_deref(), &args.files, "RECEIPT", global)?;
     let mut scratch = Scratch::default();
     let mut outcome = Outcome::Good;
     for file in &args.files {
@@ -408,7 +402,7 @@ fn human_checks(records: &[CheckRecord]) -> String {
     let count = |status: &str| {
         records
             .iter()
-            .filter(|r| r.verdict.status == status)
+            .filter(|r| r.verdict.status() == status)
             .count()
     };
     let (verified, failed, unchecked) = (count("verified"), count("failed"), count("not-checked"));
@@ -447,10 +441,10 @@ fn human_checks(records: &[CheckRecord]) -> String {
             Some(code) if code != EvidenceCode::EvidenceTypeNotEvaluated => {
                 format!(
                     "{} {code}",
-                    record.verdict.status.to_uppercase().replace('-', " ")
+                    record.verdict.status().to_uppercase().replace('-', " ")
                 )
             }
-            _ => record.verdict.status.to_owned(),
+            _ => record.verdict.status().to_owned(),
         };
         let binding = match record.verdict.binding {
             Binding::Bound => "bound",

@@ -389,3 +389,23 @@ pub fn receipt_pin(key: Option<&str>) -> miette::Result<Option<crate::receipt::p
         .transpose()
         .map_err(diagnostic::report)
 }
+
+/// How a command over receipt files starts (`verify receipt`, `evidence ref`): the pinned key,
+/// standard input claimed by at most one file (named `name` in the error), and the output with
+/// a JSON array begun when the format is JSON.
+pub fn receipt_files_start(
+    key: Option<&str>,
+    files: &[std::path::PathBuf],
+    name: &str,
+    global: &Global,
+) -> miette::Result<(Option<crate::receipt::pin::Pin>, Out, Option<JsonArray>)> {
+    let pin = receipt_pin(key)?;
+    crate::input::stdin_once(files.iter().map(|file| (name, file.as_path())))
+        .map_err(diagnostic::report)?;
+    let mut out = Out::new();
+    let array = match global.format {
+        Format::Json => Some(JsonArray::begin(&mut out).map_err(io_report)?),
+        _ => None,
+    };
+    Ok((pin, out, array))
+}

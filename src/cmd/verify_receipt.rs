@@ -1,7 +1,7 @@
 //! `sealkit verify receipt FILE… [--receipt-key HEX|FILE]`: every check of
 //! [`crate::receipt`] per file, verified facts apart from reported fields (docs/receipts.md).
 
-use super::{Global, JsonArray, Out};
+use super::Global;
 use crate::cli::{Format, VerifyReceiptArgs};
 use crate::finding::{Code, Finding, Severity};
 use crate::inert::escape;
@@ -24,14 +24,8 @@ pub struct FileResult<'a> {
 }
 
 pub fn run(args: VerifyReceiptArgs, global: &Global) -> miette::Result<Outcome> {
-    let pin = super::receipt_pin(args.receipt_key.as_deref())?;
-    crate::input::stdin_once(args.files.iter().map(|file| ("FILE", file.as_path())))
-        .map_err(super::diagnostic::report)?;
-    let mut out = Out::new();
-    let mut array = match global.format {
-        Format::Json => Some(JsonArray::begin(&mut out).map_err(super::io_report)?),
-        _ => None,
-    };
+    let (pin, mut out, mut array) =
+        super::receipt_files_start(args.receipt_key.as_deref(), &args.files, "FILE", global)?;
     let mut scratch = Scratch::default();
     let mut outcome = Outcome::Good;
     let mut statuses: Vec<(PathBuf, &'static str)> = Vec::new();

@@ -41,6 +41,8 @@ pub const JOIN_CODES: &[Code] = &[
     Code::ChainEntryWithoutReceipt,
     Code::ReceiptNotInChain,
     Code::FrameNotCaptured,
+    Code::AnnotationEvidenceFailed,
+    Code::AnnotationEvidenceNotChecked,
 ];
 
 /// One input file, named and fingerprinted.

@@ -155,7 +155,7 @@ fn details_html(page: &mut String, row: &Row, model: &Model) {
                         .kind
                         .as_deref()
                         .unwrap_or("(no type)"),
-                    verdict.status,
+                    verdict.status(),
                     verdict.code.map(|c| format!(" ({c})")).unwrap_or_default(),
                     verdict.binding.as_str(),
                     verdict.message

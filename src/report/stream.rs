@@ -18,6 +18,7 @@ use crate::evidence::RowAnnotation;
 use crate::finding::{Code, Finding};
 use crate::frame::Subject;
 use crate::migrate::frames::FrameIndex;
+use crate::outcome::Outcome;
 use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -125,6 +126,7 @@ impl<'w> Builder<'w> {
             }
         }
         self.frames.join(&mut row, each);
+        join_annotations(&mut row, &self.annotations);
         self.tally.row(&row);
         let Some(hash) = waits else {
             return self.hand_on(row);
@@ -195,7 +197,7 @@ impl<'w> Builder<'w> {
                 Ok(())
             }
             Rows::Each(write) => {
-                finish_row(&mut row, &self.annotations, self.trust.server.as_deref());
+                finish_row(&mut row, self.trust.server.as_deref());
                 write(&row)
             }
         }
@@ -255,7 +257,7 @@ impl<'w> Builder<'w> {
         }
         model::analyse_frames(&mut rows, server.as_deref());
         for row in &mut rows {
-            finish_row(row, &self.annotations, None);
+            finish_row(row, None);
         }
         let (mut summary, verdict, timeline) =
             self.tally
@@ -293,18 +295,54 @@ impl Default for Rows<'_> {
     }
 }
 
-/// The row as shown: its annotations, its frame analysed (when it holds one and `server`
-/// analysis is wanted here), its findings most serious first.
-fn finish_row(
-    row: &mut Row,
-    annotations: &HashMap<(String, u64), Vec<RowAnnotation>>,
-    server: Option<&str>,
-) {
-    if let Some(subject) = &row.subject {
-        if let Some(found) = annotations.get(&(subject.sha256.clone(), subject.length)) {
-            row.annotations.extend(found.iter().cloned());
+/// The trust annotations of the captured responses to the row's request (same exact-frame
+/// subject), and a finding for each reference that failed its check (an error) or could not
+/// be checked (a warning): the report checked them, so their outcome counts in its verdict
+/// and exit status, and a row with one is kept whole (seen red with the findings left out:
+/// a forged annotation on a good receipt's row left the report at exit 0).
+fn join_annotations(row: &mut Row, annotations: &HashMap<(String, u64), Vec<RowAnnotation>>) {
+    let Some(subject) = &row.subject else {
+        return;
+    };
+    let Some(found) = annotations.get(&(subject.sha256.clone(), subject.length)) else {
+        return;
+    };
+    for annotation in found {
+        for reference in &annotation.references {
+            let code = match reference.verdict.outcome() {
+                Outcome::Good => continue,
+                Outcome::Problems => Code::AnnotationEvidenceFailed,
+                Outcome::Unchecked => Code::AnnotationEvidenceNotChecked,
+            };
+            let reason = reference
+                .verdict
+                .code
+                .map(|c| c.as_str())
+                .unwrap_or_default();
+            row.findings.push(Finding::new(
+                code,
+                Some(PathBuf::from(&row.file)),
+                format!(
+                    "{} frame {}: evidenceRef {} {} ({reason}): {}",
+                    annotation.capture,
+                    annotation.line,
+                    reference
+                        .evidence_ref
+                        .kind
+                        .as_deref()
+                        .unwrap_or("(no type)"),
+                    reference.verdict.status(),
+                    reference.verdict.message
+                ),
+            ));
         }
     }
+    row.annotations.extend(found.iter().cloned());
+}
+
+/// The row as shown: its frame analysed (when it holds one and `server` analysis is wanted
+/// here), its findings most serious first.
+fn finish_row(row: &mut Row, server: Option<&str>) {
     row.analyse_frame(server);
     row.settle_findings();
 }

@@ -573,3 +573,90 @@ fn the_report_joins_annotations_to_their_requests_rows() {
     assert!(pages[2]
         .contains("frame 7, sensitive: seal.authorization-decision.v3 verified, binding bound"));
 }
+
+/// The report checked the annotations, so their outcome counts in its verdict and exit status:
+/// a forged reference (the "dropped table users" response's digest changed by one digit) is
+/// an `annotation-evidence-failed` error on both rows of that call and the report says
+/// *problems* with exit 1; a reference to evidence that is not there is an
+/// `annotation-evidence-not-checked` warning (exit 0, 1 with `--deny-warnings`). Seen red with
+/// the findings left out of `join_annotations`: the forged capture's report exited 0, good.
+#[test]
+fn the_report_counts_annotation_verdicts() {
+    let scratch = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(root().join(CAPTURE)).unwrap();
+    let digest = "148b1b698a66b0c8a7ff3a76662af027bbe926753ca8653e22e177b41f8bb36a";
+    assert!(text.contains(digest));
+    let cases = [
+        (
+            "forged",
+            text.replace(digest, &format!("0{}", &digest[1..])),
+            "annotation-evidence-failed",
+            "error",
+            1,
+            "problems",
+        ),
+        (
+            "missing",
+            text.replace(
+                "receipt-00000000000000000002-460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793.json",
+                "receipt-gone.json",
+            )
+            .replace(digest, &"0".repeat(64)),
+            "annotation-evidence-not-checked",
+            "warning",
+            0,
+            "good",
+        ),
+    ];
+    for (name, capture_text, code, severity, exit, verdict) in cases {
+        let capture = scratch.path().join(format!("{name}.capture"));
+        std::fs::write(&capture, capture_text).unwrap();
+        let out = scratch.path().join(format!("{name}.json"));
+        let run = |extra: &[&str]| {
+            let mut args = vec![
+                "report",
+                "--format",
+                "json",
+                "--out",
+                out.to_str().unwrap(),
+                "--receipt-key",
+            ];
+            let key = receipt_key();
+            args.push(&key);
+            args.extend_from_slice(extra);
+            args.extend_from_slice(&["--frames", capture.to_str().unwrap(), RECEIPTS]);
+            let (status, _, stderr) = sealkit(&args);
+            let model: Value =
+                serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap_or_default();
+            (status, model, stderr)
+        };
+        let (status, model, stderr) = run(&[]);
+        assert_eq!(status, exit, "{name}: {stderr}");
+        assert_eq!(model["verdict"]["outcome"], verdict, "{name}");
+        let mut flagged: Vec<String> = Vec::new();
+        for row in model["rows"].as_array().unwrap() {
+            for finding in row["findings"].as_array().into_iter().flatten() {
+                if finding["code"] == code {
+                    assert_eq!(finding["severity"], severity, "{name}");
+                    let message = finding["message"].as_str().unwrap();
+                    assert!(message.contains("frame 7: evidenceRef"), "{message}");
+                    let file = row["file"].as_str().unwrap().rsplit('/').next().unwrap();
+                    flagged.push(file[..30].to_owned());
+                }
+            }
+        }
+        flagged.sort();
+        assert_eq!(
+            flagged,
+            [
+                "receipt-00000000000000000001-4",
+                "receipt-00000000000000000002-4"
+            ],
+            "{name}"
+        );
+        if exit == 0 {
+            let (status, _, stderr) = run(&["--deny-warnings"]);
+            assert_eq!(status, 1, "{name} --deny-warnings: {stderr}");
+        }
+    }
+}

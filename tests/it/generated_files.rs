@@ -86,30 +86,41 @@ fn roff_text(text: &str) -> String {
 /// then); its one line is the code's row in the documentation's code tables.
 fn codes(page: &str) -> Vec<String> {
     use sealkit::approval::reason::Reason;
-    use sealkit::finding::Code;
+    use sealkit::finding::{Code, Scope};
     use sealkit::migrate::{diff::verify::FindingCode, Change, Label};
     use sealkit::refusal::RefusalCode;
     let refusals = || RefusalCode::ALL.iter().map(|c| c.as_str().to_owned());
-    let findings = || Code::ALL.iter().map(|c| c.as_str().to_owned());
+    let findings = |scopes: &[Scope]| {
+        (Code::ALL.iter())
+            .filter(|c| scopes.contains(&c.scope()))
+            .map(|c| c.as_str().to_owned())
+            .collect()
+    };
     let labels = || Label::ALL.iter().map(|l| l.as_str().to_owned());
     match page {
         "sealkit-target" | "sealkit-approve" | "sealkit-envelope" => refusals().collect(),
-        "sealkit-audit"
-        | "sealkit-report"
-        | "sealkit-verify-receipt"
-        | "sealkit-verify-chain"
-        | "sealkit-verify-bundle" => findings().collect(),
+        "sealkit-audit" => findings(&[Scope::Receipt, Scope::File, Scope::Directory]),
+        "sealkit-report" => findings(&[
+            Scope::Receipt,
+            Scope::File,
+            Scope::Directory,
+            Scope::ReportJoin,
+        ]),
+        "sealkit-verify-receipt" => findings(&[Scope::Receipt, Scope::File]),
+        // A head state file that names a member twice; the chain's own errors are diagnostics.
+        "sealkit-verify-chain" => vec![Code::DuplicateMember.as_str().to_owned()],
         "sealkit-verify-approval" => Reason::ALL
             .iter()
             .map(|r| r.code().into_owned())
             .chain(["allow-beside-signed-decline".to_owned()])
+            .chain(findings(&[Scope::TokenFile]))
             .collect(),
         "sealkit-migrate" => labels()
             .chain(Change::ALL.iter().map(|c| c.as_str().to_owned()))
             .collect(),
         // `evidence ref` names no reference for a receipt that does not authenticate and
         // prints its receipt findings instead.
-        "sealkit-evidence-ref" => findings().collect(),
+        "sealkit-evidence-ref" => findings(&[Scope::Receipt, Scope::File]),
         "sealkit-evidence-verify" => sealkit::evidence::EvidenceCode::ALL
             .iter()
             .map(|c| c.as_str().to_owned())
