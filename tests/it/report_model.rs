@@ -755,3 +755,53 @@ fn details_follow_the_server_given_and_count_what_was_captured() {
     }
     assert!(targets > 0);
 }
+
+/// `--format jsonl` writes every row the JSON model has, with the same joins, also the rows
+/// that wait for the other receipts of their request hash before the chain join (written
+/// last). Seen red with the waiting row left out of `Waiting` (cargo-mutants: "delete field
+/// row from struct Waiting expression in Builder::receipt"): the chained rows never reached
+/// the file.
+#[test]
+fn json_lines_hold_every_row_of_the_model_with_its_joins() {
+    let temp = tempfile::tempdir().unwrap();
+    let tokens = [
+        fixture("new/approvals-L.ndjson"),
+        fixture("new/approvals-M.ndjson"),
+    ];
+    let sealed = fixture("new/sealed.json");
+    let frames = fixture("frames");
+    let extra = [
+        "--chain",
+        sealed.to_str().unwrap(),
+        "--frames",
+        frames.to_str().unwrap(),
+    ];
+    let (code, m) = json_report(temp.path(), &tokens, &extra);
+    assert_eq!(code, 0);
+    let out = temp.path().join("rows.jsonl");
+    let mut args = vec!["--format", "jsonl"];
+    args.extend_from_slice(&extra);
+    assert_eq!(report(&out, &fixture("new/receipts"), &tokens, &args), 0);
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut lines: BTreeMap<String, Value> = BTreeMap::new();
+    for line in text.lines() {
+        let mut row: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(row["type"], "report-row");
+        row.as_object_mut().unwrap().remove("type");
+        assert!(lines.insert(name(&row["file"]), row).is_none());
+    }
+    let rows = m["rows"].as_array().unwrap();
+    assert_eq!(lines.len(), rows.len());
+    assert_eq!(lines.len(), 13);
+    let mut chained = 0;
+    for row in rows {
+        let line = &lines[&name(&row["file"])];
+        for member in [
+            "status", "verdict", "time", "approval", "chain", "frame", "findings",
+        ] {
+            assert_eq!(line[member], row[member], "{member} of {}", row["file"]);
+        }
+        chained += usize::from(!row["chain"].is_null());
+    }
+    assert!(chained > 0, "no row joined a chain entry");
+}
