@@ -248,8 +248,9 @@ mod tests {
 
     /// Every kind of stop at every position of an eight-byte word, in strings that end deep in
     /// the text and at its very end (the byte-at-a-time tail): the scan takes what the parser
-    /// takes, with the same decoding, and leaves to it what it refuses (seen red with the
-    /// control character test dropped from `stop_bytes`: a raw U+0001 was then copied).
+    /// takes, with the same decoding, and leaves to it what it refuses (seen red under
+    /// cargo-mutants with `stop_bytes`'s control-character term joined by `&` instead of `|`,
+    /// and with `is_stop`'s `< 0x20` turned into `> 0x20`: docs/mutants.md).
     #[test]
     fn decodes_every_stop_at_every_offset_as_the_parser_does() {
         let stops = [
