@@ -1,34 +1,35 @@
 //! `verify approval` throughput over 100,000 token lines signed by one key, against the raw
-//! single-signature ed25519-dalek verification rate measured in the same run.
+//! single-signature ed25519-dalek verification rate measured in the same run (issue 28's goal:
+//! 40,000 tokens/s per core, end to end).
 //!
-//! - `raw_ed25519_verify`: `VerifyingKey::verify` over the 100,000 precomputed
-//!   (preimage, signature) pairs, one core — the limit.
-//! - `pipeline_1_thread` / `pipeline_2_threads`: the whole per-line pipeline of
-//!   `sealkit verify approval` (line splitting, seal-host's token checks, binding to a frame
-//!   and target, nonce reuse, report records) on a rayon pool of that size; output
-//!   serialisation excluded.
+//! Each measurement is the best of [`ROUNDS`] rounds, timed by the clock and by the CPU time
+//! it used (this process's user + system time for work in the bench, the child's for the
+//! binary), with the load average beside it: on a loaded machine the clock also counts waiting
+//! for a core, so the CPU time is the measure of work per line.
 //!
-//! After the measurements the ratios pipeline / raw are printed from criterion's estimates,
-//! with the load average. The pipeline checks the signatures of each batch of lines together
-//! (`sealkit::signature::batch`), so it can run faster than one `verify` per token: the goal
-//! is 40,000 tokens/s per core, about 1.4 × the raw rate of a quiet core (28,000–29,000/s).
+//! - the limit: `VerifyingKey::verify` over the 100,000 precomputed (preimage, signature)
+//!   pairs, one thread;
+//! - the pipeline: the whole per-line pipeline of `sealkit verify approval` (line splitting,
+//!   seal-host's token checks, batched signatures, binding to a frame and target, nonce reuse,
+//!   report records; output excluded) on a one-thread rayon pool;
+//! - end to end: the release binary `sealkit verify approval --frame --target` over the same
+//!   lines written to a file, once per output format (human, json, jsonl) with output to
+//!   `/dev/null`: tokens/s per core = lines / (user + system time), µs of CPU per line, the
+//!   ratio to the raw verify rate, wall time on the machine's cores, and peak resident memory
+//!   (VmHWM; goal: no more than before, ~29 MB, and never growing with the file).
 //!
-//! Then the release binary runs `sealkit verify approval` over the same 100,000 lines written
-//! to a file, once per output format (human, json, jsonl), and its peak resident memory
-//! (VmHWM) is printed with the load average around each run. Goal: at most 64 MB in every
-//! format (memory must not grow with the number of lines).
-//!
-//! Run: `cargo bench --bench verify_approval`; `SEALKIT_BENCH_MEMORY_ONLY=1` skips the
-//! criterion measurements.
+//! Run: `cargo bench --bench verify_approval` (a few minutes). `SEALKIT_BENCH_BINARY=DIR/sealkit`
+//! measures another build (e.g. the one before a change) in the same run (named `sealkit`: the
+//! memory poll looks for that process name); `SEALKIT_BENCH_WRITE=DIR` writes the corpus
+//! (`tokens.ndjson`, `call.frame`, `pubkey.hex`) for profiling and exits.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-// Only `run` and `load_average` are used here (not `per_second`).
+// Not every shared helper is used here (not `per_second`).
 #[allow(dead_code)]
 #[path = "support/child.rs"]
 mod child;
 
-use criterion::{criterion_group, Criterion, Throughput};
 use ed25519_dalek::{Signature, Verifier};
 use sealkit::approval::binding::{Expectations, Subject};
 use sealkit::approval::line_reports::{Checker, TokenStatus};
@@ -38,8 +39,12 @@ use sealkit::keys::SecretKey;
 use sealkit::tokenfile::{Batch, LineReader};
 use std::hint::black_box;
 use std::io::Cursor;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+/// Rounds of each measurement; the best is kept.
+const ROUNDS: usize = 3;
+/// The goal of issue 28, tokens per second per core.
+const GOAL_PER_CORE: f64 = 40_000.0;
 const LINES: usize = 100_000;
 const FRAME: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"db.execute\",\"arguments\":{\"database\":\"prod\",\"sql\":\"drop table customers\"}}}\n";
 const TARGET: &str = "2a01d25406f0fc82751a66ddaeb8e79d2104efc4b67699400003704e67c0c565";
@@ -107,115 +112,149 @@ fn pipeline(corpus: &Corpus) -> u64 {
     }
 }
 
-fn bench(c: &mut Criterion) {
+/// Best clock and best CPU time over the rounds, with the load average at the best clock time.
+#[derive(Clone, Copy)]
+struct Best {
+    time: Duration,
+    cpu: Duration,
+    load: f64,
+}
+
+impl Best {
+    fn of(mut round: impl FnMut() -> (Duration, Duration)) -> Best {
+        let mut best: Option<Best> = None;
+        for _ in 0..ROUNDS {
+            let (time, cpu) = round();
+            let load = child::load_average().parse().unwrap_or(f64::NAN);
+            let mut kept = best.unwrap_or(Best { time, cpu, load });
+            if time < kept.time {
+                (kept.time, kept.load) = (time, load);
+            }
+            kept.cpu = kept.cpu.min(cpu);
+            best = Some(kept);
+        }
+        best.expect("at least one round")
+    }
+
+    /// Clock and CPU time of `work` in this process.
+    fn in_process(mut work: impl FnMut()) -> Best {
+        Best::of(|| {
+            let (start, cpu) = (Instant::now(), child::own_cpu_seconds());
+            work();
+            (
+                start.elapsed(),
+                Duration::from_secs_f64(child::own_cpu_seconds() - cpu),
+            )
+        })
+    }
+
+    fn rate(seconds: Duration) -> f64 {
+        LINES as f64 / seconds.as_secs_f64()
+    }
+}
+
+fn write_corpus(corpus: &Corpus, dir: &std::path::Path) {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("tokens.ndjson"), &corpus.file).unwrap();
+    std::fs::write(dir.join("call.frame"), FRAME).unwrap();
+    std::fs::write(dir.join("pubkey.hex"), &corpus.key.public.hex).unwrap();
+}
+
+fn main() {
     let corpus = corpus();
+    if let Some(dir) = std::env::var_os("SEALKIT_BENCH_WRITE") {
+        let dir = std::path::PathBuf::from(dir);
+        write_corpus(&corpus, &dir);
+        println!(
+            "wrote {}; run: sealkit verify approval --pubkey {} --target {TARGET} --frame {} {}",
+            dir.display(),
+            corpus.key.public.hex,
+            dir.join("call.frame").display(),
+            dir.join("tokens.ndjson").display()
+        );
+        return;
+    }
     assert_eq!(
         pipeline(&corpus),
         LINES as u64,
         "every bench token is accepted"
     );
-    let mut group = c.benchmark_group("verify_approval_100k");
-    group.throughput(Throughput::Elements(LINES as u64));
-    group.sample_size(10);
-    group.warm_up_time(Duration::from_secs(1));
-    group.measurement_time(Duration::from_secs(40));
     let verifying = corpus.key.public.verifying;
-    group.bench_function("raw_ed25519_verify", |b| {
-        b.iter(|| {
-            for (message, signature) in &corpus.raw {
-                black_box(verifying.verify(message, signature)).expect("valid");
-            }
-        })
-    });
-    for threads in [1, 2] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("thread pool");
-        let name = format!(
-            "pipeline_{threads}_thread{}",
-            if threads == 1 { "" } else { "s" }
-        );
-        group.bench_function(name, |b| {
-            b.iter(|| pool.install(|| black_box(pipeline(&corpus))))
-        });
-    }
-    group.finish();
-}
-
-/// Mean time per iteration of one benchmark from criterion's saved estimates.
-fn mean_seconds(name: &str) -> Option<f64> {
-    // Criterion writes under the cargo target directory, `CARGO_TARGET_DIR` when it is set.
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
-    let path = target
-        .join("criterion/verify_approval_100k")
-        .join(name)
-        .join("new/estimates.json");
-    let estimates: serde_json::Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
-    Some(estimates["mean"]["point_estimate"].as_f64()? / 1e9)
-}
-
-fn ratios() {
-    let Some(raw) = mean_seconds("raw_ed25519_verify") else {
-        return;
-    };
-    let rate = |seconds: f64| LINES as f64 / seconds;
-    println!(
-        "raw ed25519-dalek verify: {:.0} signatures/s (one core; load average {})",
-        rate(raw),
-        child::load_average()
-    );
-    for name in ["pipeline_1_thread", "pipeline_2_threads"] {
-        if let Some(seconds) = mean_seconds(name) {
-            println!(
-                "{name}: {:.0} tokens/s = {:.2} x the raw single-verify rate",
-                rate(seconds),
-                raw / seconds
-            );
+    let raw = Best::in_process(|| {
+        for (message, signature) in &corpus.raw {
+            black_box(verifying.verify(message, signature)).expect("valid");
         }
-    }
+    });
+    let (raw_clock, raw_cpu) = (Best::rate(raw.time), Best::rate(raw.cpu));
+    println!(
+        "raw ed25519-dalek verify, one thread: {raw_cpu:.0} signatures/s by CPU time \
+         ({:.1} µs each), {raw_clock:.0}/s by the clock (load average {:.2})",
+        1e6 / raw_cpu,
+        raw.load
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("thread pool");
+    let piped = Best::in_process(|| {
+        pool.install(|| black_box(pipeline(&corpus)));
+    });
+    println!(
+        "pipeline (output excluded), one thread: {:.0} tokens/s by CPU time = {:.2} x raw; \
+         {:.0}/s by the clock = {:.2} x raw (load average {:.2})",
+        Best::rate(piped.cpu),
+        Best::rate(piped.cpu) / raw_cpu,
+        Best::rate(piped.time),
+        Best::rate(piped.time) / raw_clock,
+        piped.load
+    );
+    end_to_end(&corpus, raw_cpu, raw_clock);
 }
 
-criterion_group!(benches, bench);
-
-/// Peak memory of the release binary over the corpus, per output format.
-fn memory(corpus: &Corpus) {
+/// The release binary over the corpus, per output format: CPU per line, tokens/s per core,
+/// wall time and peak memory.
+fn end_to_end(corpus: &Corpus, raw_cpu: f64, raw_clock: f64) {
     let dir = tempfile::tempdir().unwrap();
-    let tokens = dir.path().join("tokens.ndjson");
-    let frame = dir.path().join("call.frame");
-    std::fs::write(&tokens, &corpus.file).unwrap();
-    std::fs::write(&frame, FRAME).unwrap();
+    write_corpus(corpus, dir.path());
+    let binary = std::env::var("SEALKIT_BENCH_BINARY")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_sealkit").to_owned());
+    println!(
+        "end to end: {binary} over {LINES} lines ({:.1} MB), output to /dev/null; goal \
+         {GOAL_PER_CORE:.0} tokens/s per core (25 µs of CPU per line)",
+        corpus.file.len() as f64 / 1e6
+    );
     for format in ["human", "json", "jsonl"] {
-        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_sealkit"));
-        command
-            .args(["verify", "approval", "--format", format, "--pubkey"])
-            .arg(&corpus.key.public.hex)
-            .args(["--target", TARGET, "--frame"])
-            .arg(&frame)
-            .arg(&tokens);
-        let run = child::run(command, Duration::from_millis(20));
+        let mut peak_kb = 0;
+        let best = Best::of(|| {
+            let mut command = std::process::Command::new(&binary);
+            command
+                .args(["verify", "approval", "--format", format, "--pubkey"])
+                .arg(&corpus.key.public.hex)
+                .args(["--target", TARGET, "--frame"])
+                .arg(dir.path().join("call.frame"))
+                .arg(dir.path().join("tokens.ndjson"));
+            let run = child::run(command, Duration::from_millis(20));
+            assert_eq!(run.status, 0, "every bench token is accepted");
+            peak_kb = peak_kb.max(run.peak_kb);
+            (run.elapsed, Duration::from_secs_f64(run.cpu_seconds))
+        });
+        let per_core = Best::rate(best.cpu);
         println!(
-            "sealkit verify approval --format {format}: {LINES} lines ({:.1} MB) in {:.2} s \
-             (CPU {:.2} s), exit {}, peak RSS {:.1} MB (load average {} before, {} after)",
-            corpus.file.len() as f64 / 1e6,
-            run.elapsed.as_secs_f64(),
-            run.cpu_seconds,
-            run.status,
-            run.peak_kb as f64 / 1024.0,
-            run.load_before,
-            run.load_after
+            "  --format {format}: {per_core:.0} tokens/s per core by CPU time ({:.1} µs a line, \
+             {:.2} x raw verify, {}) ; {:.2} s by the clock = {:.0} tokens/s = {:.2} x raw \
+             verify's clock rate (load average {:.2}); peak RSS {:.1} MB",
+            1e6 / per_core,
+            per_core / raw_cpu,
+            if per_core >= GOAL_PER_CORE {
+                "goal met"
+            } else {
+                "goal NOT met"
+            },
+            best.time.as_secs_f64(),
+            Best::rate(best.time),
+            Best::rate(best.time) / raw_clock,
+            best.load,
+            peak_kb as f64 / 1024.0
         );
-        assert_eq!(run.status, 0, "every bench token is accepted");
     }
-}
-
-fn main() {
-    if std::env::var_os("SEALKIT_BENCH_MEMORY_ONLY").is_none() {
-        benches();
-        Criterion::default().configure_from_args().final_summary();
-        ratios();
-    }
-    memory(&corpus());
 }

@@ -429,17 +429,20 @@ impl Sink {
         match self {
             Sink::Human(human) => reports.iter().try_for_each(|report| human.add(report)),
             Sink::Jsonl(out) => {
-                for record in serialise(reports)? {
-                    out.write_all(&record)?;
-                    out.write_all(b"\n")?;
+                for records in serialise(reports, b"", b"\n")? {
+                    out.write_all(&records)?;
                 }
                 Ok(())
             }
             Sink::Json { out, first } => {
-                for record in serialise(reports)? {
-                    out.write_all(if *first { b"\n" } else { b",\n" })?;
+                for records in serialise(reports, b",\n", b"")? {
+                    // The document's first record follows its `[` with a line break alone.
+                    let records = match (*first, records.strip_prefix(b",")) {
+                        (true, Some(rest)) => rest,
+                        _ => records.as_slice(),
+                    };
                     *first = false;
-                    out.write_all(&record)?;
+                    out.write_all(records)?;
                 }
                 Ok(())
             }
@@ -473,12 +476,34 @@ impl Sink {
     }
 }
 
-fn serialise(reports: &[LineReport]) -> io::Result<Vec<Vec<u8>>> {
+/// Records serialised per parallel chunk of [`SERIALISED_CHUNK`] reports, each record between
+/// `before` and `after`, into one buffer per chunk (in order): one allocation per chunk rather
+/// than a growing buffer per record.
+fn serialise(reports: &[LineReport], before: &[u8], after: &[u8]) -> io::Result<Vec<Vec<u8>>> {
     reports
-        .par_iter()
-        .map(|report| super::typed("token", report))
+        .par_chunks(SERIALISED_CHUNK)
+        .map(|chunk| {
+            let mut out = Vec::with_capacity(chunk.len() * RECORD_BYTES);
+            for report in chunk {
+                out.extend_from_slice(before);
+                serde_json::to_writer(
+                    &mut out,
+                    &super::Typed {
+                        kind: "token",
+                        value: report,
+                    },
+                )?;
+                out.extend_from_slice(after);
+            }
+            Ok(out)
+        })
         .collect()
 }
+
+/// Reports per serialisation chunk: enough to spread a batch over the cores.
+const SERIALISED_CHUNK: usize = 128;
+/// About the size of an accepted line's JSON record, to size the chunk buffers.
+const RECORD_BYTES: usize = 1024;
 
 /// Human output: one table row per line, printed in chunks of [`TABLE_CHUNK_ROWS`] rows (each
 /// chunk a table with its own header, so memory does not grow with the file); then
@@ -649,11 +674,14 @@ fn diagnostic(report: &LineReport) -> miette::MietteDiagnostic {
 /// A 64-hex target as `8…4` characters; counted in characters, so an unverified target of
 /// any text is shortened without splitting one.
 fn short(hex: &str) -> String {
-    let chars: Vec<char> = hex.chars().collect();
-    if chars.len() > 16 {
-        let head: String = chars[..8].iter().collect();
-        let tail: String = chars[chars.len() - 4..].iter().collect();
-        format!("{head}…{tail}")
+    let chars = hex.chars().count();
+    if chars > 16 {
+        let at = |index: usize| {
+            hex.char_indices()
+                .nth(index)
+                .map_or(hex.len(), |(at, _)| at)
+        };
+        format!("{}…{}", &hex[..at(8)], &hex[at(chars - 4)..])
     } else {
         hex.to_owned()
     }
@@ -664,28 +692,37 @@ fn binding_text(report: &LineReport) -> String {
         return "-".to_owned();
     }
     let b = &report.binding;
-    let mut parts = Vec::new();
-    let check = |name: &str, check: Check, parts: &mut Vec<String>| match check {
-        Check::Match => parts.push(format!("{name} ok")),
-        Check::Mismatch => parts.push(format!("{name} MISMATCH")),
-        Check::NotChecked | Check::NotApplicable => {}
+    let mut text = String::new();
+    let mut part = |part: &str| {
+        if !text.is_empty() {
+            text.push_str(", ");
+        }
+        text.push_str(part);
     };
-    check("frame", b.subject, &mut parts);
-    check("target", b.target, &mut parts);
+    for (check, ok, mismatch) in [
+        (b.subject, "frame ok", "frame MISMATCH"),
+        (b.target, "target ok", "target MISMATCH"),
+    ] {
+        match check {
+            Check::Match => part(ok),
+            Check::Mismatch => part(mismatch),
+            Check::NotChecked | Check::NotApplicable => {}
+        }
+    }
     match b.freshness {
-        Freshness::Fresh => parts.push("fresh".to_owned()),
-        Freshness::PastExpiry => parts.push("PAST EXPIRY".to_owned()),
-        Freshness::PastTtl => parts.push("PAST TTL".to_owned()),
-        Freshness::FutureIssuedAt => parts.push("FUTURE".to_owned()),
+        Freshness::Fresh => part("fresh"),
+        Freshness::PastExpiry => part("PAST EXPIRY"),
+        Freshness::PastTtl => part("PAST TTL"),
+        Freshness::FutureIssuedAt => part("FUTURE"),
         Freshness::NotChecked | Freshness::NotApplicable => {}
     }
     if b.nonce == NonceUse::Repeated {
-        parts.push("NONCE REPEATED".to_owned());
+        part("NONCE REPEATED");
     }
-    if parts.is_empty() {
+    if text.is_empty() {
         "signature only".to_owned()
     } else {
-        parts.join(", ")
+        text
     }
 }
 

@@ -554,3 +554,19 @@ pub fn chain_entry(index: usize, payload: &str, head_ok: bool) -> ChainEntry {
         row: None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finding::Scope;
+
+    /// The join codes are exactly the report-join section of the code list, so each man page
+    /// lists the codes its command prints.
+    #[test]
+    fn join_codes_are_the_report_join_section() {
+        let joins: Vec<Code> = (Code::ALL.iter().copied())
+            .filter(|c| c.scope() == Scope::ReportJoin)
+            .collect();
+        assert_eq!(joins, JOIN_CODES);
+    }
+}

@@ -61,9 +61,16 @@ pub const EQUATION_CHUNK: usize = 128;
 /// multiplications by L (about 100 verifications), which batching saves back only from about
 /// this many signatures on.
 pub const MIN_BATCHED: usize = 128;
-/// R points per precomputed subset table in the torsion tests: 16 sums of 4 points each, so a
-/// test adds one table entry per four points instead of about two points.
-const TABLE_POINTS: usize = 4;
+/// Torsion tests computed together from one pass over the points (see [`group_sums`]): each
+/// point is added once into the bucket of its random bit pattern for the group's tests, and
+/// the group's sums come from the buckets. 8 for large batches (2¹⁶ additions of bucket
+/// folding per 2,048 points, about 20 additions a point for all 128 tests, where tables of
+/// 4-point subset sums needed about 36); 4 below [`WIDE_GROUPS_FROM`] points, where the 256
+/// buckets would cost more than they save.
+const GROUP_TESTS: usize = 8;
+const NARROW_GROUP_TESTS: usize = 4;
+/// Batches of at least this many R points use groups of [`GROUP_TESTS`] tests.
+const WIDE_GROUPS_FROM: usize = 512;
 
 /// The key every signature of a batch is checked under, with its torsion already known.
 pub struct BatchKey<'k> {
@@ -207,14 +214,14 @@ fn batch_passes(key: &VerifyingKey, terms: &[&Terms]) -> Vec<bool> {
 /// Fresh randomness for one batch: 128-bit equation coefficients and the subset bits.
 struct Randomness {
     coefficients: Vec<Scalar>,
-    /// For each test, one 4-bit subset per table of [`TABLE_POINTS`] points (two per byte).
+    /// For each group of tests, one byte per point: bit `j` of it (of the group's width) says
+    /// whether the point is in the group's `j`-th subset sum.
     subsets: Vec<u8>,
 }
 
 impl Randomness {
     fn draw(count: usize) -> Option<Self> {
-        let tables = count.div_ceil(TABLE_POINTS);
-        let mut bytes = vec![0u8; count * 16 + TORSION_TESTS * tables / 2];
+        let mut bytes = vec![0u8; count * 16 + groups(count) * count];
         getrandom::fill(&mut bytes).ok()?;
         let (coefficients, subsets) = bytes.split_at(count * 16);
         let coefficients = coefficients
@@ -232,51 +239,58 @@ impl Randomness {
     }
 }
 
+/// Tests per group for a batch of `count` R points.
+fn group_width(count: usize) -> usize {
+    if count >= WIDE_GROUPS_FROM {
+        GROUP_TESTS
+    } else {
+        NARROW_GROUP_TESTS
+    }
+}
+
+/// Groups of tests for a batch of `count` R points: [`TORSION_TESTS`] tests in all.
+fn groups(count: usize) -> usize {
+    TORSION_TESTS / group_width(count)
+}
+
 /// Check 4: every point is torsion-free, unless all [`TORSION_TESTS`] subset sums miss.
 fn all_torsion_free(points: &[EdwardsPoint], subsets: &[u8]) -> bool {
-    let tables = subset_tables(points);
-    (0..TORSION_TESTS).into_par_iter().all(|test| {
-        let sum =
-            tables
-                .iter()
-                .enumerate()
-                .fold(EdwardsPoint::identity(), |sum, (index, table)| {
-                    sum + table[subset_mask(subsets, subset_index(test, tables.len(), index))]
-                });
-        is_torsion_free(&sum)
+    if points.is_empty() {
+        return true;
+    }
+    let width = group_width(points.len());
+    subsets.par_chunks_exact(points.len()).all(|patterns| {
+        group_sums(points, patterns, width)
+            .iter()
+            .all(is_torsion_free)
     })
 }
 
-/// For each [`TABLE_POINTS`] points (the last group may be shorter), the sums of all their
-/// subsets: entry `mask` is the sum of the points whose bit is set in `mask`.
-fn subset_tables(points: &[EdwardsPoint]) -> Vec<[EdwardsPoint; 16]> {
-    points
-        .par_chunks(TABLE_POINTS)
-        .map(|chunk| {
-            let mut table = [EdwardsPoint::identity(); 16];
-            for mask in 1..16usize {
-                // The sum for `mask` is the sum without its lowest point, plus that point.
-                let lowest = mask.trailing_zeros() as usize;
-                let rest = mask & (mask - 1);
-                table[mask] = match chunk.get(lowest) {
-                    Some(point) => table[rest] + point,
-                    None => table[rest],
-                };
-            }
-            table
-        })
-        .collect()
-}
-
-/// Where the subset of table `table` for test `test` is among the random half-bytes: each
-/// test reads its own run of `tables` of them, so no two tests share a subset.
-fn subset_index(test: usize, tables: usize, table: usize) -> usize {
-    test * tables + table
-}
-
-/// The `index`-th 4-bit subset of the random bytes (two per byte, low half first).
-fn subset_mask(subsets: &[u8], index: usize) -> usize {
-    usize::from((subsets[index / 2] >> (4 * (index % 2))) & 0x0f)
+/// The `width` subset sums of one group of tests: sum `j` adds the points whose pattern has
+/// bit `j` set (only the low `width` bits of each pattern count). Each point goes into the
+/// bucket of its pattern (one addition); then, from the highest bit down, the buckets whose
+/// index has that bit set are added into its sum and folded onto the buckets without it, so
+/// bucket `p` always holds every point whose pattern agrees with `p` on the bits not yet done.
+fn group_sums(points: &[EdwardsPoint], patterns: &[u8], width: usize) -> Vec<EdwardsPoint> {
+    let mask = (1usize << width) - 1;
+    let mut buckets = vec![EdwardsPoint::identity(); 1 << width];
+    for (point, &pattern) in points.iter().zip(patterns) {
+        let pattern = usize::from(pattern) & mask;
+        // Pattern 0 is in no sum of this group.
+        if pattern != 0 {
+            buckets[pattern] += point;
+        }
+    }
+    let mut sums = vec![EdwardsPoint::identity(); width];
+    for bit in (0..width).rev() {
+        let half = 1usize << bit;
+        let (low, high) = buckets.split_at_mut(half);
+        for (kept, folded) in low.iter_mut().zip(&high[..half]) {
+            sums[bit] += folded;
+            *kept += folded;
+        }
+    }
+    sums
 }
 
 /// `[L]P = 0`, as `[L − 1]P + P` (L itself is not a canonical scalar), in variable time:
@@ -345,41 +359,74 @@ mod tests {
         }
     }
 
+    fn points(count: u64) -> Vec<EdwardsPoint> {
+        (1..=count)
+            .map(|i| ED25519_BASEPOINT_POINT * Scalar::from(i * 7919))
+            .collect()
+    }
+
     #[test]
-    fn subset_tables_hold_the_sum_of_every_subset() {
-        let points: Vec<EdwardsPoint> = (1..=7u64)
-            .map(|i| ED25519_BASEPOINT_POINT * Scalar::from(i * 1_000_003))
-            .collect();
-        let tables = subset_tables(&points);
-        assert_eq!(tables.len(), 2);
-        for (group, table) in tables.iter().enumerate() {
-            for (mask, entry) in table.iter().enumerate() {
-                let expected = (0..TABLE_POINTS)
-                    .filter(|bit| mask & (1 << bit) != 0)
-                    .filter_map(|bit| points.get(group * TABLE_POINTS + bit))
-                    .fold(EdwardsPoint::identity(), |sum, point| sum + point);
-                assert_eq!(entry.compress(), expected.compress(), "{group} {mask}");
+    fn group_sums_hold_the_sum_of_each_tests_subset() {
+        let points = points(23);
+        let patterns: Vec<u8> = (0..23u32).map(|i| (i * 37 + 11) as u8).collect();
+        for width in [NARROW_GROUP_TESTS, GROUP_TESTS] {
+            let sums = group_sums(&points, &patterns, width);
+            assert_eq!(sums.len(), width);
+            for (bit, sum) in sums.iter().enumerate() {
+                let expected = points
+                    .iter()
+                    .zip(&patterns)
+                    .filter(|(_, &pattern)| pattern & (1 << bit) != 0)
+                    .fold(EdwardsPoint::identity(), |sum, (point, _)| sum + point);
+                assert_eq!(sum.compress(), expected.compress(), "{width} {bit}");
             }
         }
     }
 
     #[test]
-    fn every_test_reads_its_own_subsets() {
-        let tables = 5;
-        let mut seen = vec![0; TORSION_TESTS * tables];
-        for test in 0..TORSION_TESTS {
-            for table in 0..tables {
-                seen[subset_index(test, tables, table)] += 1;
-            }
+    fn every_batch_gets_all_torsion_tests_in_groups_sized_for_it() {
+        for count in [1, MIN_BATCHED, WIDE_GROUPS_FROM - 1, WIDE_GROUPS_FROM, 2048] {
+            assert_eq!(groups(count) * group_width(count), TORSION_TESTS, "{count}");
+            let random = Randomness::draw(count).unwrap();
+            assert_eq!(random.coefficients.len(), count);
+            assert_eq!(random.subsets.len(), groups(count) * count);
         }
-        assert!(seen.iter().all(|&count| count == 1));
+        // Wide groups only where their 256 buckets pay off (the speed, not the verdicts).
+        assert_eq!(group_width(WIDE_GROUPS_FROM - 1), NARROW_GROUP_TESTS);
+        assert_eq!(group_width(WIDE_GROUPS_FROM), GROUP_TESTS);
     }
 
     #[test]
-    fn subset_masks_use_every_half_byte_once_in_order() {
-        let subsets = [0x21u8, 0x43, 0xf0];
-        let masks: Vec<usize> = (0..6).map(|index| subset_mask(&subsets, index)).collect();
-        assert_eq!(masks, [1, 2, 3, 4, 0, 15]);
+    fn every_test_of_every_group_counts() {
+        // A torsion part that only one test's subset holds is still found, for every test:
+        // no group or bit of the random bytes is skipped or read twice.
+        for count in [37usize, WIDE_GROUPS_FROM] {
+            let mut points = points(count as u64);
+            let torsioned = count / 2;
+            points[torsioned] += EIGHT_TORSION[4];
+            let width = group_width(count);
+            let mut subsets = vec![0u8; TORSION_TESTS / width * count];
+            for group in 0..TORSION_TESTS / width {
+                for bit in 0..width {
+                    subsets[group * count + torsioned] = 1 << bit;
+                    assert!(
+                        !all_torsion_free(&points, &subsets),
+                        "{count} {group} {bit}"
+                    );
+                    subsets[group * count + torsioned] = 0;
+                }
+            }
+            assert!(
+                all_torsion_free(&points, &subsets),
+                "{count}: no test holds it"
+            );
+            // Bits above the group's width are not tests.
+            if width < 8 {
+                subsets[torsioned] = 1 << width;
+                assert!(all_torsion_free(&points, &subsets));
+            }
+        }
+        assert!(all_torsion_free(&[], &[]));
     }
 
     #[test]
