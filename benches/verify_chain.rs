@@ -11,8 +11,11 @@
 //! on a shared machine decides how much of the second core the verifier gets. Everything is
 //! written to a temporary directory that is removed at the end.
 //!
+//! The intact 1,000,000-entry log is verified in `SEALKIT_BENCH_ROUNDS` rounds (3 by default),
+//! each with its own floor, and the best of each is compared at the end.
 //! `SEALKIT_BENCH_ENTRIES=N` changes the first log's entry count; `SEALKIT_BENCH_BIG=0` skips
-//! the 2 GB log.
+//! the 2 GB log; `SEALKIT_CHAIN_BINARY=PATH` measures another build (the one before a change,
+//! say) against the same floors.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 // Shared with the other benchmarks; this one does not use every helper.
@@ -35,6 +38,10 @@ fn main() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(1_000_000);
     let big = std::env::var("SEALKIT_BENCH_BIG").map_or(true, |v| v != "0");
+    let rounds: usize = std::env::var("SEALKIT_BENCH_ROUNDS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(3);
     let temp = tempfile::tempdir().unwrap();
     let log = temp.path().join("sealed.json");
 
@@ -46,16 +53,38 @@ fn main() {
         started.elapsed().as_secs_f64()
     );
 
-    let floor = read_and_hash(&log);
-    let run = verify(&log);
-    let floor_after = read_and_hash(&log);
-    let floor = if floor_after.wall < floor.wall {
-        floor_after
-    } else {
-        floor
-    };
-    report("intact", &run, bytes, &floor);
-    assert_eq!(run.status, 0, "the generated log must verify");
+    // Several rounds, the floor and the verifier in turn: on a shared machine the best of each
+    // is the one least disturbed by the rest of it.
+    let mut best: Option<(f64, f64, f64, f64)> = None;
+    let mut floor = read_and_hash(&log);
+    for round in 1..=rounds {
+        let this_floor = read_and_hash(&log);
+        let run = verify(&log);
+        report(&format!("intact, round {round}"), &run, bytes, &this_floor);
+        assert_eq!(run.status, 0, "the generated log must verify");
+        if this_floor.wall < floor.wall {
+            floor = this_floor;
+        }
+        let (wall, cpu) = (run.elapsed.as_secs_f64(), run.cpu_seconds);
+        best = Some(
+            best.map_or((wall, cpu, this_floor.wall, this_floor.cpu), |b| {
+                (
+                    b.0.min(wall),
+                    b.1.min(cpu),
+                    b.2.min(this_floor.wall),
+                    b.3.min(this_floor.cpu),
+                )
+            }),
+        );
+    }
+    if let Some((wall, cpu, floor_wall, floor_cpu)) = best {
+        println!(
+            "best of {rounds} rounds: verify {wall:.2} s wall, {cpu:.2} s CPU; floor {floor_wall:.2} s wall, {floor_cpu:.2} s CPU; verify / floor = {:.2} by the clock, {:.2} by CPU time (goal <= 2.0) (load average {})",
+            wall / floor_wall,
+            cpu / floor_cpu.max(0.01),
+            child::load_average(),
+        );
+    }
 
     // One byte of the last entry's payload: a hex digit of its request hash, still valid JSON.
     let mut file = std::fs::OpenOptions::new()
@@ -147,6 +176,7 @@ fn generate(path: &Path, count: usize, min_bytes: u64) -> (u64, u64, usize) {
 }
 
 /// What reading the file once and SHA-256-ing all of it (1 MiB reads) took.
+#[derive(Clone, Copy)]
 struct Floor {
     wall: f64,
     cpu: f64,
@@ -184,7 +214,9 @@ fn read_and_hash(path: &Path) -> Floor {
 }
 
 fn verify(path: &Path) -> child::Run {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_sealkit"));
+    let binary = std::env::var_os("SEALKIT_CHAIN_BINARY")
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_sealkit").into());
+    let mut command = Command::new(binary);
     command.args(["verify", "chain"]).arg(path);
     child::run(command, Duration::from_millis(10))
 }

@@ -72,10 +72,13 @@ fn line_and_frame_sha256(line: &[u8], frame: &[u8]) -> (String, String) {
     (hex_lower(&line_digest), hex_lower(&hasher.finalize()))
 }
 
-/// Reads frames from a buffered byte stream, reusing one buffer.
+/// Reads frames from a buffered byte stream: a frame already whole in the reader's buffer is
+/// lent from it, any other is gathered in one reused buffer.
 pub struct FrameReader<R> {
     reader: R,
     buffer: Vec<u8>,
+    /// Bytes of the reader's buffer lent out as the last frame, to consume before the next.
+    lent: usize,
     line: u64,
     offset: u64,
 }
@@ -85,6 +88,7 @@ impl<R: BufRead> FrameReader<R> {
         FrameReader {
             reader,
             buffer: Vec::new(),
+            lent: 0,
             line: 0,
             offset: 0,
         }
@@ -92,7 +96,34 @@ impl<R: BufRead> FrameReader<R> {
 
     /// The next frame, or `None` at the end of the capture.
     pub fn next_frame(&mut self) -> io::Result<Option<Frame<'_>>> {
+        // The last frame handed out from the reader's own buffer is consumed only now.
+        self.reader.consume(std::mem::take(&mut self.lent));
         self.buffer.clear();
+        // A frame whose LF is already buffered is lent from the reader's buffer, uncopied.
+        let buffered = loop {
+            match self.reader.fill_buf() {
+                Ok(bytes) => break memchr::memchr(b'\n', bytes).map(|i| i + 1),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        };
+        if let Some(take) = buffered.filter(|&take| take <= MAX_FRAME_BYTES) {
+            self.lent = take;
+            self.line += 1;
+            let frame = Frame {
+                line: self.line,
+                offset: self.offset,
+                // The same buffered bytes again: `fill_buf` reads only when it is empty.
+                bytes: self
+                    .reader
+                    .fill_buf()?
+                    .get(..take)
+                    .ok_or_else(|| io::Error::other("the reader's buffer shrank"))?,
+                length: take as u64,
+            };
+            self.offset += take as u64;
+            return Ok(Some(frame));
+        }
         let mut length: u64 = 0;
         loop {
             let available = match self.reader.fill_buf() {
@@ -184,6 +215,22 @@ mod tests {
             ]
         );
         assert!(frames(b"").is_empty());
+    }
+
+    /// Frames lent from the reader's buffer and frames gathered across its refills are the
+    /// same frames, whatever the buffer's size (seen red with the lent frame consumed twice).
+    #[test]
+    fn frames_do_not_depend_on_how_the_reader_buffers() {
+        let input: &[u8] = b"{\"a\":1}\nb\r\n\n\nlonger frame here\nc";
+        let expected = frames(input);
+        for capacity in 1..=input.len() + 1 {
+            let mut reader = FrameReader::new(io::BufReader::with_capacity(capacity, input));
+            let mut got = Vec::new();
+            while let Some(f) = reader.next_frame().unwrap() {
+                got.push((f.line, f.offset, f.bytes.to_vec(), f.length));
+            }
+            assert_eq!(got, expected, "buffer of {capacity} bytes");
+        }
     }
 
     #[test]

@@ -340,8 +340,18 @@ fn judge<'f>(
         };
         return Ok((line, Judged::Skipped(blank)));
     }
-    wire::check(line).map_err(wire_refusal)?;
-    let root = json::parse(line, wire::MAX_WIRE_NESTING + 1).map_err(|e| parse_refusal(line, e))?;
+    // The guards come before the parse: a frame both refuse is refused by its guard. The
+    // parse runs first all the same, and the guards' own scan of the bytes only when the
+    // parsed tree does not already show that it passes (`wire::passes_on_tree`): so clean
+    // frames are read once, and what is refused, and why, stays the scan's.
+    let parsed = json::parse(line, wire::MAX_WIRE_NESTING + 1);
+    let root = match parsed {
+        Ok(root) if wire::passes_on_tree(line, &root) => root,
+        parsed => {
+            wire::check(line).map_err(wire_refusal)?;
+            parsed.map_err(|e| parse_refusal(line, e))?
+        }
+    };
     match classify(&root, session, options.era)? {
         Message::Skip(skipped) => Ok((line, Judged::Skipped(skipped))),
         Message::ToolsCall(params) => {

@@ -20,7 +20,7 @@
 //! them one after another. Structural characters are ASCII, so scanning UTF-8 bytes is the
 //! same as scanning characters.
 
-use crate::json::Span;
+use crate::json::{JsonValue, Member, Node, Span};
 use num_bigint::BigUint;
 use std::collections::HashSet;
 use unicode_normalization::UnicodeNormalization;
@@ -447,35 +447,25 @@ impl<'a> Scanner<'a> {
         if code != b'u' {
             return k + 2;
         }
-        let Some(unit) = hex4(self.bytes, k + 2) else {
+        let Some(UnicodeEscape { next, lone }) = unicode_escape(self.bytes, k) else {
             // Not a complete \uXXXX: the `u` was the escaped character; rescan from there.
             return k + 2;
         };
-        let escape_span = Span {
-            start: k,
-            end: k + 6,
-        };
-        if (0xD800..0xDC00).contains(&unit) {
-            let paired = self.bytes.get(k + 6..k + 8) == Some(b"\\u")
-                && hex4(self.bytes, k + 8).is_some_and(|low| (0xDC00..0xE000).contains(&low));
-            if paired {
-                return k + 12;
-            }
-            let detail = format!(
-                "high surrogate escape {} is not followed by a low surrogate escape",
-                self.text(escape_span)
-            );
-            self.record(
-                GUARD_SURROGATE,
-                WireCheck::LoneSurrogate,
-                escape_span,
-                detail,
-            );
-        } else if (0xDC00..0xE000).contains(&unit) {
-            let detail = format!(
-                "low surrogate escape {} has no high surrogate before it",
-                self.text(escape_span)
-            );
+        if let Some(surrogate) = lone {
+            let escape_span = Span {
+                start: k,
+                end: k + 6,
+            };
+            let detail = match surrogate {
+                Surrogate::High => format!(
+                    "high surrogate escape {} is not followed by a low surrogate escape",
+                    self.text(escape_span)
+                ),
+                Surrogate::Low => format!(
+                    "low surrogate escape {} has no high surrogate before it",
+                    self.text(escape_span)
+                ),
+            };
             self.record(
                 GUARD_SURROGATE,
                 WireCheck::LoneSurrogate,
@@ -483,7 +473,7 @@ impl<'a> Scanner<'a> {
                 detail,
             );
         }
-        k + 6
+        next
     }
 
     /// An object key (span including quotes): guard 2 raw duplicates, guard 3 NFD duplicates.
@@ -565,6 +555,135 @@ impl<'a> Scanner<'a> {
         }
         Span { start, end }
     }
+}
+
+/// Half of a UTF-16 surrogate pair, written alone in a `\u` escape (guard 6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Surrogate {
+    High,
+    Low,
+}
+
+/// A complete `\uXXXX` escape: where the scan resumes after it (after both escapes of a
+/// surrogate pair), and the surrogate it leaves unpaired, if any.
+struct UnicodeEscape {
+    next: usize,
+    lone: Option<Surrogate>,
+}
+
+/// Reads the `\u` escape whose backslash is at `k`; `None` when four hex digits do not
+/// follow. The one reading of guard 6, for the scan and for [`passes_on_tree`].
+fn unicode_escape(bytes: &[u8], k: usize) -> Option<UnicodeEscape> {
+    let unit = hex4(bytes, k + 2)?;
+    let (next, lone) = if (0xD800..0xDC00).contains(&unit) {
+        let paired = bytes.get(k + 6..k + 8) == Some(b"\\u")
+            && hex4(bytes, k + 8).is_some_and(|low| (0xDC00..0xE000).contains(&low));
+        if paired {
+            (k + 12, None)
+        } else {
+            (k + 6, Some(Surrogate::High))
+        }
+    } else if (0xDC00..0xE000).contains(&unit) {
+        (k + 6, Some(Surrogate::Low))
+    } else {
+        (k + 6, None)
+    };
+    Some(UnicodeEscape { next, lone })
+}
+
+/// Whether `root`, the tree [`crate::json::parse`] read from `text`, already shows that
+/// [`check`] finds nothing in `text`, so the frame needs no scan of its own: every number
+/// passes guards 1, 4 and 5, every key is ASCII, written without an escape and unique in
+/// its object (guards 2 and 3), no `\u` escape leaves a surrogate unpaired (guard 6), and
+/// the caps hold (depth, string bytes, items; guard 7 follows from the depth cap).
+///
+/// `false` proves nothing: the caller then runs [`check`], which decides and reports, so
+/// what is refused, and for which guard first, stays the scan's. `true` is sound because on
+/// a JSON text the guards read exactly the tokens the parse has: a numeric run outside
+/// strings is one number literal (or the `e` of `true` / `false`, on which no guard acts),
+/// brackets balance, and a string is a key exactly where the parse has a key. The
+/// `wire_guards` fuzz target checks that `true` implies `check` passes.
+pub fn passes_on_tree(text: &str, root: &Node<'_>) -> bool {
+    tree_passes(text.as_bytes(), root, 0)
+}
+
+/// [`passes_on_tree`] for `node`, inside `depth` containers.
+fn tree_passes(text: &[u8], node: &Node<'_>, depth: usize) -> bool {
+    match &node.value {
+        JsonValue::Null | JsonValue::Bool(_) => true,
+        JsonValue::Number(literal) => number_passes(literal.as_bytes()),
+        JsonValue::String(decoded) => string_passes(text, node.span, decoded),
+        JsonValue::Array(items) => {
+            depth < MAX_JSON_DEPTH
+                && items.len() <= MAX_JSON_COLLECTION_ITEMS
+                && items.iter().all(|item| tree_passes(text, item, depth + 1))
+        }
+        JsonValue::Object(members) => {
+            depth < MAX_JSON_DEPTH
+                && members.len() <= MAX_JSON_COLLECTION_ITEMS
+                && members.iter().all(|member| {
+                    // An escape always shortens what it decodes to, so a key as long as its
+                    // raw text has none.
+                    member.key.len() + 2 == member.key_span.len()
+                        && member.key.is_ascii()
+                        && member.key.len() <= MAX_JSON_STRING_BYTES
+                        && tree_passes(text, &member.value, depth + 1)
+                })
+                && keys_are_distinct(members)
+        }
+    }
+}
+
+/// Guards 1, 4 and 5 on one number literal.
+fn number_passes(literal: &[u8]) -> bool {
+    let marker = literal.iter().position(|&b| b == b'e' || b == b'E');
+    let (mantissa, exponent) = match marker {
+        Some(m) => (&literal[..m], &literal[m + 1..]),
+        None => (literal, &[][..]),
+    };
+    let digits = |part: &[u8]| part.iter().filter(|b| b.is_ascii_digit()).count();
+    digits(exponent) <= MAX_EXPONENT_DIGITS
+        && digits(mantissa) <= MAX_SIGNIFICANT_DIGITS
+        && number_agrees_with_binary64(literal) == Some(true)
+}
+
+/// The string cap and guard 6 on one string value (`span` includes its quotes).
+fn string_passes(text: &[u8], span: Span, decoded: &str) -> bool {
+    let raw = &text[span.start + 1..span.end - 1];
+    if raw.len() > MAX_JSON_STRING_BYTES {
+        return false;
+    }
+    if decoded.len() == raw.len() {
+        return true; // no escape at all
+    }
+    // The escapes in order, as the scan reads them: a backslash and the byte after it, or a
+    // whole `\u` escape (a pair of them for a surrogate pair).
+    let mut k = 0;
+    while let Some(at) = raw.get(k..).and_then(|rest| memchr::memchr(b'\\', rest)) {
+        let backslash = k + at;
+        if raw.get(backslash + 1) != Some(&b'u') {
+            k = backslash + 2;
+            continue;
+        }
+        match unicode_escape(raw, backslash) {
+            Some(UnicodeEscape { next, lone: None }) => k = next,
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Guard 2's duplicate test on the keys of one object (already known to be ASCII and
+/// unescaped, so each key is its raw text).
+fn keys_are_distinct(members: &[Member<'_>]) -> bool {
+    if members.len() <= LINEAR_KEYS {
+        return members
+            .iter()
+            .enumerate()
+            .all(|(i, m)| members[..i].iter().all(|earlier| earlier.key != m.key));
+    }
+    let mut seen = HashSet::with_capacity(members.len());
+    members.iter().all(|m| seen.insert(m.key.as_ref()))
 }
 
 fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
@@ -956,6 +1075,80 @@ mod tests {
         assert_eq!(violation(&wide), Some(WireCheck::CapCollectionItems));
         let with_dup = format!("{{{},\"k5\":1}}", keys.join(","));
         assert_eq!(violation(&with_dup), Some(WireCheck::DuplicateKey));
+    }
+
+    /// `passes_on_tree` (the parse's shortcut past the scan) against the scan: on texts the
+    /// scan refuses, one for every guard and cap and their edges, it never says the text
+    /// passes; on ordinary traffic and on the edges the scan lets through, it does (where it
+    /// is not merely cautious, noted). Seen red with `member.key.is_ascii()` dropped from
+    /// `tree_passes` (the NFD pair passed) and with `keys_are_distinct` returning true; the
+    /// object depth cases were added for two mutants that missed without them
+    /// (docs/mutants.md).
+    #[test]
+    fn the_tree_shortcut_never_passes_what_the_scan_refuses() {
+        let on_tree = |text: &str| {
+            let root = crate::json::parse(text, MAX_WIRE_NESTING + 1).unwrap();
+            passes_on_tree(text, &root)
+        };
+        let wide = |n: usize, last: &str| {
+            let keys: Vec<String> = (0..n).map(|i| format!("\"k{i}\":0")).collect();
+            format!("{{{}{last}}}", keys.join(","))
+        };
+        let refused = [
+            r#"{"n":1e9999999}"#.to_owned(),
+            r#"{"n":1e-0000001}"#.to_owned(),
+            r#"{"a":1,"a":2}"#.to_owned(),
+            r#"{"o":{"k":1,"k":2}}"#.to_owned(),
+            r#"{"\u0061":1}"#.to_owned(),
+            r#"{"a\n":1}"#.to_owned(),
+            "{\"\u{e9}\":1,\"e\u{301}\":2}".to_owned(),
+            r#"{"n":9999999999999999999}"#.to_owned(),
+            r#"{"n":-1.000000000000000000}"#.to_owned(),
+            r#"{"n":999999999999999999}"#.to_owned(),
+            r#"{"n":1e309}"#.to_owned(),
+            r#"{"n":0.10000000000000001}"#.to_owned(),
+            r#"["\ud800"]"#.to_owned(),
+            r#"["\ud800x"]"#.to_owned(),
+            r#"["\ud800\n"]"#.to_owned(),
+            r#"["\udc00\ud800"]"#.to_owned(),
+            r#"["a\u00e9\udfff"]"#.to_owned(),
+            format!("{}{}", "[".repeat(65), "]".repeat(65)),
+            format!("{}{}", "[".repeat(129), "]".repeat(129)),
+            // An object as the 65th level, and 65 levels of objects alone.
+            format!("{}{{}}{}", "[".repeat(64), "]".repeat(64)),
+            format!("{}1{}", "{\"a\":".repeat(65), "}".repeat(65)),
+            format!("[\"{}\"]", "a".repeat(MAX_JSON_STRING_BYTES + 1)),
+            format!("[\"\\n{}\"]", "a".repeat(MAX_JSON_STRING_BYTES - 1)),
+            format!("{{\"{}\":1}}", "k".repeat(MAX_JSON_STRING_BYTES + 1)),
+            format!("[{}]", vec!["0"; 4097].join(",")),
+            wide(4097, ""),
+            wide(16, ",\"k3\":1"),
+            wide(40, ",\"k39\":1"),
+        ];
+        for text in &refused {
+            assert!(check(text).is_err(), "the scan refuses {text:.80}");
+            assert!(!on_tree(text), "the shortcut passed {text:.80}");
+        }
+        let passed = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"db.execute","arguments":{"sql":"SELECT 1","n":[1,-2,0.5,1e2,1E+006,true,false,null,{}]}}}"#.to_owned(),
+            r#"{"n":1.00000000000000000,"m":-0,"e":1e-000001,"x":123456789012345}"#.to_owned(),
+            r#"["\ud834\udd1e","\\ud800","\u00e9\n\"\\\/"]"#.to_owned(),
+            "[\"caf\u{e9} \u{2014}\"]".to_owned(),
+            format!("{}{}", "[".repeat(64), "]".repeat(64)),
+            format!("{}{{}}{}", "[".repeat(63), "]".repeat(63)),
+            format!("{}1{}", "{\"a\":".repeat(64), "}".repeat(64)),
+            format!("[\"{}\"]", "a".repeat(MAX_JSON_STRING_BYTES)),
+            format!("[{}]", vec!["0"; 4096].join(",")),
+            wide(4096, ""),
+            wide(16, ",\"x\":1"),
+        ];
+        for text in &passed {
+            assert!(check(text).is_ok(), "the scan passes {text:.80}");
+            assert!(on_tree(text), "the shortcut missed {text:.80}");
+        }
+        // Merely cautious: a non-ASCII key, which the scan passes, goes to the scan.
+        let accented = "{\"\u{e9}\":1,\"e\":2}";
+        assert!(check(accented).is_ok() && !on_tree(accented));
     }
 
     #[test]

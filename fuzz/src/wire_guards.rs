@@ -5,7 +5,8 @@ use sealkit::json::{self, JsonValue, Node};
 use sealkit::wire::{self, WireCheck};
 
 /// `wire::check` never panics; on every text that parses as JSON its verdict equals the
-/// first violation found by straightforward tree-walking definitions of the guards.
+/// first violation found by straightforward tree-walking definitions of the guards, and
+/// `wire::passes_on_tree` says the text passes only when `wire::check` does.
 pub fn wire_guards(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
@@ -18,6 +19,13 @@ pub fn wire_guards(data: &[u8]) {
     let Ok(node) = json::parse(text, PARSE_DEPTH) else {
         return;
     };
+    // The parse's shortcut past the scan never vouches for a text the scan refuses.
+    if wire::passes_on_tree(text, &node) {
+        assert!(
+            found.is_ok(),
+            "passes_on_tree passed a refused text: {found:?}"
+        );
+    }
     let expected = reference::first_violation(text, &node);
     assert_eq!(
         found.map_err(|v| v.check),

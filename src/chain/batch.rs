@@ -1,13 +1,13 @@
-//! The hand-over between the two halves of a sealed log's check: the reading thread frames and
-//! checks entries into [`Batch`]es (payloads and recorded heads back to back in one reused
-//! buffer, as written), and the chaining thread decodes their escapes and runs the head chain
-//! over them in order ([`HeadChain`]), the only sequential part. Decoding there rather than
-//! on the reading thread splits the work about evenly between the two. A batch holds about [`BATCH_BYTES`] of decoded text, so
-//! the memory of the batches in flight is fixed, whatever the length of the log.
+//! The hand-over between the two halves of a sealed log's check: the reading thread frames,
+//! checks and decodes entries into [`Batch`]es (decoded payloads and recorded heads back to
+//! back in one reused buffer), and the chaining thread runs the head chain over them in order
+//! ([`HeadChain`]), the only sequential part: SHA-256 of every payload. A batch holds about
+//! [`BATCH_BYTES`] of decoded text, so the memory of the batches in flight is fixed, whatever
+//! the length of the log.
 
-use super::entry_scan::{decode_into, Written};
 use super::{genesis, BadEntry};
 use sha2::{Digest, Sha256};
+use std::ops::Range;
 
 /// Decoded text after which a batch is handed over.
 pub(super) const BATCH_BYTES: usize = 256 * 1024;
@@ -26,19 +26,55 @@ pub(super) struct Batch {
     pub(super) new_array: bool,
 }
 
-/// Where one entry's strings are in its batch's text.
+/// Where one entry's decoded strings are in its batch's text.
 pub(super) struct Entry {
-    pub(super) payload: Written,
+    pub(super) payload: Range<usize>,
     /// Absent when the entry has no string `head`.
-    pub(super) head: Option<Written>,
+    pub(super) head: Option<Range<usize>>,
 }
 
-impl Batch {
+/// The batch the reading thread is filling: its decoded text is bytes until it is handed over
+/// (the scan decodes eight bytes at a time, see `entry_scan`), and UTF-8 once it is.
+#[derive(Default)]
+pub(super) struct Filling {
+    pub(super) text: Vec<u8>,
+    pub(super) entries: Vec<Entry>,
+    pub(super) new_array: bool,
+}
+
+impl Filling {
     /// Whether the batch is due to be handed over.
     pub(super) fn full(&self) -> bool {
         self.text.len() >= BATCH_BYTES
     }
 
+    /// Whether there is nothing to tell the chaining thread.
+    pub(super) fn is_empty(&self) -> bool {
+        self.entries.is_empty() && !self.new_array
+    }
+
+    /// The batch filled so far, to hand over, leaving an empty one with `reused`'s allocations.
+    /// Its text is whole strings decoded from UTF-8 text with their escapes replaced by the
+    /// characters they stand for, so it is UTF-8: the error is never seen, and is not hidden
+    /// if it were.
+    pub(super) fn hand_over(&mut self, reused: Batch) -> Result<Batch, std::string::FromUtf8Error> {
+        let filled = std::mem::replace(
+            self,
+            Filling {
+                text: reused.text.into_bytes(),
+                entries: reused.entries,
+                new_array: false,
+            },
+        );
+        Ok(Batch {
+            text: String::from_utf8(filled.text)?,
+            entries: filled.entries,
+            new_array: filled.new_array,
+        })
+    }
+}
+
+impl Batch {
     /// Emptied for reuse, keeping its allocations unless one entry made them very large.
     pub(super) fn cleared(mut self) -> Batch {
         self.text.clear();
@@ -57,8 +93,6 @@ pub(super) struct HeadChain {
     pub(super) chained: usize,
     pub(super) first_bad_entry: Option<BadEntry>,
     pub(super) bad_entries: usize,
-    /// The decoded payload of an entry whose payload holds escapes (reused).
-    decoded: String,
 }
 
 impl HeadChain {
@@ -70,7 +104,6 @@ impl HeadChain {
             chained: 0,
             first_bad_entry: None,
             bad_entries: 0,
-            decoded: String::new(),
         }
     }
 
@@ -86,19 +119,14 @@ impl HeadChain {
             *self = HeadChain::new();
         }
         let mut hasher = Sha256::new();
-        let mut decoded = std::mem::take(&mut self.decoded);
         for entry in &batch.entries {
-            let payload = value(&batch.text, &entry.payload, &mut decoded);
+            let payload = &batch.text[entry.payload.clone()];
             hasher.update(self.head);
             hasher.update([0x1f]);
             hasher.update(payload.as_bytes());
             // 32 bytes always encode into 64 digits: the error arm is unreachable.
             let _ = hex::encode_to_slice(hasher.finalize_reset(), &mut self.head);
-            let mut decoded_head = String::new();
-            let recorded = entry
-                .head
-                .as_ref()
-                .map(|head| value(&batch.text, head, &mut decoded_head));
+            let recorded = entry.head.clone().map(|head| &batch.text[head]);
             let ok = recorded.map(str::as_bytes) == Some(&self.head[..]);
             let index = self.chained;
             self.chained += 1;
@@ -114,19 +142,7 @@ impl HeadChain {
             }
             each(index, payload, ok);
         }
-        self.decoded = decoded;
     }
-}
-
-/// The value of a string written into `text`: the text itself, or its decoding in `decoded`.
-fn value<'t>(text: &'t str, written: &Written, decoded: &'t mut String) -> &'t str {
-    let raw = &text[written.range.clone()];
-    if !written.escaped {
-        return raw;
-    }
-    decoded.clear();
-    decode_into(raw, decoded);
-    decoded
 }
 
 #[cfg(test)]
@@ -147,34 +163,26 @@ mod tests {
             heads.push(expected.clone());
         }
         let batch = |range: Range<usize>, new_array: bool, bad: Option<usize>| {
-            let mut batch = Batch {
+            let mut batch = Filling {
                 new_array,
-                ..Batch::default()
+                ..Filling::default()
             };
             for i in range {
                 let start = batch.text.len();
-                // One payload as written with escapes, to be decoded by the chain.
-                let written = if i == 1 { r#"{\"a\":1}"# } else { payloads[i] };
-                batch.text.push_str(written);
+                batch.text.extend_from_slice(payloads[i].as_bytes());
                 let payload = start..batch.text.len();
                 let head = if bad == Some(i) {
                     "0".repeat(64)
                 } else {
                     heads[i].clone()
                 };
-                batch.text.push_str(&head);
+                batch.text.extend_from_slice(head.as_bytes());
                 batch.entries.push(Entry {
-                    head: Some(Written {
-                        range: payload.end..batch.text.len(),
-                        escaped: false,
-                    }),
-                    payload: Written {
-                        range: payload,
-                        escaped: i == 1,
-                    },
+                    head: Some(payload.end..batch.text.len()),
+                    payload,
                 });
             }
-            batch
+            batch.hand_over(Batch::default()).unwrap()
         };
         let mut chain = HeadChain::new();
         let mut seen = Vec::new();
@@ -202,13 +210,18 @@ mod tests {
     /// then holds a whole array).
     #[test]
     fn a_batch_is_full_at_its_size() {
-        let mut batch = Batch::default();
+        let mut batch = Filling::default();
+        assert!(!batch.full() && batch.is_empty());
+        batch.text = vec![b'x'; BATCH_BYTES - 1];
         assert!(!batch.full());
-        batch.text = "x".repeat(BATCH_BYTES - 1);
-        assert!(!batch.full());
-        batch.text.push('x');
+        batch.text.push(b'x');
         assert!(batch.full());
-        let reused = batch.cleared();
-        assert!(!reused.full() && reused.entries.is_empty() && !reused.new_array);
+        batch.new_array = true;
+        assert!(!batch.is_empty());
+        let handed = batch.hand_over(Batch::default()).unwrap();
+        assert_eq!((handed.text.len(), handed.new_array), (BATCH_BYTES, true));
+        assert!(batch.text.is_empty() && batch.is_empty());
+        let reused = handed.cleared();
+        assert!(reused.text.is_empty() && reused.entries.is_empty() && !reused.new_array);
     }
 }

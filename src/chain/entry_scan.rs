@@ -1,11 +1,11 @@
 //! A borrowed scan of one sealed-log entry in the shape seal_log.mjs writes: an object whose
 //! members are all strings under distinct keys that hold no escape. The `payload` and `head`
-//! strings are copied as written (into the caller's buffer) and decoded later by
-//! [`decode_into`], on the thread that hashes them; no node tree is built. Whatever falls
-//! outside that shape (another value type, a repeated or escaped key, a surrogate `\u` escape,
-//! a syntax error, the end of the text) is `None`, and the caller reads the entry with
-//! `json::parse_prefix` instead. What the scan accepts `json::parse_prefix` accepts too, with
-//! the same length and the same decoded strings, so the fast path changes no verdict.
+//! strings are decoded as they are scanned, in one pass, straight into the caller's buffer (the
+//! batch the chaining thread hashes); no node tree is built. Whatever falls outside that shape
+//! (another value type, a repeated or escaped key, a surrogate `\u` escape, a syntax error, the
+//! end of the text) is `None`, and the caller reads the entry with `json::parse_prefix`
+//! instead. What the scan accepts `json::parse_prefix` accepts too, with the same length and
+//! the same decoded strings, so the fast path changes no verdict.
 
 use crate::json::string_run;
 use std::ops::Range;
@@ -18,24 +18,15 @@ const MAX_MEMBERS: usize = 8;
 pub(super) struct ScannedEntry {
     /// Bytes of the text the entry takes.
     pub(super) used: usize,
-    /// The payload as written, if the entry has one.
-    pub(super) payload: Option<Written>,
-    /// The recorded head as written, if the entry has one.
-    pub(super) head: Option<Written>,
+    /// Where the decoded payload is in the buffer, if the entry has one.
+    pub(super) payload: Option<Range<usize>>,
+    /// Where the decoded recorded head is in the buffer, if the entry has one.
+    pub(super) head: Option<Range<usize>>,
 }
 
-/// A string's text between its quotes as written, copied to a buffer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Written {
-    /// Where it is in the buffer.
-    pub(super) range: Range<usize>,
-    /// It holds escapes: [`decode_into`] gives its value (otherwise the text is the value).
-    pub(super) escaped: bool,
-}
-
-/// Reads the entry `text` starts with, appending its `payload` and `head` as written to `out`.
+/// Reads the entry `text` starts with, appending its decoded `payload` and `head` to `out`.
 /// On `None` `out` may hold part of them past its former length; the caller cuts it.
-pub(super) fn scan_entry(text: &str, out: &mut String) -> Option<ScannedEntry> {
+pub(super) fn scan_entry(text: &str, out: &mut Vec<u8>) -> Option<ScannedEntry> {
     let bytes = text.as_bytes();
     if bytes.first() != Some(&b'{') {
         return None;
@@ -50,7 +41,7 @@ pub(super) fn scan_entry(text: &str, out: &mut String) -> Option<ScannedEntry> {
         entry.used = i + 1;
         return Some(entry);
     }
-    let mut keys: [&str; MAX_MEMBERS] = [""; MAX_MEMBERS];
+    let mut keys: [&[u8]; MAX_MEMBERS] = [b""; MAX_MEMBERS];
     let mut members = 0;
     loop {
         // A key without escapes: its text is its name.
@@ -61,7 +52,7 @@ pub(super) fn scan_entry(text: &str, out: &mut String) -> Option<ScannedEntry> {
         if bytes.get(i + 1 + run) != Some(&b'"') {
             return None;
         }
-        let key = &text[i + 1..i + 1 + run];
+        let key = &bytes[i + 1..i + 1 + run];
         if members == MAX_MEMBERS || keys[..members].contains(&key) {
             return None;
         }
@@ -72,21 +63,18 @@ pub(super) fn scan_entry(text: &str, out: &mut String) -> Option<ScannedEntry> {
             return None;
         }
         i = skip_ws(bytes, i + 1);
-        let (end, escaped) = string(text, i)?;
-        let kept = match key {
-            "payload" => Some(&mut entry.payload),
-            "head" => Some(&mut entry.head),
-            _ => None,
-        };
-        if let Some(kept) = kept {
-            let start = out.len();
-            out.push_str(&text[i + 1..end - 1]);
-            *kept = Some(Written {
-                range: start..out.len(),
-                escaped,
-            });
+        if bytes.get(i) != Some(&b'"') {
+            return None;
         }
-        i = end;
+        let start = out.len();
+        i = decode_string(bytes, i + 1, out)?;
+        let decoded = Some(start..out.len());
+        match key {
+            b"payload" => entry.payload = decoded,
+            b"head" => entry.head = decoded,
+            // Checked, not kept.
+            _ => out.truncate(start),
+        }
         i = skip_ws(bytes, i);
         match bytes.get(i) {
             Some(b',') => i = skip_ws(bytes, i + 1),
@@ -106,30 +94,54 @@ fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// The string starting with the quote at `at`: where it ends (past its closing quote), and
-/// whether it holds escapes.
-fn string(text: &str, at: usize) -> Option<(usize, bool)> {
-    let bytes = text.as_bytes();
-    if bytes.get(at) != Some(&b'"') {
-        return None;
-    }
-    let mut i = at + 1;
-    let mut escaped = false;
+/// Decodes the string whose text starts at `i` (past its opening quote) onto `out`, checking
+/// it as the parser does; returns where it ends (past its closing quote). The text is taken
+/// eight bytes at a time: each word is copied whole and the copy cut back to its first quote,
+/// backslash or control character, so a plain run costs no byte loop and no call to copy it.
+fn decode_string(bytes: &[u8], mut i: usize, out: &mut Vec<u8>) -> Option<usize> {
     loop {
-        i += if escaped {
-            // Past the first escape runs are short: a byte loop beats the word scan.
-            let rest = &bytes[i..];
-            rest.iter()
-                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
-                .unwrap_or(rest.len())
-        } else {
-            string_run(&bytes[i..], true)
+        let stop = loop {
+            let Some(word) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) else {
+                // The last bytes of the text: one at a time.
+                let b = *bytes.get(i)?;
+                if is_stop(b) {
+                    break b;
+                }
+                out.push(b);
+                i += 1;
+                continue;
+            };
+            let stops = stop_bytes(u64::from_le_bytes(*word));
+            let kept = out.len();
+            out.extend_from_slice(word);
+            if stops == 0 {
+                i += 8;
+                continue;
+            }
+            // The lowest flagged byte is a stop byte (only bytes above one can be flagged
+            // wrongly), so the run ends exactly there.
+            let run = (stops.trailing_zeros() / 8) as usize;
+            out.truncate(kept + run);
+            i += run;
+            break word[run];
         };
-        match bytes.get(i)? {
-            b'"' => return Some((i + 1, escaped)),
+        match stop {
+            b'"' => return Some(i + 1),
             b'\\' => {
-                let (_, width) = escape(bytes.get(i + 1..)?)?;
-                escaped = true;
+                // A one-letter escape by table: a `match` here is an indirect jump that a
+                // string of mixed escapes keeps mispredicting.
+                let short = SHORT_ESCAPES[usize::from(*bytes.get(i + 1)?)];
+                if short != 0 {
+                    out.push(short);
+                    i += 2;
+                    continue;
+                }
+                let (ch, width) = escape(&bytes[i + 1..])?;
+                if ch.is_ascii() {
+                    out.push(ch as u8);
+                } else {
+                    out.extend_from_slice(ch.encode_utf8(&mut [0; 4]).as_bytes());
+                }
                 i += 1 + width;
             }
             // A raw control character: the parser's error to report.
@@ -138,28 +150,33 @@ fn string(text: &str, at: usize) -> Option<(usize, bool)> {
     }
 }
 
-/// The value of a string [`scan_entry`] took, from its text as written (`raw`).
-pub(super) fn decode_into(raw: &str, out: &mut String) {
-    let bytes = raw.as_bytes();
-    let mut plain = 0;
-    let mut i = 0;
-    // Runs between escapes are short in a JSON text carried as a string: a byte loop beats
-    // `memchr`'s setup per run.
-    while let Some(&b) = bytes.get(i) {
-        if b != b'\\' {
-            i += 1;
-            continue;
+/// What each one-letter escape stands for, by the letter (the parser's `short_escape`); 0 for
+/// `u` and for a byte no escape starts with.
+static SHORT_ESCAPES: std::sync::LazyLock<[u8; 256]> = std::sync::LazyLock::new(|| {
+    let mut table = [0; 256];
+    for (code, decoded) in (0..=u8::MAX).zip(&mut table) {
+        if let Some(ch) = crate::json::short_escape(code).filter(char::is_ascii) {
+            *decoded = ch as u8;
         }
-        let Some((ch, width)) = escape(&bytes[i + 1..]) else {
-            // Not in a string the scan took; kept as written rather than a panic.
-            break;
-        };
-        out.push_str(&raw[plain..i]);
-        out.push(ch);
-        i += 1 + width;
-        plain = i;
     }
-    out.push_str(&raw[plain..]);
+    table
+});
+
+/// A byte that ends a plain run inside a string: a quote, a backslash or a control character.
+fn is_stop(b: u8) -> bool {
+    b == b'"' || b == b'\\' || b < 0x20
+}
+
+/// The high bit of each byte of `word` (little-endian) that may be a stop byte ([`is_stop`]);
+/// zero when none is, and the lowest byte flagged always is one.
+#[inline]
+fn stop_bytes(word: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let zero_byte = |w: u64| w.wrapping_sub(ONES) & !w & HIGHS;
+    zero_byte(word ^ (ONES * u64::from(b'"')))
+        | zero_byte(word ^ (ONES * u64::from(b'\\')))
+        | (word.wrapping_sub(ONES * 0x20) & !word & HIGHS)
 }
 
 /// The escape after a backslash and how many bytes it takes; `None` for an invalid one and
@@ -187,7 +204,7 @@ mod tests {
     /// entry, the parser reads the same length, the same decoded payload and head, and no
     /// repeated key.
     fn agrees(text: &str) -> bool {
-        let mut out = String::from("prior");
+        let mut out = b"prior".to_vec();
         let Some(scanned) = scan_entry(text, &mut out) else {
             return false;
         };
@@ -199,21 +216,19 @@ mod tests {
         };
         assert!(members.iter().all(|m| m.value.value.as_str().is_some()));
         let field = |name: &str| node.value.get(name).and_then(|n| n.value.as_str());
-        let decoded = |written: &Option<Written>| {
-            written.as_ref().map(|w| {
-                let raw = &out[w.range.clone()];
-                let mut value = String::new();
-                decode_into(raw, &mut value);
-                assert_eq!(w.escaped, value != raw, "{text:?}");
-                value
-            })
+        let decoded = |range: &Option<Range<usize>>| {
+            range
+                .as_ref()
+                .map(|r| std::str::from_utf8(&out[r.clone()]).unwrap())
         };
+        assert_eq!(decoded(&scanned.payload), field("payload"), "{text:?}");
+        assert_eq!(decoded(&scanned.head), field("head"), "{text:?}");
+        // Nothing else is kept: the buffer holds what it held, then the two strings.
+        let kept = scanned.payload.iter().chain(&scanned.head);
         assert_eq!(
-            decoded(&scanned.payload).as_deref(),
-            field("payload"),
-            "{text:?}"
+            out.len(),
+            5 + kept.map(ExactSizeIterator::len).sum::<usize>()
         );
-        assert_eq!(decoded(&scanned.head).as_deref(), field("head"), "{text:?}");
         true
     }
 
@@ -228,6 +243,55 @@ mod tests {
             "{\"payload\":\"caf\u{e9} \u{1F600}\"}\n",
         ] {
             assert!(agrees(text), "{text:?} not taken by the scan");
+        }
+    }
+
+    /// Every kind of stop at every position of an eight-byte word, in strings that end deep in
+    /// the text and at its very end (the byte-at-a-time tail): the scan takes what the parser
+    /// takes, with the same decoding, and leaves to it what it refuses (seen red under
+    /// cargo-mutants with `stop_bytes`'s control-character term joined by `&` instead of `|`,
+    /// and with `is_stop`'s `< 0x20` turned into `> 0x20`: docs/mutants.md).
+    #[test]
+    fn decodes_every_stop_at_every_offset_as_the_parser_does() {
+        let stops = [
+            "\\\"",
+            "\\\\",
+            "\\/",
+            "\\b",
+            "\\f",
+            "\\n",
+            "\\r",
+            "\\t",
+            "\\u00e9",
+            "\\u20AC",
+            "\u{1}",
+            "\t",
+            "\\x",
+            "\\u12",
+            "\\ud800",
+            "\"",
+            "\u{e9}",
+            "\u{1F600}",
+        ];
+        for filler in ["a", "\u{e9}"] {
+            for len in 0..20 {
+                for at in 0..=len {
+                    for stop in stops {
+                        let mut body = filler.repeat(len);
+                        body.insert_str(at * filler.len(), stop);
+                        for tail in ["", ",\n    {"] {
+                            let text = format!("{{\"head\":\"h\",\"payload\":\"{body}\"}}{tail}");
+                            let parsed = json::parse_prefix(&text, 62).is_ok();
+                            if parsed && !stop.starts_with("\\ud8") {
+                                assert!(agrees(&text), "{text:?} not taken by the scan");
+                            } else if !parsed {
+                                let mut out = Vec::new();
+                                assert_eq!(scan_entry(&text, &mut out), None, "{text:?}");
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -254,7 +318,7 @@ mod tests {
             r#"{"#,
             "",
         ] {
-            let mut out = String::new();
+            let mut out = Vec::new();
             assert_eq!(scan_entry(text, &mut out), None, "{text:?}");
         }
     }

@@ -12,8 +12,8 @@
 //! `head`) decides. A syntax error anywhere, even after the entries, is the result, as it is
 //! for a whole-text parse; the reader stops at it.
 
-use super::batch::{Batch, Entry, HeadChain};
-use super::entry_scan::{scan_entry, Written};
+use super::batch::{Batch, Entry, Filling, HeadChain};
+use super::entry_scan::scan_entry;
 use super::text::Text;
 use super::{genesis, GenesisCheck, SealedReport};
 use crate::json::{self, JsonValue, Node, ParseError};
@@ -117,7 +117,7 @@ fn read_log(
 ) -> Result<(Document, Option<json::Duplicate>), Stop> {
     let mut framer = Framer {
         src: Text::new(reader),
-        batch: Batch::default(),
+        batch: Filling::default(),
         full,
         empty,
         duplicate: None,
@@ -226,7 +226,7 @@ enum Shape {
 struct Framer<R> {
     src: Text<R>,
     /// Entries read and not yet handed over.
-    batch: Batch,
+    batch: Filling,
     /// To the chaining thread.
     full: SyncSender<Batch>,
     /// Batches the chaining thread is done with, for reuse.
@@ -396,14 +396,10 @@ impl<R: Read> Framer<R> {
         let refused = array.refused.is_some();
         let read = self.value(2, |node| {
             let field = |name: &str| node.value.get(name).and_then(|n| n.value.as_str());
-            // Decoded already: kept as the value itself.
             let mut keep = |value: &str| {
                 let start = batch.text.len();
-                batch.text.push_str(value);
-                Written {
-                    range: start..batch.text.len(),
-                    escaped: false,
-                }
+                batch.text.extend_from_slice(value.as_bytes());
+                start..batch.text.len()
             };
             let payload = keep(field("payload").filter(|_| !refused)?);
             let head = field("head").map(keep);
@@ -420,11 +416,14 @@ impl<R: Read> Framer<R> {
     /// Hands the batch to the chaining thread (unless there is nothing to tell it) and takes
     /// an emptied one back, or a new one while the first ones are still in flight.
     fn hand_over(&mut self) -> Result<(), Stop> {
-        if self.batch.entries.is_empty() && !self.batch.new_array {
+        if self.batch.is_empty() {
             return Ok(());
         }
-        let next = self.empty.try_recv().unwrap_or_default();
-        let batch = std::mem::replace(&mut self.batch, next);
+        let reused = self.empty.try_recv().unwrap_or_default();
+        let batch = self
+            .batch
+            .hand_over(reused)
+            .map_err(|e| Stop::Io(io::Error::new(io::ErrorKind::InvalidData, e)))?;
         // Fails only once the chaining thread has stopped listening.
         self.full
             .send(batch)
