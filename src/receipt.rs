@@ -203,6 +203,7 @@ pub struct Scratch {
     object_b: Vec<u8>,
     keys: signature::KeyCache,
     configs: HashMap<[u8; 32], ConfigFacts>,
+    payloads: duplicates::PayloadMemo,
 }
 
 #[derive(Debug, Clone)]
@@ -216,6 +217,25 @@ struct ConfigFacts {
 
 /// Parses receipt bytes: UTF-8, then JSON, then an object.
 pub fn parse(bytes: &[u8]) -> Result<Map<String, Value>, ReadProblem> {
+    parse_with_step(bytes, &mut duplicates::PayloadMemo::default()).map(|(map, _)| map)
+}
+
+/// The kernel step output as [`audit_line::parse_step`] read it from `emitted_bytes`.
+type StepRead = Option<Result<ParsedStep, String>>;
+
+fn read_step(receipt: &Map<String, Value>) -> StepRead {
+    receipt
+        .get("emitted_bytes")
+        .and_then(Value::as_str)
+        .map(audit_line::parse_step)
+}
+
+/// [`parse`], also handing back the step output it read for the duplicate-member check, so
+/// the checks do not read it again.
+fn parse_with_step(
+    bytes: &[u8],
+    payloads: &mut duplicates::PayloadMemo,
+) -> Result<(Map<String, Value>, StepRead), ReadProblem> {
     let text = std::str::from_utf8(bytes).map_err(|e| ReadProblem {
         code: Code::NotUtf8,
         message: format!("invalid UTF-8 at byte {}", e.valid_up_to()),
@@ -231,7 +251,10 @@ pub fn parse(bytes: &[u8]) -> Result<Map<String, Value>, ReadProblem> {
     match value {
         // serde_json keeps the last of two same-named members while the signature covers
         // both: a repeated name anywhere is refused before any member is read.
-        Value::Object(map) => duplicates::refuse(text, &map).map(|()| map),
+        Value::Object(map) => {
+            let step = read_step(&map);
+            duplicates::refuse_parsed(text, &map, step.as_ref(), payloads).map(|()| (map, step))
+        }
         other => Err(ReadProblem {
             code: Code::InvalidJson,
             message: format!("the JSON is {}, not an object", type_name(&other)),
@@ -245,8 +268,8 @@ pub fn verify_bytes(
     pin: Option<&pin::Pin>,
     scratch: &mut Scratch,
 ) -> Result<ReceiptReport, ReadProblem> {
-    let receipt = parse(bytes)?;
-    Ok(verify_parsed(&receipt, bytes, pin, scratch))
+    let (receipt, step) = parse_with_step(bytes, &mut scratch.payloads)?;
+    Ok(verify_with_step(&receipt, bytes, pin, scratch, step).0)
 }
 
 /// Verifies a parsed receipt; `bytes` are the file's bytes (for the layout check).
@@ -287,7 +310,18 @@ pub fn verify_parsed_with_frame(
     pin: Option<&pin::Pin>,
     scratch: &mut Scratch,
 ) -> (ReceiptReport, Option<FrameCall>) {
-    let mut ctx = Ctx::new(receipt, scratch);
+    verify_with_step(receipt, bytes, pin, scratch, read_step(receipt))
+}
+
+/// [`verify_parsed_with_frame`] with the receipt's step output already read.
+fn verify_with_step(
+    receipt: &Map<String, Value>,
+    bytes: &[u8],
+    pin: Option<&pin::Pin>,
+    scratch: &mut Scratch,
+    step: StepRead,
+) -> (ReceiptReport, Option<FrameCall>) {
+    let mut ctx = Ctx::new(receipt, scratch, step);
     let version = ctx.version;
     let mut checks = vec![ctx.check_shape()];
     // Object B comes straight from the file's bytes when they are seal-host's layout.
@@ -511,7 +545,7 @@ struct ParsedStep {
 }
 
 impl<'a> Ctx<'a> {
-    fn new(receipt: &'a Map<String, Value>, scratch: &'a mut Scratch) -> Self {
+    fn new(receipt: &'a Map<String, Value>, scratch: &'a mut Scratch, step: StepRead) -> Self {
         let version = receipt.get("record_version").and_then(Value::as_u64);
         let artifacts = receipt.get("signed_artifacts").and_then(Value::as_object);
         let decode = |name: &str| {
@@ -533,10 +567,7 @@ impl<'a> Ctx<'a> {
             verified: Map::new(),
             release_frame_sha256: None,
             policy_hash: None,
-            step: receipt
-                .get("emitted_bytes")
-                .and_then(Value::as_str)
-                .map(audit_line::parse_step),
+            step,
         };
         if version == Some(3) {
             let server = ctx.server_identity();

@@ -29,7 +29,8 @@ pub(super) fn parse_step(emitted: &str) -> Result<ParsedStep, String> {
 }
 
 impl Ctx<'_> {
-    /// The step output and its audit line, parsed once in [`Ctx::new`].
+    /// The step output and its audit line, read once (with the duplicate-member check when
+    /// the checks start from the file's bytes).
     pub(super) fn step(&self) -> Step<StepParts<'_>> {
         match &self.step {
             None => Err(Miss::Missing(

@@ -2,7 +2,7 @@
 //! text it carries as a string, is no receipt: JSON readers disagree on which value counts,
 //! and a signature over the bytes covers both, so nothing read from it could be trusted.
 
-use super::ReadProblem;
+use super::{ParsedStep, ReadProblem};
 use crate::finding::Code;
 use crate::json;
 use serde_json::{Map, Value};
@@ -10,8 +10,15 @@ use serde_json::{Map, Value};
 /// `Err` with `duplicate-member` for a repeated name anywhere in the receipt file `text`
 /// (already read by serde_json into `receipt`) or in the kernel step output, its audit
 /// line, or the signed config payload; `invalid-json` when this crate's reader cannot read
-/// the file serde_json accepted (so no file escapes the check).
-pub fn refuse(text: &str, receipt: &Map<String, Value>) -> Result<(), ReadProblem> {
+/// the file serde_json accepted (so no file escapes the check). `step` is the step output as
+/// `parse_step` read it from `emitted_bytes` (the checks read it that way anyway), `memo` a
+/// worker's memo of the last config payload it scanned.
+pub(super) fn refuse_parsed(
+    text: &str,
+    receipt: &Map<String, Value>,
+    step: Option<&Result<ParsedStep, String>>,
+    memo: &mut PayloadMemo,
+) -> Result<(), ReadProblem> {
     let found = |message: String| ReadProblem {
         code: Code::DuplicateMember,
         message,
@@ -19,11 +26,10 @@ pub fn refuse(text: &str, receipt: &Map<String, Value>) -> Result<(), ReadProble
     // serde_json keeps one member per name, so a file whose members all survived in
     // `receipt` repeats no name (the full read, which names the first repeat, runs only
     // when some member was lost; it reads whatever serde_json reads, see the tests).
-    let intact = members_in_text(text) == members_in_value(receipt);
-    match if intact {
-        Ok(None)
-    } else {
+    match if lost_members(text, receipt) {
         json::find_duplicate(text)
+    } else {
+        Ok(None)
     } {
         Ok(None) => {}
         Ok(Some(duplicate)) => return Err(found(duplicate.to_string())),
@@ -34,32 +40,77 @@ pub fn refuse(text: &str, receipt: &Map<String, Value>) -> Result<(), ReadProble
             })
         }
     }
-    // The kernel step output is parsed once: its own members, then the audit line it holds.
-    let emitted = receipt
-        .get("emitted_bytes")
-        .and_then(Value::as_str)
-        .and_then(|text| json::parse(text, json::DUPLICATE_SCAN_DEPTH).ok());
-    if let Some(duplicate) = emitted.as_ref().and_then(json::first_duplicate) {
-        return Err(found(format!("emitted_bytes: {duplicate}")));
+    let audit = match (
+        receipt.get("emitted_bytes").and_then(Value::as_str),
+        step.and_then(|step| step.as_ref().ok()),
+    ) {
+        // The same shortcut for the step output and its audit line when serde_json read
+        // both (the audit line is then the step's one `audit` member, as this crate's
+        // reader would find it).
+        (Some(emitted), Some(step)) if !lost_members(emitted, &step.step) => {
+            (lost_members(&step.audit_line, &step.audit))
+                .then(|| json::find_duplicate(&step.audit_line).ok().flatten())
+                .flatten()
+        }
+        // Otherwise the step output is read in full, its own members, then the audit line
+        // it holds.
+        (Some(emitted), _) => {
+            let emitted = json::parse(emitted, json::DUPLICATE_SCAN_DEPTH).ok();
+            if let Some(duplicate) = emitted.as_ref().and_then(json::first_duplicate) {
+                return Err(found(format!("emitted_bytes: {duplicate}")));
+            }
+            emitted
+                .as_ref()
+                .and_then(|node| node.value.get("audit")?.value.as_str())
+                .and_then(|audit| json::find_duplicate(audit).ok().flatten())
+        }
+        (None, _) => None,
+    };
+    // Texts that do not parse are left to the checks that read them.
+    if let Some(duplicate) = audit {
+        return Err(found(format!(
+            "the audit line in emitted_bytes: {duplicate}"
+        )));
     }
-    let audit = emitted
-        .as_ref()
-        .and_then(|node| node.value.get("audit")?.value.as_str().map(str::to_owned));
     let payload = receipt
         .get("signed_config")
         .and_then(|c| c.get("payload"))
         .and_then(Value::as_str);
-    // Texts that do not parse are left to the checks that read them.
-    let embedded = [
-        ("the audit line in emitted_bytes", audit.as_deref()),
-        ("signed_config.payload", payload),
-    ]
-    .into_iter()
-    .find_map(|(name, text)| {
-        let duplicate = json::find_duplicate(text?).ok()??;
-        Some(format!("{name}: {duplicate}"))
-    });
-    embedded.map_or(Ok(()), |message| Err(found(message)))
+    match payload.and_then(|payload| memo.duplicate_in(payload)) {
+        Some(duplicate) => Err(found(format!("signed_config.payload: {duplicate}"))),
+        None => Ok(()),
+    }
+}
+
+/// Whether serde_json, reading `text` into `value`, dropped a member (a name written twice
+/// in one object keeps only one of its members).
+fn lost_members(text: &str, value: &Map<String, Value>) -> bool {
+    members_in_text(text) != members_in_value(value)
+}
+
+/// The last signed config payload a worker scanned for repeated names, and the repeat it
+/// found: a directory's receipts carry one config, so its payload (about 2 KB) is read once
+/// per worker instead of once per receipt.
+#[derive(Debug, Default)]
+pub struct PayloadMemo {
+    scanned: Option<(String, Option<String>)>,
+}
+
+impl PayloadMemo {
+    /// The first repeated name in `payload`, if it is JSON to this crate's reader.
+    fn duplicate_in(&mut self, payload: &str) -> Option<String> {
+        match &self.scanned {
+            Some((seen, found)) if seen == payload => found.clone(),
+            _ => {
+                let found = json::find_duplicate(payload)
+                    .ok()
+                    .flatten()
+                    .map(|duplicate| duplicate.to_string());
+                self.scanned = Some((payload.to_owned(), found.clone()));
+                found
+            }
+        }
+    }
 }
 
 /// The number of object members a JSON text holds: the colons outside strings (the text
@@ -111,6 +162,11 @@ mod tests {
     fn check(text: &str) -> Result<(), ReadProblem> {
         let map: Map<String, Value> = serde_json::from_str(text).unwrap();
         refuse(text, &map)
+    }
+
+    fn refuse(text: &str, map: &Map<String, Value>) -> Result<(), ReadProblem> {
+        let step = super::super::read_step(map);
+        refuse_parsed(text, map, step.as_ref(), &mut PayloadMemo::default())
     }
 
     #[test]

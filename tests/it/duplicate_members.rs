@@ -290,3 +290,49 @@ fn a_migration_record_with_a_repeated_member_is_refused() {
             "migration.jsonl line 1: duplicate-member: member \\\"note\\\"",
         ));
 }
+
+/// One worker checks many receipts with one `Scratch`, which remembers the last config
+/// payload it scanned for repeated names: each receipt still gets the verdict it gets alone,
+/// whichever receipt came before it.
+/// Seen red with the memo answering for any payload (`seen == payload` replaced by `true`):
+/// the payload with a repeated name, checked after the genuine one, passed.
+#[test]
+fn each_receipt_keeps_its_own_duplicate_verdict_in_one_worker() {
+    let path = root().join(format!("{}/{ALLOW_RECEIPT}", support::NEW_RECEIPTS));
+    let genuine = std::fs::read_to_string(path).unwrap();
+    let in_payload = genuine.replacen("{\\\"epoch\\\":1,", "{\\\"epoch\\\":1,\\\"epoch\\\":1,", 1);
+    let in_audit_line = genuine.replacen(
+        "{\\\"audit\\\":\\\"{\\\\\\\"certs\\\\\\\":",
+        "{\\\"audit\\\":\\\"{\\\\\\\"v\\\\\\\":1,\\\\\\\"v\\\\\\\":1,\\\\\\\"certs\\\\\\\":",
+        1,
+    );
+    assert_ne!(in_payload, genuine);
+    assert_ne!(in_audit_line, genuine);
+    let mut scratch = sealkit::receipt::Scratch::default();
+    let mut verdict =
+        |text: &str| match sealkit::receipt::verify_bytes(text.as_bytes(), None, &mut scratch) {
+            // A receipt that is read gets every check it gets alone: on the genuine one, every
+            // check passes (the list catches the step output not reaching the checks, which
+            // leaves the audit and decision checks not evaluated).
+            Ok(report) => {
+                let unpassed: Vec<&str> = report
+                    .checks
+                    .iter()
+                    .filter(|check| check.status != sealkit::receipt::CheckStatus::Pass)
+                    .map(|check| check.check)
+                    .collect();
+                format!("read; not passed: {unpassed:?}")
+            }
+            Err(problem) => format!("{}: {}", problem.code.as_str(), problem.message),
+        };
+    for _ in 0..2 {
+        assert_eq!(verdict(&genuine), "read; not passed: []");
+        assert_eq!(
+            verdict(&in_payload),
+            "duplicate-member: signed_config.payload: member \"epoch\" is written twice in one object (again at byte 11)"
+        );
+        assert_eq!(verdict(&genuine), "read; not passed: []");
+        assert!(verdict(&in_audit_line)
+            .starts_with("duplicate-member: the audit line in emitted_bytes: member \"v\""));
+    }
+}
