@@ -13,6 +13,7 @@ use crate::outcome::Outcome;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal};
+use std::path::{Path, PathBuf};
 
 /// Human output lists at most this many findings per code.
 const HUMAN_ROWS_PER_CODE: usize = 20;
@@ -45,7 +46,7 @@ pub fn run(args: AuditArgs, global: &Global) -> miette::Result<Outcome> {
     };
     let progress = Progress::new();
     let mut out = Out::new();
-    let mut writer = Writer::new(global.format, trust_line);
+    let mut writer = Writer::new(global.format, trust_line, &args.dirs);
     let result = audit::audit(&args.dirs, &options, &progress, &mut |event| {
         writer.event(&mut out, event)
     });
@@ -123,11 +124,19 @@ struct Writer {
     trust_line: Option<String>,
     approved: Vec<(String, String, String)>,
     per_approver: BTreeMap<(String, String), usize>,
+    /// Human output: the one directory given, under which the tables show paths relative
+    /// (said once above them), so a narrow terminal is not filled with the same prefix.
+    root: Option<PathBuf>,
 }
 
 impl Writer {
-    fn new(format: Format, trust_line: Option<String>) -> Self {
+    fn new(format: Format, trust_line: Option<String>, roots: &[PathBuf]) -> Self {
+        let root = match roots {
+            [root] if root.is_dir() => Some(root.clone()),
+            _ => None,
+        };
         Writer {
+            root,
             format,
             first_receipt: true,
             begun: false,
@@ -182,7 +191,7 @@ impl Writer {
                         self.approved.push((
                             by.name.clone(),
                             by.key_id.clone(),
-                            entry.file.display().to_string(),
+                            self.shown_path(&entry.file),
                         ));
                     }
                 }
@@ -246,6 +255,13 @@ impl Writer {
                 "no receipt key pinned (--receipt-key): no receipt can be authenticated\n",
             ),
         }
+        let tables = !self.findings.is_empty() || self.trust_line.is_some();
+        if let (Some(root), true) = (&self.root, tables) {
+            text.push_str(&format!(
+                "paths below are relative to {}\n",
+                escape(&root.display().to_string())
+            ));
+        }
         if let Some(line) = &self.trust_line {
             text.push_str(line);
             text.push('\n');
@@ -267,7 +283,7 @@ impl Writer {
                     finding
                         .path
                         .as_ref()
-                        .map(|p| escape(&p.display().to_string()).into_owned())
+                        .map(|p| escape(&self.shown_path(p)).into_owned())
                         .unwrap_or_default(),
                     escape(&finding.message).into_owned(),
                 ]);
@@ -288,6 +304,16 @@ impl Writer {
 }
 
 impl Writer {
+    /// A path as the human tables show it: relative to the one directory given (`.` for the
+    /// directory itself), else as the walk gave it.
+    fn shown_path(&self, path: &Path) -> String {
+        match self.root.as_deref().map(|root| path.strip_prefix(root)) {
+            Some(Ok(relative)) if relative.as_os_str().is_empty() => ".".to_owned(),
+            Some(Ok(relative)) => relative.display().to_string(),
+            _ => path.display().to_string(),
+        }
+    }
+
     /// The attributed receipts (at most [`HUMAN_ROWS_PER_CODE`]) and the count per approver.
     fn approvers_table(&self) -> String {
         let total: usize = self.per_approver.values().sum();

@@ -608,3 +608,62 @@ fn a_receipt_naming_a_member_twice_is_refused_under_its_valid_signature() {
     let run = pinned(dir.path());
     expect(&run, Code::DuplicateMember, 1);
 }
+
+/// Human output names the one directory given once and shows paths under it relative (`.`
+/// for the directory itself), so a narrow terminal is not filled with the same prefix; with
+/// two directories every path is shown whole, and the JSON keeps whole paths either way.
+/// Seen red with `shown_path` returning the path as given.
+#[test]
+fn human_tables_show_paths_relative_to_the_one_directory_given() {
+    let dir = receipt_dir(NEW, &[L2_BLOCK]);
+    std::fs::set_permissions(
+        dir.path().join(L2_BLOCK),
+        std::fs::Permissions::from_mode(0o644),
+    )
+    .unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let human = |dirs: &[&Path]| {
+        let output = Command::cargo_bin("sealkit")
+            .unwrap()
+            .args(["audit", "--color", "never", "--receipt-key", &seed_file()])
+            .args(dirs)
+            .output()
+            .unwrap();
+        assert_ne!(output.status.code(), Some(2));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let whole = dir.path().join(L2_BLOCK).display().to_string();
+    let one = human(&[dir.path()]);
+    assert!(
+        one.contains(&format!(
+            "paths below are relative to {}\n",
+            dir.path().display()
+        )),
+        "{one}"
+    );
+    let rows: Vec<&str> = (one.lines())
+        .filter(|l| l.starts_with("│ warning  ┆ mode-not-private"))
+        .collect();
+    assert_eq!(rows.len(), 2, "{one}");
+    assert!(rows.iter().any(|r| r.contains("┆ .   ")), "{one}");
+    // The name, cut by the cell's width on a pipe (140 columns).
+    assert!(
+        rows.iter()
+            .any(|r| r.contains(&format!("┆ {} ", &L2_BLOCK[..40])))
+            || rows
+                .iter()
+                .any(|r| r.contains(&format!("┆ {}", &L2_BLOCK[..40]))),
+        "{one}"
+    );
+    let prefixed = format!("┆ {}/", dir.path().display());
+    assert!(!one.contains(&prefixed), "{one}");
+    let other = receipt_dir(NEW, &[L3_APPROVED]);
+    let two = human(&[dir.path(), other.path()]);
+    assert!(!two.contains("paths below are relative"), "{two}");
+    assert!(two.contains(&prefixed), "{two}");
+    let run = pinned(dir.path());
+    let paths: Vec<&str> = (run.findings.iter())
+        .filter_map(|f| f["path"].as_str())
+        .collect();
+    assert!(paths.contains(&whole.as_str()), "{paths:?}");
+}
