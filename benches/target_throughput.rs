@@ -48,6 +48,7 @@
 #[path = "support/child.rs"]
 mod child;
 
+use child::Best;
 use sealkit::identity::{self, Kind, Profile};
 use sealkit::request::{self, Options, Session, Verdict};
 use serde_json::json;
@@ -147,26 +148,6 @@ fn timed(f: impl FnOnce()) -> (Duration, Duration) {
     let (start, cpu) = (Instant::now(), thread_cpu());
     f();
     (start.elapsed(), thread_cpu() - cpu)
-}
-
-/// Best wall and best CPU time over the runs, with the load average at the best wall time.
-#[derive(Clone, Copy)]
-struct Best {
-    time: Duration,
-    cpu: Duration,
-    load: f64,
-}
-
-impl Best {
-    fn keep(best: &mut Option<Best>, (time, cpu): (Duration, Duration)) {
-        let load = child::load_average().parse().unwrap_or(f64::NAN);
-        let mut kept = best.unwrap_or(Best { time, cpu, load });
-        if time < kept.time {
-            (kept.time, kept.load) = (time, load);
-        }
-        kept.cpu = kept.cpu.min(cpu);
-        *best = Some(kept);
-    }
 }
 
 fn main() {

@@ -30,6 +30,7 @@
 #[path = "support/child.rs"]
 mod child;
 
+use child::Best;
 use ed25519_dalek::{Signature, Verifier};
 use sealkit::approval::binding::{Expectations, Subject};
 use sealkit::approval::line_reports::{Checker, TokenStatus};
@@ -112,26 +113,12 @@ fn pipeline(corpus: &Corpus) -> u64 {
     }
 }
 
-/// Best clock and best CPU time over the rounds, with the load average at the best clock time.
-#[derive(Clone, Copy)]
-struct Best {
-    time: Duration,
-    cpu: Duration,
-    load: f64,
-}
-
 impl Best {
+    /// The best of [`ROUNDS`] rounds.
     fn of(mut round: impl FnMut() -> (Duration, Duration)) -> Best {
         let mut best: Option<Best> = None;
         for _ in 0..ROUNDS {
-            let (time, cpu) = round();
-            let load = child::load_average().parse().unwrap_or(f64::NAN);
-            let mut kept = best.unwrap_or(Best { time, cpu, load });
-            if time < kept.time {
-                (kept.time, kept.load) = (time, load);
-            }
-            kept.cpu = kept.cpu.min(cpu);
-            best = Some(kept);
+            Best::keep(&mut best, round());
         }
         best.expect("at least one round")
     }

@@ -107,3 +107,28 @@ pub fn per_second(items: usize, mut work: impl FnMut()) -> f64 {
     work();
     items as f64 / started.elapsed().as_secs_f64()
 }
+
+/// Best clock and best CPU time over a bench's rounds, with the load average at the best
+/// clock time.
+// Only the benchmarks that run rounds keep it.
+#[allow(dead_code)]
+#[derive(Clone, Copy)]
+pub struct Best {
+    pub time: Duration,
+    pub cpu: Duration,
+    pub load: f64,
+}
+
+#[allow(dead_code)]
+impl Best {
+    /// Keeps in `best` the better clock and the better CPU time of it and one round's.
+    pub fn keep(best: &mut Option<Best>, (time, cpu): (Duration, Duration)) {
+        let load = load_average().parse().unwrap_or(f64::NAN);
+        let mut kept = best.unwrap_or(Best { time, cpu, load });
+        if time < kept.time {
+            (kept.time, kept.load) = (time, load);
+        }
+        kept.cpu = kept.cpu.min(cpu);
+        *best = Some(kept);
+    }
+}
