@@ -240,8 +240,8 @@ pub fn prepare(
         }
     };
     record.receipt_sha256 = Some(sha256_hex(bytes));
-    let map = match receipt::parse(bytes) {
-        Ok(map) => map,
+    let (map, report, frame_call) = match receipt::verify_bytes_with_frame(bytes, None, scratch) {
+        Ok(verified) => verified,
         Err(problem) => {
             record.stop_invalid(
                 "unreadable",
@@ -250,7 +250,6 @@ pub fn prepare(
             return Prepared::stopped(record);
         }
     };
-    let (report, frame_call) = receipt::verify_parsed_with_frame(&map, bytes, None, scratch);
     record.record_version = report.record_version;
     record.receipt_check = report.status.as_str().to_owned();
     record.fill_reported(&map, &report);

@@ -14,7 +14,7 @@ pub mod pin;
 pub mod preimage;
 pub mod recompute;
 
-// The checks, one file per family; the order they run in is `verify_parsed_with_frame`'s.
+// The checks, one file per family; the order they run in is `verify_with_step`'s.
 mod approval_statement;
 mod audit_line;
 mod config;
@@ -268,18 +268,7 @@ pub fn verify_bytes(
     pin: Option<&pin::Pin>,
     scratch: &mut Scratch,
 ) -> Result<ReceiptReport, ReadProblem> {
-    let (receipt, step) = parse_with_step(bytes, &mut scratch.payloads)?;
-    Ok(verify_with_step(&receipt, bytes, pin, scratch, step).0)
-}
-
-/// Verifies a parsed receipt; `bytes` are the file's bytes (for the layout check).
-pub fn verify_parsed(
-    receipt: &Map<String, Value>,
-    bytes: &[u8],
-    pin: Option<&pin::Pin>,
-    scratch: &mut Scratch,
-) -> ReceiptReport {
-    verify_parsed_with_frame(receipt, bytes, pin, scratch).0
+    verify_bytes_with_frame(bytes, pin, scratch).map(|(_, report, _)| report)
 }
 
 /// Why no signature was checked: only record_version 3 is signed; 2 never is; any other
@@ -303,17 +292,20 @@ pub struct FrameCall {
     pub call: Box<crate::request::Call>,
 }
 
-/// [`verify_parsed`], also handing back the analysis of object A when the engine accepted it.
-pub fn verify_parsed_with_frame(
-    receipt: &Map<String, Value>,
+/// [`verify_bytes`], also handing back the receipt as read and the analysis of object A when
+/// the engine accepted it. The file is read once: its step output is parsed with the
+/// duplicate-member check and handed to the checks.
+pub fn verify_bytes_with_frame(
     bytes: &[u8],
     pin: Option<&pin::Pin>,
     scratch: &mut Scratch,
-) -> (ReceiptReport, Option<FrameCall>) {
-    verify_with_step(receipt, bytes, pin, scratch, read_step(receipt))
+) -> Result<(Map<String, Value>, ReceiptReport, Option<FrameCall>), ReadProblem> {
+    let (receipt, step) = parse_with_step(bytes, &mut scratch.payloads)?;
+    let (report, frame_call) = verify_with_step(&receipt, bytes, pin, scratch, step);
+    Ok((receipt, report, frame_call))
 }
 
-/// [`verify_parsed_with_frame`] with the receipt's step output already read.
+/// The checks of a receipt read from `bytes`, with its step output already read.
 fn verify_with_step(
     receipt: &Map<String, Value>,
     bytes: &[u8],
