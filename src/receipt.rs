@@ -292,6 +292,9 @@ pub struct FrameCall {
     pub call: Box<crate::request::Call>,
 }
 
+/// A receipt as read from its file, its report, and object A's analysis when it has one.
+pub type Verified = (Map<String, Value>, ReceiptReport, Option<FrameCall>);
+
 /// [`verify_bytes`], also handing back the receipt as read and the analysis of object A when
 /// the engine accepted it. The file is read once: its step output is parsed with the
 /// duplicate-member check and handed to the checks.
@@ -299,7 +302,7 @@ pub fn verify_bytes_with_frame(
     bytes: &[u8],
     pin: Option<&pin::Pin>,
     scratch: &mut Scratch,
-) -> Result<(Map<String, Value>, ReceiptReport, Option<FrameCall>), ReadProblem> {
+) -> Result<Verified, ReadProblem> {
     let (receipt, step) = parse_with_step(bytes, &mut scratch.payloads)?;
     let (report, frame_call) = verify_with_step(&receipt, bytes, pin, scratch, step);
     Ok((receipt, report, frame_call))
