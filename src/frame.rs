@@ -42,10 +42,20 @@ pub fn request_line(frame: &[u8]) -> &[u8] {
 }
 
 /// The exact-frame subject: SHA-256 and length of the frame bytes including the delimiter.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Subject {
     pub sha256: String,
     pub length: u64,
+}
+
+impl Subject {
+    /// The subject of `frame`, its bytes with the delimiter.
+    pub fn of(frame: &[u8]) -> Self {
+        Subject {
+            sha256: crate::digest::sha256_hex(frame),
+            length: frame.len() as u64,
+        }
+    }
 }
 
 /// The exact-frame subject and `request_sha256` of a frame (delimiter included), as an

@@ -10,21 +10,8 @@ use super::reason::Reason;
 use super::FUTURE_SKEW_MS;
 use serde::Serialize;
 
-/// The exact-frame commitment: SHA-256 and length of the frame bytes with their delimiter.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Subject {
-    pub sha256: String,
-    pub length: u64,
-}
-
-impl Subject {
-    pub fn of(frame: &[u8]) -> Self {
-        Subject {
-            sha256: crate::digest::sha256_hex(frame),
-            length: frame.len() as u64,
-        }
-    }
-}
+/// The exact-frame commitment (the one type of it, shared with the frame readers).
+pub use crate::frame::Subject;
 
 /// What the caller asks a token to be bound to.
 #[derive(Debug, Clone, Default)]

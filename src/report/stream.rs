@@ -66,7 +66,7 @@ pub struct Builder<'w> {
     chains: Vec<Chain>,
     groups: Option<Groups<Waiting>>,
     frames: FrameJoins,
-    annotations: HashMap<(String, u64), Vec<RowAnnotation>>,
+    annotations: HashMap<Subject, Vec<RowAnnotation>>,
     tally: Tally,
     /// Findings not about one receipt, from the audit.
     findings: Vec<Finding>,
@@ -76,12 +76,9 @@ pub struct Builder<'w> {
 
 impl<'w> Builder<'w> {
     pub fn new(evidence: Evidence, deny_warnings: bool, rows: Rows<'w>) -> Self {
-        let mut annotations: HashMap<(String, u64), Vec<RowAnnotation>> = HashMap::new();
+        let mut annotations: HashMap<Subject, Vec<RowAnnotation>> = HashMap::new();
         for (subject, annotation) in evidence.annotations {
-            (annotations
-                .entry((subject.sha256, subject.length))
-                .or_default())
-            .push(annotation);
+            annotations.entry(subject).or_default().push(annotation);
         }
         let groups = (!evidence.chains.is_empty()).then(|| Groups::new(&evidence.chains));
         Builder {
@@ -300,11 +297,11 @@ impl Default for Rows<'_> {
 /// be checked (a warning): the report checked them, so their outcome counts in its verdict
 /// and exit status, and a row with one is kept whole (seen red with the findings left out:
 /// a forged annotation on a good receipt's row left the report at exit 0).
-fn join_annotations(row: &mut Row, annotations: &HashMap<(String, u64), Vec<RowAnnotation>>) {
+fn join_annotations(row: &mut Row, annotations: &HashMap<Subject, Vec<RowAnnotation>>) {
     let Some(subject) = &row.subject else {
         return;
     };
-    let Some(found) = annotations.get(&(subject.sha256.clone(), subject.length)) else {
+    let Some(found) = annotations.get(subject) else {
         return;
     };
     for annotation in found {
