@@ -431,15 +431,16 @@ fn file_kind_codes() {
         .contains("3e249cf1656c5e8c9e4e863766145dbfbef6ebe55f62490b63fe6898ac0d6fa4"));
 }
 
+/// Gives `dir` mode 0755 and its `file` 0644, as a careless copy leaves them.
+fn world_readable(dir: &Path, file: &str) {
+    std::fs::set_permissions(dir.join(file), std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
 #[test]
 fn mode_not_private() {
     let dir = receipt_dir(NEW, &[L2_BLOCK]);
-    std::fs::set_permissions(
-        dir.path().join(L2_BLOCK),
-        std::fs::Permissions::from_mode(0o644),
-    )
-    .unwrap();
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    world_readable(dir.path(), L2_BLOCK);
     let run = pinned(dir.path());
     expect(&run, Code::ModeNotPrivate, 0);
     assert_eq!(
@@ -616,12 +617,7 @@ fn a_receipt_naming_a_member_twice_is_refused_under_its_valid_signature() {
 #[test]
 fn human_tables_show_paths_relative_to_the_one_directory_given() {
     let dir = receipt_dir(NEW, &[L2_BLOCK]);
-    std::fs::set_permissions(
-        dir.path().join(L2_BLOCK),
-        std::fs::Permissions::from_mode(0o644),
-    )
-    .unwrap();
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    world_readable(dir.path(), L2_BLOCK);
     let human = |dirs: &[&Path]| {
         let output = Command::cargo_bin("sealkit")
             .unwrap()

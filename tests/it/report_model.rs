@@ -59,25 +59,29 @@ fn name(path: &Value) -> String {
         .to_owned()
 }
 
+/// The fixture's token files, and the options giving its sealed chain and captured frames.
+fn every_kind_of_evidence() -> ([PathBuf; 2], [String; 4]) {
+    let path = |name: &str| fixture(name).to_str().unwrap().to_owned();
+    (
+        [
+            fixture("new/approvals-L.ndjson"),
+            fixture("new/approvals-M.ndjson"),
+        ],
+        [
+            "--chain".to_owned(),
+            path("new/sealed.json"),
+            "--frames".to_owned(),
+            path("frames"),
+        ],
+    )
+}
+
 #[test]
 fn every_receipt_is_a_row_and_every_join_is_the_manifests() {
     let temp = tempfile::tempdir().unwrap();
-    let tokens = [
-        fixture("new/approvals-L.ndjson"),
-        fixture("new/approvals-M.ndjson"),
-    ];
-    let sealed = fixture("new/sealed.json");
-    let frames = fixture("frames");
-    let (code, m) = json_report(
-        temp.path(),
-        &tokens,
-        &[
-            "--chain",
-            sealed.to_str().unwrap(),
-            "--frames",
-            frames.to_str().unwrap(),
-        ],
-    );
+    let (tokens, extra) = every_kind_of_evidence();
+    let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+    let (code, m) = json_report(temp.path(), &tokens, &extra);
     // Only warnings (modes, the seed beside the receipts) and infos: exit 0.
     assert_eq!(code, 0);
     let expected = manifest();
@@ -159,7 +163,7 @@ fn every_receipt_is_a_row_and_every_join_is_the_manifests() {
     let sealed_input = inputs.iter().find(|i| i["role"] == "chain").unwrap();
     assert_eq!(
         sealed_input["sha256"],
-        sealkit::digest::sha256_hex(&std::fs::read(&sealed).unwrap())
+        sealkit::digest::sha256_hex(&std::fs::read(fixture("new/sealed.json")).unwrap())
     );
     assert_eq!(inputs[0]["role"], "receipts");
     assert_eq!(inputs[0]["bytes"], 13);
@@ -764,18 +768,8 @@ fn details_follow_the_server_given_and_count_what_was_captured() {
 #[test]
 fn json_lines_hold_every_row_of_the_model_with_its_joins() {
     let temp = tempfile::tempdir().unwrap();
-    let tokens = [
-        fixture("new/approvals-L.ndjson"),
-        fixture("new/approvals-M.ndjson"),
-    ];
-    let sealed = fixture("new/sealed.json");
-    let frames = fixture("frames");
-    let extra = [
-        "--chain",
-        sealed.to_str().unwrap(),
-        "--frames",
-        frames.to_str().unwrap(),
-    ];
+    let (tokens, extra) = every_kind_of_evidence();
+    let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
     let (code, m) = json_report(temp.path(), &tokens, &extra);
     assert_eq!(code, 0);
     let out = temp.path().join("rows.jsonl");
