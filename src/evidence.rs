@@ -366,6 +366,23 @@ pub struct CheckedRef {
     pub verdict: Verdict,
 }
 
+impl CheckedRef {
+    /// The reference as people read it: `TYPE STATUS (CODE), binding B: MESSAGE` (the type as
+    /// written, for the caller to escape). The one human line of a checked reference, on the
+    /// report's rows and in its findings.
+    pub fn line(&self) -> String {
+        let verdict = &self.verdict;
+        format!(
+            "{} {}{}, binding {}: {}",
+            self.evidence_ref.kind.as_deref().unwrap_or("(no type)"),
+            verdict.status(),
+            verdict.code.map(|c| format!(" ({c})")).unwrap_or_default(),
+            verdict.binding.as_str(),
+            verdict.message
+        )
+    }
+}
+
 /// How the evidence was found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Located {

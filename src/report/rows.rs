@@ -144,23 +144,8 @@ fn details_html(page: &mut String, row: &Row, model: &Model) {
             );
         }
         for reference in &annotation.references {
-            let verdict = &reference.verdict;
-            kv(
-                page,
-                "trust annotation",
-                &format!(
-                    "{place}: {} {}{}, binding {}: {}",
-                    reference
-                        .evidence_ref
-                        .kind
-                        .as_deref()
-                        .unwrap_or("(no type)"),
-                    verdict.status(),
-                    verdict.code.map(|c| format!(" ({c})")).unwrap_or_default(),
-                    verdict.binding.as_str(),
-                    verdict.message
-                ),
-            );
+            let line = reference.line();
+            kv(page, "trust annotation", &format!("{place}: {line}"));
         }
     }
     kv(

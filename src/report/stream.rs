@@ -311,25 +311,14 @@ fn join_annotations(row: &mut Row, annotations: &HashMap<Subject, Vec<RowAnnotat
                 Outcome::Problems => Code::AnnotationEvidenceFailed,
                 Outcome::Unchecked => Code::AnnotationEvidenceNotChecked,
             };
-            let reason = reference
-                .verdict
-                .code
-                .map(|c| c.as_str())
-                .unwrap_or_default();
             row.findings.push(Finding::new(
                 code,
                 Some(PathBuf::from(&row.file)),
                 format!(
-                    "{} frame {}: evidenceRef {} {} ({reason}): {}",
+                    "{} frame {}: evidenceRef {}",
                     annotation.capture,
                     annotation.line,
-                    reference
-                        .evidence_ref
-                        .kind
-                        .as_deref()
-                        .unwrap_or("(no type)"),
-                    reference.verdict.status(),
-                    reference.verdict.message
+                    reference.line()
                 ),
             ));
         }
