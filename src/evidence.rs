@@ -392,29 +392,50 @@ pub struct Located {
     pub by: &'static str,
 }
 
-/// The verdict on one reference.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// The verdict on one reference. Its status is not stored: it is what the code does to the
+/// exit status ([`Verdict::status`]), written first in JSON.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verdict {
-    /// `verified`, `failed` or `not-checked` (exit status 0, 1, 2). Private: only `stop`
-    /// sets it, from the code, so the status and the code cannot disagree.
-    status: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub code: Option<EvidenceCode>,
     pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub evidence: Option<Located>,
     /// `seal-receipt` when the `type` is sealkit's, else `not-evaluated`.
     pub profile: &'static str,
     /// The receipt's status when the evidence was checked as a Seal receipt.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub receipt: Option<ReceiptStatus>,
     pub binding: Binding,
 }
 
+impl Serialize for Verdict {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut record = serializer.serialize_struct("Verdict", 7)?;
+        record.serialize_field("status", self.status())?;
+        if let Some(code) = &self.code {
+            record.serialize_field("code", code)?;
+        }
+        record.serialize_field("message", &self.message)?;
+        if let Some(evidence) = &self.evidence {
+            record.serialize_field("evidence", evidence)?;
+        }
+        record.serialize_field("profile", self.profile)?;
+        if let Some(receipt) = &self.receipt {
+            record.serialize_field("receipt", receipt)?;
+        }
+        record.serialize_field("binding", &self.binding)?;
+        record.end()
+    }
+}
+
 impl Verdict {
-    /// `verified`, `failed` or `not-checked`: what the code does to the exit status.
+    /// `verified`, `failed` or `not-checked` (exit status 0, 1, 2): what the code does to the
+    /// exit status.
     pub fn status(&self) -> &'static str {
-        self.status
+        match self.outcome() {
+            Outcome::Good => "verified",
+            Outcome::Problems => "failed",
+            Outcome::Unchecked => "not-checked",
+        }
     }
 
     pub fn outcome(&self) -> Outcome {
@@ -422,13 +443,8 @@ impl Verdict {
     }
 }
 
-/// `verdict` ended with `code`: its status is what the code does to the exit status.
+/// `verdict` ended with `code`.
 fn stop(mut verdict: Verdict, code: EvidenceCode, message: String) -> Verdict {
-    verdict.status = match code.outcome() {
-        Outcome::Good => "verified",
-        Outcome::Problems => "failed",
-        Outcome::Unchecked => "not-checked",
-    };
     verdict.code = Some(code);
     verdict.message = message;
     verdict
@@ -458,7 +474,6 @@ pub enum Call<'a> {
 pub fn check(read: &ReadRef, call: Call<'_>, context: &mut Context<'_>) -> Verdict {
     let ours = read.fields.kind.as_deref() == Some(SEAL_RECEIPT_TYPE);
     let mut verdict = Verdict {
-        status: "verified",
         code: None,
         message: String::new(),
         evidence: None,
@@ -659,7 +674,6 @@ fn receipt_profile(
 pub fn unread_frame(why: String) -> Verdict {
     stop(
         Verdict {
-            status: "verified",
             code: None,
             message: String::new(),
             evidence: None,
