@@ -103,12 +103,18 @@ fn equal_if_given<T: PartialEq + ?Sized>(expected: Option<&T>, actual: &T) -> Ch
 
 /// Binds a verified ApprovalRecord v2 payload (nonce use is filled in by the caller).
 pub fn bind_approval(payload: &Payload, expected: &Expectations) -> Binding {
-    let actual = Subject {
-        sha256: payload.subject_sha256.clone(),
-        length: payload.subject_length,
-    };
     Binding {
-        subject: equal_if_given(expected.subject.as_ref(), &actual),
+        // The payload's subject compared in place (no `Subject` copied out of it).
+        subject: match &expected.subject {
+            None => Check::NotChecked,
+            Some(subject)
+                if subject.sha256 == payload.subject_sha256
+                    && subject.length == payload.subject_length =>
+            {
+                Check::Match
+            }
+            Some(_) => Check::Mismatch,
+        },
         target: equal_if_given(expected.target.as_deref(), payload.target.as_str()),
         freshness: match expected.now_ms {
             None => Freshness::NotChecked,
