@@ -88,30 +88,30 @@ fn write_lean(value: &JsonValue<'_>, out: &mut String) -> Result<(), RenderError
 
 /// Members in wire order, or in code-point (= UTF-8 byte) order of their keys. Objects
 /// already in key order (most canonical input) and wire order are walked in place; an
-/// unsorted object under [`KeyOrder::Sorted`] is walked through its members' indices in key
-/// order (on the stack up to [`SMALL_OBJECT`] members, the common case; a list otherwise). The
-/// sort is stable, so members under equal keys keep their wire order.
+/// unsorted object under [`KeyOrder::Sorted`] is walked in key order through references to its
+/// members (on the stack up to [`SMALL_OBJECT`] members, the common case; a list otherwise).
+/// The sort is stable, so members under equal keys keep their wire order.
 fn in_order<'m, 'a>(members: &'m [Member<'a>], order: KeyOrder) -> InOrder<'m, 'a> {
     if order == KeyOrder::Wire || members.is_sorted_by(|a, b| a.key.as_bytes() <= b.key.as_bytes())
     {
         return InOrder::Slice(members.iter());
     }
-    let by_key = |a: &usize, b: &usize| members[*a].key.as_bytes().cmp(members[*b].key.as_bytes());
-    if members.len() <= SMALL_OBJECT {
-        let mut indices = [0usize; SMALL_OBJECT];
-        for (index, slot) in indices.iter_mut().enumerate() {
-            *slot = index;
+    let by_key = |a: &&Member<'a>, b: &&Member<'a>| a.key.as_bytes().cmp(b.key.as_bytes());
+    if let Some(first) = members.first().filter(|_| members.len() <= SMALL_OBJECT) {
+        let mut sorted = [first; SMALL_OBJECT];
+        for (slot, member) in sorted.iter_mut().zip(members) {
+            *slot = member;
         }
-        indices[..members.len()].sort_by(by_key);
+        sorted[..members.len()].sort_by(by_key);
         return InOrder::Small {
-            members,
-            indices,
+            sorted,
+            len: members.len(),
             next: 0,
         };
     }
-    let mut sorted: Vec<usize> = (0..members.len()).collect();
+    let mut sorted: Vec<&Member<'a>> = members.iter().collect();
     sorted.sort_by(by_key);
-    InOrder::Sorted(members, sorted.into_iter())
+    InOrder::Sorted(sorted.into_iter())
 }
 
 /// Objects with at most this many members are put in key order on the stack.
@@ -120,12 +120,13 @@ const SMALL_OBJECT: usize = 16;
 /// The iterator of [`in_order`].
 enum InOrder<'m, 'a> {
     Slice(std::slice::Iter<'m, Member<'a>>),
+    /// The first `len` of `sorted`, from `next` on.
     Small {
-        members: &'m [Member<'a>],
-        indices: [usize; SMALL_OBJECT],
+        sorted: [&'m Member<'a>; SMALL_OBJECT],
+        len: usize,
         next: usize,
     },
-    Sorted(&'m [Member<'a>], std::vec::IntoIter<usize>),
+    Sorted(std::vec::IntoIter<&'m Member<'a>>),
 }
 
 impl<'m, 'a> Iterator for InOrder<'m, 'a> {
@@ -134,17 +135,12 @@ impl<'m, 'a> Iterator for InOrder<'m, 'a> {
     fn next(&mut self) -> Option<Self::Item> {
         match self {
             InOrder::Slice(members) => members.next(),
-            InOrder::Small {
-                members,
-                indices,
-                next,
-            } => {
-                // Slots past the object's members hold their own index, which ends the walk.
-                let member = members.get(*indices.get(*next)?)?;
+            InOrder::Small { sorted, len, next } => {
+                let member = sorted[..*len].get(*next)?;
                 *next += 1;
                 Some(member)
             }
-            InOrder::Sorted(members, indices) => members.get(indices.next()?),
+            InOrder::Sorted(members) => members.next(),
         }
     }
 }
