@@ -174,6 +174,32 @@ mod tests {
         );
     }
 
+    /// The frame binding needs both the digest and the length to agree: a subject that
+    /// differs in either alone is a mismatch (seen red with `&&` → `||` in `bind_approval`).
+    #[test]
+    fn subject_binding_needs_digest_and_length_both() {
+        let payload = super::super::payload::tests_support::sample();
+        let given = |sha256: &str, length: u64| Expectations {
+            subject: Some(Subject {
+                sha256: sha256.to_owned(),
+                length,
+            }),
+            ..Expectations::default()
+        };
+        let (sha, length) = (payload.subject_sha256.clone(), payload.subject_length);
+        let other = "f".repeat(64);
+        assert_ne!(sha, other);
+        for (expected, check) in [
+            (given(&sha, length), Check::Match),
+            (given(&sha, length + 1), Check::Mismatch),
+            (given(&other, length), Check::Mismatch),
+            (given(&other, length + 1), Check::Mismatch),
+            (Expectations::default(), Check::NotChecked),
+        ] {
+            assert_eq!(bind_approval(&payload, &expected).subject, check);
+        }
+    }
+
     #[test]
     fn first_failure_order_is_context_then_a3_then_replay() {
         let mut binding = Binding {
