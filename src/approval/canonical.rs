@@ -107,7 +107,8 @@ pub fn render<S: Sink>(value: &Value<'_>, out: &mut S) -> Result<(), IntegerOutO
     Ok(())
 }
 
-fn write_integer<S: Sink>(mut n: u64, out: &mut S) {
+/// `n` in plain decimal digits (also how serde_json writes a `u64`).
+pub(crate) fn write_integer<S: Sink>(mut n: u64, out: &mut S) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     loop {

@@ -13,19 +13,9 @@ pub fn optional(text: Option<&str>, out: &mut Vec<u8>) {
     }
 }
 
-/// An unsigned integer in decimal, as serde_json writes it.
-pub fn integer(mut n: u64, out: &mut Vec<u8>) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[at..]);
+/// An unsigned integer in decimal, as serde_json writes it (the canonical renderer's digits).
+pub fn integer(n: u64, out: &mut Vec<u8>) {
+    crate::approval::canonical::write_integer(n, out);
 }
 
 #[cfg(test)]

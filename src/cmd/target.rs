@@ -2,9 +2,7 @@
 //! one record per frame (docs/target.md). Memory does not grow with a capture:
 //! JSON is written as frames arrive, and the human table is printed a page at a time.
 
-use super::target_record::{
-    IdentitiesRecord, MetaRecord, OkRecord, Record, RefusedRecord, SkippedRecord,
-};
+use super::target_record::{OkRecord, Record, RefusedRecord, SkippedRecord};
 use super::{Global, JsonArray, Out};
 use crate::cli::{EraChoice, Format, ProfileChoice, TargetArgs};
 use crate::frame::{ForeignEncoding, Frame, FrameReader};
@@ -248,34 +246,13 @@ impl<'g> Report<'g> {
         typed: Option<&'r Typed>,
     ) -> Record<'r> {
         match verdict {
-            Verdict::Call(call) => Record::Ok(OkRecord {
+            Verdict::Call(call) => Record::Ok(OkRecord::of(
                 source,
-                line: frame.line,
-                status: "ok",
-                era: call.era.as_str(),
-                tool: &call.tool,
-                subject: &call.subject,
-                request_sha256: &call.request_sha256,
-                canonical_request_sha256: call.canonical_request_sha256.as_deref(),
-                args_hash: call.args_hash.as_deref(),
-                meta: MetaRecord {
-                    state: if call.meta == MetaState::Absent {
-                        "absent"
-                    } else {
-                        "present"
-                    },
-                    keys: call.meta.keys(),
-                    unknown_keys: UNKNOWN_KEY_POLICY,
-                },
-                identities: IdentitiesRecord {
-                    committed: &call.identities.committed,
-                    host: &call.identities.host,
-                    legacy: &call.identities.legacy,
-                    typed,
-                },
-                warnings: &call.warnings,
-                explain: self.explain.then(|| explain_json(call, &self.server)),
-            }),
+                frame.line,
+                call,
+                typed,
+                self.explain.then(|| explain_json(call, &self.server)),
+            )),
             Verdict::Refused(refusal) => Record::Refused(RefusedRecord {
                 source,
                 line: frame.line,

@@ -11,8 +11,9 @@
 use super::json_write::{integer, optional, serde_string};
 use crate::frame::Subject;
 use crate::identity::Pair;
-use crate::meta::Warning;
+use crate::meta::{Warning, UNKNOWN_KEY_POLICY};
 use crate::refusal::RefusalRecord;
+use crate::request::{Call, MetaState};
 use crate::typed::Typed;
 use serde::Serialize;
 use serde_json::Value;
@@ -108,7 +109,46 @@ pub(super) struct IdentitiesRecord<'r> {
     pub typed: Option<&'r Typed>,
 }
 
-impl OkRecord<'_> {
+impl<'r> OkRecord<'r> {
+    /// The record of a computed frame: `line` of `source`, its V2 typed targets (with
+    /// `--tool-spec`) and its `explain` value (with `--explain`).
+    pub(super) fn of(
+        source: &'r str,
+        line: u64,
+        call: &'r Call,
+        typed: Option<&'r Typed>,
+        explain: Option<Value>,
+    ) -> Self {
+        OkRecord {
+            source,
+            line,
+            status: "ok",
+            era: call.era.as_str(),
+            tool: &call.tool,
+            subject: &call.subject,
+            request_sha256: &call.request_sha256,
+            canonical_request_sha256: call.canonical_request_sha256.as_deref(),
+            args_hash: call.args_hash.as_deref(),
+            meta: MetaRecord {
+                state: if call.meta == MetaState::Absent {
+                    "absent"
+                } else {
+                    "present"
+                },
+                keys: call.meta.keys(),
+                unknown_keys: UNKNOWN_KEY_POLICY,
+            },
+            identities: IdentitiesRecord {
+                committed: &call.identities.committed,
+                host: &call.identities.host,
+                legacy: &call.identities.legacy,
+                typed,
+            },
+            warnings: &call.warnings,
+            explain,
+        }
+    }
+
     /// serde_json's bytes for `{"type":kind, ..self}`.
     fn write(&self, kind: &str, out: &mut Vec<u8>) -> io::Result<()> {
         out.extend_from_slice(b"{\"type\":");
@@ -182,8 +222,7 @@ impl OkRecord<'_> {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use crate::meta::UNKNOWN_KEY_POLICY;
-    use crate::request::{accept_frame, EraMode, MetaState, Options, Session, Verdict};
+    use crate::request::{accept_frame, EraMode, Options, Session, Verdict};
 
     /// Every computed frame of these texts (quotes, backslashes, controls and non-ASCII in the
     /// tool, `_meta` keys that draw warnings, frames without arguments), with and without an
@@ -222,34 +261,7 @@ mod tests {
                     Some(serde_json::json!({"a": [1, "b"]})),
                 ),
             ] {
-                let record = OkRecord {
-                    source,
-                    line: frame.line,
-                    status: "ok",
-                    era: call.era.as_str(),
-                    tool: &call.tool,
-                    subject: &call.subject,
-                    request_sha256: &call.request_sha256,
-                    canonical_request_sha256: call.canonical_request_sha256.as_deref(),
-                    args_hash: call.args_hash.as_deref(),
-                    meta: MetaRecord {
-                        state: if call.meta == MetaState::Absent {
-                            "absent"
-                        } else {
-                            "present"
-                        },
-                        keys: call.meta.keys(),
-                        unknown_keys: UNKNOWN_KEY_POLICY,
-                    },
-                    identities: IdentitiesRecord {
-                        committed: &call.identities.committed,
-                        host: &call.identities.host,
-                        legacy: &call.identities.legacy,
-                        typed: None,
-                    },
-                    warnings: &call.warnings,
-                    explain,
-                };
+                let record = OkRecord::of(source, frame.line, call, None, explain);
                 let expected = serde_json::to_vec(&crate::cmd::Typed {
                     kind: "frame",
                     value: &record,
