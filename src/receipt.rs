@@ -9,6 +9,7 @@
 //! authenticates); a receipt is `authenticated` only when the pinned key verifies it and no
 //! error-severity check fails; nothing here panics on any input.
 
+mod counting_read;
 pub mod duplicates;
 pub mod pin;
 pub mod preimage;
@@ -240,7 +241,7 @@ fn parse_with_step(
         code: Code::NotUtf8,
         message: format!("invalid UTF-8 at byte {}", e.valid_up_to()),
     })?;
-    let value: Value = serde_json::from_str(text).map_err(|e| ReadProblem {
+    let (value, lost) = counting_read::read(text).map_err(|e| ReadProblem {
         code: if e.classify() == serde_json::error::Category::Eof {
             Code::TruncatedJson
         } else {
@@ -253,7 +254,8 @@ fn parse_with_step(
         // both: a repeated name anywhere is refused before any member is read.
         Value::Object(map) => {
             let step = read_step(&map);
-            duplicates::refuse_parsed(text, &map, step.as_ref(), payloads).map(|()| (map, step))
+            duplicates::refuse_parsed(text, lost, &map, step.as_ref(), payloads)
+                .map(|()| (map, step))
         }
         other => Err(ReadProblem {
             code: Code::InvalidJson,
@@ -532,10 +534,13 @@ struct Ctx<'a> {
 /// The step output object and its parsed audit line.
 type StepParts<'s> = (&'s Map<String, Value>, &'s Map<String, Value>);
 
-/// The kernel step output inside `emitted_bytes` and its audit line.
+/// The kernel step output inside `emitted_bytes` and its audit line, each with the number of
+/// members serde_json dropped reading it (a repeated name).
 struct ParsedStep {
     step: Map<String, Value>,
+    step_lost: usize,
     audit: Map<String, Value>,
+    audit_lost: usize,
     audit_line: String,
 }
 
