@@ -183,9 +183,11 @@ pub struct MessageStream {
     into: StreamInto,
 }
 
+// One on the stack per signature checked: boxing the larger one would allocate for each.
+#[allow(clippy::large_enum_variant)]
 enum StreamInto {
     Verifier(StreamVerifier),
-    /// `H(R ‖ A ‖ M)` being computed, with the signature it is for.
+    /// `H(R ‖ A ‖ M)` being computed.
     Challenge(Sha512),
 }
 
