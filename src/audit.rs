@@ -214,7 +214,7 @@ pub fn audit(
             settle_signatures(&mut read, pinned.as_ref());
             read.into_par_iter()
                 .map(|read| match read {
-                    Read::Unsettled(receipt) => finish_receipt(&walk, *receipt, options),
+                    Read::Unsettled(receipt) => finish_receipt(&walk, receipt, options),
                     Read::Done(checked) => checked,
                 })
                 .collect()
@@ -328,14 +328,15 @@ enum Read {
     Done(Checked),
     /// A receipt read and checked whose signature under the pinned key may still wait for
     /// the curve check of its batch ([`settle_signatures`], then [`finish_receipt`]).
-    Unsettled(Box<Unsettled>),
+    Unsettled(Unsettled),
 }
 
 struct Unsettled {
-    path: PathBuf,
+    /// The receipt's entry with its report; its status and findings are [`finish_receipt`]'s
+    /// (made here already, so a receipt costs one such allocation, not two).
+    entry: Box<ReceiptEntry>,
     dir: u32,
     kind: NameKind,
-    report: ReceiptReport,
     challenge: Option<Challenge>,
     /// The file-level findings so far (a change under the audit).
     findings: Vec<Finding>,
@@ -348,7 +349,7 @@ fn settle_signatures(read: &mut [Read], pinned: Option<&BatchKey<'_>>) {
     let mut waiting: Vec<&mut Unsettled> = read
         .iter_mut()
         .filter_map(|read| match read {
-            Read::Unsettled(receipt) if receipt.challenge.is_some() => Some(&mut **receipt),
+            Read::Unsettled(receipt) if receipt.challenge.is_some() => Some(receipt),
             _ => None,
         })
         .collect();
@@ -362,7 +363,9 @@ fn settle_signatures(read: &mut [Read], pinned: Option<&BatchKey<'_>>) {
         None => vec![Err(Failure::BadPublicKey); challenges.len()],
     };
     for (receipt, result) in waiting.into_iter().zip(results) {
-        receipt::settle(&mut receipt.report, result);
+        if let Some(report) = &mut receipt.entry.report {
+            receipt::settle(report, result);
+        }
     }
 }
 
@@ -553,28 +556,35 @@ fn check_receipt_file(
             ));
         }
     };
-    Read::Unsettled(Box::new(Unsettled {
-        path: item.path.clone(),
+    Read::Unsettled(Unsettled {
+        entry: Box::new(ReceiptEntry {
+            file: item.path.clone(),
+            status: "failed",
+            signed_by: None,
+            report: Some(report),
+            file_findings: Vec::new(),
+        }),
         dir: item.dir,
         kind: kind.clone(),
-        report,
         challenge,
         findings,
-    }))
+    })
 }
 
 /// The rest of a receipt file's checks once its signature is settled: its name, the
 /// approver its statement credits, and its status with the file-level findings.
 fn finish_receipt(walk: &Walk, receipt: Unsettled, options: &Options) -> Checked {
     let Unsettled {
-        path: file,
+        mut entry,
         dir,
         kind,
-        report,
         challenge: _,
         mut findings,
     } = receipt;
-    let path = Some(file.clone());
+    let Some(report) = &entry.report else {
+        return Checked::Receipt(entry, None);
+    };
+    let path = Some(entry.file.clone());
     let name_hash = report.facts.name_hash.as_deref().unwrap_or("(none)");
     match &kind {
         NameKind::Receipt { hash, .. } if hash == name_hash => {}
@@ -601,7 +611,7 @@ fn finish_receipt(walk: &Walk, receipt: Unsettled, options: &Options) -> Checked
     let attribution = options
         .approvers
         .as_ref()
-        .map(|list| approval_credit::attribute(&report, list, &file))
+        .map(|list| approval_credit::attribute(report, list, &entry.file))
         .unwrap_or_default();
     file_findings.extend(attribution.finding);
     let observed = Observed {
@@ -613,7 +623,7 @@ fn finish_receipt(walk: &Walk, receipt: Unsettled, options: &Options) -> Checked
         audit_line: (walk.dirs[dir as usize].state.head_state.is_some())
             .then(|| report.facts.audit_line.clone())
             .flatten(),
-        released: released(&report),
+        released: released(report),
         operation_id: report.facts.operation_id.clone(),
     };
     let trust_only = |f: &Finding| matches!(f.code, Code::SignerUnpinned | Code::UnsignedReceipt);
@@ -625,16 +635,10 @@ fn finish_receipt(walk: &Walk, receipt: Unsettled, options: &Options) -> Checked
     } else {
         report.status.as_str()
     };
-    Checked::Receipt(
-        Box::new(ReceiptEntry {
-            file,
-            status,
-            signed_by: attribution.signed_by,
-            report: Some(report),
-            file_findings,
-        }),
-        Some(Box::new(observed)),
-    )
+    entry.status = status;
+    entry.signed_by = attribution.signed_by;
+    entry.file_findings = file_findings;
+    Checked::Receipt(entry, Some(Box::new(observed)))
 }
 
 fn released(report: &ReceiptReport) -> Option<(String, String)> {

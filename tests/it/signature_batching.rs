@@ -397,6 +397,9 @@ fn batched_receipt_signatures_get_the_verdicts_one_by_one_verification_gives() {
             codes(&event["findings"]),
             "{seen}"
         );
+        for finding in event["file_findings"].as_array().unwrap() {
+            assert_eq!(finding["path"], event["file"], "{seen}");
+        }
         seen += 1;
     }
     assert_eq!(seen, COUNT);
