@@ -180,11 +180,9 @@ fn write_private(path: &Path, bytes: &[u8]) {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).unwrap();
 }
 
-/// More receipts than one parallel batch of the audit (512), with damaged signatures in the
-/// middle of the first batch, right after its end, and at the very end.
-#[test]
-fn each_bad_signature_among_many_is_reported_for_its_own_receipt_only() {
-    const COUNT: usize = 600;
+/// The receipt key's seed, the BLOCK receipt as a template, its request hash (the files'
+/// names) and a private directory for the generated receipts.
+fn receipt_setup() -> ([u8; 32], Map<String, Value>, String, tempfile::TempDir) {
     let seed = support::receipt_seed(NEW);
     let template = receipt::parse(&std::fs::read(root().join(NEW).join(BLOCK)).unwrap()).unwrap();
     let hash = template["canonical_request_sha256"]
@@ -193,6 +191,30 @@ fn each_bad_signature_among_many_is_reported_for_its_own_receipt_only() {
         .to_owned();
     let dir = tempfile::tempdir().unwrap();
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    (seed, template, hash, dir)
+}
+
+/// The template with `now` moved on by `i`, signed, and its signature's bytes.
+fn signed_copy(
+    template: &Map<String, Value>,
+    seed: &[u8; 32],
+    i: usize,
+) -> (Map<String, Value>, Vec<u8>) {
+    let mut map = template.clone();
+    map["now"] = Value::from(template["now"].as_u64().unwrap() + i as u64);
+    preimage::sign(&mut map, seed).unwrap();
+    let good = URL_SAFE_NO_PAD
+        .decode(map["signature"]["value"].as_str().unwrap())
+        .unwrap();
+    (map, good)
+}
+
+/// More receipts than one parallel batch of the audit (512), with damaged signatures in the
+/// middle of the first batch, right after its end, and at the very end.
+#[test]
+fn each_bad_signature_among_many_is_reported_for_its_own_receipt_only() {
+    const COUNT: usize = 600;
+    let (seed, template, hash, dir) = receipt_setup();
     let expected: BTreeMap<usize, &str> = [
         (300, "signature does not verify"),
         (301, "signature scalar S is not below the group order"),
@@ -201,12 +223,7 @@ fn each_bad_signature_among_many_is_reported_for_its_own_receipt_only() {
     ]
     .into();
     for i in 0..COUNT {
-        let mut map = template.clone();
-        map["now"] = Value::from(template["now"].as_u64().unwrap() + i as u64);
-        preimage::sign(&mut map, &seed).unwrap();
-        let good = URL_SAFE_NO_PAD
-            .decode(map["signature"]["value"].as_str().unwrap())
-            .unwrap();
+        let (mut map, good) = signed_copy(&template, &seed, i);
         match i {
             300 | 599 => {
                 let mut bad = good.clone();
@@ -301,22 +318,10 @@ fn each_bad_signature_among_many_is_reported_for_its_own_receipt_only() {
 #[test]
 fn batched_receipt_signatures_get_the_verdicts_one_by_one_verification_gives() {
     const COUNT: usize = 1100;
-    let seed = support::receipt_seed(NEW);
-    let template = receipt::parse(&std::fs::read(root().join(NEW).join(BLOCK)).unwrap()).unwrap();
-    let hash = template["canonical_request_sha256"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    let (seed, template, hash, dir) = receipt_setup();
     let mut files = Vec::new();
     for i in 0..COUNT {
-        let mut map = template.clone();
-        map["now"] = Value::from(template["now"].as_u64().unwrap() + i as u64);
-        preimage::sign(&mut map, &seed).unwrap();
-        let good = URL_SAFE_NO_PAD
-            .decode(map["signature"]["value"].as_str().unwrap())
-            .unwrap();
+        let (mut map, good) = signed_copy(&template, &seed, i);
         let mut bytes = None;
         match i {
             100 | 700 | 1050 => {
