@@ -15,7 +15,10 @@ mod walk;
 
 use crate::finding::{Code, Finding, Severity};
 use crate::receipt::{self, pin::Pin, ReceiptReport, Scratch};
+use crate::signature::batch::{self, BatchKey};
+use crate::signature::{Challenge, Failure};
 use dir::Observed;
+use ed25519_dalek::VerifyingKey;
 use names::NameKind;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -191,15 +194,28 @@ pub fn audit(
     for (receipts, files) in receipts.iter_mut().zip(files_per_dir) {
         receipts.facts.reserve_exact(files);
     }
+    // The receipts' signatures under the pinned key are checked together, a batch at a time.
+    let pinned = options
+        .pin
+        .as_ref()
+        .and_then(|pin| VerifyingKey::from_bytes(&pin.public_key).ok());
+    let pinned = pinned.as_ref().map(BatchKey::new);
     {
         // Batch n+1 is checked on the pool while batch n is written out on this thread.
         let check_batch = |batch: &[u32]| -> Vec<Checked> {
-            batch
+            let mut read: Vec<Read> = batch
                 .par_iter()
                 .map(|&index| {
                     let result = check_item(&walk, index, options, observer);
                     observer.checked();
                     result
+                })
+                .collect();
+            settle_signatures(&mut read, pinned.as_ref());
+            read.into_par_iter()
+                .map(|read| match read {
+                    Read::Unsettled(receipt) => finish_receipt(&walk, receipt, options),
+                    Read::Done(checked) => checked,
                 })
                 .collect()
         };
@@ -307,6 +323,52 @@ enum Checked {
     Findings(Vec<Finding>),
 }
 
+/// An item as its worker leaves it.
+enum Read {
+    Done(Checked),
+    /// A receipt read and checked whose signature under the pinned key may still wait for
+    /// the curve check of its batch ([`settle_signatures`], then [`finish_receipt`]).
+    Unsettled(Unsettled),
+}
+
+struct Unsettled {
+    /// The receipt's entry with its report; its status and findings are [`finish_receipt`]'s
+    /// (made here already, so a receipt costs one such allocation, not two).
+    entry: Box<ReceiptEntry>,
+    dir: u32,
+    kind: NameKind,
+    challenge: Option<Challenge>,
+    /// The file-level findings so far (a change under the audit).
+    findings: Vec<Finding>,
+}
+
+/// Checks the curve equation of every signature of a batch that waits for it, all together
+/// under the pinned key (each gets exactly the result it would get alone), and settles each
+/// receipt's report with its own result.
+fn settle_signatures(read: &mut [Read], pinned: Option<&BatchKey<'_>>) {
+    let mut waiting: Vec<&mut Unsettled> = read
+        .iter_mut()
+        .filter_map(|read| match read {
+            Read::Unsettled(receipt) if receipt.challenge.is_some() => Some(receipt),
+            _ => None,
+        })
+        .collect();
+    let challenges: Vec<Challenge> = waiting
+        .iter_mut()
+        .filter_map(|receipt| receipt.challenge.take())
+        .collect();
+    let results = match pinned {
+        Some(pinned) => batch::verify_challenges(pinned, &challenges),
+        // A challenge is made only under a pinned key that decompressed.
+        None => vec![Err(Failure::BadPublicKey); challenges.len()],
+    };
+    for (receipt, result) in waiting.into_iter().zip(results) {
+        if let Some(report) = &mut receipt.entry.report {
+            receipt::settle(report, result);
+        }
+    }
+}
+
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
@@ -318,7 +380,7 @@ struct Walked {
     dir: u32,
 }
 
-fn check_item(walk: &Walk, index: u32, options: &Options, observer: &dyn Observer) -> Checked {
+fn check_item(walk: &Walk, index: u32, options: &Options, observer: &dyn Observer) -> Read {
     let item: &Item = &walk.items[index as usize];
     let file = Walked {
         path: walk.path(index),
@@ -326,7 +388,11 @@ fn check_item(walk: &Walk, index: u32, options: &Options, observer: &dyn Observe
         dir: item.dir,
     };
     let one = |code: Code, message: String| {
-        Checked::Findings(vec![Finding::new(code, Some(file.path.clone()), message)])
+        Read::Done(Checked::Findings(vec![Finding::new(
+            code,
+            Some(file.path.clone()),
+            message,
+        )]))
     };
     match item.kind {
         ItemKind::Unreadable => one(Code::UnreadableFile, walk.unreadable(index).to_owned()),
@@ -345,12 +411,14 @@ fn check_item(walk: &Walk, index: u32, options: &Options, observer: &dyn Observe
                 Code::LeftoverTempFile,
                 "a seal-host temporary file left by an interrupted write".into(),
             ),
-            NameKind::HeadState | NameKind::OperationState => Checked::Findings(Vec::new()),
+            NameKind::HeadState | NameKind::OperationState => {
+                Read::Done(Checked::Findings(Vec::new()))
+            }
             NameKind::Other if walk.dirs[item.dir as usize].is_receipt_dir => one(
                 Code::UnexpectedFile,
                 "seal-host does not write this file into receipt directories".into(),
             ),
-            NameKind::Other => Checked::Findings(Vec::new()),
+            NameKind::Other => Read::Done(Checked::Findings(Vec::new())),
         },
     }
 }
@@ -428,14 +496,15 @@ fn check_receipt_file(
     kind: &NameKind,
     options: &Options,
     observer: &dyn Observer,
-) -> Checked {
+) -> Read {
     let path = Some(item.path.clone());
     let read = READ_BUFFER.with(|buffer| {
         let mut buffer = buffer.borrow_mut();
         let read = read_stable(walk, item, &mut buffer).map(|(opened, changed)| {
             observer.read(&item.path);
             let verified = SCRATCH.with(|scratch| {
-                receipt::verify_bytes(&buffer, options.pin.as_ref(), &mut scratch.borrow_mut())
+                let scratch = &mut scratch.borrow_mut();
+                receipt::verify_bytes_deferred(&buffer, options.pin.as_ref(), scratch)
             });
             (opened, changed, verified)
         });
@@ -447,7 +516,7 @@ fn check_receipt_file(
     let (opened, mut changed, verified) = match read {
         Ok(read) => read,
         Err(why) => {
-            return Checked::Receipt(
+            return Read::Done(Checked::Receipt(
                 Box::new(ReceiptEntry {
                     file: item.path.clone(),
                     status: "unreadable",
@@ -456,7 +525,7 @@ fn check_receipt_file(
                     file_findings: vec![Finding::new(Code::UnreadableFile, path, why)],
                 }),
                 None,
-            )
+            ))
         }
     };
     changed |= match (&opened, std::fs::symlink_metadata(&item.path)) {
@@ -471,11 +540,11 @@ fn check_receipt_file(
             "the file was replaced or modified while it was audited; the result describes the bytes read, rerun the audit",
         ));
     }
-    let report = match verified {
-        Ok(report) => report,
+    let (report, challenge) = match verified {
+        Ok(verified) => verified,
         Err(problem) => {
             findings.insert(0, Finding::new(problem.code, path, problem.message));
-            return Checked::Receipt(
+            return Read::Done(Checked::Receipt(
                 Box::new(ReceiptEntry {
                     file: item.path.clone(),
                     status: "unreadable",
@@ -484,11 +553,40 @@ fn check_receipt_file(
                     file_findings: findings,
                 }),
                 None,
-            );
+            ));
         }
     };
+    Read::Unsettled(Unsettled {
+        entry: Box::new(ReceiptEntry {
+            file: item.path.clone(),
+            status: "failed",
+            signed_by: None,
+            report: Some(report),
+            file_findings: Vec::new(),
+        }),
+        dir: item.dir,
+        kind: kind.clone(),
+        challenge,
+        findings,
+    })
+}
+
+/// The rest of a receipt file's checks once its signature is settled: its name, the
+/// approver its statement credits, and its status with the file-level findings.
+fn finish_receipt(walk: &Walk, receipt: Unsettled, options: &Options) -> Checked {
+    let Unsettled {
+        mut entry,
+        dir,
+        kind,
+        challenge: _,
+        mut findings,
+    } = receipt;
+    let Some(report) = &entry.report else {
+        return Checked::Receipt(entry, None);
+    };
+    let path = Some(entry.file.clone());
     let name_hash = report.facts.name_hash.as_deref().unwrap_or("(none)");
-    match kind {
+    match &kind {
         NameKind::Receipt { hash, .. } if hash == name_hash => {}
         NameKind::Receipt { hash, .. } => findings.push(Finding::new(
             Code::MisnamedReceipt,
@@ -513,7 +611,7 @@ fn check_receipt_file(
     let attribution = options
         .approvers
         .as_ref()
-        .map(|list| approval_credit::attribute(&report, list, &item.path))
+        .map(|list| approval_credit::attribute(report, list, &entry.file))
         .unwrap_or_default();
     file_findings.extend(attribution.finding);
     let observed = Observed {
@@ -522,10 +620,10 @@ fn check_receipt_file(
         framed_subject_sha256: report.facts.framed_subject_sha256.clone(),
         now: report.facts.now,
         // Only a head state is compared with the chain of audit lines.
-        audit_line: (walk.dirs[item.dir as usize].state.head_state.is_some())
+        audit_line: (walk.dirs[dir as usize].state.head_state.is_some())
             .then(|| report.facts.audit_line.clone())
             .flatten(),
-        released: released(&report),
+        released: released(report),
         operation_id: report.facts.operation_id.clone(),
     };
     let trust_only = |f: &Finding| matches!(f.code, Code::SignerUnpinned | Code::UnsignedReceipt);
@@ -537,16 +635,10 @@ fn check_receipt_file(
     } else {
         report.status.as_str()
     };
-    Checked::Receipt(
-        Box::new(ReceiptEntry {
-            file: item.path.clone(),
-            status,
-            signed_by: attribution.signed_by,
-            report: Some(report),
-            file_findings,
-        }),
-        Some(Box::new(observed)),
-    )
+    entry.status = status;
+    entry.signed_by = attribution.signed_by;
+    entry.file_findings = file_findings;
+    Checked::Receipt(entry, Some(Box::new(observed)))
 }
 
 fn released(report: &ReceiptReport) -> Option<(String, String)> {
@@ -566,7 +658,7 @@ fn check_other_json(
     item: &Walked,
     options: &Options,
     observer: &dyn Observer,
-) -> Checked {
+) -> Read {
     let mut bytes = Vec::new();
     let looks_like_receipt = read_stable(walk, item, &mut bytes)
         .ok()
@@ -577,6 +669,6 @@ fn check_other_json(
     if looks_like_receipt {
         check_receipt_file(walk, item, &NameKind::MisnamedReceipt, options, observer)
     } else {
-        Checked::Findings(Vec::new())
+        Read::Done(Checked::Findings(Vec::new()))
     }
 }

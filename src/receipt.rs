@@ -9,6 +9,7 @@
 //! authenticates); a receipt is `authenticated` only when the pinned key verifies it and no
 //! error-severity check fails; nothing here panics on any input.
 
+mod counting_read;
 pub mod duplicates;
 pub mod pin;
 pub mod preimage;
@@ -240,7 +241,7 @@ fn parse_with_step(
         code: Code::NotUtf8,
         message: format!("invalid UTF-8 at byte {}", e.valid_up_to()),
     })?;
-    let value: Value = serde_json::from_str(text).map_err(|e| ReadProblem {
+    let (value, lost) = counting_read::read(text).map_err(|e| ReadProblem {
         code: if e.classify() == serde_json::error::Category::Eof {
             Code::TruncatedJson
         } else {
@@ -253,7 +254,8 @@ fn parse_with_step(
         // both: a repeated name anywhere is refused before any member is read.
         Value::Object(map) => {
             let step = read_step(&map);
-            duplicates::refuse_parsed(text, &map, step.as_ref(), payloads).map(|()| (map, step))
+            duplicates::refuse_parsed(text, lost, &map, step.as_ref(), payloads)
+                .map(|()| (map, step))
         }
         other => Err(ReadProblem {
             code: Code::InvalidJson,
@@ -304,19 +306,55 @@ pub fn verify_bytes_with_frame(
     scratch: &mut Scratch,
 ) -> Result<Verified, ReadProblem> {
     let (receipt, step) = parse_with_step(bytes, &mut scratch.payloads)?;
-    let (report, frame_call) = verify_with_step(&receipt, bytes, pin, scratch, step);
+    let (report, frame_call, _) = verify_with_step(&receipt, bytes, pin, scratch, step, false);
     Ok((receipt, report, frame_call))
 }
 
-/// The checks of a receipt read from `bytes`, with its step output already read.
+/// [`verify_bytes`], leaving the curve check of a signature under the pinned key to the
+/// caller, who can check many of them together: the report then says what a verifying
+/// signature makes of the receipt, and the [`signature::Challenge`] handed back must be
+/// checked and its result given to [`settle`] before the report is read. Every other
+/// signature verdict (no pin, another key, S ≥ L, a malformed block) is final, with no
+/// challenge.
+pub fn verify_bytes_deferred(
+    bytes: &[u8],
+    pin: Option<&pin::Pin>,
+    scratch: &mut Scratch,
+) -> Result<(ReceiptReport, Option<signature::Challenge>), ReadProblem> {
+    let (receipt, step) = parse_with_step(bytes, &mut scratch.payloads)?;
+    let (report, _, challenge) = verify_with_step(&receipt, bytes, pin, scratch, step, true);
+    Ok((report, challenge))
+}
+
+/// Completes a report of [`verify_bytes_deferred`] with the result of its challenge's curve
+/// check, making it what [`verify_bytes`] reports: a signature that does not verify is
+/// `invalid` with the failure as its detail, and the findings and status follow from that.
+pub fn settle(report: &mut ReceiptReport, curve_check: Result<(), signature::Failure>) {
+    if let Err(failure) = curve_check {
+        report.signature.status = SignatureStatus::Invalid;
+        report.signature.detail = failure.to_string();
+        report.findings = findings_of(&report.checks, &report.signature);
+        report.status = status_of(&report.findings, &report.signature);
+    }
+}
+
+/// The checks of a receipt read from `bytes`, with its step output already read; with
+/// `defer_curve`, a signature under the pinned key is taken as verifying and its challenge
+/// handed back instead (see [`verify_bytes_deferred`]).
 fn verify_with_step(
     receipt: &Map<String, Value>,
     bytes: &[u8],
     pin: Option<&pin::Pin>,
     scratch: &mut Scratch,
     step: StepRead,
-) -> (ReceiptReport, Option<FrameCall>) {
+    defer_curve: bool,
+) -> (
+    ReceiptReport,
+    Option<FrameCall>,
+    Option<signature::Challenge>,
+) {
     let mut ctx = Ctx::new(receipt, scratch, step);
+    ctx.defer_curve = defer_curve;
     let version = ctx.version;
     let mut checks = vec![ctx.check_shape()];
     // Object B comes straight from the file's bytes when they are seal-host's layout.
@@ -372,7 +410,7 @@ fn verify_with_step(
             server: ctx.server_identity(),
             call,
         });
-    (report, frame_call)
+    (report, frame_call, ctx.challenge.take())
 }
 
 fn findings_of(checks: &[Check], signature: &SignatureReport) -> Vec<Finding> {
@@ -527,15 +565,22 @@ struct Ctx<'a> {
     step: Option<Result<ParsedStep, String>>,
     /// sha256(compact kernel_config), known once the config check matched it to the payload.
     policy_hash: Option<String>,
+    /// Whether a signature under the pinned key leaves its curve check to the caller.
+    defer_curve: bool,
+    /// That signature's challenge, when it did.
+    challenge: Option<signature::Challenge>,
 }
 
 /// The step output object and its parsed audit line.
 type StepParts<'s> = (&'s Map<String, Value>, &'s Map<String, Value>);
 
-/// The kernel step output inside `emitted_bytes` and its audit line.
+/// The kernel step output inside `emitted_bytes` and its audit line, each with the number of
+/// members serde_json dropped reading it (a repeated name).
 struct ParsedStep {
     step: Map<String, Value>,
+    step_lost: usize,
     audit: Map<String, Value>,
+    audit_lost: usize,
     audit_line: String,
 }
 
@@ -563,6 +608,8 @@ impl<'a> Ctx<'a> {
             release_frame_sha256: None,
             policy_hash: None,
             step,
+            defer_curve: false,
+            challenge: None,
         };
         if version == Some(3) {
             let server = ctx.server_identity();

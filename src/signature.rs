@@ -17,15 +17,21 @@
 //! of order 2, which `verify` and seal-host reject), so the batch first establishes that the
 //! key and every R are torsion-free, and falls back to one-by-one for any chunk that fails
 //! (the proof is in that module's docs; `tests/it/signature_batching.rs` keeps such
-//! signatures rejected on both paths). Receipts are still verified singly: each is checked
-//! with the rest of its file by one worker, and their cost is mostly elsewhere.
+//! signatures rejected on both paths). Receipt signatures are split in two for it: a worker
+//! streams the preimage into [`challenge_streamed`] (the scalar rule and `k = H(R ‖ A ‖ M)`),
+//! and the audit checks the curve equations of a batch of receipts under the pinned key
+//! together with [`batch::verify_challenges`], each getting what [`verify_challenge`] alone
+//! (and so [`verify_streamed`]) gives it.
 
 pub mod batch;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
+use curve25519_dalek::edwards::EdwardsPoint;
+use curve25519_dalek::scalar::Scalar;
 use ed25519_dalek::ed25519::signature::MultipartVerifier;
 use ed25519_dalek::{Signature, StreamVerifier, Verifier, VerifyingKey};
+use sha2::{Digest, Sha512};
 
 /// The Ed25519 group order L, little-endian.
 pub const GROUP_ORDER: [u8; 32] = [
@@ -171,15 +177,27 @@ fn checked_signature(signature: &[u8]) -> Result<Signature, Failure> {
     Ok(Signature::from_bytes(bytes))
 }
 
-/// The message of a [`verify_streamed`] check, fed in consecutive pieces.
+/// The message of a [`verify_streamed`] or [`challenge_streamed`] check, fed in consecutive
+/// pieces.
 pub struct MessageStream {
-    verifier: StreamVerifier,
+    into: StreamInto,
+}
+
+// One on the stack per signature checked: boxing the larger one would allocate for each.
+#[allow(clippy::large_enum_variant)]
+enum StreamInto {
+    Verifier(StreamVerifier),
+    /// `H(R ‖ A ‖ M)` being computed.
+    Challenge(Sha512),
 }
 
 impl MessageStream {
     /// Appends the next piece of the message.
     pub fn update(&mut self, piece: &[u8]) {
-        self.verifier.update(piece);
+        match &mut self.into {
+            StreamInto::Verifier(verifier) => verifier.update(piece),
+            StreamInto::Challenge(hash) => hash.update(piece),
+        }
     }
 }
 
@@ -194,12 +212,66 @@ pub fn verify_streamed(
     let verifier = key
         .verify_stream(&checked_signature(signature)?)
         .map_err(|_| Failure::Mismatch)?;
-    let mut stream = MessageStream { verifier };
+    let mut stream = MessageStream {
+        into: StreamInto::Verifier(verifier),
+    };
     feed(&mut stream);
-    stream
-        .verifier
-        .finalize_and_verify()
-        .map_err(|_| Failure::Mismatch)
+    match stream.into {
+        StreamInto::Verifier(verifier) => verifier
+            .finalize_and_verify()
+            .map_err(|_| Failure::Mismatch),
+        StreamInto::Challenge(_) => Err(Failure::Mismatch),
+    }
+}
+
+/// A signature that passed seal-host's scalar rule, with its challenge `k = H(R ‖ A ‖ M)`
+/// under one key: all that its curve check still needs ([`verify_challenge`] alone, or
+/// [`batch::verify_challenges`] with others under the same key).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Challenge {
+    pub signature: [u8; 64],
+    pub k: Scalar,
+}
+
+/// The first half of [`verify_streamed`]: the same scalar rule (so the same
+/// `NonCanonicalScalar`), then the same hash of `R ‖ A ‖ M` as dalek's `verify_stream`, and
+/// no curve arithmetic.
+pub fn challenge_streamed(
+    key: &VerifyingKey,
+    signature: &[u8],
+    feed: impl FnOnce(&mut MessageStream),
+) -> Result<Challenge, Failure> {
+    let checked = checked_signature(signature)?;
+    let mut hash = Sha512::new();
+    hash.update(checked.r_bytes());
+    hash.update(key.as_bytes());
+    let mut stream = MessageStream {
+        into: StreamInto::Challenge(hash),
+    };
+    feed(&mut stream);
+    match stream.into {
+        StreamInto::Challenge(hash) => Ok(Challenge {
+            signature: checked.to_bytes(),
+            k: Scalar::from_bytes_mod_order_wide(&hash.finalize().into()),
+        }),
+        StreamInto::Verifier(_) => Err(Failure::Mismatch),
+    }
+}
+
+/// The second half of [`verify_streamed`], exactly as dalek's `verify` ends: R recomputed
+/// as `[S]B − [k]A` and compared with the signature's R bytes.
+pub fn verify_challenge(key: &VerifyingKey, challenge: &Challenge) -> Result<(), Failure> {
+    let checked = checked_signature(&challenge.signature)?;
+    // `checked_signature` established S < L, so this is S itself.
+    let s = Scalar::from_bytes_mod_order(*checked.s_bytes());
+    let minus_a = -key.to_edwards();
+    let recomputed =
+        EdwardsPoint::vartime_double_scalar_mul_basepoint(&challenge.k, &minus_a, &s).compress();
+    if recomputed.as_bytes() == checked.r_bytes() {
+        Ok(())
+    } else {
+        Err(Failure::Mismatch)
+    }
 }
 
 /// Public keys already decompressed, by their bytes. Decompression costs about a tenth of a
@@ -372,6 +444,47 @@ mod tests {
         let index = alphabet.find(last).unwrap();
         tweaked.push(alphabet.as_bytes()[index ^ 1] as char);
         assert!(decode_base64url_nopad(&tweaked).is_none());
+    }
+
+    /// The challenge and the curve check apart give what `verify_streamed` gives at once:
+    /// good, a changed message, a changed R, a changed S, S ≥ L, a short signature, another
+    /// key. Seen red with the key's bytes left out of the challenge's hash.
+    #[test]
+    fn a_challenge_checked_later_gives_what_streamed_verification_gives() {
+        let key = SigningKey::from_bytes(&[9u8; 32]);
+        let other = SigningKey::from_bytes(&[10u8; 32]).verifying_key();
+        let message: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
+        let good = key.sign(&message).to_bytes();
+        let public = key.verifying_key();
+        let mut tampered = message.clone();
+        tampered[10] ^= 1;
+        let changed = |at: usize, mask: u8| {
+            let mut bytes = good;
+            bytes[at] ^= mask;
+            bytes
+        };
+        let cases: [(&VerifyingKey, Vec<u8>, &[u8]); 7] = [
+            (&public, good.to_vec(), &message),
+            (&public, good.to_vec(), &tampered),
+            (&public, changed(3, 0x01).to_vec(), &message),
+            (&public, changed(40, 0x01).to_vec(), &message),
+            (&public, changed(63, 0xf0).to_vec(), &message),
+            (&public, good[..63].to_vec(), &message),
+            (&other, good.to_vec(), &message),
+        ];
+        let mut verified = 0;
+        for (key, signature, message) in cases {
+            let feed = |stream: &mut MessageStream| {
+                stream.update(&message[..100]);
+                stream.update(&message[100..]);
+            };
+            let at_once = verify_streamed(key, &signature, feed);
+            let later = challenge_streamed(key, &signature, feed)
+                .and_then(|challenge| verify_challenge(key, &challenge));
+            assert_eq!(later, at_once);
+            verified += usize::from(at_once.is_ok());
+        }
+        assert_eq!(verified, 1);
     }
 
     #[test]

@@ -57,15 +57,79 @@ pub fn run(args: AuditArgs, global: &Global) -> miette::Result<Outcome> {
         Err(AuditError::Sink(error)) => return Err(super::io_report(error)),
         Err(error) => return Err(super::diagnostic::report(error)),
     };
-    writer
-        .end(&mut out, &summary, options.pin.as_ref())
-        .map_err(super::io_report)?;
-    out.flush().map_err(super::io_report)?;
-    Ok(match summary.worst() {
+    // Decided once, before anything is written: the human output's first line says it.
+    let outcome = match summary.worst() {
         Some(Severity::Error) => Outcome::Problems,
         Some(Severity::Warning) if global.deny_warnings => Outcome::Problems,
         _ => Outcome::Good,
-    })
+    };
+    writer
+        .end(&mut out, &summary, options.pin.as_ref(), outcome)
+        .map_err(super::io_report)?;
+    out.flush().map_err(super::io_report)?;
+    Ok(outcome)
+}
+
+/// The human output's first line: the verdict the exit status gives, and what it rests on
+/// (the finding codes that make it, most serious first, and how many receipts
+/// authenticated).
+fn headline(summary: &Summary, outcome: Outcome) -> String {
+    /// Codes named in the line; the summary table below lists every one.
+    const NAMED: usize = 4;
+    let authenticated = summary.statuses.get("authenticated").copied().unwrap_or(0);
+    let receipts = format!(
+        "{authenticated} of {} receipt{} authenticated",
+        summary.receipts,
+        plural(summary.receipts)
+    );
+    let count = |severity: Severity| -> u64 {
+        (summary.findings.iter())
+            .filter(|c| c.severity == severity)
+            .map(|c| c.count)
+            .sum()
+    };
+    let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
+    if outcome == Outcome::Good {
+        return format!(
+            "{}: {receipts}; no error finding ({warnings} warning{}).",
+            super::layout::paint("The evidence holds", super::layout::Verdict::Good),
+            plural(warnings)
+        );
+    }
+    let (what, severity) = if errors > 0 {
+        (
+            format!("{errors} error finding{}", plural(errors)),
+            Severity::Error,
+        )
+    } else {
+        (
+            format!(
+                "{warnings} warning{} under --deny-warnings",
+                plural(warnings)
+            ),
+            Severity::Warning,
+        )
+    };
+    let codes: Vec<&str> = (summary.findings.iter())
+        .filter(|c| c.severity == severity)
+        .map(|c| c.code.as_str())
+        .collect();
+    let mut named = codes[..codes.len().min(NAMED)].join(", ");
+    if codes.len() > NAMED {
+        named.push_str(&format!(" and {} more", codes.len() - NAMED));
+    }
+    format!(
+        "{}: {what} ({named}); {receipts}.",
+        super::layout::paint("Problems found", super::layout::Verdict::Bad)
+    )
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }
 
 /// A progress bar on a terminal, nothing elsewhere.
@@ -217,6 +281,7 @@ impl Writer {
         out: &mut Out,
         summary: &Summary,
         pin: Option<&crate::receipt::pin::Pin>,
+        outcome: Outcome,
     ) -> io::Result<()> {
         self.begin(out)?;
         match self.format {
@@ -239,12 +304,18 @@ impl Writer {
                 out.typed("summary", summary)?;
                 out.text("}\n")
             }
-            Format::Human => out.text(&super::layout::text(&self.human(summary, pin))),
+            Format::Human => out.text(&super::layout::text(&self.human(summary, pin, outcome))),
         }
     }
 
-    fn human(&self, summary: &Summary, pin: Option<&crate::receipt::pin::Pin>) -> String {
-        let mut text = String::new();
+    fn human(
+        &self,
+        summary: &Summary,
+        pin: Option<&crate::receipt::pin::Pin>,
+        outcome: Outcome,
+    ) -> String {
+        let mut text = headline(summary, outcome);
+        text.push('\n');
         match pin {
             Some(pin) => text.push_str(&format!(
                 "receipt key pinned: {} ({})\n",

@@ -1,13 +1,15 @@
 //! The audit-line check: the kernel audit line inside `emitted_bytes` names the receipt's
 //! request hash, certificates (with correct certificate hashes), tool and verdict.
 
-use super::{conclude, mismatch, same_compact, Check, Ctx, Miss, ParsedStep, Step, StepParts};
+use super::{
+    conclude, counting_read, mismatch, same_compact, Check, Ctx, Miss, ParsedStep, Step, StepParts,
+};
 use crate::finding::Code;
 use serde_json::Value;
 
 pub(super) fn parse_step(emitted: &str) -> Result<ParsedStep, String> {
-    let step: Value =
-        serde_json::from_str(emitted).map_err(|e| format!("emitted_bytes is not JSON: {e}"))?;
+    let (step, step_lost) =
+        counting_read::read(emitted).map_err(|e| format!("emitted_bytes is not JSON: {e}"))?;
     let Value::Object(step) = step else {
         return Err("emitted_bytes is not a JSON object".into());
     };
@@ -16,14 +18,16 @@ pub(super) fn parse_step(emitted: &str) -> Result<ParsedStep, String> {
         .and_then(Value::as_str)
         .ok_or("emitted_bytes has no audit line")?
         .to_owned();
-    let audit: Value = serde_json::from_str(&audit_line)
-        .map_err(|e| format!("the audit line is not JSON: {e}"))?;
+    let (audit, audit_lost) =
+        counting_read::read(&audit_line).map_err(|e| format!("the audit line is not JSON: {e}"))?;
     let Value::Object(audit) = audit else {
         return Err("the audit line is not a JSON object".into());
     };
     Ok(ParsedStep {
         step,
+        step_lost,
         audit,
+        audit_lost,
         audit_line,
     })
 }

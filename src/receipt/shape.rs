@@ -14,8 +14,8 @@ pub(super) fn check_layout(receipt: &Map<String, Value>, bytes: &[u8]) -> Check 
         pos: 0,
         equal: true,
     };
-    let written = serde_json::to_writer_pretty(&mut compare, receipt).is_ok();
-    let equal = written && compare.equal && bytes.get(compare.pos..) == Some(b"\n".as_slice());
+    compare.object(receipt, 0);
+    let equal = compare.equal && bytes.get(compare.pos..) == Some(b"\n".as_slice());
     if equal {
         pass("layout", "")
     } else {
@@ -27,20 +27,111 @@ pub(super) fn check_layout(receipt: &Map<String, Value>, bytes: &[u8]) -> Check 
     }
 }
 
-/// An `io::Write` that compares what is written with expected bytes, allocating nothing.
+/// Compares what serde_json's pretty printer (two-space indent) would write with expected
+/// bytes, piece by piece as it walks the value, allocating nothing and stopping at the first
+/// difference. The layout between values is written here as `PrettyFormatter` writes it
+/// (`{`/`[`, then `\n` + indent before the first item and `,\n` + indent before each next
+/// one, `": "` after a name, `\n` + indent before a non-empty container's `}`/`]`; `{}`/`[]`
+/// when empty); strings without a byte serde_json escapes are compared as they are, and every
+/// other string and every number is rendered by serde_json itself.
 struct CompareWriter<'a> {
     expected: &'a [u8],
     pos: usize,
     equal: bool,
 }
 
-impl std::io::Write for CompareWriter<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+impl CompareWriter<'_> {
+    fn piece(&mut self, piece: &[u8]) {
         if self.equal {
-            let end = self.pos + buf.len();
-            self.equal = self.expected.get(self.pos..end) == Some(buf);
+            let end = self.pos + piece.len();
+            self.equal = self.expected.get(self.pos..end) == Some(piece);
             self.pos = end;
         }
+    }
+
+    /// `\n` (or `,\n` after an item) and the indent of an item at `depth`.
+    fn item_start(&mut self, first: bool, depth: usize) {
+        self.piece(if first { b"\n" } else { b",\n" });
+        self.indent(depth);
+    }
+
+    fn indent(&mut self, depth: usize) {
+        for _ in 0..depth {
+            self.piece(b"  ");
+        }
+    }
+
+    fn object(&mut self, map: &Map<String, Value>, depth: usize) {
+        self.piece(b"{");
+        for (index, (name, value)) in map.iter().enumerate() {
+            if !self.equal {
+                return;
+            }
+            self.item_start(index == 0, depth + 1);
+            self.string(name);
+            self.piece(b": ");
+            self.value(value, depth + 1);
+        }
+        if !map.is_empty() {
+            self.piece(b"\n");
+            self.indent(depth);
+        }
+        self.piece(b"}");
+    }
+
+    fn value(&mut self, value: &Value, depth: usize) {
+        match value {
+            Value::Null => self.piece(b"null"),
+            Value::Bool(true) => self.piece(b"true"),
+            Value::Bool(false) => self.piece(b"false"),
+            Value::String(text) => self.string(text),
+            Value::Number(_) => self.rendered(value),
+            Value::Array(items) => {
+                self.piece(b"[");
+                for (index, item) in items.iter().enumerate() {
+                    if !self.equal {
+                        return;
+                    }
+                    self.item_start(index == 0, depth + 1);
+                    self.value(item, depth + 1);
+                }
+                if !items.is_empty() {
+                    self.piece(b"\n");
+                    self.indent(depth);
+                }
+                self.piece(b"]");
+            }
+            Value::Object(map) => self.object(map, depth),
+        }
+    }
+
+    /// A string serde_json writes between quotes as it is (no `"`, `\\` or control byte),
+    /// else as serde_json escapes it.
+    fn string(&mut self, text: &str) {
+        // Without an early exit, so the compiler can test many bytes at once.
+        let escaped = text.bytes().fold(false, |escaped, b| {
+            escaped | (b < 0x20) | (b == b'"') | (b == b'\\')
+        });
+        if escaped {
+            self.rendered(text);
+        } else {
+            self.piece(b"\"");
+            self.piece(text.as_bytes());
+            self.piece(b"\"");
+        }
+    }
+
+    /// A leaf as serde_json renders it (compact and pretty are the same for a leaf).
+    fn rendered<T: serde::Serialize + ?Sized>(&mut self, leaf: &T) {
+        if self.equal && serde_json::to_writer(&mut *self, leaf).is_err() {
+            self.equal = false;
+        }
+    }
+}
+
+impl std::io::Write for CompareWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.piece(buf);
         Ok(buf.len())
     }
 
@@ -208,5 +299,91 @@ impl Ctx<'_> {
             problems.push("operation_id is missing".into());
         }
         problems
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::receipt::CheckStatus;
+
+    /// The layout check's verdict on `text`, and what it must be: whether `text` is exactly
+    /// serde_json's pretty rendering of what it parses to, plus a newline.
+    fn verdicts(text: &[u8]) -> Option<(bool, bool)> {
+        let map: Map<String, Value> = serde_json::from_slice(text).ok()?;
+        let mut rendered = serde_json::to_vec_pretty(&map).unwrap();
+        rendered.push(b'\n');
+        let passed = check_layout(&map, text).status == CheckStatus::Pass;
+        Some((passed, rendered == text))
+    }
+
+    fn any_value() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let text = "[a\"\\\\/\u{1}\n\u{7f}é\u{2028}]{0,3}";
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
+            prop_oneof![Just(0.0f64), Just(-0.0), Just(1.5), Just(1e300), Just(0.1)]
+                .prop_map(Value::from),
+            text.prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 32, 4, move |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                proptest::collection::vec((text, inner), 0..4)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+        /// The pretty rendering passes; any one byte inserted, removed or replaced (a space,
+        /// a newline, a digit, an escape, a quote) fails unless the text still is the pretty
+        /// rendering of what it now parses to.
+        #[test]
+        fn the_layout_is_exactly_serde_jsons_pretty_rendering(
+            members in proptest::collection::vec(("[ab\"]{0,2}", any_value()), 0..5),
+            at in proptest::prelude::any::<proptest::sample::Index>(),
+            edit in 0..3u8,
+            byte in proptest::sample::select(b" \n\t0e.\\\"u,:[]{}a".to_vec()),
+        ) {
+            let map: Map<String, Value> = members.into_iter().collect();
+            let mut text = serde_json::to_vec_pretty(&map).unwrap();
+            text.push(b'\n');
+            proptest::prop_assert_eq!(verdicts(&text), Some((true, true)));
+            let at = at.index(text.len());
+            match edit {
+                0 => text.insert(at, byte),
+                1 => { text.remove(at); }
+                _ => text[at] = byte,
+            }
+            if let Some((passed, expected)) = verdicts(&text) {
+                proptest::prop_assert_eq!(passed, expected, "{}", String::from_utf8_lossy(&text));
+            }
+        }
+    }
+
+    #[test]
+    fn other_spellings_of_the_same_json_fail() {
+        // Seen red with the string fast path comparing without its closing quote, and with
+        // the indent of a container's closing bracket left out.
+        let pretty = "{\n  \"a\": \"x\",\n  \"b\": [\n    1.5,\n    {}\n  ]\n}\n";
+        assert_eq!(verdicts(pretty.as_bytes()), Some((true, true)));
+        for other in [
+            "{\n  \"a\": \"x\",\n  \"b\": [\n    1.5,\n    {}\n  ]\n}",
+            "{\n  \"a\": \"x\",\n  \"b\": [\n    1.5,\n    {}\n  ]\n}\n\n",
+            "{\n  \"a\": \"\\u0078\",\n  \"b\": [\n    1.5,\n    {}\n  ]\n}\n",
+            "{\n  \"a\": \"x\",\n  \"b\": [\n    15e-1,\n    {}\n  ]\n}\n",
+            "{\n  \"a\": \"x\",\n  \"b\": [\n    1.5,\n    {\n    }\n  ]\n}\n",
+            "{\n  \"a\": \"x\",\n  \"b\": [\n    1.5,\n    {}\n]\n}\n",
+            "{\n  \"a\":\"x\",\n  \"b\": [\n    1.5,\n    {}\n  ]\n}\n",
+            "{\"a\":\"x\",\"b\":[1.5,{}]}\n",
+        ] {
+            assert_eq!(verdicts(other.as_bytes()), Some((false, false)), "{other}");
+        }
     }
 }

@@ -44,7 +44,12 @@ impl Ctx<'_> {
                 "signature is not the last member (seal-host always writes it last)".into();
             return report;
         }
-        let result = self.verify_lock(&embedded, &block.value, host_layout);
+        // Only a signature under the pinned key can be `verified`, and only its curve check
+        // is worth leaving to a batch.
+        let defer = self.defer_curve && pin.is_some_and(|pin| pin.public_key == embedded);
+        let result = self
+            .verify_lock(&embedded, &block.value, host_layout, defer)
+            .map(|challenge| self.challenge = challenge);
         match (result, pin) {
             (Err(detail), _) => {
                 report.detail = detail;
@@ -77,12 +82,14 @@ impl Ctx<'_> {
 
     /// Verifies the preimage under `key`, hashing it as it is produced. Object B is read off
     /// `host_layout` (the file's bytes, when in seal-host's layout), else re-serialized.
+    /// With `defer`, the curve check is left out and the signature's challenge handed back.
     pub(super) fn verify_lock(
         &mut self,
         key: &[u8; 32],
         value: &str,
         host_layout: Option<&[u8]>,
-    ) -> Result<(), String> {
+        defer: bool,
+    ) -> Result<Option<signature::Challenge>, String> {
         let signature = signature::decode_signature_64(value).map_err(|e| e.to_string())?;
         let object_a = self
             .object_a
@@ -124,9 +131,14 @@ impl Ctx<'_> {
             }
         };
         let key = scratch.keys.get(key).map_err(|e| e.to_string())?;
-        signature::verify_streamed(key, &signature, |message| {
+        let feed = |message: &mut signature::MessageStream| {
             preimage::stream_preimage(&parts, object_b, &mut |piece| message.update(piece))
-        })
+        };
+        if defer {
+            signature::challenge_streamed(key, &signature, feed).map(Some)
+        } else {
+            signature::verify_streamed(key, &signature, feed).map(|()| None)
+        }
         .map_err(|e| e.to_string())
     }
 }

@@ -40,7 +40,7 @@
 //! system, or with fewer than [`MIN_BATCHED`] signatures to batch, everything is verified one
 //! by one.
 
-use super::{checked_signature, verify_parts, Failure};
+use super::{checked_signature, verify_challenge, verify_parts, Challenge, Failure};
 use curve25519_dalek::constants::ED25519_BASEPOINT_POINT;
 use curve25519_dalek::edwards::{CompressedEdwardsY, EdwardsPoint};
 use curve25519_dalek::scalar::Scalar;
@@ -115,7 +115,52 @@ enum Prepared {
 /// `verify_parts(key, message, signature)` returns (see the module docs). Runs on the current
 /// rayon pool.
 pub fn verify_each(key: &BatchKey<'_>, claims: &[Claim<'_>]) -> Vec<Result<(), Failure>> {
-    let prepared: Vec<Prepared> = claims.par_iter().map(|c| prepare(key, c)).collect();
+    verify_all(
+        key,
+        claims,
+        |claim| claim.signature,
+        |claim, r_bytes| challenge_of(key, claim, r_bytes),
+        |claim| verify_parts(key.key, claim.message, claim.signature),
+    )
+}
+
+/// k = H(R ‖ A ‖ M) of a claim.
+fn challenge_of(key: &BatchKey<'_>, claim: &Claim<'_>, r_bytes: &[u8; 32]) -> Scalar {
+    let mut hash = Sha512::new();
+    hash.update(r_bytes);
+    hash.update(key.key.as_bytes());
+    for part in claim.message {
+        hash.update(part);
+    }
+    Scalar::from_bytes_mod_order_wide(&hash.finalize().into())
+}
+
+/// [`verify_each`] for signatures whose challenge k was computed while their message was
+/// streamed ([`super::challenge_streamed`] under `key`): each result is exactly what
+/// [`super::verify_challenge`] (and so `verify_streamed` over the same message) returns.
+pub fn verify_challenges(key: &BatchKey<'_>, challenges: &[Challenge]) -> Vec<Result<(), Failure>> {
+    verify_all(
+        key,
+        challenges,
+        |challenge| &challenge.signature,
+        |challenge, _| challenge.k,
+        |challenge| verify_challenge(key.key, challenge),
+    )
+}
+
+/// The batch over any kind of claim: its signature bytes, its challenge k (given R's bytes),
+/// and its one-by-one verification.
+fn verify_all<C: Sync>(
+    key: &BatchKey<'_>,
+    claims: &[C],
+    signature: impl Fn(&C) -> &[u8] + Sync,
+    challenge: impl Fn(&C, &[u8; 32]) -> Scalar + Sync,
+    alone: impl Fn(&C) -> Result<(), Failure> + Sync,
+) -> Vec<Result<(), Failure>> {
+    let prepared: Vec<Prepared> = claims
+        .par_iter()
+        .map(|c| prepare(key, signature(c), |r_bytes| challenge(c, r_bytes)))
+        .collect();
     let terms: Vec<&Terms> = prepared
         .iter()
         .filter_map(|p| match p {
@@ -139,17 +184,16 @@ pub fn verify_each(key: &BatchKey<'_>, claims: &[Claim<'_>]) -> Vec<Result<(), F
         })
         .collect();
     plan.into_par_iter()
-        .map(|(index, known)| {
-            known.unwrap_or_else(|| {
-                let claim = &claims[index];
-                verify_parts(key.key, claim.message, claim.signature)
-            })
-        })
+        .map(|(index, known)| known.unwrap_or_else(|| alone(&claims[index])))
         .collect()
 }
 
-fn prepare(key: &BatchKey<'_>, claim: &Claim<'_>) -> Prepared {
-    let signature = match checked_signature(claim.signature) {
+fn prepare(
+    key: &BatchKey<'_>,
+    signature: &[u8],
+    challenge: impl FnOnce(&[u8; 32]) -> Scalar,
+) -> Prepared {
+    let signature = match checked_signature(signature) {
         Ok(signature) => signature,
         Err(failure) => return Prepared::Decided(Err(failure)),
     };
@@ -166,13 +210,7 @@ fn prepare(key: &BatchKey<'_>, claim: &Claim<'_>) -> Prepared {
     if r.is_small_order() {
         return Prepared::Alone;
     }
-    let mut hash = Sha512::new();
-    hash.update(r_bytes);
-    hash.update(key.key.as_bytes());
-    for part in claim.message {
-        hash.update(part);
-    }
-    let k = Scalar::from_bytes_mod_order_wide(&hash.finalize().into());
+    let k = challenge(r_bytes);
     // `checked_signature` established S < L, so this is S itself.
     let s = Scalar::from_bytes_mod_order(*signature.s_bytes());
     Prepared::Batched(Terms { r, s, k })
@@ -474,7 +512,11 @@ mod tests {
         }
         let terms: Vec<Terms> = claims
             .iter()
-            .map(|claim| match prepare(&batch_key, claim) {
+            .map(|claim| {
+                let k = |r_bytes: &[u8; 32]| challenge_of(&batch_key, claim, r_bytes);
+                prepare(&batch_key, claim.signature, k)
+            })
+            .map(|prepared| match prepared {
                 Prepared::Batched(terms) => terms,
                 _ => panic!("every signature here is batched"),
             })

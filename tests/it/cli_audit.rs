@@ -663,3 +663,74 @@ fn human_tables_show_paths_relative_to_the_one_directory_given() {
         .collect();
     assert!(paths.contains(&whole.as_str()), "{paths:?}");
 }
+
+/// The human output's first line is the verdict the exit status gives, with what it rests on:
+/// the evidence holds (exit 0), problems found naming the error codes (exit 1), warnings made
+/// problems by `--deny-warnings` (exit 1), and an empty directory (exit 1, `no-receipts`).
+/// Seen red with the headline computed from the worst severity alone (ignoring
+/// `--deny-warnings`) and with the good branch taken for any outcome.
+#[test]
+fn the_first_human_line_is_the_verdict_the_exit_status_gives() {
+    let first_line = |dir: &Path, extra: &[&str]| {
+        let output = Command::cargo_bin("sealkit")
+            .unwrap()
+            .args(extra)
+            .args(["audit", "--color", "never", "--receipt-key", &seed_file()])
+            .arg(dir)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        let line = stdout.lines().next().unwrap_or_default().to_owned();
+        (output.status.code(), line)
+    };
+    let good = full_new_dir();
+    assert_eq!(
+        first_line(good.path(), &[]),
+        (
+            Some(0),
+            "The evidence holds: 13 of 13 receipts authenticated; no error finding (0 warnings)."
+                .to_owned()
+        )
+    );
+    world_readable(good.path(), L2_BLOCK);
+    assert_eq!(
+        first_line(good.path(), &[]),
+        (
+            Some(0),
+            "The evidence holds: 13 of 13 receipts authenticated; no error finding (2 warnings)."
+                .to_owned()
+        )
+    );
+    assert_eq!(
+        first_line(good.path(), &["--deny-warnings"]),
+        (
+            Some(1),
+            "Problems found: 2 warnings under --deny-warnings (mode-not-private); 13 of 13 receipts authenticated."
+                .to_owned()
+        )
+    );
+    // A BLOCK turned into an ALLOW after signing.
+    let altered = full_new_dir();
+    let path = altered.path().join(L2_BLOCK);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("\"BLOCK\""));
+    write_private(&path, text.replacen("\"BLOCK\"", "\"ALLOW\"", 1).as_bytes());
+    let (status, line) = first_line(altered.path(), &[]);
+    assert_eq!(status, Some(1), "{line}");
+    assert!(
+        line.starts_with("Problems found: ")
+            && line.contains(" error findings (signature-invalid")
+            && line.ends_with("; 12 of 13 receipts authenticated."),
+        "{line}"
+    );
+    let empty = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(empty.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    assert_eq!(
+        first_line(empty.path(), &[]),
+        (
+            Some(1),
+            "Problems found: 1 error finding (no-receipts); 0 of 0 receipts authenticated."
+                .to_owned()
+        )
+    );
+}

@@ -180,11 +180,9 @@ fn write_private(path: &Path, bytes: &[u8]) {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).unwrap();
 }
 
-/// More receipts than one parallel batch of the audit (512), with damaged signatures in the
-/// middle of the first batch, right after its end, and at the very end.
-#[test]
-fn each_bad_signature_among_many_is_reported_for_its_own_receipt_only() {
-    const COUNT: usize = 600;
+/// The receipt key's seed, the BLOCK receipt as a template, its request hash (the files'
+/// names) and a private directory for the generated receipts.
+fn receipt_setup() -> ([u8; 32], Map<String, Value>, String, tempfile::TempDir) {
     let seed = support::receipt_seed(NEW);
     let template = receipt::parse(&std::fs::read(root().join(NEW).join(BLOCK)).unwrap()).unwrap();
     let hash = template["canonical_request_sha256"]
@@ -193,6 +191,30 @@ fn each_bad_signature_among_many_is_reported_for_its_own_receipt_only() {
         .to_owned();
     let dir = tempfile::tempdir().unwrap();
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    (seed, template, hash, dir)
+}
+
+/// The template with `now` moved on by `i`, signed, and its signature's bytes.
+fn signed_copy(
+    template: &Map<String, Value>,
+    seed: &[u8; 32],
+    i: usize,
+) -> (Map<String, Value>, Vec<u8>) {
+    let mut map = template.clone();
+    map["now"] = Value::from(template["now"].as_u64().unwrap() + i as u64);
+    preimage::sign(&mut map, seed).unwrap();
+    let good = URL_SAFE_NO_PAD
+        .decode(map["signature"]["value"].as_str().unwrap())
+        .unwrap();
+    (map, good)
+}
+
+/// More receipts than one parallel batch of the audit (512), with damaged signatures in the
+/// middle of the first batch, right after its end, and at the very end.
+#[test]
+fn each_bad_signature_among_many_is_reported_for_its_own_receipt_only() {
+    const COUNT: usize = 600;
+    let (seed, template, hash, dir) = receipt_setup();
     let expected: BTreeMap<usize, &str> = [
         (300, "signature does not verify"),
         (301, "signature scalar S is not below the group order"),
@@ -201,12 +223,7 @@ fn each_bad_signature_among_many_is_reported_for_its_own_receipt_only() {
     ]
     .into();
     for i in 0..COUNT {
-        let mut map = template.clone();
-        map["now"] = Value::from(template["now"].as_u64().unwrap() + i as u64);
-        preimage::sign(&mut map, &seed).unwrap();
-        let good = URL_SAFE_NO_PAD
-            .decode(map["signature"]["value"].as_str().unwrap())
-            .unwrap();
+        let (mut map, good) = signed_copy(&template, &seed, i);
         match i {
             300 | 599 => {
                 let mut bad = good.clone();
@@ -287,6 +304,110 @@ fn each_bad_signature_among_many_is_reported_for_its_own_receipt_only() {
         summary["findings"],
         serde_json::json!([{"code": "signature-invalid", "severity": "error", "count": 4}])
     );
+}
+
+/// The audit checks the signatures under the pinned key of each parallel batch together
+/// (`receipt::verify_bytes_deferred`, then `batch::verify_challenges`); every receipt must get
+/// exactly the signature verdict, detail, findings and status that `receipt::verify_bytes`
+/// gives it alone. Damaged receipts sit in the first two batches of 512 (checked together)
+/// and in the last one (76 receipts: too few to batch, checked one by one): a changed
+/// signature byte, S + L, an R with a point of order 2 (whose prime-order part verifies), a
+/// signature by another key, a member changed after signing, and a receipt not in
+/// seal-host's layout (object B re-serialized; its signature verifies). Seen red with
+/// `receipt::settle` ignoring a failed curve check (receipt 100 was `verified`).
+#[test]
+fn batched_receipt_signatures_get_the_verdicts_one_by_one_verification_gives() {
+    const COUNT: usize = 1100;
+    let (seed, template, hash, dir) = receipt_setup();
+    let mut files = Vec::new();
+    for i in 0..COUNT {
+        let (mut map, good) = signed_copy(&template, &seed, i);
+        let mut bytes = None;
+        match i {
+            100 | 700 | 1050 => {
+                let mut bad = good.clone();
+                bad[5] ^= 0x04;
+                set_signature(&mut map, &bad);
+            }
+            101 | 701 => {
+                let s = BigUint::from_bytes_le(&good[32..]) + order();
+                let mut bumped = good.clone();
+                bumped[32..].copy_from_slice(&s.to_bytes_le());
+                set_signature(&mut map, &bumped);
+            }
+            102 | 600 | 1060 => {
+                let mixed = crafted(&seed, &[i as u8; 32], &preimage(&map), true);
+                set_signature(&mut map, &mixed);
+            }
+            103 | 702 => preimage::sign(&mut map, &[0x55; 32]).unwrap(),
+            104 => map["reason"] = Value::from("changed after signing"),
+            105 | 703 => bytes = Some(serde_json::to_vec(&map).unwrap()),
+            _ => {}
+        }
+        let bytes = bytes.unwrap_or_else(|| preimage::to_file_bytes(&map));
+        let path = dir.path().join(format!("receipt-{i:020}-{hash}.json"));
+        write_private(&path, &bytes);
+        files.push(bytes);
+    }
+    let pin_file = support::receipt_seed_file(NEW);
+    let pin = receipt::pin::load(&pin_file.display().to_string()).unwrap();
+    let mut scratch = receipt::Scratch::default();
+    let alone: Vec<receipt::ReceiptReport> = files
+        .iter()
+        .map(|bytes| receipt::verify_bytes(bytes, Some(&pin), &mut scratch).unwrap())
+        .collect();
+    let verified = alone
+        .iter()
+        .filter(|r| r.signature.status == receipt::SignatureStatus::Verified)
+        .count();
+    // 13 damaged, of which the two re-serialized receipts still verify.
+    assert_eq!(verified, COUNT - 11);
+    let output = Command::cargo_bin("sealkit")
+        .unwrap()
+        .arg("audit")
+        .arg(dir.path())
+        .args(["--format", "jsonl", "--jobs", "2", "--receipt-key"])
+        .arg(&pin_file)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let mut seen = 0;
+    for line in String::from_utf8(output.stdout).unwrap().lines() {
+        let event: Value = serde_json::from_str(line).unwrap();
+        if event["type"] != "receipt" {
+            continue;
+        }
+        let expected = &alone[seen];
+        let codes = |findings: &Value| -> Vec<String> {
+            findings
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| f["code"].as_str().unwrap().to_owned())
+                .collect()
+        };
+        assert_eq!(
+            event["signature"],
+            serde_json::to_value(&expected.signature).unwrap(),
+            "{seen}"
+        );
+        assert_eq!(event["status"], expected.status.as_str(), "{seen}");
+        assert_eq!(
+            codes(&event["findings"]),
+            codes(&serde_json::to_value(&expected.findings).unwrap()),
+            "{seen}"
+        );
+        assert_eq!(
+            codes(&event["file_findings"]),
+            codes(&event["findings"]),
+            "{seen}"
+        );
+        for finding in event["file_findings"].as_array().unwrap() {
+            assert_eq!(finding["path"], event["file"], "{seen}");
+        }
+        seen += 1;
+    }
+    assert_eq!(seen, COUNT);
 }
 
 /// A receipt whose bytes are not seal-host's layout (re-indented, compact, an escaped
