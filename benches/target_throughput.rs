@@ -27,7 +27,7 @@
 //! * the real binary, `sealkit target --format jsonl CAPTURE > /dev/null` (one core: the
 //!   command is single-threaded).
 //!
-//! Floor, parse and binary run in turn three times and the best of each counts, so they
+//! Floor, parse and binary run in turn five times and the best of each counts, so they
 //! see the same machine load; the 1-minute load average is printed beside each figure.
 //! Each is timed by the clock and by the CPU time it used (the floor's thread, the
 //! binary's user + system time): on a quiet machine the two agree; on a loaded one the
@@ -39,8 +39,9 @@
 //! Run with `cargo bench --bench target_throughput`. Goals: ≥ 0.8 of the floor (issue 28),
 //! < 64 MB peak for 1 GB. `SEALKIT_TARGET_CAPTURE=PATH` writes the 100,000-frame capture
 //! to PATH and exits (for profiling the binary on the same input);
-//! `SEALKIT_TARGET_BINARY=PATH` measures another build of the binary (e.g. the one before a
-//! change) against the same floor.
+//! `SEALKIT_TARGET_BINARY=PATH` measures another build of the binary against the same floor;
+//! `SEALKIT_TARGET_BEFORE=PATH` measures a second build (e.g. the one before a change) in the
+//! same rounds and prints its ratio to the floor and this build's time over its.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 // `per_second` is not used here.
@@ -58,6 +59,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const FRAMES: usize = 100_000;
+/// Rounds of floor, parse and binary; the best of each counts.
+const ROUNDS: usize = 5;
 /// Frames whose floor preimages are kept (see the module notes), every `HOT_STRIDE`th: an
 /// odd stride alternates frames with and without `_meta`.
 const HOT_FRAMES: usize = 64;
@@ -175,8 +178,17 @@ fn main() {
         })
         .sum();
 
-    let (mut floor, mut parse, mut target) = (None, None, None);
-    for _ in 0..3 {
+    // Another build (e.g. the one before a change), run in the same rounds.
+    let before = std::env::var("SEALKIT_TARGET_BEFORE").ok();
+    let run_binary = |binary: &str| {
+        let mut command = Command::new(binary);
+        command.args(["target", "--format", "jsonl"]).arg(&capture);
+        let run = child::run(command, Duration::from_millis(200));
+        assert_eq!(run.status, 0, "every generated frame is valid");
+        (run.elapsed, Duration::from_secs_f64(run.cpu_seconds))
+    };
+    let (mut floor, mut parse, mut target, mut target_before) = (None, None, None, None);
+    for _ in 0..ROUNDS {
         Best::keep(
             &mut floor,
             timed(|| {
@@ -198,14 +210,10 @@ fn main() {
                 }
             }),
         );
-        let mut command = Command::new(binary);
-        command.args(["target", "--format", "jsonl"]).arg(&capture);
-        let run = child::run(command, Duration::from_millis(200));
-        assert_eq!(run.status, 0, "every generated frame is valid");
-        Best::keep(
-            &mut target,
-            (run.elapsed, Duration::from_secs_f64(run.cpu_seconds)),
-        );
+        if let Some(before) = &before {
+            Best::keep(&mut target_before, run_binary(before));
+        }
+        Best::keep(&mut target, run_binary(binary));
     }
     let (floor, parse, target) = (floor.unwrap(), parse.unwrap(), target.unwrap());
     let peak_kib = peak_rss_for_gigabyte(binary, &frames);
@@ -237,6 +245,25 @@ fn main() {
         rate(target) / rate(floor),
         cpu_rate(target) / cpu_rate(floor)
     );
+    if let (Some(before), Some(old)) = (&before, target_before) {
+        println!(
+            "before: {before}\n{:<38} {:>9.0} frames/s; by CPU time {:>9.0} frames/s  load {:.2}",
+            "sealkit target --format jsonl (before)",
+            rate(old),
+            cpu_rate(old),
+            old.load
+        );
+        println!(
+            "ratio before / floor:                  {:>9.2} by the clock, {:.2} by CPU time",
+            rate(old) / rate(floor),
+            cpu_rate(old) / cpu_rate(floor)
+        );
+        println!(
+            "this build / before, time:             {:>9.3} by the clock, {:.3} by CPU time",
+            target.time.as_secs_f64() / old.time.as_secs_f64(),
+            target.cpu.as_secs_f64() / old.cpu.as_secs_f64()
+        );
+    }
     println!(
         "ratio target / bare parse:             {:>9.2} by the clock, {:.2} by CPU time",
         rate(target) / rate(parse),

@@ -16,12 +16,16 @@
 //!   lines written to a file, once per output format (human, json, jsonl) with output to
 //!   `/dev/null`: tokens/s per core = lines / (user + system time), µs of CPU per line, the
 //!   ratio to the raw verify rate, wall time on the machine's cores, and peak resident memory
-//!   (VmHWM; goal: no more than before, ~29 MB, and never growing with the file).
+//!   (VmHWM; goal: no more than before, ~29 MB, and never growing with the file); with
+//!   `SEALKIT_BENCH_BEFORE`, the same for the other build and this build's CPU and clock
+//!   time over its.
 //!
 //! Run: `cargo bench --bench verify_approval` (a few minutes). `SEALKIT_BENCH_BINARY=DIR/sealkit`
-//! measures another build (e.g. the one before a change) in the same run (named `sealkit`: the
-//! memory poll looks for that process name); `SEALKIT_BENCH_WRITE=DIR` writes the corpus
-//! (`tokens.ndjson`, `call.frame`, `pubkey.hex`) for profiling and exits.
+//! measures another build instead of this one; `SEALKIT_BENCH_BEFORE=DIR/sealkit` measures a
+//! second build (e.g. the one before a change) in alternate rounds with it and prints the CPU
+//! and clock ratios of the two (either file named `sealkit`: the memory poll looks for that
+//! process name); `SEALKIT_BENCH_WRITE=DIR` writes the corpus (`tokens.ndjson`, `call.frame`,
+//! `pubkey.hex`) for profiling and exits.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -210,10 +214,15 @@ fn end_to_end(corpus: &Corpus, raw_cpu: f64, raw_clock: f64) {
          {GOAL_PER_CORE:.0} tokens/s per core (25 µs of CPU per line)",
         corpus.file.len() as f64 / 1e6
     );
+    // Another build (e.g. the one before a change), run in alternate rounds with this one so
+    // both see the same load.
+    let before = std::env::var("SEALKIT_BENCH_BEFORE").ok();
+    if let Some(before) = &before {
+        println!("  before: {before}, in alternate rounds");
+    }
     for format in ["human", "json", "jsonl"] {
-        let mut peak_kb = 0;
-        let best = Best::of(|| {
-            let mut command = std::process::Command::new(&binary);
+        let run = |binary: &str, peak_kb: &mut u64| {
+            let mut command = std::process::Command::new(binary);
             command
                 .args(["verify", "approval", "--format", format, "--pubkey"])
                 .arg(&corpus.key.public.hex)
@@ -222,26 +231,48 @@ fn end_to_end(corpus: &Corpus, raw_cpu: f64, raw_clock: f64) {
                 .arg(dir.path().join("tokens.ndjson"));
             let run = child::run(command, Duration::from_millis(20));
             assert_eq!(run.status, 0, "every bench token is accepted");
-            peak_kb = peak_kb.max(run.peak_kb);
+            *peak_kb = (*peak_kb).max(run.peak_kb);
             (run.elapsed, Duration::from_secs_f64(run.cpu_seconds))
-        });
-        let per_core = Best::rate(best.cpu);
-        println!(
-            "  --format {format}: {per_core:.0} tokens/s per core by CPU time ({:.1} µs a line, \
-             {:.2} x raw verify, {}) ; {:.2} s by the clock = {:.0} tokens/s = {:.2} x raw \
-             verify's clock rate (load average {:.2}); peak RSS {:.1} MB",
-            1e6 / per_core,
-            per_core / raw_cpu,
-            if per_core >= GOAL_PER_CORE {
-                "goal met"
-            } else {
-                "goal NOT met"
-            },
-            best.time.as_secs_f64(),
-            Best::rate(best.time),
-            Best::rate(best.time) / raw_clock,
-            best.load,
-            peak_kb as f64 / 1024.0
-        );
+        };
+        let (mut best, mut best_before) = (None, None);
+        let (mut peak_kb, mut peak_before_kb) = (0, 0);
+        for _ in 0..ROUNDS {
+            if let Some(before) = &before {
+                Best::keep(&mut best_before, run(before, &mut peak_before_kb));
+            }
+            Best::keep(&mut best, run(&binary, &mut peak_kb));
+        }
+        let best = best.expect("at least one round");
+        let line = |name: &str, best: Best, peak_kb: u64| {
+            let per_core = Best::rate(best.cpu);
+            println!(
+                "  --format {format}{name}: {per_core:.0} tokens/s per core by CPU time ({:.1} µs \
+                 a line, {:.2} x raw verify, {}) ; {:.2} s by the clock = {:.0} tokens/s = \
+                 {:.2} x raw verify's clock rate (load average {:.2}); peak RSS {:.1} MB",
+                1e6 / per_core,
+                per_core / raw_cpu,
+                if per_core >= GOAL_PER_CORE {
+                    "goal met"
+                } else {
+                    "goal NOT met"
+                },
+                best.time.as_secs_f64(),
+                Best::rate(best.time),
+                Best::rate(best.time) / raw_clock,
+                best.load,
+                peak_kb as f64 / 1024.0
+            );
+        };
+        line("", best, peak_kb);
+        if let Some(old) = best_before {
+            line(" (before)", old, peak_before_kb);
+            println!(
+                "  --format {format}: this build / before = {:.3} by CPU time, {:.3} by the \
+                 clock (load average {:.2})",
+                best.cpu.as_secs_f64() / old.cpu.as_secs_f64(),
+                best.time.as_secs_f64() / old.time.as_secs_f64(),
+                best.load
+            );
+        }
     }
 }

@@ -87,21 +87,45 @@ fn write_lean(value: &JsonValue<'_>, out: &mut String) -> Result<(), RenderError
 }
 
 /// Members in wire order, or in code-point (= UTF-8 byte) order of their keys. Objects
-/// already in key order (most canonical input) and wire order are walked in place; only an
-/// unsorted object under [`KeyOrder::Sorted`] gets a sorted list.
+/// already in key order (most canonical input) and wire order are walked in place; an
+/// unsorted object under [`KeyOrder::Sorted`] is walked in key order through references to its
+/// members (on the stack up to [`SMALL_OBJECT`] members, the common case; a list otherwise).
+/// The sort is stable, so members under equal keys keep their wire order.
 fn in_order<'m, 'a>(members: &'m [Member<'a>], order: KeyOrder) -> InOrder<'m, 'a> {
     if order == KeyOrder::Wire || members.is_sorted_by(|a, b| a.key.as_bytes() <= b.key.as_bytes())
     {
         return InOrder::Slice(members.iter());
     }
+    let by_key = |a: &&Member<'a>, b: &&Member<'a>| a.key.as_bytes().cmp(b.key.as_bytes());
+    if let Some(first) = members.first().filter(|_| members.len() <= SMALL_OBJECT) {
+        let mut sorted = [first; SMALL_OBJECT];
+        for (slot, member) in sorted.iter_mut().zip(members) {
+            *slot = member;
+        }
+        sorted[..members.len()].sort_by(by_key);
+        return InOrder::Small {
+            sorted,
+            len: members.len(),
+            next: 0,
+        };
+    }
     let mut sorted: Vec<&Member<'a>> = members.iter().collect();
-    sorted.sort_by(|a, b| a.key.as_bytes().cmp(b.key.as_bytes()));
+    sorted.sort_by(by_key);
     InOrder::Sorted(sorted.into_iter())
 }
+
+/// Objects with at most this many members are put in key order on the stack.
+const SMALL_OBJECT: usize = 16;
 
 /// The iterator of [`in_order`].
 enum InOrder<'m, 'a> {
     Slice(std::slice::Iter<'m, Member<'a>>),
+    /// The first `len` of `sorted`, from `next` on.
+    Small {
+        sorted: [&'m Member<'a>; SMALL_OBJECT],
+        len: usize,
+        next: usize,
+    },
     Sorted(std::vec::IntoIter<&'m Member<'a>>),
 }
 
@@ -111,6 +135,11 @@ impl<'m, 'a> Iterator for InOrder<'m, 'a> {
     fn next(&mut self) -> Option<Self::Item> {
         match self {
             InOrder::Slice(members) => members.next(),
+            InOrder::Small { sorted, len, next } => {
+                let member = sorted[..*len].get(*next)?;
+                *next += 1;
+                Some(member)
+            }
             InOrder::Sorted(members) => members.next(),
         }
     }
@@ -360,6 +389,35 @@ mod tests {
         let mut out = Vec::new();
         serde_compact(&parse(text, 128).unwrap(), order, &mut out).unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    /// Unsorted objects of every size around the on-stack limit, nested, come out in key
+    /// order under both renderers' sorted order and in wire order under serde's wire order.
+    #[test]
+    fn unsorted_objects_of_any_size_are_walked_in_key_order() {
+        for size in [2, 5, SMALL_OBJECT - 1, SMALL_OBJECT, SMALL_OBJECT + 1, 40] {
+            let keys: Vec<String> = (0..size).rev().map(|k| format!("k{k:02}")).collect();
+            let wire = keys
+                .iter()
+                .map(|k| format!("\"{k}\":{{\"b\":1,\"a\":\"{k}\"}}"))
+                .collect::<Vec<_>>()
+                .join(",");
+            let mut sorted_keys = keys.clone();
+            sorted_keys.sort();
+            let sorted = sorted_keys
+                .iter()
+                .map(|k| format!("\"{k}\":{{\"a\":\"{k}\",\"b\":1}}"))
+                .collect::<Vec<_>>()
+                .join(",");
+            let text = format!("{{{wire}}}");
+            assert_eq!(lean(&text), format!("{{{sorted}}}"), "{size}");
+            assert_eq!(
+                serde(&text, KeyOrder::Sorted),
+                format!("{{{sorted}}}"),
+                "{size}"
+            );
+            assert_eq!(serde(&text, KeyOrder::Wire), text, "{size}");
+        }
     }
 
     #[test]

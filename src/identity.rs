@@ -215,8 +215,8 @@ fn hash_sharing_prefix(a: &[Part<'_>], b: &[Part<'_>]) -> (String, String) {
 fn feed(hasher: &mut Sha256, parts: &[Part<'_>]) {
     let mut count = itoa_buffer();
     for part in parts {
-        hasher.update(format_count(&mut count, part.chars));
-        hasher.update(b":");
+        // `<count>:` in one update: the hasher copies each small update into its block buffer.
+        hasher.update(format_framing(&mut count, part.chars));
         hasher.update(part.text.as_bytes());
     }
 }
@@ -348,12 +348,20 @@ fn presence_label(name: &str, present: bool) -> &'static str {
     }
 }
 
-fn itoa_buffer() -> [u8; 20] {
-    [0; 20]
+fn itoa_buffer() -> [u8; 21] {
+    [0; 21]
 }
 
-fn format_count(buffer: &mut [u8; 20], mut n: usize) -> &[u8] {
-    let mut i = buffer.len();
+/// `<n>:`, the framing written before a part.
+fn format_framing(buffer: &mut [u8; 21], n: usize) -> &[u8] {
+    let digits = format_count(buffer, n).len();
+    buffer[20] = b':';
+    &buffer[20 - digits..]
+}
+
+/// `n` in decimal, ending just before the buffer's last byte.
+fn format_count(buffer: &mut [u8; 21], mut n: usize) -> &[u8] {
+    let mut i = buffer.len() - 1;
     loop {
         i -= 1;
         buffer[i] = b'0' + (n % 10) as u8;
@@ -362,7 +370,7 @@ fn format_count(buffer: &mut [u8; 20], mut n: usize) -> &[u8] {
             break;
         }
     }
-    &buffer[i..]
+    &buffer[i..20]
 }
 
 #[cfg(test)]
@@ -410,6 +418,10 @@ mod tests {
         assert_eq!(format_count(&mut buffer, 0), b"0");
         let mut buffer = itoa_buffer();
         assert_eq!(format_count(&mut buffer, 1234567), b"1234567");
+        let mut buffer = itoa_buffer();
+        assert_eq!(format_framing(&mut buffer, 0), b"0:");
+        let mut buffer = itoa_buffer();
+        assert_eq!(format_framing(&mut buffer, 1234567), b"1234567:");
     }
 
     #[test]

@@ -103,12 +103,18 @@ fn equal_if_given<T: PartialEq + ?Sized>(expected: Option<&T>, actual: &T) -> Ch
 
 /// Binds a verified ApprovalRecord v2 payload (nonce use is filled in by the caller).
 pub fn bind_approval(payload: &Payload, expected: &Expectations) -> Binding {
-    let actual = Subject {
-        sha256: payload.subject_sha256.clone(),
-        length: payload.subject_length,
-    };
     Binding {
-        subject: equal_if_given(expected.subject.as_ref(), &actual),
+        // The payload's subject compared in place (no `Subject` copied out of it).
+        subject: match &expected.subject {
+            None => Check::NotChecked,
+            Some(subject)
+                if subject.sha256 == payload.subject_sha256
+                    && subject.length == payload.subject_length =>
+            {
+                Check::Match
+            }
+            Some(_) => Check::Mismatch,
+        },
         target: equal_if_given(expected.target.as_deref(), payload.target.as_str()),
         freshness: match expected.now_ms {
             None => Freshness::NotChecked,
@@ -166,6 +172,32 @@ mod tests {
             freshness(10_000, 10_000, 10_001, ttl),
             Freshness::PastExpiry
         );
+    }
+
+    /// The frame binding needs both the digest and the length to agree: a subject that
+    /// differs in either alone is a mismatch (seen red with `&&` → `||` in `bind_approval`).
+    #[test]
+    fn subject_binding_needs_digest_and_length_both() {
+        let payload = super::super::payload::tests_support::sample();
+        let given = |sha256: &str, length: u64| Expectations {
+            subject: Some(Subject {
+                sha256: sha256.to_owned(),
+                length,
+            }),
+            ..Expectations::default()
+        };
+        let (sha, length) = (payload.subject_sha256.clone(), payload.subject_length);
+        let other = "f".repeat(64);
+        assert_ne!(sha, other);
+        for (expected, check) in [
+            (given(&sha, length), Check::Match),
+            (given(&sha, length + 1), Check::Mismatch),
+            (given(&other, length), Check::Mismatch),
+            (given(&other, length + 1), Check::Mismatch),
+            (Expectations::default(), Check::NotChecked),
+        ] {
+            assert_eq!(bind_approval(&payload, &expected).subject, check);
+        }
     }
 
     #[test]

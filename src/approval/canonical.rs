@@ -107,7 +107,8 @@ pub fn render<S: Sink>(value: &Value<'_>, out: &mut S) -> Result<(), IntegerOutO
     Ok(())
 }
 
-fn write_integer<S: Sink>(mut n: u64, out: &mut S) {
+/// `n` in plain decimal digits (also how serde_json writes a `u64`).
+pub(crate) fn write_integer<S: Sink>(mut n: u64, out: &mut S) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     loop {
@@ -126,78 +127,73 @@ pub fn write_string<S: Sink>(text: &str, out: &mut S) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.put(b"\"");
     let bytes = text.as_bytes();
-    if !bytes.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\') {
-        out.put(bytes);
-        out.put(b"\"");
-        return;
-    }
     let mut start = 0;
-    for (index, &byte) in bytes.iter().enumerate() {
-        let escape: &[u8] = match byte {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            0x00..=0x1f => b"",
-            _ => continue,
+    loop {
+        // The plain run up to the next byte this renderer escapes (the parser's word-at-a-time
+        // scan stops at exactly `"`, `\` and U+0000–U+001F).
+        let stop = start + crate::json::string_run(&bytes[start..], true);
+        out.put(&bytes[start..stop]);
+        let Some(&byte) = bytes.get(stop) else {
+            break;
         };
-        out.put(&bytes[start..index]);
-        if escape.is_empty() {
-            out.put(&[
+        match byte {
+            b'"' => out.put(b"\\\""),
+            b'\\' => out.put(b"\\\\"),
+            _ => out.put(&[
                 b'\\',
                 b'u',
                 b'0',
                 b'0',
                 HEX[usize::from(byte >> 4)],
                 HEX[usize::from(byte & 0x0f)],
-            ]);
-        } else {
-            out.put(escape);
+            ]),
         }
-        start = index + 1;
+        start = stop + 1;
     }
-    out.put(&bytes[start..]);
     out.put(b"\"");
 }
 
 impl Payload {
-    /// Renders the payload canonically into `out` (members given in declaration order; the
-    /// renderer sorts them).
+    /// Renders the payload canonically into `out`.
     pub fn render_into<S: Sink>(&self, out: &mut S) -> Result<(), IntegerOutOfRange> {
         let renderer = renderer_members(&self.renderer);
+        // Listed in the rendering's order (key bytes ascending), so the renderer's sort finds
+        // them in place.
         let members = [
             (
                 "approval_record_version",
                 Value::Integer(self.approval_record_version),
             ),
-            ("target", Value::String(&self.target)),
-            ("authorized_at", Value::Integer(self.authorized_at)),
-            ("expiry", Value::Integer(self.expiry)),
-            ("nonce", Value::String(&self.nonce)),
-            ("session", Value::String(&self.session)),
-            ("subject_sha256", Value::String(&self.subject_sha256)),
-            ("subject_length", Value::Integer(self.subject_length)),
-            ("subject_scope", Value::String(&self.subject_scope)),
-            ("subject_encoding", Value::String(&self.subject_encoding)),
-            ("shown_sha256", Value::String(&self.shown_sha256)),
-            ("shown_length", Value::Integer(self.shown_length)),
-            ("shown_media_type", Value::String(&self.shown_media_type)),
-            (
-                "shown_character_encoding",
-                Value::String(&self.shown_character_encoding),
-            ),
-            ("renderer", Value::Object(&renderer)),
             ("approver", Value::String(&self.approver)),
             (
-                "authorization_signer_key_id",
-                Value::String(&self.authorization_signer_key_id),
+                "authorization_domain",
+                Value::String(&self.authorization_domain),
             ),
             (
                 "authorization_signature_algorithm",
                 Value::String(&self.authorization_signature_algorithm),
             ),
             (
-                "authorization_domain",
-                Value::String(&self.authorization_domain),
+                "authorization_signer_key_id",
+                Value::String(&self.authorization_signer_key_id),
             ),
+            ("authorized_at", Value::Integer(self.authorized_at)),
+            ("expiry", Value::Integer(self.expiry)),
+            ("nonce", Value::String(&self.nonce)),
+            ("renderer", Value::Object(&renderer)),
+            ("session", Value::String(&self.session)),
+            (
+                "shown_character_encoding",
+                Value::String(&self.shown_character_encoding),
+            ),
+            ("shown_length", Value::Integer(self.shown_length)),
+            ("shown_media_type", Value::String(&self.shown_media_type)),
+            ("shown_sha256", Value::String(&self.shown_sha256)),
+            ("subject_encoding", Value::String(&self.subject_encoding)),
+            ("subject_length", Value::Integer(self.subject_length)),
+            ("subject_scope", Value::String(&self.subject_scope)),
+            ("subject_sha256", Value::String(&self.subject_sha256)),
+            ("target", Value::String(&self.target)),
         ];
         render(&Value::Object(&members), out)
     }
@@ -219,9 +215,9 @@ impl Payload {
 
 fn renderer_members(renderer: &Renderer) -> [(&'static str, Value<'_>); 3] {
     [
+        ("manifest_sha256", Value::String(&renderer.manifest_sha256)),
         ("name", Value::String(&renderer.name)),
         ("version", Value::String(&renderer.version)),
-        ("manifest_sha256", Value::String(&renderer.manifest_sha256)),
     ]
 }
 

@@ -5,7 +5,7 @@
 //! order. Memory grows with the number of distinct targets, never with the number of lines.
 
 use super::line_reports::{LineReport, Signed, TokenStatus};
-use crate::digest::{hex_decode, hex_lower};
+use crate::digest::hex_lower;
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -49,10 +49,10 @@ impl TargetDecisions {
             None => return,
         };
         // Signed targets are 64 lowercase hex digits (checked by the verifier).
-        let Some(key) = hex_decode(target).and_then(|bytes| <[u8; 32]>::try_from(bytes).ok())
-        else {
+        let mut key = [0u8; 32];
+        if hex::decode_to_slice(target, &mut key).is_err() {
             return;
-        };
+        }
         let seen = self.targets.entry(key).or_default();
         let (count, first) = if is_decline {
             (&mut seen.declines, &mut seen.first_decline)

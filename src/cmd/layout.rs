@@ -50,6 +50,37 @@ pub fn table(table: &Table) -> String {
     )
 }
 
+/// [`table`] and a line break, written to `out`.
+pub fn write_table(out: &mut impl std::io::Write, table: &Table) -> std::io::Result<()> {
+    write_fitted(
+        out,
+        table,
+        stdout_columns(),
+        COLOR.load(std::sync::atomic::Ordering::Relaxed),
+    )
+}
+
+/// [`fit`] and a line break, written to `out`. Piped without colour the table's lines go
+/// straight to `out` one by one, without first being joined into one string.
+fn write_fitted(
+    out: &mut impl std::io::Write,
+    table: &Table,
+    width: Option<usize>,
+    color: bool,
+) -> std::io::Result<()> {
+    if width.is_some() || color {
+        return writeln!(out, "{}", fit(table, width, color));
+    }
+    // What `table.to_string()` is: the lines joined by line breaks.
+    for (index, line) in table.lines().enumerate() {
+        if index > 0 {
+            out.write_all(b"\n")?;
+        }
+        out.write_all(line.as_bytes())?;
+    }
+    out.write_all(b"\n")
+}
+
 /// Human text as printed on standard output: on a terminal, lines longer than its width are
 /// word-wrapped (see [`wrap`]).
 pub fn text(text: &str) -> String {
@@ -384,6 +415,16 @@ mod tests {
             format!("the signature does not verify under key {hash}; the receipt changed"),
         ]);
         assert_eq!(fit(&table, None, false), table.to_string());
+        // Written line by line, piped, as printed whole; seen red with the last line break
+        // left out.
+        for (width, color) in [(None, false), (None, true), (Some(80), false)] {
+            let mut written = Vec::new();
+            super::write_fitted(&mut written, &table, width, color).unwrap();
+            assert_eq!(
+                String::from_utf8(written).unwrap(),
+                format!("{}\n", fit(&table, width, color))
+            );
+        }
         for width in [80, 120] {
             let text = fit(&table, Some(width), false);
             assert!(text.lines().all(|l| l.chars().count() <= width), "{text}");

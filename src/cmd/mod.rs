@@ -19,6 +19,7 @@ pub mod diagnostic;
 pub mod diff;
 pub mod envelope;
 pub mod evidence;
+mod json_write;
 pub mod key;
 pub mod keygen;
 pub mod layout;
@@ -27,9 +28,11 @@ pub mod passphrase;
 pub mod report;
 pub mod slips;
 pub mod target;
+mod target_record;
 pub mod terminal;
 pub mod verify;
 pub mod verify_approval;
+mod verify_approval_json;
 pub mod verify_bundle;
 pub mod verify_chain;
 pub mod verify_receipt;
@@ -278,11 +281,17 @@ impl Out {
     /// Writes one object with `"type": kind` first (see [`Typed`]), no newline: an element of a
     /// JSON document being streamed.
     pub fn typed<T: Serialize + ?Sized>(&mut self, kind: &str, value: &T) -> io::Result<()> {
+        self.record(|scratch| {
+            serde_json::to_writer(scratch, &Typed { kind, value }).map_err(io::Error::from)
+        })
+    }
+
+    /// Writes what `write` puts into the reused buffer, in one piece (see [`Out::typed`]): for
+    /// records written without serde.
+    pub fn record(&mut self, write: impl FnOnce(&mut Vec<u8>) -> io::Result<()>) -> io::Result<()> {
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
-        let written = serde_json::to_writer(&mut scratch, &Typed { kind, value })
-            .map_err(io::Error::from)
-            .and_then(|()| self.write_all(&scratch));
+        let written = write(&mut scratch).and_then(|()| self.write_all(&scratch));
         scratch.shrink_to(SCRATCH_KEPT);
         self.scratch = scratch;
         written
@@ -350,9 +359,20 @@ impl JsonArray {
         kind: &str,
         value: &T,
     ) -> io::Result<()> {
+        self.item_with(out, |buffer| {
+            serde_json::to_writer(buffer, &Typed { kind, value }).map_err(io::Error::from)
+        })
+    }
+
+    /// One element written by `write` (see [`Out::record`]).
+    pub fn item_with(
+        &mut self,
+        out: &mut Out,
+        write: impl FnOnce(&mut Vec<u8>) -> io::Result<()>,
+    ) -> io::Result<()> {
         out.text(if self.first { "\n" } else { ",\n" })?;
         self.first = false;
-        out.typed(kind, value)
+        out.record(write)
     }
 
     pub fn end(self, out: &mut Out) -> io::Result<()> {

@@ -2,22 +2,21 @@
 //! one record per frame (docs/target.md). Memory does not grow with a capture:
 //! JSON is written as frames arrive, and the human table is printed a page at a time.
 
+use super::target_record::{OkRecord, Record, RefusedRecord, SkippedRecord};
 use super::{Global, JsonArray, Out};
 use crate::cli::{EraChoice, Format, ProfileChoice, TargetArgs};
-use crate::frame::{ForeignEncoding, Frame, FrameReader, Subject};
-use crate::identity::Pair;
+use crate::frame::{ForeignEncoding, Frame, FrameReader};
 use crate::identity::{self, Kind, Part, Profile};
 use crate::inert::escape;
 use crate::input::{stdin_once, Input};
 use crate::json::Span;
-use crate::meta::{Warning, UNKNOWN_KEY_POLICY};
+use crate::meta::UNKNOWN_KEY_POLICY;
 use crate::outcome::Outcome;
 use crate::refusal::{Refusal, RefusalRecord};
 use crate::request::{self, Call, EraMode, MetaState, Options, Session, Verdict};
 use crate::typed::{typed_target_of, ToolSpecs, Typed};
 use comfy_table::{presets, Cell, ContentArrangement, Table};
 use miette::{IntoDiagnostic, LabeledSpan, NamedSource};
-use serde::Serialize;
 use serde_json::{json, Value};
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::Path;
@@ -223,12 +222,16 @@ impl<'g> Report<'g> {
             }
             Format::Jsonl => {
                 let record = self.json_record(source, frame, verdict, typed);
-                out.json_line(record.kind(), &record)
+                out.record(|buffer| {
+                    record.write(buffer)?;
+                    buffer.push(b'\n');
+                    Ok(())
+                })
             }
             Format::Json => {
                 let record = self.json_record(source, frame, verdict, typed);
                 match self.array.as_mut() {
-                    Some(array) => array.item(out, record.kind(), &record),
+                    Some(array) => array.item_with(out, |buffer| record.write(buffer)),
                     None => Ok(()),
                 }
             }
@@ -243,34 +246,13 @@ impl<'g> Report<'g> {
         typed: Option<&'r Typed>,
     ) -> Record<'r> {
         match verdict {
-            Verdict::Call(call) => Record::Ok(OkRecord {
+            Verdict::Call(call) => Record::Ok(OkRecord::of(
                 source,
-                line: frame.line,
-                status: "ok",
-                era: call.era.as_str(),
-                tool: &call.tool,
-                subject: &call.subject,
-                request_sha256: &call.request_sha256,
-                canonical_request_sha256: call.canonical_request_sha256.as_deref(),
-                args_hash: call.args_hash.as_deref(),
-                meta: MetaRecord {
-                    state: if call.meta == MetaState::Absent {
-                        "absent"
-                    } else {
-                        "present"
-                    },
-                    keys: call.meta.keys(),
-                    unknown_keys: UNKNOWN_KEY_POLICY,
-                },
-                identities: IdentitiesRecord {
-                    committed: &call.identities.committed,
-                    host: &call.identities.host,
-                    legacy: &call.identities.legacy,
-                    typed,
-                },
-                warnings: &call.warnings,
-                explain: self.explain.then(|| explain_json(call, &self.server)),
-            }),
+                frame.line,
+                call,
+                typed,
+                self.explain.then(|| explain_json(call, &self.server)),
+            )),
             Verdict::Refused(refusal) => Record::Refused(RefusedRecord {
                 source,
                 line: frame.line,
@@ -439,81 +421,6 @@ impl<'g> Report<'g> {
             }
         }
     }
-}
-
-/// One frame's JSON record (the output contract of `--format json|jsonl`).
-#[derive(Serialize)]
-#[serde(untagged)]
-enum Record<'r> {
-    Ok(OkRecord<'r>),
-    Refused(RefusedRecord<'r>),
-    Skipped(SkippedRecord<'r>),
-}
-
-impl Record<'_> {
-    /// The record's `type` (docs/json.md): a computed frame, a refused one, or one skipped.
-    fn kind(&self) -> &'static str {
-        match self {
-            Record::Ok(_) => "frame",
-            Record::Refused(_) => "refusal",
-            Record::Skipped(_) => "skipped",
-        }
-    }
-}
-
-#[derive(Serialize)]
-struct OkRecord<'r> {
-    source: &'r str,
-    line: u64,
-    status: &'static str,
-    era: &'static str,
-    tool: &'r str,
-    subject: &'r Subject,
-    request_sha256: &'r str,
-    canonical_request_sha256: Option<&'r str>,
-    args_hash: Option<&'r str>,
-    meta: MetaRecord<'r>,
-    identities: IdentitiesRecord<'r>,
-    warnings: &'r [Warning],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    explain: Option<Value>,
-}
-
-#[derive(Serialize)]
-struct MetaRecord<'r> {
-    state: &'static str,
-    keys: &'r [String],
-    /// The unknown-key policy applied ([`UNKNOWN_KEY_POLICY`]).
-    unknown_keys: &'static str,
-}
-
-#[derive(Serialize)]
-struct RefusedRecord<'r> {
-    source: &'r str,
-    line: u64,
-    #[serde(flatten)]
-    refusal: RefusalRecord<'r>,
-    capture_offset: u64,
-}
-
-#[derive(Serialize)]
-struct SkippedRecord<'r> {
-    source: &'r str,
-    line: u64,
-    status: &'static str,
-    kind: &'static str,
-    method: Option<&'r str>,
-}
-
-/// `identities` of an ok record: the three profiles, and the V2 typed targets with
-/// `--tool-spec`.
-#[derive(Serialize)]
-struct IdentitiesRecord<'r> {
-    committed: &'r Pair,
-    host: &'r Pair,
-    legacy: &'r Pair,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    typed: Option<&'r Typed>,
 }
 
 /// The human "guard targets" lines of a typed target, for the profiles shown.

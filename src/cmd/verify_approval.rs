@@ -23,7 +23,7 @@ use crate::input::{stdin_once, Input};
 use crate::keys::{public_key_arg, PublicKey};
 use crate::outcome::Outcome;
 use crate::tokenfile::{Batch, LineReader, MAX_TOKEN_FILE_BYTES};
-use comfy_table::{presets, ContentArrangement, Table};
+use comfy_table::{presets, Cell, ContentArrangement, Table};
 use miette::{miette, IntoDiagnostic, WrapErr};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -486,13 +486,7 @@ fn serialise(reports: &[LineReport], before: &[u8], after: &[u8]) -> io::Result<
             let mut out = Vec::with_capacity(chunk.len() * RECORD_BYTES);
             for report in chunk {
                 out.extend_from_slice(before);
-                serde_json::to_writer(
-                    &mut out,
-                    &super::Typed {
-                        kind: "token",
-                        value: report,
-                    },
-                )?;
+                super::verify_approval_json::write_record(report, &mut out)?;
                 out.extend_from_slice(after);
             }
             Ok(out)
@@ -547,25 +541,28 @@ impl Human {
                 .map(|t| format!("{} (unverified)", short(&escape(t))))
                 .unwrap_or_else(|| "-".to_owned()),
         };
-        let mut status = match report.status {
+        let status = match report.status {
             TokenStatus::Accepted => "accepted",
             TokenStatus::Rejected => "REJECTED",
-        }
-        .to_owned();
-        if let Some(by) = &report.signed_by {
+        };
+        // Each cell from the text it shows, with no intermediate copy (comfy-table copies a
+        // cell's text into its own lines).
+        let status = match &report.signed_by {
             // Approver names are refused at parse time if they hold invisible characters.
-            status.push_str(&format!(" ({})", by.name));
-        }
-        self.table.add_row([
-            report.line.to_string(),
+            Some(by) => Cell::new_owned(format!("{status} ({})", by.name)),
+            None => Cell::new(status),
+        };
+        let reason = match report.reason.as_deref() {
+            Some(reason) => Cell::new(escape(reason)),
+            None => Cell::new("-"),
+        };
+        self.table.add_row(vec![
+            Cell::new(report.line),
             status,
-            report.kind.to_owned(),
-            target,
-            binding_text(report),
-            report
-                .reason
-                .as_deref()
-                .map_or_else(|| "-".to_owned(), |r| escape(r).into_owned()),
+            Cell::new(report.kind),
+            Cell::new_owned(target),
+            Cell::new_owned(binding_text(report)),
+            reason,
         ]);
         self.rows += 1;
         if report.status == TokenStatus::Rejected {
@@ -586,7 +583,7 @@ impl Human {
         if self.rows > 0 {
             let table = std::mem::replace(&mut self.table, new_table());
             self.rows = 0;
-            writeln!(self.out, "{}", super::layout::table(&table))?;
+            super::layout::write_table(&mut self.out, &table)?;
         }
         Ok(())
     }
