@@ -1,6 +1,6 @@
 //! What the throughput benchmarks measure around one run of the release binary: wall time,
 //! the child's CPU time (this process's `cutime` + `cstime` after the wait), its peak
-//! resident set (VmHWM, sampled on a thread once it runs sealkit), and the load average before and after.
+//! resident set (VmHWM, sampled on a thread once it runs the program given), and the load average before and after.
 
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,6 +23,12 @@ pub struct Run {
 /// of its own while this one waits for the child: the clock stops when the child exits, not
 /// at the next sample (a 200 ms poll once added up to 0.2 s to a 1.2 s run).
 pub fn run(mut command: Command, poll: Duration) -> Run {
+    // The kernel's name of the process after exec: the program's file name, cut to 15 bytes.
+    let program = std::path::Path::new(command.get_program())
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let exec_name = format!("Name:\t{}", program.get(..15).unwrap_or(&program));
     let load_before = load_average();
     let cpu_before = children_cpu_seconds();
     let started = Instant::now();
@@ -41,7 +47,7 @@ pub fn run(mut command: Command, poll: Duration) -> Run {
                 // Only after exec: before it, the forked child still shows this process's
                 // memory.
                 let text = std::fs::read_to_string(&status_file).unwrap_or_default();
-                if text.lines().any(|l| l == "Name:\tsealkit") {
+                if text.lines().any(|l| l == exec_name) {
                     if let Some(kb) = text
                         .lines()
                         .find(|l| l.starts_with("VmHWM:"))
