@@ -1045,6 +1045,22 @@ mod tests {
         assert_eq!(violation(&deep), Some(WireCheck::DuplicateKey));
     }
 
+    /// The scan goes on right after a lone surrogate's escape (guard 6 is recorded, the other
+    /// guards still read the rest), so a later duplicate key (guard 2) is the violation
+    /// reported, wherever the escape is. Seen red under cargo-mutants' `k + 6` → `k * 6` for
+    /// the high and for the low surrogate in `unicode_escape` (the scan jumped past the key).
+    #[test]
+    fn the_scan_resumes_right_after_a_lone_surrogate() {
+        for surrogate in ["\\ud800", "\\udc00"] {
+            for pad in [0, 1, 40] {
+                let text = format!(r#"{{"s":"{}{surrogate}x","k":1,"k":2}}"#, "p".repeat(pad));
+                assert_eq!(violation(&text), Some(WireCheck::DuplicateKey), "{text}");
+            }
+            let alone = format!(r#"{{"s":"{surrogate}x","k":1}}"#);
+            assert_eq!(violation(&alone), Some(WireCheck::LoneSurrogate), "{alone}");
+        }
+    }
+
     /// A string cut off by the end of the text (after a plain run, or after a backslash) ends
     /// the scan without a violation: the parse refuses it next (checked red, as a panic on an
     /// index past the end, under the mutant `>=` → `<` on the end test in `Scanner::string`:
