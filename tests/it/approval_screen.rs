@@ -18,8 +18,12 @@ pub fn spawn_at(columns: u16, dir: &Path, args: &[String]) -> Session {
     let mut command = std::process::Command::new("sh");
     command
         .arg("-c")
+        // The size is set, then checked, before sealkit starts: a CI run once drew the screen
+        // at the pty's default 80 columns in the 120-column case.
         .arg(format!(
-            "stty cols {columns} rows 500 && exec \"$0\" \"$@\""
+            "for _ in 1 2 3 4 5 6 7 8 9 10; do stty cols {columns} rows 500; \
+             [ \"$(stty size)\" = \"500 {columns}\" ] && exec \"$0\" \"$@\"; sleep 0.1; done; \
+             echo 'the pty did not take the size' >&2; exit 99"
         ))
         .arg(assert_cmd::cargo::cargo_bin("sealkit"))
         .args(args)
