@@ -27,6 +27,25 @@ impl Outcome {
     pub fn worst(self, other: Outcome) -> Outcome {
         self.max(other)
     }
+
+    /// The outcome in words, as the first thing a person reads says it (the report's page,
+    /// `audit`'s first line).
+    pub fn title(self) -> &'static str {
+        match self {
+            Outcome::Good => "The evidence holds",
+            Outcome::Problems => "Problems found",
+            Outcome::Unchecked => "Could not check",
+        }
+    }
+}
+
+/// The plural ending of a counted noun in a human sentence.
+pub fn plural(n: u64) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }
 
 #[cfg(test)]

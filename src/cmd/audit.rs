@@ -9,7 +9,7 @@ use crate::audit::{self, AuditError, Event, Observer, Options, Summary};
 use crate::cli::{AuditArgs, Format};
 use crate::finding::{Code, Finding, Severity};
 use crate::inert::escape;
-use crate::outcome::Outcome;
+use crate::outcome::{plural, Outcome};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal};
@@ -92,7 +92,7 @@ fn headline(summary: &Summary, outcome: Outcome) -> String {
     if outcome == Outcome::Good {
         return format!(
             "{}: {receipts}; no error finding ({warnings} warning{}).",
-            super::layout::paint("The evidence holds", super::layout::Verdict::Good),
+            super::layout::paint(outcome.title(), super::layout::Verdict::Good),
             plural(warnings)
         );
     }
@@ -120,16 +120,8 @@ fn headline(summary: &Summary, outcome: Outcome) -> String {
     }
     format!(
         "{}: {what} ({named}); {receipts}.",
-        super::layout::paint("Problems found", super::layout::Verdict::Bad)
+        super::layout::paint(outcome.title(), super::layout::Verdict::Bad)
     )
-}
-
-fn plural(n: u64) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
 }
 
 /// A progress bar on a terminal, nothing elsewhere.

@@ -58,11 +58,7 @@ pub struct Conclusion {
 impl Conclusion {
     /// The verdict in words, as the page's first heading says it.
     pub fn title(&self) -> &'static str {
-        match self.outcome {
-            "good" => "The evidence holds",
-            "problems" => "Problems found",
-            _ => "Could not check",
-        }
+        self.exit().title()
     }
 
     /// The exit status's outcome.

@@ -13,6 +13,7 @@ use super::counts::{Cause, Conclusion, Summary, Timeline, BINS};
 use super::model::{Chain, Row, Token};
 use crate::approval::line_reports::{Signed, TokenStatus};
 use crate::finding::{Code, Finding, Severity};
+use crate::outcome::plural;
 use std::collections::BTreeMap;
 
 /// Causes named by the verdict (one per finding code).
@@ -328,13 +329,5 @@ fn verdict(summary: &Summary, candidates: BTreeMap<Code, Candidate>) -> Conclusi
         errors,
         warnings,
         causes,
-    }
-}
-
-fn plural(n: u64) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
     }
 }
