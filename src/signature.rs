@@ -178,26 +178,32 @@ fn checked_signature(signature: &[u8]) -> Result<Signature, Failure> {
 }
 
 /// The message of a [`verify_streamed`] or [`challenge_streamed`] check, fed in consecutive
-/// pieces.
-pub struct MessageStream {
-    into: StreamInto,
+/// pieces into the verifier or the challenge hash the check made.
+pub struct MessageStream<'s> {
+    into: &'s mut dyn Absorb,
 }
 
-// One on the stack per signature checked: boxing the larger one would allocate for each.
-#[allow(clippy::large_enum_variant)]
-enum StreamInto {
-    Verifier(StreamVerifier),
-    /// `H(R ‖ A ‖ M)` being computed.
-    Challenge(Sha512),
+/// What a message piece goes into: dalek's stream verifier, or the challenge hash.
+trait Absorb {
+    fn absorb(&mut self, piece: &[u8]);
 }
 
-impl MessageStream {
+impl Absorb for StreamVerifier {
+    fn absorb(&mut self, piece: &[u8]) {
+        self.update(piece);
+    }
+}
+
+impl Absorb for Sha512 {
+    fn absorb(&mut self, piece: &[u8]) {
+        self.update(piece);
+    }
+}
+
+impl MessageStream<'_> {
     /// Appends the next piece of the message.
     pub fn update(&mut self, piece: &[u8]) {
-        match &mut self.into {
-            StreamInto::Verifier(verifier) => verifier.update(piece),
-            StreamInto::Challenge(hash) => hash.update(piece),
-        }
+        self.into.absorb(piece);
     }
 }
 
@@ -209,19 +215,15 @@ pub fn verify_streamed(
     signature: &[u8],
     feed: impl FnOnce(&mut MessageStream),
 ) -> Result<(), Failure> {
-    let verifier = key
+    let mut verifier = key
         .verify_stream(&checked_signature(signature)?)
         .map_err(|_| Failure::Mismatch)?;
-    let mut stream = MessageStream {
-        into: StreamInto::Verifier(verifier),
-    };
-    feed(&mut stream);
-    match stream.into {
-        StreamInto::Verifier(verifier) => verifier
-            .finalize_and_verify()
-            .map_err(|_| Failure::Mismatch),
-        StreamInto::Challenge(_) => Err(Failure::Mismatch),
-    }
+    feed(&mut MessageStream {
+        into: &mut verifier,
+    });
+    verifier
+        .finalize_and_verify()
+        .map_err(|_| Failure::Mismatch)
 }
 
 /// A signature that passed seal-host's scalar rule, with its challenge `k = H(R ‖ A ‖ M)`
@@ -245,17 +247,11 @@ pub fn challenge_streamed(
     let mut hash = Sha512::new();
     hash.update(checked.r_bytes());
     hash.update(key.as_bytes());
-    let mut stream = MessageStream {
-        into: StreamInto::Challenge(hash),
-    };
-    feed(&mut stream);
-    match stream.into {
-        StreamInto::Challenge(hash) => Ok(Challenge {
-            signature: checked.to_bytes(),
-            k: Scalar::from_bytes_mod_order_wide(&hash.finalize().into()),
-        }),
-        StreamInto::Verifier(_) => Err(Failure::Mismatch),
-    }
+    feed(&mut MessageStream { into: &mut hash });
+    Ok(Challenge {
+        signature: checked.to_bytes(),
+        k: Scalar::from_bytes_mod_order_wide(&hash.finalize().into()),
+    })
 }
 
 /// The second half of [`verify_streamed`], exactly as dalek's `verify` ends: R recomputed
