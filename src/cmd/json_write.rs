@@ -18,6 +18,16 @@ pub fn integer(n: u64, out: &mut Vec<u8>) {
     crate::approval::canonical::write_integer(n, out);
 }
 
+/// An exact-frame subject, `{"sha256":…,"length":…}`, as serde_json writes a
+/// [`crate::frame::Subject`].
+pub fn subject(subject: &crate::frame::Subject, out: &mut Vec<u8>) {
+    out.extend_from_slice(b"{\"sha256\":");
+    serde_string(&subject.sha256, out);
+    out.extend_from_slice(b",\"length\":");
+    integer(subject.length, out);
+    out.push(b'}');
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -35,5 +45,12 @@ mod tests {
             optional(text, &mut out);
             assert_eq!(out, serde_json::to_vec(&text).unwrap());
         }
+        let digest = crate::frame::Subject {
+            sha256: "ab\"c".to_owned(),
+            length: 139,
+        };
+        let mut out = Vec::new();
+        subject(&digest, &mut out);
+        assert_eq!(out, serde_json::to_vec(&digest).unwrap());
     }
 }

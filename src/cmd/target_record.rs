@@ -8,7 +8,7 @@
 //! `explain`) are written by serde_json. The unit test below holds the written bytes to
 //! serde_json's rendering of the same record.
 
-use super::json_write::{integer, optional, serde_string};
+use super::json_write::{integer, optional, serde_string, subject};
 use crate::frame::Subject;
 use crate::identity::Pair;
 use crate::meta::{Warning, UNKNOWN_KEY_POLICY};
@@ -163,11 +163,9 @@ impl<'r> OkRecord<'r> {
         serde_string(self.era, out);
         out.extend_from_slice(b",\"tool\":");
         serde_string(self.tool, out);
-        out.extend_from_slice(b",\"subject\":{\"sha256\":");
-        serde_string(&self.subject.sha256, out);
-        out.extend_from_slice(b",\"length\":");
-        integer(self.subject.length, out);
-        out.extend_from_slice(b"},\"request_sha256\":");
+        out.extend_from_slice(b",\"subject\":");
+        subject(self.subject, out);
+        out.extend_from_slice(b",\"request_sha256\":");
         serde_string(self.request_sha256, out);
         out.extend_from_slice(b",\"canonical_request_sha256\":");
         optional(self.canonical_request_sha256, out);

@@ -5,9 +5,8 @@
 //! decline, unauthenticated fields and the approver credit are written by serde_json. The unit
 //! test below holds the bytes to serde_json's over accepted, declined and rejected lines.
 
-use super::json_write::{integer, optional, serde_string};
+use super::json_write::{integer, optional, serde_string, subject};
 use crate::approval::line_reports::{LineReport, Signed, SignedApproval};
-use crate::frame::Subject;
 use std::io;
 
 /// The record of `report`, `{"type":"token",…}`, appended to `out`.
@@ -48,7 +47,7 @@ fn write_approval(approval: &SignedApproval, out: &mut Vec<u8>) {
     out.extend_from_slice(b"{\"target\":");
     serde_string(&approval.target, out);
     out.extend_from_slice(b",\"subject\":");
-    write_subject(&approval.subject, out);
+    subject(&approval.subject, out);
     out.extend_from_slice(b",\"authorized_at\":");
     integer(approval.authorized_at, out);
     out.extend_from_slice(b",\"expiry\":");
@@ -60,7 +59,7 @@ fn write_approval(approval: &SignedApproval, out: &mut Vec<u8>) {
     out.extend_from_slice(b",\"approver\":");
     serde_string(&approval.approver, out);
     out.extend_from_slice(b",\"shown\":");
-    write_subject(&approval.shown, out);
+    subject(&approval.shown, out);
     out.extend_from_slice(b",\"renderer\":{\"name\":");
     serde_string(&approval.renderer.name, out);
     out.extend_from_slice(b",\"version\":");
@@ -72,14 +71,6 @@ fn write_approval(approval: &SignedApproval, out: &mut Vec<u8>) {
     out.push(b'}');
 }
 
-fn write_subject(subject: &Subject, out: &mut Vec<u8>) {
-    out.extend_from_slice(b"{\"sha256\":");
-    serde_string(&subject.sha256, out);
-    out.extend_from_slice(b",\"length\":");
-    integer(subject.length, out);
-    out.push(b'}');
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
@@ -88,6 +79,7 @@ mod tests {
     use crate::approval::line_reports::Checker;
     use crate::approval::sign::{sign_approval, sign_decline, ApprovalInputs};
     use crate::approval::Renderer;
+    use crate::frame::Subject;
     use crate::keys::SecretKey;
     use crate::tokenfile::{Batch, LineReader};
 
