@@ -135,35 +135,42 @@ impl Walk {
         hasher.finish().max(1)
     }
 
-    /// seal-host's modes: receipt directories 0700, the files it writes there 0600.
-    pub fn mode_findings(&self) -> Vec<Finding> {
-        let mut findings = Vec::new();
-        for dir in self.dirs.iter().filter(|d| d.is_receipt_dir) {
-            if let Some(mode) = dir.mode.filter(|m| m & 0o777 != 0o700) {
-                findings.push(Finding::new(
+    /// seal-host's modes: receipt directories 0700, the files it writes there 0600. Made one at
+    /// a time as they are written out: a copy of a receipt directory made with another umask
+    /// has a finding for every file, and they need not all be held at once.
+    pub fn mode_findings(&self) -> impl Iterator<Item = Finding> + '_ {
+        let dirs = self
+            .dirs
+            .iter()
+            .filter(|d| d.is_receipt_dir)
+            .filter_map(|dir| {
+                let mode = dir.mode.filter(|m| m & 0o777 != 0o700)?;
+                Some(Finding::new(
                     Code::ModeNotPrivate,
                     Some(dir.path.clone()),
                     format!(
                         "receipt directory has mode {:04o}, seal-host requires 0700",
                         mode & 0o777
                     ),
-                ));
-            }
-        }
-        for &(index, mode) in &self.loose_modes {
-            if !self.dirs[self.items[index as usize].dir as usize].is_receipt_dir {
-                continue;
-            }
-            findings.push(Finding::new(
-                Code::ModeNotPrivate,
-                Some(self.path(index)),
-                format!(
-                    "file has mode {:04o}, seal-host requires 0600",
-                    mode & 0o777
-                ),
-            ));
-        }
-        findings
+                ))
+            });
+        let files = self
+            .loose_modes
+            .iter()
+            .filter(|&&(index, _)| {
+                self.dirs[self.items[index as usize].dir as usize].is_receipt_dir
+            })
+            .map(|&(index, mode)| {
+                Finding::new(
+                    Code::ModeNotPrivate,
+                    Some(self.path(index)),
+                    format!(
+                        "file has mode {:04o}, seal-host requires 0600",
+                        mode & 0o777
+                    ),
+                )
+            });
+        dirs.chain(files)
     }
 
     fn push(&mut self, path: PathBuf, dir: u32, kind: ItemKind, metadata: Option<&Metadata>) {
