@@ -144,7 +144,6 @@ fn generate(root: &Path, base: &Path, count: usize) -> Option<PathBuf> {
     std::fs::create_dir(&dir).unwrap();
     let started = Instant::now();
     let files = receipts::generate(&dir, &template, &seed, count);
-    set_modes(&dir, &files);
     // One failure among them.
     let altered = &files[files.len() / 2];
     let text = std::fs::read_to_string(altered).unwrap();
@@ -193,14 +192,6 @@ fn line(what: &str, count: usize, run: &child::Run, size: Option<u64>) {
         run.load_before,
         run.load_after,
     );
-}
-
-fn set_modes(dir: &Path, files: &[PathBuf]) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).unwrap();
-    for file in files {
-        std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o600)).unwrap();
-    }
 }
 
 fn chromium() -> Option<PathBuf> {
