@@ -4,6 +4,11 @@
 use clap::Parser;
 use std::process::ExitCode;
 
+/// jemalloc rather than the C library's allocator: why is beside the dependency in Cargo.toml.
+#[cfg(unix)]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let cli = match sealkit::cli::Cli::try_parse_from(&args) {
