@@ -160,7 +160,12 @@ pub fn audit(
     observer: &dyn Observer,
     sink: &mut dyn FnMut(Event<'_>) -> io::Result<()>,
 ) -> Result<Summary, AuditError> {
-    let walk = walk::walk(roots)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.jobs.max(1))
+        .build()
+        .map_err(|e| AuditError::Sink(io::Error::other(e)))?;
+    // The walk reads the entries' metadata on the pool.
+    let walk = pool.install(|| walk::walk(roots))?;
     let mut summary = Summary::default();
     let checked = walk
         .items
@@ -168,10 +173,6 @@ pub fn audit(
         .filter(|i| i.kind == ItemKind::File)
         .count();
     observer.walked(checked as u64);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.jobs.max(1))
-        .build()
-        .map_err(|e| AuditError::Sink(io::Error::other(e)))?;
     let mut emit = |event: Event<'_>, summary: &mut Summary| -> Result<(), AuditError> {
         match &event {
             Event::Receipt(entry) => entry.file_findings.iter().for_each(|f| summary.count(f)),

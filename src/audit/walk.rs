@@ -67,6 +67,9 @@ pub struct Walk {
     /// Files seal-host writes whose mode is not 0600: `(item index, mode)`, reported once
     /// their directory is known to be a receipt directory.
     loose_modes: Vec<(u32, u32)>,
+    /// The files held to seal-host's file mode (by their names), in walk order, until their
+    /// metadata is read ([`Walk::read_metadata`]).
+    mode_held: Vec<u32>,
     /// The items' indices in the order a sorted walk yields them.
     pub order: Vec<u32>,
     /// Directories in the order the sorted walk order meets them (with repeats).
@@ -173,16 +176,14 @@ impl Walk {
         dirs.chain(files)
     }
 
-    fn push(&mut self, path: PathBuf, dir: u32, kind: ItemKind, metadata: Option<&Metadata>) {
+    /// Adds one walked entry; its metadata is read later, for all entries at once
+    /// ([`Walk::read_metadata`]).
+    fn push(&mut self, path: PathBuf, dir: u32, kind: ItemKind, name_kind: NameKind) {
         let index = self.items.len() as u32;
-        let stamp = metadata.map_or(0, |m| self.stamp(m));
         let file_name = path.file_name().unwrap_or_default();
-        let name_kind = names::classify(&file_name.to_string_lossy());
         // Only the names seal-host writes are held to its file mode.
         if kind == ItemKind::File && !matches!(name_kind, NameKind::Other | NameKind::OtherJson) {
-            if let Some(mode) = metadata.and_then(unix_mode).filter(|m| m & 0o777 != 0o600) {
-                self.loose_modes.push((index, mode));
-            }
+            self.mode_held.push(index);
         }
         let rejoined = self.dirs[dir as usize].path.join(file_name);
         let name = if rejoined.as_os_str() != path.as_os_str() {
@@ -197,10 +198,37 @@ impl Walk {
         };
         self.items.push(Item {
             name,
-            stamp,
+            stamp: 0,
             dir,
             kind,
         });
+    }
+
+    /// Reads every walked entry's metadata (without following a link), on the pool's threads:
+    /// each entry's fingerprint, and the mode of each file held to seal-host's. An entry whose
+    /// metadata cannot be read keeps fingerprint 0 (its read then reports what it finds).
+    fn read_metadata(&mut self) {
+        use rayon::prelude::*;
+        let read: Vec<(u64, Option<u32>)> = (0..self.items.len() as u32)
+            .into_par_iter()
+            .map(|index| {
+                if self.items[index as usize].kind == ItemKind::Unreadable {
+                    return (0, None);
+                }
+                match std::fs::symlink_metadata(self.path(index)) {
+                    Ok(metadata) => (self.stamp(&metadata), unix_mode(&metadata)),
+                    Err(_) => (0, None),
+                }
+            })
+            .collect();
+        for (item, (stamp, _)) in self.items.iter_mut().zip(&read) {
+            item.stamp = *stamp;
+        }
+        for index in std::mem::take(&mut self.mode_held) {
+            if let Some(mode) = read[index as usize].1.filter(|m| m & 0o777 != 0o600) {
+                self.loose_modes.push((index, mode));
+            }
+        }
     }
 }
 
@@ -229,6 +257,11 @@ fn receipt_name(counter: u64, hash: &[u8; 32]) -> String {
     )
 }
 
+/// What a path's last component names.
+fn classify_name(path: &Path) -> NameKind {
+    names::classify(&path.file_name().unwrap_or_default().to_string_lossy())
+}
+
 /// The bytes of 64 lowercase hex digits (as [`names::classify`] accepts them).
 fn digest_bytes(hex: &str) -> [u8; 32] {
     let mut bytes = [0u8; 32];
@@ -249,6 +282,7 @@ pub fn walk(roots: &[PathBuf]) -> Result<Walk, AuditError> {
     let mut tree = Tree::default();
     let mut dir_index: BTreeMap<PathBuf, u32> = BTreeMap::new();
     let mut state_files: Vec<u32> = Vec::new();
+    let mut last_parent: Option<(PathBuf, u32)> = None;
     for root in roots {
         std::fs::metadata(root).map_err(|e| AuditError::Root(root.clone(), e))?;
         let start = walk.items.len();
@@ -268,7 +302,8 @@ pub fn walk(roots: &[PathBuf]) -> Result<Walk, AuditError> {
                     let dir = tree.dir_for(&parent, &mut walk.dirs, &mut dir_index);
                     let index = walk.items.len() as u32;
                     walk.unreadable.insert(index, error.to_string());
-                    walk.push(path, dir, ItemKind::Unreadable, None);
+                    let name_kind = classify_name(&path);
+                    walk.push(path, dir, ItemKind::Unreadable, name_kind);
                     continue;
                 }
             };
@@ -285,28 +320,36 @@ pub fn walk(roots: &[PathBuf]) -> Result<Walk, AuditError> {
                 }
                 continue;
             }
-            let parent = entry.path().parent().unwrap_or(root).to_path_buf();
-            let dir = tree.dir_for(&parent, &mut walk.dirs, &mut dir_index);
-            let metadata = entry.metadata().ok();
+            let parent = entry.path().parent().unwrap_or(root);
+            // A directory's entries come together: its index is looked up once for them.
+            let dir = match &last_parent {
+                Some((path, dir)) if path.as_os_str() == parent.as_os_str() => *dir,
+                _ => {
+                    let dir = tree.dir_for(parent, &mut walk.dirs, &mut dir_index);
+                    last_parent = Some((parent.to_path_buf(), dir));
+                    dir
+                }
+            };
+            let name_kind = classify_name(entry.path());
             let kind = if file_type.is_symlink() {
                 ItemKind::Symlink
             } else if file_type.is_file() {
-                let kind = names::classify(&entry.file_name().to_string_lossy());
-                match kind {
+                match name_kind {
                     NameKind::HeadState | NameKind::OperationState => {
                         state_files.push(walk.items.len() as u32);
                     }
-                    _ => note_state_file(&kind, entry.path(), &mut walk.dirs[dir as usize]),
+                    _ => note_state_file(&name_kind, entry.path(), &mut walk.dirs[dir as usize]),
                 }
                 ItemKind::File
             } else {
                 ItemKind::Special
             };
-            walk.push(entry.into_path(), dir, kind, metadata.as_ref());
+            walk.push(entry.into_path(), dir, kind, name_kind);
         }
         walk.order_root(&tree, start, root_dir);
     }
     walk.items.shrink_to_fit();
+    walk.read_metadata();
     walk.rank_dirs();
     // State files are read in walk order, so their findings come in that order.
     let position = walk.positions(
@@ -605,7 +648,9 @@ mod tests {
             (2, "./d/receipt-1.json".to_owned()),
         ];
         for (dir, path) in &written {
-            walk.push(PathBuf::from(path), *dir, ItemKind::File, None);
+            let path = PathBuf::from(path);
+            let name_kind = classify_name(&path);
+            walk.push(path, *dir, ItemKind::File, name_kind);
         }
         for (index, (_, path)) in written.iter().enumerate() {
             assert_eq!(walk.path(index as u32).as_os_str(), OsStr::new(path));
