@@ -102,7 +102,10 @@ fn preimages(frame: &[u8]) -> [Vec<u8>; 8] {
         panic!("every generated frame is a valid tools/call");
     };
     let line = frame.strip_suffix(b"\n").unwrap_or(frame).to_vec();
-    let canonical_request = call.canonical_request.clone().expect("object arguments");
+    let canonical_request = call
+        .canonical_request()
+        .map(str::to_owned)
+        .expect("object arguments");
     let value: serde_json::Value = serde_json::from_slice(frame).unwrap();
     let arguments = serde_json::to_vec(&value["params"]["arguments"]).unwrap();
     let inputs = call.inputs("");
@@ -120,14 +123,14 @@ fn preimages(frame: &[u8]) -> [Vec<u8>; 8] {
         framed(Profile::Host, Kind::Target),
     ];
     let reported = [
-        &call.subject.sha256,
-        &call.request_sha256,
-        call.canonical_request_sha256.as_ref().unwrap(),
-        call.args_hash.as_ref().unwrap(),
-        &call.identities.committed.effect,
-        &call.identities.committed.target,
-        &call.identities.host.effect,
-        &call.identities.host.target,
+        &call.subject().sha256,
+        call.request_sha256(),
+        call.canonical_request_sha256().unwrap(),
+        call.args_hash().unwrap(),
+        &call.identities().committed.effect,
+        &call.identities().committed.target,
+        &call.identities().host.effect,
+        &call.identities().host.target,
     ];
     for (bytes, hex) in all.iter().zip(reported) {
         assert_eq!(&sealkit::digest::sha256_hex(bytes), hex, "floor preimage");

@@ -76,23 +76,15 @@ pub fn render(request: &Request<'_>) -> Vec<u8> {
     text.raw("server identity: ");
     text.quoted(request.server);
     text.raw("\n");
-    text.raw(&format!("era: {}\n", request.call.era.as_str()));
+    text.raw(&format!("era: {}\n", request.call.era().as_str()));
     text.raw("tool: ");
-    text.quoted(&request.call.tool);
+    text.quoted(request.call.tool());
     text.raw("\narguments: ");
-    text.visible(&request.call.canonical_arguments);
+    text.visible(request.call.canonical_arguments());
     text.raw("\n");
-    write_meta(&mut text, &request.call.meta);
-    write_context(
-        &mut text,
-        "requestState",
-        request.call.request_state.as_deref(),
-    );
-    write_context(
-        &mut text,
-        "inputResponses",
-        request.call.input_responses.as_deref(),
-    );
+    write_meta(&mut text, request.call.meta());
+    write_context(&mut text, "requestState", request.call.request_state());
+    write_context(&mut text, "inputResponses", request.call.input_responses());
     write_frame(&mut text, request.frame);
     text.finish()
 }
@@ -265,11 +257,11 @@ mod tests {
         let frame = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"db.execute\",\"arguments\":{\"sql\":\"drop\u{202e}\"},\"_meta\":{\"z.example/x\":{\"b\":1,\"a\":[true]},\"progressToken\":\"t\"}}}\r\n";
         let call = call(frame.as_bytes());
         let profiles = call
-            .identities
-            .profiles_with_target(&call.identities.host.target);
+            .identities()
+            .profiles_with_target(&call.identities().host.target);
         let text = render(&Request {
             decision: Decision::Allow,
-            target: &call.identities.host.target,
+            target: &call.identities().host.target,
             profiles: &profiles,
             server: "",
             call: &call,

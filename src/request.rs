@@ -153,34 +153,42 @@ impl MetaState {
 /// (a private field rules out a struct literal elsewhere), so [`Call::inputs`], the one
 /// public way to identity inputs, always starts from a validated frame.
 ///
+/// Its fields are private and read through accessors of the same names, so a `Call` stays
+/// what the pipeline made of the bytes it validated: code that holds one (even `&mut`)
+/// cannot change its tool, identities or hashes so that a rendering no longer matches the
+/// frame.
+///
 /// ```compile_fail,E0451
 /// fn forged(call: &sealkit::request::Call) -> sealkit::request::Call {
 ///     sealkit::request::Call { tool: "t".into(), ..call.clone() }
 /// }
 /// ```
+///
+/// Writing a field of a validated call does not compile either (E0616, private field).
+/// Checked once by making `tool` `pub` again: this example then compiled and the doctest
+/// went red.
+///
+/// ```compile_fail,E0616
+/// fn retarget(call: &mut sealkit::request::Call) {
+///     call.tool = "x".into();
+/// }
+/// ```
 #[derive(Debug, Clone)]
 pub struct Call {
-    pub era: Era,
-    pub tool: String,
-    pub subject: Subject,
-    pub request_sha256: String,
-    /// seal-host's `canonical_request` (serde_json compact; `id` forced to 1, `_meta`
-    /// recursively sorted). `None` when seal-host cannot build it (no object `arguments`).
-    pub canonical_request: Option<String>,
-    pub canonical_request_sha256: Option<String>,
-    /// SHA-256 of serde_json compact `arguments` in wire order (same condition).
-    pub args_hash: Option<String>,
-    /// Lean compress of `params.arguments`; `null` when the frame has none.
-    pub canonical_arguments: String,
-    pub meta: MetaState,
-    pub request_state: Option<String>,
-    pub input_responses: Option<String>,
-    pub identities: Identities,
-    pub warnings: Vec<Warning>,
-    /// Canonical bytes rendered for this frame: the Lean texts of `arguments`, `_meta`
-    /// (whole and per key), `requestState`, `inputResponses`, and `canonical_request`.
-    /// Never above [`MAX_CANONICAL_BYTES`].
-    pub canonical_bytes: usize,
+    era: Era,
+    tool: String,
+    subject: Subject,
+    request_sha256: String,
+    canonical_request: Option<String>,
+    canonical_request_sha256: Option<String>,
+    args_hash: Option<String>,
+    canonical_arguments: String,
+    meta: MetaState,
+    request_state: Option<String>,
+    input_responses: Option<String>,
+    identities: Identities,
+    warnings: Vec<Warning>,
+    canonical_bytes: usize,
     _validated: Validated,
 }
 
@@ -199,6 +207,79 @@ impl Call {
             request_state: self.request_state.as_deref(),
             input_responses: self.input_responses.as_deref(),
         }
+    }
+
+    /// The era the call was validated in.
+    pub fn era(&self) -> Era {
+        self.era
+    }
+
+    /// `params.name`, non-empty.
+    pub fn tool(&self) -> &str {
+        &self.tool
+    }
+
+    /// The exact-frame subject: SHA-256 and length of the frame bytes with the delimiter.
+    pub fn subject(&self) -> &Subject {
+        &self.subject
+    }
+
+    /// SHA-256 (lowercase hex) of the frame bytes with the delimiter.
+    pub fn request_sha256(&self) -> &str {
+        &self.request_sha256
+    }
+
+    /// seal-host's `canonical_request` (serde_json compact; `id` forced to 1, `_meta`
+    /// recursively sorted). `None` when seal-host cannot build it (no object `arguments`).
+    pub fn canonical_request(&self) -> Option<&str> {
+        self.canonical_request.as_deref()
+    }
+
+    /// SHA-256 of [`Call::canonical_request`] (same condition).
+    pub fn canonical_request_sha256(&self) -> Option<&str> {
+        self.canonical_request_sha256.as_deref()
+    }
+
+    /// SHA-256 of serde_json compact `arguments` in wire order (same condition).
+    pub fn args_hash(&self) -> Option<&str> {
+        self.args_hash.as_deref()
+    }
+
+    /// Lean compress of `params.arguments`; `null` when the frame has none.
+    pub fn canonical_arguments(&self) -> &str {
+        &self.canonical_arguments
+    }
+
+    /// Whether `_meta` is in the frame, and its Lean renderings when it is.
+    pub fn meta(&self) -> &MetaState {
+        &self.meta
+    }
+
+    /// Lean compress of `params.requestState` when present.
+    pub fn request_state(&self) -> Option<&str> {
+        self.request_state.as_deref()
+    }
+
+    /// Lean compress of `params.inputResponses` when present.
+    pub fn input_responses(&self) -> Option<&str> {
+        self.input_responses.as_deref()
+    }
+
+    /// Every identity of the call under the server it was validated for.
+    pub fn identities(&self) -> &Identities {
+        &self.identities
+    }
+
+    /// What `_meta` validation let through with a warning.
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
+    /// Canonical bytes rendered for this frame: the Lean texts of `arguments`, `_meta`
+    /// (whole and per key), `requestState`, `inputResponses`, and `canonical_request`.
+    /// Never above [`MAX_CANONICAL_BYTES`].
+    pub fn canonical_bytes(&self) -> usize {
+        self.canonical_bytes
     }
 }
 
@@ -235,7 +316,7 @@ impl From<Result<Accepted<'_>, Refusal>> for Verdict {
 /// use sealkit::request::{self, Options, Session};
 /// let frame = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\",\"arguments\":{}}}\n";
 /// let accepted = request::accept(frame, &Options::default(), &mut Session::default()).unwrap();
-/// assert_eq!(accepted.call().map(|call| call.tool.as_str()), Some("t"));
+/// assert_eq!(accepted.call().map(|call| call.tool()), Some("t"));
 /// assert!(request::accept(b"{\"m\":1}\n", &Options::default(), &mut Session::default()).is_err());
 /// ```
 ///
@@ -761,17 +842,17 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"requestState":{"z":1,"y":2},"_meta":{"b":{"d":2,"c":1.0},"a":1},"arguments":{"b":1,"a":[2]},"name":"t"}}"#,
         );
         assert_eq!(
-            with_context.canonical_request.as_deref(),
+            with_context.canonical_request(),
             Some(
                 r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"b":1,"a":[2]},"_meta":{"a":1,"b":{"c":1.0,"d":2}},"requestState":{"z":1,"y":2}}}"#
             )
         );
         assert_eq!(
-            with_context.args_hash.as_deref(),
+            with_context.args_hash(),
             Some(sha256_hex(br#"{"b":1,"a":[2]}"#).as_str())
         );
         // No object `arguments`: seal-host builds no projection.
         let bare = call(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}"#);
-        assert_eq!((bare.canonical_request, bare.args_hash), (None, None));
+        assert_eq!((bare.canonical_request(), bare.args_hash()), (None, None));
     }
 }

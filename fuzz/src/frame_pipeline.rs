@@ -81,7 +81,9 @@ fn summary(verdict: &Verdict) -> String {
     match verdict {
         Verdict::Call(call) => format!(
             "call {} {} {:?}",
-            call.identities.committed.effect, call.identities.legacy.target, call.canonical_request
+            call.identities().committed.effect,
+            call.identities().legacy.target,
+            call.canonical_request()
         ),
         Verdict::Refused(r) => format!("refused {} {:?}", r.code.as_str(), r.span),
         Verdict::Skipped(s) => format!("skipped {:?}", s),
@@ -105,50 +107,50 @@ fn check_call(frame_bytes: &[u8], call: &Call, options: &Options) {
     let line = frame::request_line(frame_bytes);
     let text = std::str::from_utf8(line).unwrap_or_else(|_| panic!("a call's line is UTF-8"));
     assert_eq!(wire::check(text), Ok(()), "a call passed every wire guard");
-    assert!(!call.tool.is_empty());
-    assert_eq!(call.subject.length, frame_bytes.len() as u64);
-    assert_eq!(call.subject.sha256, sha256_hex(frame_bytes));
-    assert_eq!(call.request_sha256, sha256_hex(line));
+    assert!(!call.tool().is_empty());
+    assert_eq!(call.subject().length, frame_bytes.len() as u64);
+    assert_eq!(call.subject().sha256, sha256_hex(frame_bytes));
+    assert_eq!(call.request_sha256(), sha256_hex(line));
     for pair in [
-        &call.identities.committed,
-        &call.identities.host,
-        &call.identities.legacy,
+        &call.identities().committed,
+        &call.identities().host,
+        &call.identities().legacy,
     ] {
         assert!(is_lower_hex64(&pair.effect), "{pair:?}");
         assert!(is_lower_hex64(&pair.target), "{pair:?}");
     }
     assert_eq!(
         identity::compute(&call.inputs(&options.server)),
-        call.identities,
+        *call.identities(),
         "identities must be a function of the canonical inputs"
     );
-    let no_context = matches!(call.meta, MetaState::Absent)
-        && call.request_state.is_none()
-        && call.input_responses.is_none();
+    let no_context = matches!(call.meta(), MetaState::Absent)
+        && call.request_state().is_none()
+        && call.input_responses().is_none();
     if no_context {
-        assert_eq!(call.identities.committed, call.identities.host);
+        assert_eq!(call.identities().committed, call.identities().host);
     }
-    lean_fixpoint(&call.canonical_arguments);
+    lean_fixpoint(call.canonical_arguments());
     for text in [
-        call.meta.canonical(),
-        call.request_state.as_deref(),
-        call.input_responses.as_deref(),
+        call.meta().canonical(),
+        call.request_state(),
+        call.input_responses(),
     ]
     .into_iter()
     .flatten()
     {
         lean_fixpoint(text);
     }
-    if let MetaState::Present { keys, entries, .. } = &call.meta {
+    if let MetaState::Present { keys, entries, .. } = call.meta() {
         assert!(keys.windows(2).all(|w| w[0].as_bytes() < w[1].as_bytes()));
         assert_eq!(keys.len(), entries.len());
     }
-    match (&call.canonical_request, &call.canonical_request_sha256) {
+    match (call.canonical_request(), call.canonical_request_sha256()) {
         (Some(text), Some(digest)) => {
             assert_eq!(*digest, sha256_hex(text.as_bytes()));
             serde_json::from_str::<serde_json::Value>(text)
                 .unwrap_or_else(|e| panic!("canonical_request is not JSON ({e}): {text}"));
-            assert!(call.args_hash.as_deref().is_some_and(is_lower_hex64));
+            assert!(call.args_hash().is_some_and(is_lower_hex64));
         }
         (None, None) => {}
         other => panic!("canonical_request and its digest disagree: {other:?}"),

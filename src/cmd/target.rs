@@ -285,21 +285,21 @@ impl<'g> Report<'g> {
                 let mut targets: Vec<String> = self
                     .profiles
                     .iter()
-                    .map(|p| format!("{:<9} {}", p.name(), call.identities.get(*p).target))
+                    .map(|p| format!("{:<9} {}", p.name(), call.identities().get(*p).target))
                     .collect();
                 if let Some(typed) = typed {
                     targets.extend(typed_lines(typed, &self.profiles));
                 }
-                let mut detail = meta_summary(&call.meta);
+                let mut detail = meta_summary(call.meta());
                 for (name, value) in [
-                    ("requestState", &call.request_state),
-                    ("inputResponses", &call.input_responses),
+                    ("requestState", call.request_state()),
+                    ("inputResponses", call.input_responses()),
                 ] {
                     if value.is_some() {
                         detail.push_str(&format!("\n{name}: present"));
                     }
                 }
-                for warning in &call.warnings {
+                for warning in call.warnings() {
                     detail.push_str(&format!(
                         "\nwarning {}: {}",
                         warning.code,
@@ -309,8 +309,8 @@ impl<'g> Report<'g> {
                 let cells = vec![
                     place,
                     "ok".to_owned(),
-                    call.era.as_str().to_owned(),
-                    escape(&call.tool).into_owned(),
+                    call.era().as_str().to_owned(),
+                    escape(call.tool()).into_owned(),
                     detail,
                     targets.join("\n"),
                 ];
@@ -486,7 +486,7 @@ fn explain_text(call: &Call, server: &str) -> String {
     let inputs = call.inputs(server);
     let mut text = format!(
         "explain {} (server \"{}\"):\n",
-        escape(&call.tool),
+        escape(call.tool()),
         escape(server)
     );
     for (kind, name) in [(Kind::Effect, "effect"), (Kind::Target, "guard target")] {
@@ -515,7 +515,7 @@ fn explain_text(call: &Call, server: &str) -> String {
         let hashes: Vec<String> = Profile::ALL
             .iter()
             .map(|p| {
-                let pair = call.identities.get(*p);
+                let pair = call.identities().get(*p);
                 let value = if kind == Kind::Effect {
                     &pair.effect
                 } else {
@@ -527,8 +527,8 @@ fn explain_text(call: &Call, server: &str) -> String {
         text.push_str(&format!("{name} = sha256 of the framed parts concatenated (≠ marks where committed and host differ)\n{}\n  {}\n", super::layout::table(&table), hashes.join("\n  ")));
     }
     for (name, value) in [
-        ("requestState", &call.request_state),
-        ("inputResponses", &call.input_responses),
+        ("requestState", call.request_state()),
+        ("inputResponses", call.input_responses()),
     ] {
         match value {
             Some(canonical) => text.push_str(&format!("{name} (canonical): {canonical:?}\n")),

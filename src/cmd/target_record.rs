@@ -123,28 +123,28 @@ impl<'r> OkRecord<'r> {
             source,
             line,
             status: "ok",
-            era: call.era.as_str(),
-            tool: &call.tool,
-            subject: &call.subject,
-            request_sha256: &call.request_sha256,
-            canonical_request_sha256: call.canonical_request_sha256.as_deref(),
-            args_hash: call.args_hash.as_deref(),
+            era: call.era().as_str(),
+            tool: call.tool(),
+            subject: call.subject(),
+            request_sha256: call.request_sha256(),
+            canonical_request_sha256: call.canonical_request_sha256(),
+            args_hash: call.args_hash(),
             meta: MetaRecord {
-                state: if call.meta == MetaState::Absent {
+                state: if *call.meta() == MetaState::Absent {
                     "absent"
                 } else {
                     "present"
                 },
-                keys: call.meta.keys(),
+                keys: call.meta().keys(),
                 unknown_keys: UNKNOWN_KEY_POLICY,
             },
             identities: IdentitiesRecord {
-                committed: &call.identities.committed,
-                host: &call.identities.host,
-                legacy: &call.identities.legacy,
+                committed: &call.identities().committed,
+                host: &call.identities().host,
+                legacy: &call.identities().legacy,
                 typed,
             },
-            warnings: &call.warnings,
+            warnings: call.warnings(),
             explain,
         }
     }

@@ -179,8 +179,8 @@ impl State<'_> {
                         id,
                         Paired::Call(CapturedRequest {
                             line: frame.line,
-                            tool: call.tool.clone(),
-                            subject: call.subject.clone(),
+                            tool: call.tool().to_owned(),
+                            subject: call.subject().clone(),
                         }),
                     );
                 }

@@ -184,3 +184,77 @@ fn request(socket: &std::path::Path, body: &[u8]) -> Result<Vec<u8>, KeyError> {
 fn request(_socket: &std::path::Path, _body: &[u8]) -> Result<Vec<u8>, KeyError> {
     Err(agent_error("ssh-agent signing is supported on Unix only"))
 }
+
+#[cfg(all(test, unix))]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+    use crate::error_code::Coded as _;
+    use crate::keys::SecretKey;
+    use std::io::{Read, Write};
+    use std::os::unix::net::UnixListener;
+
+    /// A fake agent on a fresh socket: reads one request and writes `reply` (length prefix
+    /// included) back.
+    fn fake_agent(
+        reply: Vec<u8>,
+    ) -> (
+        tempfile::TempDir,
+        std::path::PathBuf,
+        std::thread::JoinHandle<()>,
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("agent.sock");
+        let listener = UnixListener::bind(&socket).unwrap();
+        let agent = std::thread::spawn(move || {
+            let (mut stream, _) = listener.accept().unwrap();
+            let mut length = [0u8; 4];
+            stream.read_exact(&mut length).unwrap();
+            let mut body = vec![0u8; usize::try_from(u32::from_be_bytes(length)).unwrap()];
+            stream.read_exact(&mut body).unwrap();
+            assert_eq!(body, [REQUEST_IDENTITIES]);
+            // The client stops reading a reply it refuses: a failed write is expected then.
+            let _ = stream.write_all(&reply);
+        });
+        (dir, socket, agent)
+    }
+
+    /// An identities answer holding the seed-0x17 key, its comment padding the reply body to
+    /// `body_length` bytes.
+    fn key_list(body_length: usize) -> Vec<u8> {
+        let key = SecretKey::from_seed(&[0x17; 32]).public;
+        let mut body = vec![IDENTITIES_ANSWER];
+        body.extend_from_slice(&1u32.to_be_bytes());
+        put_string(&mut body, &openssh::blob(&key));
+        let comment = vec![b'c'; body_length - body.len() - 4];
+        put_string(&mut body, &comment);
+        let mut reply = u32::try_from(body.len()).unwrap().to_be_bytes().to_vec();
+        reply.extend_from_slice(&body);
+        reply
+    }
+
+    /// An agent reply of 256 KiB is read; one byte more is refused before anything is
+    /// allocated for it (a hostile agent's length prefix could ask for 4 GiB). Seen red under
+    /// `>` → `==` and `>` → `>=` in `request`'s size check.
+    #[test]
+    fn a_reply_of_256_kib_is_read_and_one_byte_more_is_refused() {
+        let (_dir, socket, agent) = fake_agent(key_list(262_144));
+        let keys = list_keys(&socket).unwrap();
+        agent.join().unwrap();
+        assert_eq!(keys.len(), 1);
+        assert_eq!(
+            keys[0].public.key_id,
+            "e37abcd79efd08db94518a903952ffe9f8af7e8b4684b63591631cef8e8871c8"
+        );
+        assert_eq!(keys[0].comment.len(), 262_144 - 64);
+
+        let (_dir, socket, agent) = fake_agent(key_list(262_145));
+        let error = list_keys(&socket).unwrap_err();
+        agent.join().unwrap();
+        assert_eq!(error.code(), "ssh-agent-failed");
+        assert_eq!(
+            error.to_string(),
+            "ssh-agent: the agent's reply is too large"
+        );
+    }
+}

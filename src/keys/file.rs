@@ -380,4 +380,114 @@ mod tests {
             "e37abcd79efd08db94518a903952ffe9f8af7e8b4684b63591631cef8e8871c8"
         );
     }
+
+    /// A key file is at most 4096 bytes: a file of 4096 is read whole, one of 4097 is a
+    /// format error, not read in part. Seen red (cargo-mutants, docs/mutants.md "keys") under
+    /// `MAX_KEY_FILE_BYTES + 1` → `- 1` / `* 1` in `inspect` (a prefix that passes was read)
+    /// and `>` → `==` / `>=` in `classify`.
+    #[test]
+    fn a_key_file_of_4097_bytes_is_refused_not_read_in_part() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.key");
+        let mut text = format!("{}\n", encrypted::ARMOR_BEGIN);
+        text.push_str(&"A".repeat(4096 - text.len()));
+        fs::write(&path, &text).unwrap();
+        match inspect(&path).unwrap() {
+            Content::Encrypted(bytes) => assert_eq!(bytes.len(), 4096),
+            other => panic!("{other:?}"),
+        }
+        text.push('A');
+        fs::write(&path, &text).unwrap();
+        assert_eq!(inspect(&path).unwrap_err().code(), "key-file-format");
+    }
+
+    /// Only a PEM block that says PRIVATE KEY is taken for a secret: a PEM public key is a
+    /// format error (not `secret-key-given-as-public`), and a 64-hex file is never read as
+    /// PEM. Seen red under `&&` → `||` in `classify`.
+    #[test]
+    fn only_a_pem_private_key_is_another_secret() {
+        let path = Path::new("id.pem");
+        let private = b"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n";
+        assert!(matches!(
+            classify(private, path, Some(0o600)).unwrap(),
+            Content::OtherSecret
+        ));
+        let public = b"-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAMd6+VdN8cidosTcTHKpghwgLLgtguUvXhdFFdc+kmLw=\n-----END PUBLIC KEY-----\n";
+        assert_eq!(
+            classify(public, path, Some(0o644)).unwrap_err().code(),
+            "key-file-format"
+        );
+    }
+
+    /// An owner-only 64-hex file beside an encrypted `.key` that states the same public key
+    /// is that key's public file (keygen under a strict umask), and one beside a `.key`
+    /// stating another key stays a secret. Only the stated line is read: no passphrase. Seen
+    /// red under the deletion of `sibling_public`'s `Content::Encrypted` arm.
+    #[cfg(unix)]
+    #[test]
+    fn an_owner_only_public_file_beside_its_encrypted_key_is_public() {
+        const PUBLIC_HEX: &str = "31debe55d37c722768b137131caa6087080b2e0b60b94bd785d14575cfa498bc";
+        let dir = tempfile::tempdir().unwrap();
+        let public = dir.path().join("approval.pub");
+        write_mode(&public, &format!("{PUBLIC_HEX}\n"), 0o600);
+        let secret = dir.path().join("approval.key");
+        let encrypted_with = |stated: &str| {
+            format!(
+                "{}{stated}\n{}\nnot read without the passphrase\n",
+                encrypted::PUBLIC_LINE,
+                encrypted::ARMOR_BEGIN
+            )
+        };
+        write_mode(&secret, &encrypted_with(PUBLIC_HEX), 0o600);
+        let trusted = read_public_key_file(&public).unwrap();
+        assert!(trusted.shown);
+        assert_eq!(trusted.key.hex, PUBLIC_HEX);
+        let other = SecretKey::from_seed(&[0x18; 32]).public.hex;
+        write_mode(&secret, &encrypted_with(&other), 0o600);
+        assert_eq!(
+            read_public_key_file(&public).unwrap_err().code(),
+            "secret-key-given-as-public"
+        );
+    }
+
+    /// A 64-character value that is not all hex digits is a file name, not a malformed key.
+    /// Seen red under `&&` → `||` in `public_key_arg`'s hex test.
+    #[cfg(unix)]
+    #[test]
+    fn a_64_character_path_is_read_as_a_file() {
+        const PUBLIC_HEX: &str = "31debe55d37c722768b137131caa6087080b2e0b60b94bd785d14575cfa498bc";
+        let dir = tempfile::tempdir().unwrap();
+        let prefix = format!("{}/", dir.path().display());
+        assert!(prefix.len() < 60, "{prefix}");
+        let path = format!("{prefix}{}.pub", "k".repeat(60 - prefix.len()));
+        assert_eq!(path.len(), 64);
+        write_mode(Path::new(&path), &format!("{PUBLIC_HEX}\n"), 0o644);
+        let given = public_key_arg("--pubkey", &path).unwrap();
+        assert_eq!(given.key.hex, PUBLIC_HEX);
+        assert_eq!(given.file.as_deref(), Some(Path::new(&path)));
+    }
+
+    /// A value that is neither a key nor an existing file is refused by what it looks like:
+    /// hex digits of the wrong length were meant as the key (`key-file-format`, naming the
+    /// option), anything else names no file (`public-key-not-found`), and `-` is standard
+    /// input. Seen red under the `!` deletions and `&&` / `||` swaps of `public_key_arg`'s
+    /// two checks.
+    #[test]
+    fn a_value_that_is_no_key_and_no_file_is_refused_by_what_it_looks_like() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("approval.pub");
+        let missing = missing.to_str().unwrap();
+        let short_hex = "abcd";
+        assert!(!Path::new(short_hex).exists());
+        let refused = |value: &str| public_key_arg("--pubkey", value).unwrap_err();
+        assert_eq!(refused(missing).code(), "public-key-not-found");
+        assert_eq!(refused("").code(), "public-key-not-found");
+        assert_eq!(refused("-").code(), "key-not-from-stdin");
+        let short = refused(short_hex);
+        assert_eq!(short.code(), "key-file-format");
+        assert!(
+            short.to_string().starts_with("--pubkey's value "),
+            "{short}"
+        );
+    }
 }

@@ -450,4 +450,34 @@ mod tests {
             );
         }
     }
+
+    /// 64 hex digits pass through unchanged (uppercase too: the option applies seal-host's
+    /// own spelling rule to them), hex of another length is a format error naming the option,
+    /// and a key from a file not recognisably public is not printed. Seen red under
+    /// `public_key_option`'s `==` → `!=` and `&&` → `||` and the deletion of `printable`'s
+    /// refusing arm (`cli_flags::key_options_keep_their_spelling_rules` pins the same
+    /// through the binary).
+    #[test]
+    fn public_key_options_pass_hex_through_and_print_only_shown_keys() {
+        let upper = "31DEBE55D37C722768B137131CAA6087080B2E0B60B94BD785D14575CFA498BC";
+        assert_eq!(public_key_option("--issuer-pubkey", upper).unwrap(), upper);
+        let short = public_key_option("--issuer-pubkey", "abcd").unwrap_err();
+        assert_eq!(short.code(), "key-file-format");
+        assert!(
+            short.to_string().starts_with("--issuer-pubkey's value "),
+            "{short}"
+        );
+        let key = SecretKey::from_seed(&[0x17; 32]).public;
+        let given = |file: Option<&str>, shown| GivenKey {
+            key: key.clone(),
+            file: file.map(PathBuf::from),
+            shown,
+        };
+        assert_eq!(printable(given(None, true)).unwrap(), key);
+        assert_eq!(printable(given(Some("k.pub"), true)).unwrap(), key);
+        assert_eq!(
+            printable(given(Some("k.txt"), false)).unwrap_err().code(),
+            "secret-key-given-as-public"
+        );
+    }
 }

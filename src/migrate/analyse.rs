@@ -85,7 +85,7 @@ pub(super) fn analyse_each_era(
 /// own markers gave (a legacy session never turns a marker-less frame modern, a modern session
 /// makes every frame modern).
 pub(super) fn reusable(call: Box<request::Call>, era: Option<Era>) -> Option<Box<request::Call>> {
-    era.is_none_or(|era| era == call.era).then_some(call)
+    era.is_none_or(|era| era == call.era()).then_some(call)
 }
 
 /// Validates the recovered frame under today's rules and fills identities and the label.
@@ -108,13 +108,13 @@ pub(super) fn analyse(
     };
     match verdict {
         Verdict::Call(call) => {
-            record.meta = Presence::of(matches!(call.meta, request::MetaState::Present { .. }));
+            record.meta = Presence::of(matches!(call.meta(), request::MetaState::Present { .. }));
             if record.meta == Presence::Present {
-                record.meta_keys = Some(call.meta.keys().to_vec());
+                record.meta_keys = Some(call.meta().keys().to_vec());
             }
-            record.request_state = Presence::of(call.request_state.is_some());
-            record.input_responses = Presence::of(call.input_responses.is_some());
-            let ids = &call.identities;
+            record.request_state = Presence::of(call.request_state().is_some());
+            record.input_responses = Presence::of(call.input_responses().is_some());
+            let ids = call.identities();
             record.old_profile = record.old_target.as_deref().and_then(|target| {
                 let matching = ids.profiles_with_target(target);
                 let natural = if record.record_version == Some(2) {
@@ -132,7 +132,8 @@ pub(super) fn analyse(
                 record.committed_target = Some(ids.committed.target.clone());
             }
             record.committed_effect = Some(ids.committed.effect.clone());
-            record.current_canonical_request_sha256 = call.canonical_request_sha256.clone();
+            record.current_canonical_request_sha256 =
+                call.canonical_request_sha256().map(str::to_owned);
             record.apply(FrameState::Recovered, false);
         }
         Verdict::Refused(refusal) => {

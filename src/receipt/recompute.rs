@@ -104,16 +104,16 @@ pub fn frame_facts(frame: &[u8], server: &str) -> FrameFacts {
     };
     match request::analyze(frame, &options, &mut Session::default()) {
         Verdict::Call(call) => {
-            facts.host_target = Some(call.identities.host.target.clone());
+            facts.host_target = Some(call.identities().host.target.clone());
             if let (Ok(projection), Some(canonical), Some(sha), Some(args)) = (
                 facts.projection.as_mut(),
-                &call.canonical_request,
-                &call.canonical_request_sha256,
-                &call.args_hash,
+                call.canonical_request(),
+                call.canonical_request_sha256(),
+                call.args_hash(),
             ) {
-                projection.canonical_request = canonical.clone();
-                projection.canonical_request_sha256 = sha.clone();
-                projection.args_hash = args.clone();
+                projection.canonical_request = canonical.to_owned();
+                projection.canonical_request_sha256 = sha.to_owned();
+                projection.args_hash = args.to_owned();
             }
             facts.call = Some(call);
         }

@@ -72,7 +72,7 @@ pub fn render(request: &Request<'_>, signer: &Signer<'_>, validity: Option<Valid
     head.raw("  server     ");
     head.quoted(request.server);
     head.raw("\n  tool       ");
-    head.quoted(&request.call.tool);
+    head.quoted(request.call.tool());
     head.raw(&format!("\n  target     {}\n", request.target));
     for profile in request.profiles {
         head.raw(&format!(
@@ -82,7 +82,7 @@ pub fn render(request: &Request<'_>, signer: &Signer<'_>, validity: Option<Valid
     }
     head.raw(&format!(
         "  era        {}\n\narguments:\n",
-        request.call.era.as_str()
+        request.call.era().as_str()
     ));
     values(&mut head, request.call);
     let mut tail = Text::default();
@@ -119,9 +119,9 @@ pub fn render(request: &Request<'_>, signer: &Signer<'_>, validity: Option<Valid
 /// from their canonical bytes (after an `arguments:` line the caller writes); shared with
 /// version 3, which shows them alike.
 pub(super) fn values(head: &mut Text, call: &crate::request::Call) {
-    pretty(head, &call.canonical_arguments, 1);
+    pretty(head, call.canonical_arguments(), 1);
     head.raw("\n");
-    match &call.meta {
+    match call.meta() {
         MetaState::Absent => head.raw("_meta: absent\n"),
         MetaState::Present { entries, .. } => {
             head.raw(&format!(
@@ -139,8 +139,8 @@ pub(super) fn values(head: &mut Text, call: &crate::request::Call) {
         }
     }
     for (name, value) in [
-        ("requestState", call.request_state.as_deref()),
-        ("inputResponses", call.input_responses.as_deref()),
+        ("requestState", call.request_state()),
+        ("inputResponses", call.input_responses()),
     ] {
         head.raw(&format!("{name}:"));
         match value {
@@ -159,7 +159,7 @@ fn question(request: &Request<'_>, validity: Option<Validity>) -> String {
         Decision::Allow => "Sign ALLOW for ",
         Decision::Deny => "Sign DECLINE for ",
     });
-    text.visible(&request.call.tool);
+    text.visible(request.call.tool());
     text.raw(" on server ");
     text.quoted(request.server);
     text.raw(&format!(", target {}", short(request.target)));
@@ -284,8 +284,8 @@ mod tests {
     fn signer_validity_and_question_are_shown_and_escaped() {
         let frame = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"db.execute\",\"arguments\":{\"sql\":\"drop\u{202e}\"},\"_meta\":{\"z.example/x\":{\"b\":1,\"a\":[true]},\"progressToken\":\"t\"}}}\n";
         let call = call(frame.as_bytes());
-        let target = call.identities.host.target.clone();
-        let profiles = call.identities.profiles_with_target(&target);
+        let target = call.identities().host.target.clone();
+        let profiles = call.identities().profiles_with_target(&target);
         let text = render(
             &Request {
                 decision: Decision::Allow,

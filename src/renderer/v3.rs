@@ -145,7 +145,7 @@ fn vouched(text: &mut Text, width: usize, request: &Request<'_>, record: &Record
         field(text, width, "session", |t| t.visible(approval.session));
     }
     field(text, width, "server", |t| t.quoted(request.server));
-    field(text, width, "tool", |t| t.quoted(&request.call.tool));
+    field(text, width, "tool", |t| t.quoted(request.call.tool()));
     field(text, width, "target", |t| t.raw(request.target));
     for profile in request.profiles {
         let indent = " ".repeat(VALUE_COLUMN);
@@ -175,7 +175,7 @@ fn vouched(text: &mut Text, width: usize, request: &Request<'_>, record: &Record
         }),
     }
     field(text, width, "nonce", |t| t.visible(record.nonce));
-    field(text, width, "era", |t| t.raw(request.call.era.as_str()));
+    field(text, width, "era", |t| t.raw(request.call.era().as_str()));
 }
 
 /// The key that signs and the kind of record it makes.
@@ -230,7 +230,7 @@ fn question(text: &mut Text, width: usize, request: &Request<'_>, record: &Recor
         Decision::Allow => "Sign ALLOW for ",
         Decision::Deny => "Sign DECLINE for ",
     });
-    part.visible(&request.call.tool);
+    part.visible(request.call.tool());
     parts.push(part);
     let mut part = Text::default();
     part.raw("on server ");
@@ -359,8 +359,8 @@ mod tests {
 
     fn screen(frame: &str, decision: Decision, width: usize, location: &str) -> String {
         let call = call(frame.as_bytes());
-        let target = call.identities.host.target.clone();
-        let profiles = call.identities.profiles_with_target(&target);
+        let target = call.identities().host.target.clone();
+        let profiles = call.identities().profiles_with_target(&target);
         let text = render(
             &Request {
                 decision,

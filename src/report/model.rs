@@ -452,11 +452,11 @@ fn details_of(frame: &[u8], server: &str) -> Details {
     };
     match request::analyze(frame, &options, &mut Session::default()) {
         Verdict::Call(call) => {
-            details.arguments = Some(call.canonical_arguments.clone());
-            if let request::MetaState::Present { entries, .. } = &call.meta {
+            details.arguments = Some(call.canonical_arguments().to_owned());
+            if let request::MetaState::Present { entries, .. } = call.meta() {
                 details.meta = entries.clone();
             }
-            details.identities = Some(call.identities.clone());
+            details.identities = Some(call.identities().clone());
         }
         Verdict::Refused(refusal) => {
             details.refused = Some(format!("{}: {}", refusal.code.as_str(), refusal.message));

@@ -28,7 +28,7 @@ fn f05() -> (std::path::PathBuf, String) {
         Verdict::Call(call) => call,
         other => panic!("{other:?}"),
     };
-    (path, call.identities.host.target.clone())
+    (path, call.identities().host.target.clone())
 }
 
 fn spawn_approve(dir: &Path, extra: &[&str]) -> Session {

@@ -68,15 +68,15 @@ fn the_worst_frame_at_the_size_limit_stays_under_the_bound() {
         panic!("the edge frame is accepted");
     };
     assert!(
-        call.canonical_bytes <= MAX_CANONICAL_BYTES,
+        call.canonical_bytes() <= MAX_CANONICAL_BYTES,
         "{} > {MAX_CANONICAL_BYTES}",
-        call.canonical_bytes
+        call.canonical_bytes()
     );
     // Within sight of the bound: the factors are not loose by more than a third.
     assert!(
-        call.canonical_bytes * 4 >= MAX_CANONICAL_BYTES * 3,
+        call.canonical_bytes() * 4 >= MAX_CANONICAL_BYTES * 3,
         "{} is far below {MAX_CANONICAL_BYTES}",
-        call.canonical_bytes
+        call.canonical_bytes()
     );
 }
 

@@ -28,17 +28,14 @@ fn serde_renders_decimals_correctly_rounded_as_seal_host_does() {
     let frame = r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"t","arguments":{"min":0.0e+28,"max":1.0e+228}}}"#;
     let call = call(frame);
     let args = r#"{"min":0.0,"max":1e+228}"#;
+    assert_eq!(call.args_hash(), Some(sha256_hex(args.as_bytes()).as_str()));
     assert_eq!(
-        call.args_hash.as_deref(),
-        Some(sha256_hex(args.as_bytes()).as_str())
-    );
-    assert_eq!(
-        call.canonical_request.as_deref(),
+        call.canonical_request(),
         Some(
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"min":0.0,"max":1e+228}}}"#
         )
     );
     // Lean keeps the exact decimal: 1 followed by 228 zeros.
     let lean = format!(r#"{{"max":1{},"min":0}}"#, "0".repeat(228));
-    assert_eq!(call.canonical_arguments, lean);
+    assert_eq!(call.canonical_arguments(), lean);
 }

@@ -17,7 +17,7 @@ fn identities(frame: &str) -> Identities {
         &Options::default(),
         &mut Session::default(),
     ) {
-        Verdict::Call(call) => call.identities,
+        Verdict::Call(call) => call.identities().clone(),
         other => panic!("{frame}: expected a call, got {other:?}"),
     }
 }

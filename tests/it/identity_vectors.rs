@@ -59,12 +59,12 @@ fn legacy_v3_effect_vectors() {
             match analyze(frame.as_bytes(), v["server"].as_str().unwrap()) {
                 Verdict::Call(call) => {
                     assert_eq!(
-                        call.canonical_arguments,
+                        call.canonical_arguments(),
                         v["canonical_arguments"].as_str().unwrap(),
                         "{name}"
                     );
                     assert_eq!(
-                        call.identities.legacy.effect,
+                        call.identities().legacy.effect,
                         v["effect_commitment"].as_str().unwrap(),
                         "{name}"
                     );
@@ -125,32 +125,32 @@ fn dev_identity_vectors_all_profiles_two_servers() {
             v["server"].as_str().unwrap(),
         );
         assert_eq!(
-            call.subject.sha256,
+            call.subject().sha256,
             v["subject"]["sha256"].as_str().unwrap(),
             "{name}"
         );
         assert_eq!(
-            call.subject.length,
+            call.subject().length,
             v["subject"]["length"].as_u64().unwrap(),
             "{name}"
         );
         assert_eq!(
-            call.request_sha256,
+            call.request_sha256(),
             v["request_sha256"].as_str().unwrap(),
             "{name}"
         );
         assert_eq!(
-            call.canonical_arguments,
+            call.canonical_arguments(),
             v["canonical_arguments"].as_str().unwrap(),
             "{name}"
         );
         assert_eq!(
-            call.meta.canonical(),
+            call.meta().canonical(),
             v["canonical_meta"].as_str(),
             "{name}"
         );
         for profile in ["committed", "host", "legacy"] {
-            let ours = serde_json::to_value(&call.identities).unwrap();
+            let ours = serde_json::to_value(call.identities()).unwrap();
             assert_eq!(ours[profile], v["identities"][profile], "{name} {profile}");
         }
     }
@@ -193,37 +193,37 @@ fn legacy_vs_current_manifest_targets_and_digests() {
             Verdict::Call(call) => {
                 assert_eq!(
                     (
-                        call.identities.legacy.target.as_str(),
-                        call.identities.host.target.as_str(),
-                        call.identities.committed.target.as_str()
+                        call.identities().legacy.target.as_str(),
+                        call.identities().host.target.as_str(),
+                        call.identities().committed.target.as_str()
                     ),
                     expected,
                     "{era} {step}"
                 );
                 assert_eq!(
-                    call.subject.sha256,
+                    call.subject().sha256,
                     receipt["framed_subject_sha256"].as_str().unwrap(),
                     "{era} {step}"
                 );
                 assert_eq!(
-                    call.subject.length,
+                    call.subject().length,
                     receipt["framed_subject_length"].as_u64().unwrap(),
                     "{era} {step}"
                 );
                 assert_eq!(
-                    call.request_sha256,
+                    call.request_sha256(),
                     receipt["request_sha256"].as_str().unwrap(),
                     "{era} {step}"
                 );
                 if era == "new" {
                     // record_version 3 receipts name seal-host's current projection.
                     assert_eq!(
-                        call.canonical_request_sha256.as_deref(),
+                        call.canonical_request_sha256(),
                         receipt["canonical_request_sha256"].as_str(),
                         "{era} {step}"
                     );
                 }
-                let keys: Vec<&str> = call.meta.keys().iter().map(String::as_str).collect();
+                let keys: Vec<&str> = call.meta().keys().iter().map(String::as_str).collect();
                 match &receipt["meta_in_frame"] {
                     Value::String(absent) => {
                         assert_eq!((absent.as_str(), keys.len()), ("absent", 0), "{step}")
@@ -255,24 +255,24 @@ fn worked_example_of_seal_host_formats_2_3() {
     assert_eq!(frame.len(), 139);
     let call = call(&frame, "");
     assert_eq!(
-        call.identities.host.target,
+        call.identities().host.target,
         "2a01d25406f0fc82751a66ddaeb8e79d2104efc4b67699400003704e67c0c565"
     );
     assert_eq!(
-        call.subject.sha256,
+        call.subject().sha256,
         "ee5b38595d6f9524149c102174d8cbed1913a8f965d30e63cf67fc57e8fc7cd4"
     );
     assert_eq!(
-        call.request_sha256,
+        call.request_sha256(),
         "1c7466714fbd5479930c58948593dff45fc25e8ca2b025a4ae8b5148e55515b5"
     );
     assert_eq!(
-        call.canonical_request_sha256.as_deref(),
+        call.canonical_request_sha256(),
         Some("1c7466714fbd5479930c58948593dff45fc25e8ca2b025a4ae8b5148e55515b5")
     );
     assert_eq!(
-        call.args_hash.as_deref(),
+        call.args_hash(),
         Some("074b5f8768da03e1c5b01ded447418b3d18c7abed44dee31216b38ee11bc546b")
     );
-    assert_eq!(call.meta, MetaState::Absent);
+    assert_eq!(*call.meta(), MetaState::Absent);
 }

@@ -581,20 +581,24 @@ fn outcome(name: &str, frame: &[u8]) -> String {
     let text = match &verdict {
         Verdict::Call(call) => {
             for pair in [
-                &call.identities.committed,
-                &call.identities.host,
-                &call.identities.legacy,
+                &call.identities().committed,
+                &call.identities().host,
+                &call.identities().legacy,
             ] {
                 for id in [&pair.effect, &pair.target] {
                     assert!(is_sha256_hex(id) && id.len() == 64, "{name}: {id}");
                     assert!(!id.bytes().any(|b| b.is_ascii_uppercase()), "{name}: {id}");
                 }
             }
-            assert_eq!(call.identities.committed, call.identities.host, "{name}");
+            assert_eq!(
+                call.identities().committed,
+                call.identities().host,
+                "{name}"
+            );
             let Verdict::Call(second) = &again else {
                 panic!("{name}: second analysis differs");
             };
-            assert_eq!(second.identities, call.identities, "{name}");
+            assert_eq!(second.identities(), call.identities(), "{name}");
             "call".to_owned()
         }
         Verdict::Refused(refusal) => {

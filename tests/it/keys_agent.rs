@@ -255,3 +255,23 @@ fn no_agent_exits_2_with_a_hint() {
     assert!(stderr.contains("ssh-agent-failed"), "{stderr}");
     assert!(!tokens.exists());
 }
+
+/// An agent holding no key is `ssh-agent-no-key` with its hint, not an ambiguous choice among
+/// none. Seen red (cargo-mutants, docs/mutants.md "keys") under the deletion of the `0` arm of
+/// `keys::agent::signer`, where the empty list fell through to `ssh-agent-ambiguous`.
+#[test]
+fn an_agent_holding_no_key_exits_2_saying_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let agent = Agent::start(dir.path());
+    let tokens = dir.path().join("t.ndjson");
+    let output = approve(&tokens, &agent.socket, &["--ssh-agent"]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("ssh-agent-no-key"), "{stderr}");
+    assert!(
+        stderr.contains("the agent holds no Ed25519 key"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("ssh-add"), "{stderr}");
+    assert!(!tokens.exists());
+}

@@ -58,7 +58,7 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
         Ok(call) => call,
         Err(refused) => return refuse(global, &refused),
     };
-    let profiles = call.identities.profiles_with_target(&target);
+    let profiles = call.identities().profiles_with_target(&target);
     if profiles.is_empty() {
         return refuse(global, &no_profile(&call, &target, &args.server));
     }
@@ -266,7 +266,7 @@ fn identify(frame: &[u8], server: &str) -> Result<Call, Refused> {
 }
 
 fn no_profile(call: &Call, target: &str, server: &str) -> Refused {
-    let ids = &call.identities;
+    let ids = call.identities();
     Refused {
         code: "target-matches-no-profile".to_owned(),
         message: format!(
