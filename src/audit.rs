@@ -11,6 +11,7 @@
 pub mod approval_credit;
 pub mod dir;
 pub mod names;
+mod read_ahead;
 mod walk;
 
 use crate::finding::{Code, Finding, Severity};
@@ -203,31 +204,52 @@ pub fn audit(
     let pinned = pinned.as_ref().map(BatchKey::new);
     {
         // Batch n+1 is checked on the pool while batch n is written out on this thread.
-        let check_batch = |batch: &[u32]| -> Vec<Checked> {
-            let mut read: Vec<Read> = batch
+        // Also says whether the batch's sampled reads found the page cache cold.
+        let check_batch = |batch: &[u32]| -> (Vec<Checked>, bool) {
+            let (mut read, sampled): (Vec<Read>, Vec<Option<std::time::Duration>>) = batch
                 .par_iter()
-                .map(|&index| {
+                .enumerate()
+                .map(|(position, &index)| {
                     let result = check_item(&walk, index, options, observer);
+                    let took = read_ahead::take_last_read();
                     observer.checked();
-                    result
+                    (result, took.filter(|_| position < read_ahead::SAMPLE))
                 })
-                .collect();
+                .unzip();
             settle_signatures(&mut read, pinned.as_ref());
-            read.into_par_iter()
+            let checked = read
+                .into_par_iter()
                 .map(|read| match read {
                     Read::Unsettled(receipt) => finish_receipt(&walk, receipt, options),
                     Read::Done(checked) => checked,
                 })
-                .collect()
+                .collect();
+            (checked, read_ahead::is_cold(sampled.into_iter().flatten()))
         };
-        let mut batches = walk.order.chunks(BATCH);
-        let mut pending = batches
-            .next()
-            .map(|batch| (batch, pool.install(|| check_batch(batch))));
-        while let Some((batch, results)) = pending.take() {
-            let next = batches.next();
+        // While a batch is checked, the kernel is asked to read the next one's files if the
+        // batch checked last found the page cache cold (the first batch: unknown, so yes), so
+        // the disk and the workers work at once.
+        let batches: Vec<&[u32]> = walk.order.chunks(BATCH).collect();
+        let walk = &walk;
+        let mut pending = batches.first().map(|&batch| {
+            let results = pool.in_place_scope(|scope| {
+                if let Some(&ahead) = batches.get(1) {
+                    scope.spawn(move |_| read_ahead::read_ahead(walk, ahead));
+                }
+                pool.install(|| check_batch(batch))
+            });
+            (batch, results)
+        });
+        let mut number = 0;
+        while let Some((batch, (results, cold))) = pending.take() {
+            number += 1;
+            let next = batches.get(number).copied();
+            let ahead = batches.get(number + 1).copied().filter(|_| cold);
             let mut next_results = None;
             let emitted = pool.in_place_scope(|scope| {
+                if let Some(ahead) = ahead {
+                    scope.spawn(move |_| read_ahead::read_ahead(walk, ahead));
+                }
                 if let Some(next) = next {
                     let slot = &mut next_results;
                     let check_batch = &check_batch;
@@ -235,7 +257,7 @@ pub fn audit(
                 }
                 let mut emitted = Ok(());
                 for (&index, result) in batch.iter().zip(results) {
-                    emitted = record(&walk, index, result, &mut receipts, &mut summary, &mut emit);
+                    emitted = record(walk, index, result, &mut receipts, &mut summary, &mut emit);
                     if emitted.is_err() {
                         break;
                     }
@@ -501,7 +523,10 @@ fn check_receipt_file(
     let path = Some(item.path.clone());
     let read = READ_BUFFER.with(|buffer| {
         let mut buffer = buffer.borrow_mut();
-        let read = read_stable(walk, item, &mut buffer).map(|(opened, changed)| {
+        let started = std::time::Instant::now();
+        let read = read_stable(walk, item, &mut buffer);
+        read_ahead::note_read(started.elapsed());
+        let read = read.map(|(opened, changed)| {
             observer.read(&item.path);
             let verified = SCRATCH.with(|scratch| {
                 let scratch = &mut scratch.borrow_mut();
