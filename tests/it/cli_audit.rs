@@ -437,19 +437,41 @@ fn world_readable(dir: &Path, file: &str) {
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
+/// Only the directory and the files seal-host writes are held to its modes: a file of another
+/// name and a symbolic link named like a receipt are not (seen red with the file-kind and name
+/// tests in `Walk::push` joined by `||` instead of `&&`).
 #[test]
 fn mode_not_private() {
     let dir = receipt_dir(NEW, &[L2_BLOCK]);
     world_readable(dir.path(), L2_BLOCK);
+    std::fs::write(dir.path().join("notes.txt"), b"x").unwrap();
+    std::fs::set_permissions(
+        dir.path().join("notes.txt"),
+        std::fs::Permissions::from_mode(0o644),
+    )
+    .unwrap();
+    let hash = "460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793";
+    std::os::unix::fs::symlink(
+        "notes.txt",
+        dir.path()
+            .join(format!("receipt-00000000000000000099-{hash}.json")),
+    )
+    .unwrap();
     let run = pinned(dir.path());
     expect(&run, Code::ModeNotPrivate, 0);
-    assert_eq!(
-        run.findings
-            .iter()
-            .filter(|f| f["code"] == "mode-not-private")
-            .count(),
-        2
-    );
+    let mut paths: Vec<String> = run
+        .findings
+        .iter()
+        .filter(|f| f["code"] == "mode-not-private")
+        .map(|f| f["path"].as_str().unwrap().to_owned())
+        .collect();
+    paths.sort();
+    let mut expected = vec![
+        dir.path().display().to_string(),
+        dir.path().join(L2_BLOCK).display().to_string(),
+    ];
+    expected.sort();
+    assert_eq!(paths, expected);
 }
 
 #[test]
