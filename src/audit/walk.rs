@@ -282,7 +282,6 @@ pub fn walk(roots: &[PathBuf]) -> Result<Walk, AuditError> {
     let mut tree = Tree::default();
     let mut dir_index: BTreeMap<PathBuf, u32> = BTreeMap::new();
     let mut state_files: Vec<u32> = Vec::new();
-    let mut last_parent: Option<(PathBuf, u32)> = None;
     for root in roots {
         std::fs::metadata(root).map_err(|e| AuditError::Root(root.clone(), e))?;
         let start = walk.items.len();
@@ -321,15 +320,7 @@ pub fn walk(roots: &[PathBuf]) -> Result<Walk, AuditError> {
                 continue;
             }
             let parent = entry.path().parent().unwrap_or(root);
-            // A directory's entries come together: its index is looked up once for them.
-            let dir = match &last_parent {
-                Some((path, dir)) if path.as_os_str() == parent.as_os_str() => *dir,
-                _ => {
-                    let dir = tree.dir_for(parent, &mut walk.dirs, &mut dir_index);
-                    last_parent = Some((parent.to_path_buf(), dir));
-                    dir
-                }
-            };
+            let dir = tree.dir_for(parent, &mut walk.dirs, &mut dir_index);
             let name_kind = classify_name(entry.path());
             let kind = if file_type.is_symlink() {
                 ItemKind::Symlink
@@ -376,6 +367,9 @@ pub fn walk(roots: &[PathBuf]) -> Result<Walk, AuditError> {
 struct Tree {
     children: Vec<Vec<u32>>,
     linked: Vec<bool>,
+    /// The directory asked for last: a directory's entries come together, so most lookups
+    /// are answered by comparing bytes instead of searching the map of paths.
+    last: Option<(PathBuf, u32)>,
 }
 
 impl Tree {
@@ -385,7 +379,13 @@ impl Tree {
         dirs: &mut Vec<Dir>,
         index: &mut BTreeMap<PathBuf, u32>,
     ) -> u32 {
+        if let Some((last, dir)) = &self.last {
+            if last.as_os_str() == path.as_os_str() {
+                return *dir;
+            }
+        }
         let dir = dir_for(path, dirs, index);
+        self.last = Some((path.to_path_buf(), dir));
         while self.children.len() < dirs.len() {
             self.children.push(Vec::new());
             self.linked.push(false);
