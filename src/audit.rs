@@ -226,46 +226,46 @@ pub fn audit(
                 .collect();
             (checked, read_ahead::is_cold(sampled.into_iter().flatten()))
         };
-        // While a batch is checked, the kernel is asked to read the next one's files if the
-        // batch checked last found the page cache cold (the first batch: unknown, so yes), so
-        // the disk and the workers work at once.
+        // Each step checks one batch on the pool while this thread writes out the batch checked
+        // in the step before; the kernel is asked meanwhile to read the next batch's files if
+        // the batch checked last found the page cache cold (before the first: unknown, so yes),
+        // so the disk and the workers work at once.
         let batches: Vec<&[u32]> = walk.order.chunks(BATCH).collect();
         let walk = &walk;
-        let mut pending = batches.first().map(|&batch| {
-            let results = pool.in_place_scope(|scope| {
-                if let Some(&ahead) = batches.get(1) {
-                    scope.spawn(move |_| read_ahead::read_ahead(walk, ahead));
-                }
-                pool.install(|| check_batch(batch))
-            });
-            (batch, results)
-        });
-        let mut number = 0;
-        while let Some((batch, (results, cold))) = pending.take() {
-            number += 1;
-            let next = batches.get(number).copied();
+        let mut written: Option<(&[u32], Vec<Checked>)> = None;
+        let mut cold = true;
+        for number in 0..=batches.len() {
+            let current = batches.get(number).copied();
             let ahead = batches.get(number + 1).copied().filter(|_| cold);
-            let mut next_results = None;
+            let mut current_results = None;
             let emitted = pool.in_place_scope(|scope| {
                 if let Some(ahead) = ahead {
                     scope.spawn(move |_| read_ahead::read_ahead(walk, ahead));
                 }
-                if let Some(next) = next {
-                    let slot = &mut next_results;
+                if let Some(current) = current {
+                    let slot = &mut current_results;
                     let check_batch = &check_batch;
-                    scope.spawn(move |_| *slot = Some(check_batch(next)));
+                    scope.spawn(move |_| *slot = Some(check_batch(current)));
                 }
                 let mut emitted = Ok(());
-                for (&index, result) in batch.iter().zip(results) {
-                    emitted = record(walk, index, result, &mut receipts, &mut summary, &mut emit);
-                    if emitted.is_err() {
-                        break;
+                if let Some((batch, results)) = written.take() {
+                    for (&index, result) in batch.iter().zip(results) {
+                        emitted =
+                            record(walk, index, result, &mut receipts, &mut summary, &mut emit);
+                        if emitted.is_err() {
+                            break;
+                        }
                     }
                 }
                 emitted
             });
             emitted?;
-            pending = next.zip(next_results);
+            written = current
+                .zip(current_results)
+                .map(|(batch, (results, was_cold))| {
+                    cold = was_cold;
+                    (batch, results)
+                });
         }
     }
     for (dir, receipts) in walk.dirs.iter().zip(&receipts) {

@@ -3,7 +3,7 @@
 //! nothing, and what it meets (a missing file, a link, a FIFO) is left to the read that
 //! follows; whether it runs changes how fast the audit goes, never what it finds.
 
-use super::walk::{ItemKind, Walk};
+use super::walk::Walk;
 use std::cell::Cell;
 use std::time::Duration;
 
@@ -45,6 +45,7 @@ pub fn is_cold(reads: impl IntoIterator<Item = Duration>) -> bool {
 pub fn read_ahead(walk: &Walk, batch: &[u32]) {
     #[cfg(any(target_os = "linux", target_os = "android"))]
     {
+        use super::walk::ItemKind;
         use rustix::fs::{fadvise, open, Advice, Mode, OFlags};
         for &index in batch.iter().skip(SAMPLE) {
             if walk.items[index as usize].kind != ItemKind::File {
@@ -57,7 +58,7 @@ pub fn read_ahead(walk: &Walk, batch: &[u32]) {
         }
     }
     #[cfg(not(any(target_os = "linux", target_os = "android")))]
-    let _ = (walk, batch, ItemKind::File);
+    let _ = (walk, batch);
 }
 
 #[cfg(test)]
