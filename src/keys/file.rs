@@ -316,6 +316,8 @@ mod tests {
     use crate::error_code::Coded as _;
 
     const SEED_HEX: &str = "1717171717171717171717171717171717171717171717171717171717171717";
+    /// The public key the tests' files state (the shared approval key's).
+    const PUBLIC_HEX: &str = "31debe55d37c722768b137131caa6087080b2e0b60b94bd785d14575cfa498bc";
 
     fn no_passphrase() -> Result<SecretString, KeyError> {
         Err(KeyError::NoPassphrase)
@@ -368,11 +370,7 @@ mod tests {
         );
         // A readable 64-hex file is a public key and may be shown.
         let public = dir.path().join("approval.pub");
-        write_mode(
-            &public,
-            "31debe55d37c722768b137131caa6087080b2e0b60b94bd785d14575cfa498bc\n",
-            0o644,
-        );
+        write_mode(&public, &format!("{PUBLIC_HEX}\n"), 0o644);
         let trusted = read_public_key_file(&public).unwrap();
         assert!(trusted.shown);
         assert_eq!(
@@ -426,7 +424,6 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn an_owner_only_public_file_beside_its_encrypted_key_is_public() {
-        const PUBLIC_HEX: &str = "31debe55d37c722768b137131caa6087080b2e0b60b94bd785d14575cfa498bc";
         let dir = tempfile::tempdir().unwrap();
         let public = dir.path().join("approval.pub");
         write_mode(&public, &format!("{PUBLIC_HEX}\n"), 0o600);
@@ -455,7 +452,6 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_64_character_path_is_read_as_a_file() {
-        const PUBLIC_HEX: &str = "31debe55d37c722768b137131caa6087080b2e0b60b94bd785d14575cfa498bc";
         let dir = tempfile::tempdir().unwrap();
         let prefix = format!("{}/", dir.path().display());
         assert!(prefix.len() < 60, "{prefix}");
