@@ -33,6 +33,7 @@ mod closed_stdout;
 mod duplicate_members;
 mod empty_evidence;
 mod evidence_cli;
+mod evidence_hostile;
 mod fuzz_corpus;
 mod fuzz_regressions;
 mod generated_files;
