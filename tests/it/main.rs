@@ -63,6 +63,7 @@ mod refusal_agreement;
 mod regression;
 mod report_browser;
 mod report_model;
+mod report_frame_joins;
 mod report_page;
 mod report_tamper;
 mod robust_cli;
