@@ -54,7 +54,8 @@ fn a_receipts_own_frame_is_kept_and_captured_frames_join_the_others() {
         rows.iter()
             .find(|r| {
                 let file = r["file"].as_str().unwrap();
-                file.starts_with(dir) && file.ends_with(&format!("00000000000000000000-{hash}.json"))
+                file.starts_with(dir)
+                    && file.ends_with(&format!("00000000000000000000-{hash}.json"))
             })
             .unwrap_or_else(|| panic!("no row for {dir} {hash}"))
     };
@@ -66,7 +67,11 @@ fn a_receipts_own_frame_is_kept_and_captured_frames_join_the_others() {
     assert!(shown.contains("\"id\":1,"), "{shown}");
     // The unsigned one takes the captured frame.
     let unsigned = row(OLD, L1);
-    assert_eq!(unsigned["frame"]["status"], "captured", "{}", unsigned["frame"]);
+    assert_eq!(
+        unsigned["frame"]["status"], "captured",
+        "{}",
+        unsigned["frame"]
+    );
     // Every other signed row keeps object A; unsigned rows without a frame are not captured.
     let mut not_captured = 0;
     for row in rows {
