@@ -148,6 +148,12 @@ fn report(dir: &Path, capture: &Path) -> (i32, Value) {
         .ok()
         .and_then(|bytes| serde_json::from_slice(&bytes).ok())
         .unwrap_or(Value::Null);
+    if std::env::var_os("SEALKIT_BIN").is_none() {
+        let schema = std::fs::read(root().join("docs/schema/v1/report.json")).unwrap();
+        let schema = jsonschema::validator_for(&serde_json::from_slice(&schema).unwrap()).unwrap();
+        let errors: Vec<String> = schema.iter_errors(&model).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "the model does not match its schema: {errors:#?}");
+    }
     (done.code, model)
 }
 
