@@ -152,7 +152,10 @@ fn report(dir: &Path, capture: &Path) -> (i32, Value) {
         let schema = std::fs::read(root().join("docs/schema/v1/report.json")).unwrap();
         let schema = jsonschema::validator_for(&serde_json::from_slice(&schema).unwrap()).unwrap();
         let errors: Vec<String> = schema.iter_errors(&model).map(|e| e.to_string()).collect();
-        assert!(errors.is_empty(), "the model does not match its schema: {errors:#?}");
+        assert!(
+            errors.is_empty(),
+            "the model does not match its schema: {errors:#?}"
+        );
     }
     (done.code, model)
 }
@@ -261,9 +264,10 @@ fn a_member_written_twice_on_the_path_to_an_annotation_refuses_the_response() {
 }
 
 /// Item 1, the matrix: every command that reads captured frames refuses a frame that writes a
-/// member name twice, and none exits 0 on it. Red on 5027bf8 in the `evidence verify`,
-/// `report` and `verify approval --frame` cells (exit 0; `verify approval` bound the token to
-/// the frame's bytes).
+/// member name twice, and none exits 0 on it or reads it by one of its copies. Red on
+/// 5027bf8 in the `evidence verify`, `report`, `verify approval --frame` (it checked the
+/// token against the frame's bytes) and `migrate` cells (the receipt's frame was found by
+/// the canonical request of the last `params`, `frame-mismatch`).
 #[test]
 fn every_command_that_reads_captures_refuses_a_repeated_member() {
     let scratch = tempfile::tempdir().unwrap();
@@ -348,9 +352,9 @@ fn every_command_that_reads_captures_refuses_a_repeated_member() {
         model.to_string().contains("duplicate-key"),
         "report: {model}"
     );
-    // migrate and diff find frames by digest; a frame with a member twice is never read
-    // as a receipt's frame (here: the old receipt of call 1 keeps its own subject, which
-    // the doubled request does not have, so it is a mismatch, never a recovered frame).
+    // migrate and diff find frames by digest; a frame with a member twice is never found by
+    // the hash of one of its readings (here: the old receipt of call 1, whose canonical
+    // request the doubled request's last `params` has, finds no frame).
     let old = dir.join("old");
     std::fs::create_dir(&old).unwrap();
     std::fs::copy(
@@ -372,8 +376,8 @@ fn every_command_that_reads_captures_refuses_a_repeated_member() {
         "jsonl",
     ]);
     let record = &done.records()[0];
-    assert_eq!(record["label"], "frame-mismatch", "migrate: {record}");
-    assert_eq!(record["meta"], "unknown", "migrate: {record}");
+    assert_eq!(record["label"], "frame-unrecoverable", "migrate: {record}");
+    assert!(record["frame"].is_null(), "migrate: {record}");
     let done = run(&[
         "diff",
         old.to_str().unwrap(),
@@ -384,7 +388,7 @@ fn every_command_that_reads_captures_refuses_a_repeated_member() {
         "jsonl",
     ]);
     assert_ne!(done.code, 0, "diff: {}", done.stdout);
-    assert_eq!(done.records()[0]["label"], "frame-mismatch", "diff");
+    assert_eq!(done.records()[0]["label"], "frame-unrecoverable", "diff");
 }
 
 /// Item 2: a frame that is neither a request, a notification nor a response (`method` null
