@@ -15,8 +15,13 @@
 
 pub mod capture;
 pub mod checked;
+mod made;
 pub mod refs;
 pub mod store;
+mod types;
+
+pub use made::{receipt_ref, reference_for, Made};
+pub use types::{confusable_type, is_seal_receipt, shown_type, KNOWN_TYPES};
 
 use crate::digest::sha256_hex;
 use crate::frame::Subject;
@@ -480,64 +485,6 @@ pub enum Call<'a> {
     None,
 }
 
-/// The types sealkit knows: a `type` that looks like one of these without being it is refused.
-pub const KNOWN_TYPES: &[&str] = &[SEAL_RECEIPT_TYPE];
-
-/// `text` as it looks, for comparing look-alikes: compatibility-normalized (NFKC), without
-/// surrounding white space or invisible characters, in lower case, then mapped to its
-/// Unicode confusable skeleton (UTS #39: a Cyrillic `е` and a Latin `e`, `l` and `1`,
-/// fullwidth and plain letters share one), in lower case again.
-fn looks(text: &str) -> String {
-    use unicode_normalization::UnicodeNormalization;
-    let normal: String = text.nfkc().collect();
-    let trimmed = normal.trim_matches(|c: char| c.is_whitespace() || crate::inert::is_unsafe(c));
-    unicode_security::skeleton(&trimmed.to_lowercase())
-        .collect::<String>()
-        .to_lowercase()
-}
-
-/// The known type `kind` looks like without being it, if any.
-pub fn confusable_type(kind: &str) -> Option<&'static str> {
-    let seen = looks(kind);
-    KNOWN_TYPES
-        .iter()
-        .copied()
-        .find(|known| kind != *known && looks(known) == seen)
-}
-
-/// A `type` as a person reads it in human output: everything outside printable ASCII written
-/// as `\u{HEX}` by the one escaping function, so no type can pass for another on screen.
-pub fn shown_type(kind: &str) -> std::borrow::Cow<'_, str> {
-    crate::inert::escape_where(kind, |ch| !(' '..='~').contains(&ch))
-}
-
-/// Whether the evidence is a Seal receipt, whatever a reference calls it: a JSON object whose
-/// `record_type` looks like seal-host's (`seal.authorization-decision`, look-alikes
-/// included), or that carries a receipt's request binding (`request_sha256`,
-/// `canonical_request_sha256` or `framed_subject_sha256`). Such evidence is authenticated as
-/// a receipt, so a receipt altered after signing is never passed off as an unknown type.
-pub fn is_seal_receipt(bytes: &[u8]) -> bool {
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return false;
-    };
-    let Ok(root) = crate::json::parse(text, crate::json::DUPLICATE_SCAN_DEPTH) else {
-        return false;
-    };
-    let Some(members) = root.value.as_object() else {
-        return false;
-    };
-    let record_type = looks("seal.authorization-decision");
-    members.iter().any(|member| match member.key.as_ref() {
-        "record_type" => member
-            .value
-            .value
-            .as_str()
-            .is_some_and(|kind| looks(kind) == record_type),
-        "request_sha256" | "canonical_request_sha256" | "framed_subject_sha256" => true,
-        _ => false,
-    })
-}
-
 /// Checks one reference, in the order of docs/evidence.md.
 pub fn check(read: &ReadRef, call: Call<'_>, context: &mut Context<'_>) -> Verdict {
     let ours = read.fields.kind.as_deref() == Some(SEAL_RECEIPT_TYPE);
@@ -772,18 +719,6 @@ pub fn frame_verdict(code: EvidenceCode, why: String) -> Verdict {
         code,
         why,
     )
-}
-
-/// The reference `sealkit evidence ref` makes for an authenticated receipt: its digest under
-/// RFC 8785, and `ref` its file name (none for a receipt read from standard input).
-pub fn receipt_ref(file_name: Option<&str>, bytes: &[u8]) -> Result<EvidenceRef, JcsError> {
-    Ok(EvidenceRef {
-        kind: Some(SEAL_RECEIPT_TYPE.to_owned()),
-        digest: Some(digest(Canonicalization::Rfc8785, bytes)?),
-        canonicalization: Some(Canonicalization::Rfc8785.name().to_owned()),
-        schema: Some(SEAL_RECEIPT_SCHEMA.to_owned()),
-        reference: file_name.map(str::to_owned),
-    })
 }
 
 #[cfg(test)]

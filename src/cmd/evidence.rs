@@ -6,12 +6,11 @@ use super::{Global, JsonArray, Out};
 use crate::cli::{EvidenceArgs, EvidenceCommand, EvidenceRefArgs, EvidenceVerifyArgs, Format};
 use crate::evidence::checked::{self, Record};
 use crate::evidence::store::Store;
-use crate::evidence::{self, Binding, Context, EvidenceCode, EvidenceRef};
-use crate::finding::Finding;
+use crate::evidence::{self, Binding, Context, EvidenceCode};
 use crate::inert::escape;
 use crate::input::Input;
 use crate::outcome::Outcome;
-use crate::receipt::{self, ReceiptStatus, Scratch};
+use crate::receipt::Scratch;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 use serde::Serialize;
 use std::path::Path;
@@ -27,12 +26,8 @@ pub fn run(args: EvidenceArgs, global: &Global) -> miette::Result<Outcome> {
 #[derive(Debug, Serialize)]
 struct RefRecord<'a> {
     file: &'a Path,
-    /// The receipt's status (`authenticated`, …), or `unreadable` (not a receipt).
-    status: &'static str,
-    #[serde(rename = "evidenceRef", skip_serializing_if = "Option::is_none")]
-    evidence_ref: Option<EvidenceRef>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    findings: Vec<Finding>,
+    #[serde(flatten)]
+    made: evidence::Made,
 }
 
 /// Reports an input that could not be read; the run could not check it.
@@ -58,8 +53,14 @@ fn run_ref(args: EvidenceRefArgs, global: &Global) -> miette::Result<Outcome> {
                 continue;
             }
         };
-        let record = ref_record(file, &input, &bytes, pin.as_ref(), &mut scratch);
-        if record.evidence_ref.is_none() {
+        // Standard input has no file name to put in `ref`: the reference is found by digest.
+        let name = input
+            .path()
+            .and_then(Path::file_name)
+            .map(|name| name.to_string_lossy().into_owned());
+        let made = evidence::reference_for(&bytes, name.as_deref(), pin.as_ref(), &mut scratch);
+        let record = RefRecord { file, made };
+        if record.made.evidence_ref.is_none() {
             outcome = outcome.worst(Outcome::Problems);
         }
         match (global.format, &mut array) {
@@ -76,63 +77,9 @@ fn run_ref(args: EvidenceRefArgs, global: &Global) -> miette::Result<Outcome> {
     Ok(outcome)
 }
 
-/// The reference for one receipt file, or why it gets none.
-fn ref_record<'a>(
-    file: &'a Path,
-    input: &Input,
-    bytes: &[u8],
-    pin: Option<&receipt::pin::Pin>,
-    scratch: &mut Scratch,
-) -> RefRecord<'a> {
-    let report = match receipt::verify_bytes(bytes, pin, scratch) {
-        Ok(report) => report,
-        Err(problem) => {
-            return RefRecord {
-                file,
-                status: "unreadable",
-                evidence_ref: None,
-                findings: vec![Finding::new(problem.code, None, problem.message)],
-            }
-        }
-    };
-    let status = report.status.as_str();
-    if report.status != ReceiptStatus::Authenticated {
-        return RefRecord {
-            file,
-            status,
-            evidence_ref: None,
-            findings: report.findings,
-        };
-    }
-    // Standard input has no file name to put in `ref`: the reference is found by digest.
-    let name = input
-        .path()
-        .and_then(Path::file_name)
-        .map(|name| name.to_string_lossy().into_owned());
-    match evidence::receipt_ref(name.as_deref(), bytes) {
-        Ok(evidence_ref) => RefRecord {
-            file,
-            status,
-            evidence_ref: Some(evidence_ref),
-            findings: Vec::new(),
-        },
-        // A receipt serde_json read always has an RFC 8785 form; kept total all the same.
-        Err(error) => RefRecord {
-            file,
-            status,
-            evidence_ref: None,
-            findings: vec![Finding::new(
-                crate::finding::Code::InvalidJson,
-                None,
-                format!("no RFC 8785 form: {error}"),
-            )],
-        },
-    }
-}
-
 fn human_ref(record: &RefRecord<'_>) -> String {
     let mut text = format!("{}\n", escape(&record.file.display().to_string()));
-    match &record.evidence_ref {
+    match &record.made.evidence_ref {
         Some(evidence_ref) => {
             // Exact JSON to paste into an annotation; made inert like any other human text.
             let json = serde_json::to_string(evidence_ref).unwrap_or_default();
@@ -141,9 +88,9 @@ fn human_ref(record: &RefRecord<'_>) -> String {
         None => {
             text.push_str(&format!(
                 "  NO REFERENCE  the receipt is {}, so it names nothing\n",
-                record.status
+                record.made.status
             ));
-            for finding in &record.findings {
+            for finding in &record.made.findings {
                 text.push_str(&format!("    {}\n", super::finding_line(finding)));
             }
         }
