@@ -300,8 +300,7 @@ fn verdict(summary: &Summary, candidates: BTreeMap<Code, Candidate>) -> Conclusi
         (
             "could-not-check",
             format!(
-                "{unchecked} trust-annotation reference{} or captured frame{} could not be checked; {errors} error finding{}; {authenticated} of {receipts} receipt{} authenticated.",
-                plural(unchecked),
+                "{unchecked} finding{} of a trust-annotation reference or captured frame that could not be checked; {errors} error finding{}; {authenticated} of {receipts} receipt{} authenticated.",
                 plural(unchecked),
                 plural(errors),
                 plural(receipts)
