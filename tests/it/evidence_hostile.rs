@@ -652,9 +652,11 @@ fn a_fractional_id_pairs_with_no_request() {
 
 /// Item 8, the evidence CLI's exit status: the worst over every reference and input ("could
 /// not check" over "failed" over "verified"), and 2 when nothing was checked, whatever the
-/// order. Each assertion was seen red under a mutant of `checked::outcome` (`worst` folded
-/// from `Good` instead of the inputs' outcome: an unreadable capture beside a verified one
-/// exited 0; the empty case returning the fold: exit 0 on nothing).
+/// order; "nothing was checked" (`no-evidence-refs`) is said only when nothing was and no
+/// input failed. Seen red under mutants of `checked::outcome` (`worst` folded from `Good`
+/// instead of the inputs' outcome: an unreadable capture beside a verified one exited 0; the
+/// empty case returning the fold: exit 0 on nothing) and of `run_verify` (`&&` → `||` in the
+/// test for nothing checked: `no-evidence-refs` beside verified references).
 #[test]
 fn the_exit_status_is_the_worst_over_references_and_inputs() {
     let scratch = tempfile::tempdir().unwrap();
@@ -681,14 +683,18 @@ fn the_exit_status_is_the_worst_over_references_and_inputs() {
             args.push(capture.display().to_string());
         }
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        run(&args).code
+        let done = run(&args);
+        // "Nothing was checked" is said exactly when nothing was, and no input failed.
+        let said_nothing = done.stderr.contains("no-evidence-refs");
+        (done.code, said_nothing)
     };
-    assert_eq!(verify_all(&[&good]), 0);
-    assert_eq!(verify_all(&[&good, &bad]), 1);
-    assert_eq!(verify_all(&[&bad, &good]), 1);
-    assert_eq!(verify_all(&[&good, &missing]), 2);
-    assert_eq!(verify_all(&[&missing, &good]), 2);
-    assert_eq!(verify_all(&[&bad, &missing]), 2);
+    assert_eq!(verify_all(&[&good]), (0, false));
+    assert_eq!(verify_all(&[&good, &bad]), (1, false));
+    assert_eq!(verify_all(&[&bad, &good]), (1, false));
+    assert_eq!(verify_all(&[&good, &missing]), (2, false));
+    assert_eq!(verify_all(&[&missing, &good]), (2, false));
+    assert_eq!(verify_all(&[&bad, &missing]), (2, false));
+    assert_eq!(verify_all(&[&missing]), (2, false));
     let empty = write_capture(scratch.path(), "empty.capture", &frames(3));
-    assert_eq!(verify_all(&[&empty]), 2);
+    assert_eq!(verify_all(&[&empty]), (2, true));
 }
