@@ -107,6 +107,25 @@ mod tests {
         assert_eq!((got[2].0, got[2].2.is_none()), (5, true));
     }
 
+    /// Only `evidence ref`'s own record of a receipt that got no reference (its `type`, a
+    /// `status` and `findings`) is passed over: a value with some of those members and not
+    /// the others is a malformed reference, never skipped (seen red under `&&` → `||` in
+    /// either place of `is_refless_record`).
+    #[test]
+    fn only_a_whole_refless_record_is_passed_over() {
+        for text in [
+            r#"{"status":"failed","findings":[]}"#,
+            r#"{"type":"evidence-ref","findings":[]}"#,
+            r#"{"type":"evidence-ref","status":"failed"}"#,
+            r#"{"type":"x","status":"failed","findings":[]}"#,
+        ] {
+            let got = shapes(text);
+            assert_eq!(got.len(), 1, "{text}");
+            assert!(got[0].2.is_some(), "{text}");
+        }
+        assert!(shapes(r#"{"type":"evidence-ref","status":"failed","findings":[]}"#).is_empty());
+    }
+
     /// A repeated member anywhere in a value (beside the reference, not only inside it)
     /// makes it one malformed reference: seen red with the duplicate check left out (the
     /// second `evidenceRef` was read and verified).
