@@ -63,3 +63,60 @@ pub fn is_seal_receipt(bytes: &[u8]) -> bool {
         _ => false,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each sign of a receipt is enough alone, and nothing else is one: seen red with either
+    /// arm of `is_seal_receipt`'s match deleted (a receipt renamed without its binding
+    /// members, or stripped of its `record_type`, passed as an unknown type).
+    #[test]
+    fn a_receipt_is_known_by_its_record_type_or_its_request_binding() {
+        for receipt in [
+            r#"{"record_type":"seal.authorization-decision"}"#,
+            r#"{"record_type":"SEAL.authorization-decision "}"#,
+            r#"{"record_type":"s\u0435al.authorization-decision"}"#,
+            r#"{"request_sha256":"x"}"#,
+            r#"{"canonical_request_sha256":null}"#,
+            r#"{"a":1,"framed_subject_sha256":"x"}"#,
+        ] {
+            assert!(is_seal_receipt(receipt.as_bytes()), "{receipt}");
+        }
+        for other in [
+            r#"{"record_type":"seal.authorization-decision.v3"}"#,
+            r#"{"record_type":7}"#,
+            r#"{"type":"seal.authorization-decision","subject_sha256":"x"}"#,
+            r#"["request_sha256"]"#,
+            "not json",
+        ] {
+            assert!(!is_seal_receipt(other.as_bytes()), "{other}");
+        }
+        assert!(!is_seal_receipt(b"{\"request_sha256\":\"\xff\"}"));
+    }
+
+    #[test]
+    fn look_alikes_of_the_seal_type_are_confusable_and_the_type_itself_is_not() {
+        for kind in [
+            "s\u{435}al.authorization-decision.v3",
+            "SEAL.AUTHORIZATION-DECISION.V3",
+            " seal.authorization-decision.v3\t",
+            "seal.authorization-decision.v3\u{200b}",
+            "\u{ff53}eal.authorization-decision.v3",
+            "sea1.authorization-decision.v3",
+        ] {
+            assert_eq!(confusable_type(kind), Some(SEAL_RECEIPT_TYPE), "{kind:?}");
+        }
+        for kind in [
+            SEAL_RECEIPT_TYPE,
+            "seal.authorization-decision.v2",
+            "seal.authorization-decision",
+            "ifc.fides.v1",
+            "",
+        ] {
+            assert_eq!(confusable_type(kind), None, "{kind:?}");
+        }
+        assert_eq!(shown_type("s\u{435}al"), "s\\u{435}al");
+        assert_eq!(shown_type(SEAL_RECEIPT_TYPE), SEAL_RECEIPT_TYPE);
+    }
+}
