@@ -698,3 +698,41 @@ fn the_exit_status_is_the_worst_over_references_and_inputs() {
     let empty = write_capture(scratch.path(), "empty.capture", &frames(3));
     assert_eq!(verify_all(&[&empty]), (2, true));
 }
+
+/// The report's list of annotations on no row stays bounded without losing one that did not
+/// verify: 205 verified annotations of requests the capture does not hold, then a forged
+/// one. Every annotation that did not verify is listed and counted in the verdict; of the
+/// verified ones the first 200 are listed and the rest counted. The findings of annotations
+/// on no row come from that list, so a bound that took failed annotations for verified ones
+/// would drop the 201st failure and its finding. Seen red under the mutants of
+/// `Annotations::unjoined`'s bound that cargo-mutants left alive (the verified test negated
+/// or its `==` inverted: every verified one listed and failures counted against the bound;
+/// `>` → `>=` and `<=` → `>` in the bound: other counts and lists).
+#[test]
+fn the_report_lists_every_failed_annotation_and_bounds_the_verified_ones() {
+    let scratch = tempfile::tempdir().unwrap();
+    let genuine = reference_to(L1_RECEIPT);
+    let mut capture = frames(2);
+    for id in 0..205 {
+        capture.push(response(&format!("\"none-{id}\""), &annotation(&genuine)));
+    }
+    capture.push(response("\"none-forged\"", &annotation(&forged(&genuine))));
+    let capture = write_capture(scratch.path(), "many.capture", &capture);
+    let (code, model) = report(scratch.path(), &capture);
+    assert_eq!(code, 1, "{}", model["verdict"]);
+    assert_eq!(model["verdict"]["outcome"], "problems");
+    let listed = model["annotations"].as_array().unwrap();
+    assert_eq!(listed.len(), 201);
+    assert_eq!(model["annotations_omitted"], 5);
+    let lines: Vec<u64> = listed.iter().map(|a| a["line"].as_u64().unwrap()).collect();
+    assert_eq!(lines[..200], (3..203).collect::<Vec<u64>>()[..]);
+    assert_eq!(lines[200], 208);
+    assert_eq!(
+        listed[200]["references"][0]["code"],
+        "evidence-digest-mismatch"
+    );
+    assert!(listed[..200]
+        .iter()
+        .all(|a| a["unjoined"] == "request-not-captured"
+            && a["references"][0]["status"] == "verified"));
+}
