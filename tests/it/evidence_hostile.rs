@@ -417,6 +417,17 @@ fn a_frame_that_cannot_be_classified_is_could_not_check() {
     assert_eq!(code, 2, "{model}");
     assert_eq!(model["verdict"]["outcome"], "could-not-check");
     assert_eq!(report_verdicts(&model), verify_verdicts(&records));
+    // The finding says the frame was not read, not that its request is missing (seen red
+    // with `unjoined_findings`' not-read guard made `false`).
+    let findings = model["findings"].as_array().unwrap();
+    let finding = (findings.iter())
+        .find(|f| f["code"] == "annotation-evidence-not-checked")
+        .unwrap();
+    let message = finding["message"].as_str().unwrap();
+    assert!(
+        message.contains("frame 5, not read: evidence-frame-unclassifiable: "),
+        "{message}"
+    );
     // The page says so first.
     let page = scratch.path().join("report.html");
     let done = run(&[
