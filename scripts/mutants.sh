@@ -61,7 +61,7 @@ files_of() {
         keys) echo "src/keys/*.rs" ;;
         audit) echo "src/audit.rs src/audit/*.rs" ;;
         report) echo "src/report.rs src/report/*.rs" ;;
-        evidence) echo "src/jcs.rs src/evidence.rs src/evidence/*.rs" ;;
+        evidence) echo "src/jcs.rs src/evidence.rs src/evidence/*.rs src/cmd/evidence.rs" ;;
         verdicts) echo "src/receipt.rs src/receipt/*.rs src/approval/verify.rs" ;;
         *) return 1 ;;
     esac
@@ -74,11 +74,11 @@ tests_of() {
         chain) echo "--lib chain cli_audit cli_chain chain_stream cli_transcripts closed_stdout duplicate_members report_model regression" ;;
         migrate) echo "--lib migrate migrate_labels cli_migrate cli_diff migration_integrity cli_transcripts regression" ;;
         json) echo "--lib json identity json_test_suite chain_stream duplicate_members identity_vectors fuzz_regressions regression" ;;
-        report) echo "--lib report report_model report_tamper report_page evidence_cli" ;;
+        report) echo "--lib report report_model report_tamper report_page report_frame_joins evidence_cli evidence_hostile" ;;
         wire) echo "--lib meta request wire target_refusals target_tool_spec json_test_suite fuzz_regressions identity_vectors spec_conformance watched_mutations meta_edges refusal_agreement regression" ;;
         keys) echo "--lib keys keys_cli keys_hostile keys_approvers keys_agent regression" ;;
         audit) echo "--lib audit cli_audit audit_approvers empty_evidence duplicate_members regression" ;;
-        evidence) echo "--lib jcs evidence jcs_vectors evidence_cli" ;;
+        evidence) echo "--lib jcs evidence frame jcs_vectors evidence_cli evidence_hostile fuzz_corpus" ;;
         verdicts) echo "mutation_pins approval_verify_cli" ;;
         *) return 1 ;;
     esac

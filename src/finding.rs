@@ -114,8 +114,8 @@ codes! {
     ChainEntryWithoutReceipt => (Warning, "a chain entry's request hash matches no receipt of the report"),
     ReceiptNotInChain => (Warning, "a receipt's request hash matches no entry of the given chains"),
     FrameNotCaptured => (Info, "no frame of the given captures has the receipt's canonical request hash"),
-    AnnotationEvidenceFailed => (Error, "a captured response to the receipt's request carries a trust annotation whose evidenceRef fails its check (digest, receipt, call or reference; as `sealkit evidence verify` fails it)"),
-    AnnotationEvidenceNotChecked => (Warning, "a captured response to the receipt's request carries a trust annotation whose evidenceRef could not be checked (not found under the receipt directories, unreadable, or a digest or canonicalization sealkit does not support)"),
+    AnnotationEvidenceFailed => (Error, "a captured response (to the receipt's request, or on no row: a call without a receipt) carries a trust annotation whose evidenceRef fails its check (digest, receipt, call, type or reference), or a captured frame writes a member name twice; as `sealkit evidence verify` fails it"),
+    AnnotationEvidenceNotChecked => (Warning, "a captured response carries a trust annotation whose evidenceRef could not be checked (not found under the receipt directories, unreadable, or a digest or canonicalization sealkit does not support), or a captured frame that may carry one could not be read or classified: the report's verdict is then \"could not check\" (exit 2), as `sealkit evidence verify`'s is"),
 }
 
 /// What a finding is about, which decides the commands that can report it (the code list's
@@ -146,6 +146,13 @@ impl Code {
             Code::NoTokens => Scope::TokenFile,
             _ => Scope::ReportJoin,
         }
+    }
+
+    /// Whether a finding with this code says something could not be checked: a report
+    /// holding one cannot say the evidence holds, whatever the severity threshold (its
+    /// verdict is "could not check", exit 2, as `evidence verify`'s is on the same input).
+    pub fn could_not_check(self) -> bool {
+        self == Code::AnnotationEvidenceNotChecked
     }
 }
 

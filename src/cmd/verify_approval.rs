@@ -245,6 +245,17 @@ impl Checked {
                     .read_capped(crate::input::MAX_SMALL_INPUT_BYTES)
                     .into_diagnostic()
                     .wrap_err_with(|| format!("cannot read frame {input}"))?;
+                // Read by the one strict frame reader: a frame that writes a member name
+                // twice is one Seal never lets through, and whose copies say different things.
+                if let Err(unread @ crate::frame::Unread::Repeated(_)) =
+                    crate::frame::read_line_strict(&bytes)
+                {
+                    return Err(miette!(
+                        code = crate::frame::DUPLICATE_KEY,
+                        help = "Seal refuses such a frame (wire guard 2), so no approval can be bound to it",
+                        "{input}: {unread}: readers disagree on which copy counts, so no token is checked against it"
+                    ));
+                }
                 let subject = Subject::of(&bytes);
                 Some(FrameInput {
                     file: path.clone(),

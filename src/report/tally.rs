@@ -2,10 +2,12 @@
 //! same conclusion the exit status gives, with the findings that cause it, most serious
 //! first), the summary counts and the timeline's bins. Guarantees: only an authenticated
 //! receipt's decision is counted as a verdict (every other decision is counted apart, as a
-//! claim); the verdict is `problems` exactly when an error finding (or, with
+//! claim); the verdict is `could-not-check` when a finding says something could not be
+//! checked (`Code::could_not_check`, whatever else is found, as "could not check" dominates
+//! in every exit status), else `problems` exactly when an error finding (or, with
 //! `--deny-warnings`, a warning) is in the report (an empty input is the `no-receipts`
-//! error, as `audit` says), `could-not-check` when no receipt was found and no finding
-//! says why, else `good`; every receipt is counted in the summary and the timeline whatever
+//! error, as `audit` says), else `could-not-check` when no receipt was found, else
+//! `good`; every receipt is counted in the summary and the timeline whatever
 //! order it comes in, holding no more of it than its decision time and lane (9 bytes). The
 //! rows a report keeps are [`super::sample`]'s.
 
@@ -161,7 +163,7 @@ impl Tally {
     }
 
     fn candidate(&mut self, finding: &Finding) -> Option<&mut Candidate> {
-        if finding.severity < self.threshold {
+        if finding.severity < self.threshold && !finding.code.could_not_check() {
             return None;
         }
         let candidate = self
@@ -287,9 +289,24 @@ fn verdict(summary: &Summary, candidates: BTreeMap<Code, Candidate>) -> Conclusi
             c.code,
         )
     });
+    let unchecked: u64 = (causes.iter())
+        .filter(|c| c.code.could_not_check())
+        .map(|c| c.count)
+        .sum();
     causes.truncate(CAUSES);
     let receipts = summary.receipts;
-    let (outcome, headline) = if !causes.is_empty() {
+    let (outcome, headline) = if unchecked > 0 {
+        // What could not be checked comes first: the report cannot say the evidence holds.
+        (
+            "could-not-check",
+            format!(
+                "{unchecked} finding{} of a trust-annotation reference or captured frame that could not be checked; {errors} error finding{}; {authenticated} of {receipts} receipt{} authenticated.",
+                plural(unchecked),
+                plural(errors),
+                plural(receipts)
+            ),
+        )
+    } else if !causes.is_empty() {
         let what = if errors > 0 {
             format!(
                 "{errors} error finding{}",
