@@ -168,7 +168,9 @@
         body.appendChild(tr);
       });
       t.appendChild(body);
-      box.appendChild(t);
+      var scroll = el("div", "scroll");
+      scroll.appendChild(t);
+      box.appendChild(scroll);
     }
     return box;
   }

@@ -224,6 +224,7 @@ impl<'w> Builder<'w> {
                 }
             }
         }
+        let whole = matches!(self.rows, Rows::Model(_));
         let (mut rows, omitted) = match std::mem::take(&mut self.rows) {
             Rows::Model(sample) => sample.finish(),
             Rows::Each(_) => (Vec::new(), Vec::new()),
@@ -270,10 +271,11 @@ impl<'w> Builder<'w> {
             })
             .collect();
         inputs.append(&mut self.inputs);
-        Ok(Model {
+        let mut model = Model {
             title: self.title,
             generated_at: None,
             verdict,
+            sentences: Vec::new(),
             summary,
             rows,
             omitted,
@@ -285,7 +287,12 @@ impl<'w> Builder<'w> {
             inputs,
             trust: self.trust,
             timeline,
-        })
+        };
+        // The sentences need the rows (every receipt that does not authenticate is one).
+        if whole {
+            model.sentences = super::sentences::of(&model);
+        }
+        Ok(model)
     }
 }
 
