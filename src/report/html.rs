@@ -4,10 +4,13 @@
 //! (inline CSS, script and SVG only, and a Content-Security-Policy that allows exactly the
 //! inline style and script by their SHA-256 and nothing else); the model is embedded as JSON
 //! with `<`, `>`, `&`, U+2028 and U+2029 escaped so it cannot end its script element; the
-//! verdict comes first and says what the exit status says; the verdict, summary, timeline
-//! and first page of rows (problems first) are rendered here, so the page reads without
-//! JavaScript; colour marks only counts that need attention; and the same model gives the
-//! same bytes.
+//! verdict comes first and says what the exit status says, followed by what happened in
+//! sentences ([`super::sentences`]) and the page's one table of finding codes; the verdict,
+//! summary (a few cards and the chart of decisions per tool), timeline and first page of
+//! rows (problems first) are rendered here, so the page reads without JavaScript; colour
+//! marks only counts that need attention, from one palette (page.css's `:root`); every
+//! table sits in a box of its own that scrolls, so nothing is wider than a phone's screen;
+//! and the same model gives the same bytes.
 
 use super::markup::{escape, is_invisible};
 use super::model::Model;

@@ -265,7 +265,7 @@ pub struct Model {
     pub verdict: Conclusion,
     /// What happened, in sentences built from the findings, most serious first (the page
     /// leads with them, under the verdict). Empty in `--format jsonl`'s model.
-    pub sentences: Vec<super::sentences::Sentence>,
+    pub sentences: Vec<Sentence>,
     pub summary: Summary,
     /// Every row with an error finding or without authentication, and a sample of the rest,
     /// in decision-time order.
@@ -295,6 +295,25 @@ pub struct Model {
 
 fn is_zero(n: &u64) -> bool {
     *n == 0
+}
+
+/// One sentence of what happened ([`super::sentences`] builds them).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Sentence {
+    /// The severity of the findings it says (none: the sentence of a clean report).
+    pub severity: Option<Severity>,
+    /// The finding codes it says.
+    pub codes: Vec<Code>,
+    /// How many receipts, files, entries or tokens it is about.
+    pub count: u64,
+    /// Where the page shows them: a filter of the calls (`#finding=CODE`) or the findings
+    /// not about one receipt (`#other-CODE`).
+    pub link: String,
+    /// The decision time of its example (Unix milliseconds), when it has one.
+    pub time: Option<u64>,
+    /// The sentence, with values from the evidence (shortened, never escaped: the page
+    /// escapes it).
+    pub text: String,
 }
 
 /// A captured frame's trust annotation (or a frame not read) that is on no row.

@@ -11,35 +11,15 @@
 //! whatever the evidence; the sentences hold exact (unescaped) text: the page escapes them
 //! with its one escaping function, like every other input string.
 
-use super::model::{Model, Row};
+use super::model::{Model, Row, Sentence};
 use crate::finding::{Code, Finding, Severity};
 use crate::outcome::plural;
-use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Sentences at most (a last one counts the kinds of finding left out).
 pub const MAX_SENTENCES: usize = 12;
 /// A value from the evidence is shortened to this many characters in a sentence.
 pub const VALUE_CHARS: usize = 48;
-
-/// One sentence of what happened.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Sentence {
-    /// The severity of the findings it says (none: the sentence of a clean report).
-    pub severity: Option<Severity>,
-    /// The finding codes it says.
-    pub codes: Vec<Code>,
-    /// How many receipts, files, entries or tokens it is about.
-    pub count: u64,
-    /// Where the page shows them: a filter of the calls (`#finding=CODE`) or the findings
-    /// not about one receipt (`#other-CODE`).
-    pub link: String,
-    /// The decision time of its example (Unix milliseconds), when it has one.
-    pub time: Option<u64>,
-    /// The sentence, with values from the evidence (shortened, never escaped: the page
-    /// escapes it).
-    pub text: String,
-}
 
 /// The sentences of a finished model.
 pub fn of(model: &Model) -> Vec<Sentence> {

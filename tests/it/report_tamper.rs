@@ -542,3 +542,41 @@ fn the_timeline_states_utc_and_compresses_the_pause_between_the_sessions() {
     let left = 168;
     assert!(x - left > 600 / 4, "the band starts at {x}");
 }
+
+/// Issue 38 items 8-10: what the page adds to say what happened (sentences, the chart, the
+/// grouped findings, the timeline's bands and ticks) is bounded: the page over 460
+/// receipts is the size of the page over 230 (both past the sample of 200: the same kept
+/// rows, only counts differ), with one altered receipt in each.
+#[test]
+fn the_page_does_not_grow_past_the_sample() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = report_support::root();
+    let seed: [u8; 32] = std::fs::read(root.join(crate::generated_receipts::SEED))
+        .unwrap()
+        .try_into()
+        .unwrap();
+    let template = sealkit::receipt::parse(
+        &std::fs::read(root.join(crate::generated_receipts::TEMPLATE)).unwrap(),
+    )
+    .unwrap();
+    let mut sizes = Vec::new();
+    for count in [230, 460] {
+        let dir = temp.path().join(format!("r{count}"));
+        std::fs::create_dir(&dir).unwrap();
+        let files = crate::generated_receipts::generate(&dir, &template, &seed, count);
+        let altered = &files[220];
+        let text = std::fs::read_to_string(altered).unwrap();
+        std::fs::write(
+            altered,
+            text.replacen("\"verdict\": \"BLOCK\"", "\"verdict\": \"ALLOW\"", 1),
+        )
+        .unwrap();
+        // The same page name in both runs: the page names its inputs.
+        let page = dir.join("../page.html");
+        assert_eq!(report(&page, &dir, &[], &[]), 1);
+        let html = std::fs::read_to_string(&page).unwrap();
+        assert!(html.contains("<ul class=\"sentences\"><li class=\"error\">1 receipt was altered after signing, or forged"));
+        sizes.push(html.len() as i64 - html.matches(&format!("r{count}")).count() as i64 * 5);
+    }
+    assert!((sizes[1] - sizes[0]).abs() < 1_000, "{sizes:?}");
+}
