@@ -13,6 +13,7 @@ mod generated_receipts;
 mod bench_evidence;
 mod support;
 
+mod allocator;
 mod approval_approve_cli;
 mod approval_approve_refusals;
 mod approval_fixtures;
