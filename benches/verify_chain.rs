@@ -7,8 +7,8 @@
 //! must at least do), runs the release binary on it (wall clock, CPU from `cutime`/`cstime`,
 //! peak resident set VmHWM after exec, load average before and after), runs it again with one
 //! byte of the last entry's payload changed (must exit 1), and finally verifies a generated
-//! log over 2 GB (must exit 0). Goals (issue 28): peak RSS ≤ 64 MB, wall time ≤ 2× the
-//! read-and-hash floor. The verifier runs on two threads (one reads and frames, one chains), so
+//! log over 2 GB (must exit 0). Goals: peak RSS ≤ 64 MB (issue 28), wall time ≤ 1.2× the
+//! read-and-hash floor (issue 40, which names `openssl dgst -sha256` as that floor). The verifier runs on two threads (one reads and frames, one chains), so
 //! its CPU time can exceed its wall time: both ratios are printed, with the load average, which
 //! on a shared machine decides how much of the second core the verifier gets. Everything is
 //! written to a temporary directory that is removed at the end.
@@ -85,7 +85,7 @@ fn main() {
     }
     if let Some((wall, cpu, floor_wall, floor_cpu)) = best {
         println!(
-            "best of {rounds} rounds: verify {wall:.2} s wall, {cpu:.2} s CPU; floor {floor_wall:.2} s wall, {floor_cpu:.2} s CPU; verify / floor = {:.2} by the clock, {:.2} by CPU time (goal <= 2.0) (load average {})",
+            "best of {rounds} rounds: verify {wall:.2} s wall, {cpu:.2} s CPU; floor {floor_wall:.2} s wall, {floor_cpu:.2} s CPU; verify / floor = {:.2} by the clock, {:.2} by CPU time (goal <= 1.2, issue 40) (load average {})",
             wall / floor_wall,
             cpu / floor_cpu.max(0.01),
             child::load_average(),
