@@ -141,8 +141,8 @@ def target(
     >>> record = sealkit.target(frame)
     >>> record["tool"], record["era"]
     ('db.execute', 'legacy')
-    >>> record["identities"]["committed"]["target"]
-    '2a01d25406f0fc82751a66ddaeb8e79d2104efc4b67699400003704e67c0c565'
+    >>> record["identities"]["host"]["target"]
+    '2ee4ad7926c06421ac50c0e8783b440408ec29357032b22472d22d0a59568db8'
     """
     if not isinstance(frame, (bytes, bytearray, memoryview)):
         raise TypeError(f"frame: expected bytes, not {type(frame).__name__}")
@@ -202,9 +202,15 @@ def verify_receipt(
     fields, ``findings``); ``records.record`` is the one record of a single receipt. The
     verdict is ``PROBLEMS`` for any error finding (warnings too with ``deny_warnings``).
 
-    >>> records = sealkit.verify_receipt(pathlib.Path(RECEIPT), receipt_key=RECEIPT_KEY)
-    >>> records.record["status"], records.verdict
-    ('authenticated', <Verdict.GOOD: 0>)
+    >>> receipts = pathlib.Path("testdata/receipts/fixture-dir")
+    >>> records = sealkit.verify_receipt(
+    ...     sorted(receipts.glob("receipt-*.json")),
+    ...     receipt_key=receipts / ".seal-receipt-ed25519.key",
+    ... )
+    >>> [(r["status"], r["reported"]["verdict"]) for r in records]
+    [('authenticated', 'BLOCK'), ('authenticated', 'ALLOW')]
+    >>> records.verdict
+    <Verdict.GOOD: 0>
     """
     command = _Command("verify", "receipt")
     command.option("--receipt-key", receipt_key)
@@ -238,9 +244,15 @@ def verify_tokens(
     line, a ``conflict`` per target whose allow stands beside a signed decline, then the
     ``summary``. The verdict is ``GOOD`` only when every line is accepted.
 
-    >>> records = sealkit.verify_tokens(pathlib.Path(TOKENS), pubkey=PUBKEY)
-    >>> [(token["line"], token["status"]) for token in records.of_type("token")]
-    [(1, 'accepted')]
+    >>> records = sealkit.verify_tokens(
+    ...     pathlib.Path("testdata/approvals/approve-cli-getting-started.token.ndjson"),
+    ...     pubkey="31debe55d37c722768b137131caa6087080b2e0b60b94bd785d14575cfa498bc",
+    ...     frame="testdata/approvals/getting-started-call.frame",
+    ...     now=1786000060000,
+    ... )
+    >>> [(token["line"], token["status"], token["binding"]["freshness"])
+    ...  for token in records.of_type("token")]
+    [(1, 'accepted', 'fresh')]
     >>> records.summary["accepted"], records.ok
     (1, True)
     """
@@ -319,10 +331,20 @@ def audit(
     holds the verdict (``PROBLEMS`` for any error finding, or warning with
     ``deny_warnings``).
 
-    >>> stream = sealkit.audit(RECEIPT_DIR, receipt_key=RECEIPT_KEY, jobs=2)
-    >>> kinds = [record["type"] for record in stream]
-    >>> kinds[-1], stream.verdict
-    ('summary', <Verdict.GOOD: 0>)
+    >>> receipts = "testdata/receipts/legacy-vs-current/new/receipts"
+    >>> stream = sealkit.audit(receipts, receipt_key=receipts + "/.seal-receipt-ed25519.key")
+    >>> records = list(stream)
+    >>> records[-1]["type"], records[-1]["statuses"]["authenticated"]
+    ('summary', 13)
+    >>> stream.verdict
+    <Verdict.GOOD: 0>
+    >>> # The signing key lies beside the receipts it signs: a warning.
+    >>> [(r["code"], r["severity"]) for r in records if r.get("code") == "signing-key-exposed"]
+    [('signing-key-exposed', 'warning')]
+    >>> strict = sealkit.audit(receipts, receipt_key=receipts + "/.seal-receipt-ed25519.key",
+    ...                        deny_warnings=True)
+    >>> strict.verdict is None, list(strict)[-1]["type"], strict.verdict
+    (True, 'summary', <Verdict.PROBLEMS: 1>)
     """
     command = _Command("audit")
     command.option("--receipt-key", receipt_key)
@@ -351,6 +373,14 @@ def evidence_ref(
     the receipt's ``ref``): one ``evidence-ref`` record per receipt, as
     ``sealkit evidence ref --format jsonl`` prints. Only a receipt that authenticates under
     ``receipt_key`` gets a reference; the others are problems.
+
+    >>> receipts = pathlib.Path("testdata/receipts/legacy-vs-current/new/receipts")
+    >>> first = sorted(receipts.glob("receipt-*.json"))[0]
+    >>> record = sealkit.evidence_ref(
+    ...     first, receipt_key=receipts / ".seal-receipt-ed25519.key"
+    ... ).record
+    >>> record["status"], sorted(record["evidenceRef"])
+    ('authenticated', ['canonicalization', 'digest', 'ref', 'schema', 'type'])
     """
     command = _Command("evidence", "ref")
     command.option("--receipt-key", receipt_key)
@@ -371,6 +401,15 @@ def evidence_verify(
     local ``evidence`` (directories a ``ref`` is resolved under, or files). One
     ``evidence-check`` record per reference, as ``sealkit evidence verify --format jsonl``
     prints; the verdict is ``GOOD`` only if every reference verified.
+
+    >>> receipts = "testdata/receipts/legacy-vs-current/new/receipts"
+    >>> records = sealkit.evidence_verify(
+    ...     frames="testdata/evidence/annotated.capture",
+    ...     evidence=receipts,
+    ...     receipt_key=receipts + "/.seal-receipt-ed25519.key",
+    ... )
+    >>> {record["status"] for record in records}, records.ok
+    ({'verified'}, True)
     """
     command = _Command("evidence", "verify")
     for name, values in (("--frames", frames), ("--refs", refs), ("--evidence", evidence)):

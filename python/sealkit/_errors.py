@@ -139,7 +139,9 @@ def from_command(text: str, io: bool) -> Error:
     code = error.get("code") or "error"
     if code in _USAGE_CODES:
         cls: type = UsageError
-    elif io:
+    elif io or "unreadable" in code or code == "io-error":
+        # An I/O failure under it, or a code that says an input could not be read
+        # (`unreadable-file`, `unreadable-input`, `key-file-unreadable`…).
         cls = InputError
     else:
         cls = InvalidInput
