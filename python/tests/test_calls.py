@@ -128,3 +128,29 @@ def test_inputs_of_the_wrong_kind_are_type_errors() -> None:
     with pytest.raises(sealkit.InputError) as raised:
         sealkit.verify_chain("-")
     assert "./-" in raised.value.message
+
+
+def test_the_package_is_typed_and_its_stub_matches_the_extension() -> None:
+    import ast
+    import inspect
+    from pathlib import Path
+
+    from sealkit import _native
+
+    package = Path(sealkit.__file__).parent
+    assert (package / "py.typed").exists()
+    stub = ast.parse((package / "_native.pyi").read_text())
+    declared = {
+        node.name if not isinstance(node, ast.AnnAssign) else node.target.id  # type: ignore[union-attr]
+        for node in stub.body
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.AnnAssign))
+    }
+    exported = {name for name in dir(_native) if not name.startswith("_")} | {"__version__"}
+    assert declared == exported
+    # Every public function has a docstring and annotations an editor can check.
+    for name in sealkit.__all__:
+        item = getattr(sealkit, name)
+        if callable(item) and not isinstance(item, type):
+            assert inspect.getdoc(item), name
+            assert "return" in item.__annotations__, name
+    assert sealkit.__version__ == "0.1.0"

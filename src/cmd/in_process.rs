@@ -166,3 +166,90 @@ impl Write for Stdout {
         }
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    fn args(words: &[&str]) -> Vec<OsString> {
+        words.iter().map(OsString::from).collect()
+    }
+
+    /// Runs `words` in-process; the records written and the run.
+    fn run_words(words: &[&str], stdin: Option<&[u8]>) -> (String, Run) {
+        let records = Rc::new(RefCell::new(Vec::new()));
+        let run = run(args(words), stdin.map(<[u8]>::to_vec), records.clone());
+        let text = String::from_utf8(records.take()).unwrap();
+        (text, run)
+    }
+
+    const FRAME: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"db.execute\",\"arguments\":{\"database\":\"prod\",\"sql\":\"drop table customers\"}}}\n";
+
+    /// Records reach the caller's writer, `-` reads the given bytes, and nothing of it
+    /// outlives the run on this thread. Seen red with `Stdout::new` ignoring the capture (the
+    /// record went to the test's stdout and the writer stayed empty).
+    #[test]
+    fn records_go_to_the_callers_writer_and_stdin_is_the_given_bytes() {
+        let (text, run) = run_words(
+            &["sealkit", "--format", "jsonl", "target", "-"],
+            Some(FRAME),
+        );
+        assert_eq!((run.outcome, run.errors.len()), (Outcome::Good, 0));
+        let record: serde_json::Value = serde_json::from_str(text.trim_end()).unwrap();
+        assert_eq!(record["type"], "frame");
+        assert_eq!(record["source"], "-");
+        assert_eq!(
+            record["identities"]["host"]["target"],
+            "2a01d25406f0fc82751a66ddaeb8e79d2104efc4b67699400003704e67c0c565"
+        );
+        assert!(!active());
+        assert!(!Stdout::new().is_captured());
+    }
+
+    /// An error the binary prints on stderr comes back as its JSON object, with its code and
+    /// whether an I/O failure is under it; a refused command line is the `usage` object.
+    #[test]
+    fn errors_come_back_as_the_json_error_objects() {
+        let (text, run) = run_words(
+            &[
+                "sealkit",
+                "--format",
+                "jsonl",
+                "verify",
+                "chain",
+                "/no/such/log",
+            ],
+            None,
+        );
+        assert_eq!((text.as_str(), run.outcome), ("", Outcome::Unchecked));
+        assert_eq!(run.errors.len(), 1);
+        assert_eq!(run.errors[0]["type"], "error");
+        assert_eq!(run.errors[0]["code"], "unreadable-file");
+        assert_eq!(run.io, vec![true]);
+        let (_, run) = run_words(&["sealkit", "--format", "jsonl", "verify", "nothing"], None);
+        assert_eq!(run.outcome, Outcome::Unchecked);
+        assert_eq!(run.errors[0]["code"], "usage");
+        assert_eq!(run.io, vec![false]);
+    }
+
+    /// Each thread's run is its own: two threads capture their own records at once.
+    #[test]
+    fn threads_capture_their_own_runs() {
+        let runs: Vec<(String, Run)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..2)
+                .map(|_| {
+                    scope.spawn(|| {
+                        run_words(
+                            &["sealkit", "--format", "jsonl", "target", "-"],
+                            Some(FRAME),
+                        )
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert_eq!(runs[0].0, runs[1].0);
+        assert_eq!(runs[0].0.lines().count(), 1);
+    }
+}
