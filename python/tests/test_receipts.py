@@ -204,7 +204,7 @@ def test_leaving_an_audit_early_ends_its_thread(tmp_path: Path) -> None:
     directory = tmp_path / "many"
     directory.mkdir(mode=0o700)
     source = sorted(NEW_RECEIPTS.glob("receipt-*.json"))[0].read_bytes()
-    for index in range(3000):
+    for index in range(1200):
         path = directory / f"receipt-{index:020d}-{'ab' * 32}.json"
         path.write_bytes(source)
         os.chmod(path, 0o600)
@@ -217,7 +217,8 @@ def test_leaving_an_audit_early_ends_its_thread(tmp_path: Path) -> None:
     assert stream.verdict is None
     with pytest.raises(StopIteration):
         next(stream)
-    deadline = time.monotonic() + 30
+    # It stops at its next write; on a loaded machine a batch of a debug build takes a while.
+    deadline = time.monotonic() + 180
     while sealkit_threads() > before and time.monotonic() < deadline:
         time.sleep(0.05)
     assert sealkit_threads() == before
