@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Type
 
 __all__ = [
     "Error",
@@ -71,7 +71,7 @@ class Error(Exception):
         return (_rebuild, (type(self), self.__dict__))
 
 
-def _rebuild(cls: type, state: Dict[str, Any]) -> Error:
+def _rebuild(cls: Type[Error], state: Dict[str, Any]) -> Error:
     error = cls.__new__(cls)
     Exception.__init__(error, state.get("message", ""))
     error.__dict__.update(state)
@@ -137,13 +137,13 @@ def from_command(text: str, io: bool) -> Error:
     among its causes)."""
     error = json.loads(text)
     code = error.get("code") or "error"
+    cls: Type[Error]
     if code in _USAGE_CODES:
-        cls: type = UsageError
+        cls = UsageError
     elif io or "unreadable" in code or code == "io-error":
         # An I/O failure under it, or a code that says an input could not be read
         # (`unreadable-file`, `unreadable-input`, `key-file-unreadable`…).
         cls = InputError
     else:
         cls = InvalidInput
-    made: Error = cls(code, error["message"], error.get("causes", ()), error.get("help"))
-    return made
+    return cls(code, error["message"], error.get("causes", ()), error.get("help"))
