@@ -9,6 +9,7 @@
 //! batches, so memory stays bounded by the batch, not by the number of receipts.
 
 pub mod approval_credit;
+mod copies;
 pub mod dir;
 pub mod names;
 mod read_ahead;
@@ -181,9 +182,10 @@ pub fn audit(
         }
         sink(event).map_err(AuditError::Sink)
     };
-    for finding in walk.mode_findings() {
+    for finding in walk.repeated.iter().cloned().chain(walk.mode_findings()) {
         emit(Event::Finding(&finding), &mut summary)?;
     }
+    let mut seen = copies::Seen::default();
     // The receipts' directory facts are gathered apart from the walk, which the workers
     // read while they are added.
     let mut receipts: Vec<dir::Receipts> = walk.dirs.iter().map(|_| Default::default()).collect();
@@ -250,8 +252,17 @@ pub fn audit(
                 let mut emitted = Ok(());
                 if let Some((batch, results)) = written.take() {
                     for (&index, result) in batch.iter().zip(results) {
-                        emitted =
-                            record(walk, index, result, &mut receipts, &mut summary, &mut emit);
+                        emitted = record(
+                            walk,
+                            index,
+                            result,
+                            &mut Tallies {
+                                receipts: &mut receipts,
+                                seen: &mut seen,
+                                summary: &mut summary,
+                            },
+                            &mut emit,
+                        );
                         if emitted.is_err() {
                             break;
                         }
@@ -295,19 +306,45 @@ pub fn audit(
 
 type Emit<'e> = dyn FnMut(Event<'_>, &mut Summary) -> Result<(), AuditError> + 'e;
 
-/// Counts one checked item, keeps its directory facts, and emits it.
+/// What [`record`] adds each checked item to.
+struct Tallies<'t> {
+    receipts: &'t mut [dir::Receipts],
+    seen: &'t mut copies::Seen,
+    summary: &'t mut Summary,
+}
+
+/// Counts one checked item, keeps its directory facts, and emits it. A receipt file whose
+/// bytes were read before at another path is not counted again: it is a `duplicate-receipt`
+/// finding (with the findings only its own path or name can have), and its facts join its
+/// directory's unless it is the very entry met before.
 fn record(
     walk: &Walk,
     index: u32,
     result: Checked,
-    receipts: &mut [dir::Receipts],
-    summary: &mut Summary,
+    tallies: &mut Tallies<'_>,
     emit: &mut Emit<'_>,
 ) -> Result<(), AuditError> {
     let item = &walk.items[index as usize];
+    let summary = &mut *tallies.summary;
     summary.files += u64::from(item.kind == ItemKind::File);
     match result {
-        Checked::Receipt(entry, observed) => {
+        Checked::Receipt(entry, observed, sha256) => {
+            let dir = item.dir as usize;
+            if let Some(first) = sha256.and_then(|sha256| tallies.seen.bytes(index, sha256)) {
+                let again = again(walk, first, index);
+                if let (Some(observed), false) = (observed, again == copies::Again::SameEntry) {
+                    tallies.receipts[dir].add(index, *observed, &walk.dirs[dir].state);
+                }
+                let finding = copies::duplicate(&entry.file, &walk.path(first), again);
+                emit(Event::Finding(&finding), summary)?;
+                let own = |f: &&Finding| {
+                    matches!(f.code, Code::MisnamedReceipt | Code::ChangedDuringAudit)
+                };
+                for finding in entry.file_findings.iter().filter(own) {
+                    emit(Event::Finding(finding), summary)?;
+                }
+                return Ok(());
+            }
             summary.receipts += 1;
             *summary.statuses.entry(entry.status).or_default() += 1;
             if entry.report.is_none() {
@@ -326,11 +363,29 @@ fn record(
                 };
                 *tally.entry(decision).or_default() += 1;
             }
+            let conflict = match (walk.counter_of(index), observed.as_deref()) {
+                (
+                    Some(counter),
+                    Some(Observed {
+                        session: Some(session),
+                        ..
+                    }),
+                ) => tallies
+                    .seen
+                    .counter(index, item.dir, counter, session)
+                    .map(|first| {
+                        copies::conflict(&entry.file, &walk.path(first), counter, session)
+                    }),
+                _ => None,
+            };
             if let Some(observed) = observed {
-                let dir = item.dir as usize;
-                receipts[dir].add(index, *observed, &walk.dirs[dir].state);
+                tallies.receipts[dir].add(index, *observed, &walk.dirs[dir].state);
             }
-            emit(Event::Receipt(&entry), summary)
+            emit(Event::Receipt(&entry), summary)?;
+            match conflict {
+                Some(finding) => emit(Event::Finding(&finding), summary),
+                None => Ok(()),
+            }
         }
         Checked::Findings(findings) => {
             for finding in &findings {
@@ -341,8 +396,30 @@ fn record(
     }
 }
 
+/// How the walk's file `index` relates to the file `first` whose bytes it has.
+fn again(walk: &Walk, first: u32, index: u32) -> copies::Again {
+    let (a, b) = (walk.path(first), walk.path(index));
+    if walk.items[first as usize].dir == walk.items[index as usize].dir
+        && a.file_name() == b.file_name()
+    {
+        return copies::Again::SameEntry;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(a), Ok(b)) = (std::fs::symlink_metadata(&a), std::fs::symlink_metadata(&b)) {
+            if (a.dev(), a.ino()) == (b.dev(), b.ino()) {
+                return copies::Again::SameFile;
+            }
+        }
+    }
+    copies::Again::Copy
+}
+
 enum Checked {
-    Receipt(Box<ReceiptEntry>, Option<Box<Observed>>),
+    /// A receipt file's entry, its facts for the directory checks, and the SHA-256 of its
+    /// bytes (when they were read).
+    Receipt(Box<ReceiptEntry>, Option<Box<Observed>>, Option<[u8; 32]>),
     Findings(Vec<Finding>),
 }
 
@@ -363,6 +440,8 @@ struct Unsettled {
     challenge: Option<Challenge>,
     /// The file-level findings so far (a change under the audit).
     findings: Vec<Finding>,
+    /// The SHA-256 of the file's bytes.
+    sha256: [u8; 32],
 }
 
 /// Checks the curve equation of every signature of a batch that waits for it, all together
@@ -528,18 +607,19 @@ fn check_receipt_file(
         read_ahead::note_read(started.elapsed());
         let read = read.map(|(opened, changed)| {
             observer.read(&item.path);
+            let sha256 = crate::digest::sha256(&buffer);
             let verified = SCRATCH.with(|scratch| {
                 let scratch = &mut scratch.borrow_mut();
                 receipt::verify_bytes_deferred(&buffer, options.pin.as_ref(), scratch)
             });
-            (opened, changed, verified)
+            (opened, changed, verified, sha256)
         });
         if buffer.capacity() > KEPT_BUFFER_BYTES {
             *buffer = Vec::new();
         }
         read
     });
-    let (opened, mut changed, verified) = match read {
+    let (opened, mut changed, verified, sha256) = match read {
         Ok(read) => read,
         Err(why) => {
             return Read::Done(Checked::Receipt(
@@ -550,6 +630,7 @@ fn check_receipt_file(
                     report: None,
                     file_findings: vec![Finding::new(Code::UnreadableFile, path, why)],
                 }),
+                None,
                 None,
             ))
         }
@@ -579,6 +660,7 @@ fn check_receipt_file(
                     file_findings: findings,
                 }),
                 None,
+                Some(sha256),
             ));
         }
     };
@@ -594,6 +676,7 @@ fn check_receipt_file(
         kind: kind.clone(),
         challenge,
         findings,
+        sha256,
     })
 }
 
@@ -606,9 +689,10 @@ fn finish_receipt(walk: &Walk, receipt: Unsettled, options: &Options) -> Checked
         kind,
         challenge: _,
         mut findings,
+        sha256,
     } = receipt;
     let Some(report) = &entry.report else {
-        return Checked::Receipt(entry, None);
+        return Checked::Receipt(entry, None, Some(sha256));
     };
     let path = Some(entry.file.clone());
     let name_hash = report.facts.name_hash.as_deref().unwrap_or("(none)");
@@ -664,7 +748,7 @@ fn finish_receipt(walk: &Walk, receipt: Unsettled, options: &Options) -> Checked
     entry.status = status;
     entry.signed_by = attribution.signed_by;
     entry.file_findings = file_findings;
-    Checked::Receipt(entry, Some(Box::new(observed)))
+    Checked::Receipt(entry, Some(Box::new(observed)), Some(sha256))
 }
 
 fn released(report: &ReceiptReport) -> Option<(String, String)> {

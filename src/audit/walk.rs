@@ -55,6 +55,9 @@ pub struct Dir {
     pub mode: Option<u32>,
     pub is_receipt_dir: bool,
     pub state: DirState,
+    /// Whether the walk has gone through this directory's entries (a directory is walked
+    /// once, whatever path reaches it again).
+    walked: bool,
 }
 
 /// Everything the walk found, in walk order.
@@ -77,6 +80,9 @@ pub struct Walk {
     /// The key of the metadata fingerprints (random per audit, so a file cannot be
     /// prepared to collide).
     keys: std::hash::RandomState,
+    /// `directory-repeated` findings: directories reached again under another path, in the
+    /// order met.
+    pub repeated: Vec<Finding>,
 }
 
 impl Walk {
@@ -250,6 +256,13 @@ impl super::dir::Files for Walk {
     }
 }
 
+impl Walk {
+    /// The counter the name of file `file` carries when seal-host's naming is kept.
+    pub fn counter_of(&self, file: u32) -> Option<u64> {
+        super::dir::Files::counter(self, file)
+    }
+}
+
 fn receipt_name(counter: u64, hash: &[u8; 32]) -> String {
     format!(
         "receipt-{counter:020}-{}.json",
@@ -283,10 +296,13 @@ pub fn walk(roots: &[PathBuf]) -> Result<Walk, AuditError> {
     let mut dir_index: BTreeMap<PathBuf, u32> = BTreeMap::new();
     let mut state_files: Vec<u32> = Vec::new();
     for root in roots {
-        std::fs::metadata(root).map_err(|e| AuditError::Root(root.clone(), e))?;
+        let root_is_dir = std::fs::metadata(root)
+            .map_err(|e| AuditError::Root(root.clone(), e))?
+            .is_dir();
         let start = walk.items.len();
         let mut root_dir = None;
-        for entry in walkdir::WalkDir::new(root).follow_links(false) {
+        let mut entries = walkdir::WalkDir::new(root).follow_links(false).into_iter();
+        while let Some(entry) = entries.next() {
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(error) => {
@@ -307,8 +323,20 @@ pub fn walk(roots: &[PathBuf]) -> Result<Walk, AuditError> {
                 }
             };
             let file_type = entry.file_type();
-            if file_type.is_dir() {
+            // A root given as a link to a directory is walked as that directory (links met
+            // inside it are not followed).
+            if file_type.is_dir() || (entry.depth() == 0 && root_is_dir) {
                 let dir = tree.dir_for(entry.path(), &mut walk.dirs, &mut dir_index);
+                if walk.dirs[dir as usize].walked {
+                    // The same directory again (given twice, under another spelling, through
+                    // a linked root, inside another root, or a mount): its receipts are
+                    // neither checked nor counted twice, and its directory checks run once.
+                    walk.repeated
+                        .push(repeated(entry.path(), &walk.dirs[dir as usize].path));
+                    entries.skip_current_dir();
+                    continue;
+                }
+                walk.dirs[dir as usize].walked = true;
                 walk.dirs[dir as usize].mode = entry.metadata().ok().as_ref().and_then(unix_mode);
                 if entry.depth() == 0 {
                     root_dir = Some(dir);
@@ -370,6 +398,8 @@ struct Tree {
     /// The directory asked for last: a directory's entries come together, so most lookups
     /// are answered by comparing bytes instead of searching the map of paths.
     last: Option<(PathBuf, u32)>,
+    /// Each directory by its device and inode, so another path to it finds the same one.
+    ids: HashMap<(u64, u64), u32>,
 }
 
 impl Tree {
@@ -384,7 +414,7 @@ impl Tree {
                 return *dir;
             }
         }
-        let dir = dir_for(path, dirs, index);
+        let dir = dir_for(path, dirs, index, &mut self.ids);
         self.last = Some((path.to_path_buf(), dir));
         while self.children.len() < dirs.len() {
             self.children.push(Vec::new());
@@ -565,8 +595,20 @@ impl Walk {
     }
 }
 
-fn dir_for(path: &Path, dirs: &mut Vec<Dir>, index: &mut BTreeMap<PathBuf, u32>) -> u32 {
+/// The directory at `path`: one per directory on disk, found again by any other path to it
+/// (another spelling, a linked root, a mount), keeping the path it was first reached by.
+fn dir_for(
+    path: &Path,
+    dirs: &mut Vec<Dir>,
+    index: &mut BTreeMap<PathBuf, u32>,
+    ids: &mut HashMap<(u64, u64), u32>,
+) -> u32 {
     if let Some(&i) = index.get(path) {
+        return i;
+    }
+    let id = dir_identity(path);
+    if let Some(&i) = id.and_then(|id| ids.get(&id)) {
+        index.insert(path.to_path_buf(), i);
         return i;
     }
     dirs.push(Dir {
@@ -575,7 +617,41 @@ fn dir_for(path: &Path, dirs: &mut Vec<Dir>, index: &mut BTreeMap<PathBuf, u32>)
     });
     let i = (dirs.len() - 1) as u32;
     index.insert(path.to_path_buf(), i);
+    if let Some(id) = id {
+        ids.insert(id, i);
+    }
     i
+}
+
+/// A directory's device and inode (following a link, as a linked root is walked); the parent
+/// of a bare file name is the current directory.
+fn dir_identity(path: &Path) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let path = if path.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            path
+        };
+        std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
+}
+
+fn repeated(path: &Path, first: &Path) -> Finding {
+    Finding::new(
+        Code::DirectoryRepeated,
+        Some(path.to_path_buf()),
+        format!(
+            "the same directory as {} (reached again by another path: given twice, through a link, inside another root, or a mount): walked once, its receipts counted once",
+            first.display()
+        ),
+    )
 }
 
 /// Marks receipt directories and reads their state files.
@@ -670,8 +746,9 @@ mod tests {
     }
 
     /// The order the audit reports files in is the order a walk sorted by name yields them,
-    /// with subdirectories' contents at their names, across several roots; directories too.
-    /// Seen red with the subdirectory-or-file comparison turned round.
+    /// with subdirectories' contents at their names, across several roots, each directory
+    /// walked once (the second root holds the first); directories too. Seen red with the
+    /// subdirectory-or-file comparison turned round.
     #[test]
     fn the_walk_order_is_the_sorted_walks() {
         let temp = tempfile::tempdir().unwrap();
@@ -700,11 +777,16 @@ mod tests {
                 std::fs::write(&path, b"{}").unwrap();
             }
         }
-        let roots = [root.clone(), root.join("b")];
+        let roots = [root.join("b"), root.clone(), root.join("b/c")];
         let mut sorted = Vec::new();
-        let mut dirs = Vec::new();
+        let mut dirs: Vec<PathBuf> = Vec::new();
         for root in &roots {
-            for entry in walkdir::WalkDir::new(root).sort_by_file_name() {
+            let walked = dirs.clone();
+            let entries = walkdir::WalkDir::new(root)
+                .sort_by_file_name()
+                .into_iter()
+                .filter_entry(|e| !walked.contains(&e.path().to_path_buf()));
+            for entry in entries {
                 let entry = entry.unwrap();
                 if entry.file_type().is_dir() {
                     if !dirs.contains(&entry.path().to_path_buf()) {
@@ -720,10 +802,13 @@ mod tests {
         assert_eq!(order, sorted);
         let walked_dirs: Vec<PathBuf> = walk.dirs.iter().map(|d| d.path.clone()).collect();
         assert_eq!(walked_dirs, dirs);
+        let repeated: Vec<_> = walk.repeated.iter().map(|f| f.path.clone()).collect();
+        assert_eq!(repeated, [Some(root.join("b")), Some(root.join("b/c"))]);
         for &index in &walk.order {
             let dir = &walk.dirs[walk.items[index as usize].dir as usize].path;
             assert_eq!(walk.path(index).parent().unwrap(), dir);
         }
-        assert!(walk.dirs[0].is_receipt_dir && walk.dirs[0].state.head_state.is_some());
+        let top = walk.dirs.iter().find(|d| d.path == root).unwrap();
+        assert!(top.is_receipt_dir && top.state.head_state.is_some());
     }
 }

@@ -18,6 +18,7 @@ mod approval_verify_cli;
 mod approval_verify_conflicts;
 mod approval_wycheproof;
 mod audit_approvers;
+mod audit_copies;
 mod canonical_work;
 mod chain_stream;
 mod ci_hygiene;
