@@ -166,8 +166,14 @@ pub fn audit(
         .num_threads(options.jobs.max(1))
         .build()
         .map_err(|e| AuditError::Sink(io::Error::other(e)))?;
-    // The walk reads the entries' metadata on the pool.
-    let walk = pool.install(|| walk::walk(roots))?;
+    // The walk reads the entries' metadata on the pool, comparing each file with the pinned
+    // key's.
+    let pin_file = options.pin.as_ref().and_then(Pin::file);
+    let walk = pool.install(|| walk::walk(roots, pin_file.as_ref()))?;
+    let pin_inside = pin_file.as_ref().and_then(|pin| {
+        let under = roots.iter().find_map(|root| pin.under(&evidence_dir(root)));
+        Some(pin.finding(&under.or_else(|| walk.pin_found.clone())?))
+    });
     let mut summary = Summary::default();
     let checked = walk
         .items
@@ -182,7 +188,10 @@ pub fn audit(
         }
         sink(event).map_err(AuditError::Sink)
     };
-    for finding in walk.repeated.iter().cloned().chain(walk.mode_findings()) {
+    let walk_findings = (pin_inside.into_iter())
+        .chain(walk.repeated.iter().cloned())
+        .chain(walk.mode_findings());
+    for finding in walk_findings {
         emit(Event::Finding(&finding), &mut summary)?;
     }
     let mut seen = copies::Seen::default();
@@ -302,6 +311,17 @@ pub fn audit(
     }
     summary.finish();
     Ok(summary)
+}
+
+/// The directory whose contents are the evidence of a root: the root, or a file's directory.
+fn evidence_dir(root: &Path) -> PathBuf {
+    if root.is_dir() {
+        return root.to_path_buf();
+    }
+    match root.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
 }
 
 type Emit<'e> = dyn FnMut(Event<'_>, &mut Summary) -> Result<(), AuditError> + 'e;

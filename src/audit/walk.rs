@@ -10,6 +10,7 @@ use super::{AuditError, MAX_RECEIPT_BYTES};
 use crate::atomic_write::unix_mode;
 use crate::chain;
 use crate::finding::{Code, Finding};
+use crate::receipt::pin::{Inside, PinFile};
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsStr;
 use std::fs::Metadata;
@@ -83,6 +84,8 @@ pub struct Walk {
     /// `directory-repeated` findings: directories reached again under another path, in the
     /// order met.
     pub repeated: Vec<Finding>,
+    /// A file of the evidence that is the pinned key's file, or a copy of its bytes.
+    pub pin_found: Option<Inside>,
 }
 
 impl Walk {
@@ -213,21 +216,27 @@ impl Walk {
     /// Reads every walked entry's metadata (without following a link), on the pool's threads:
     /// each entry's fingerprint, and the mode of each file held to seal-host's. An entry whose
     /// metadata cannot be read keeps fingerprint 0 (its read then reports what it finds).
-    fn read_metadata(&mut self) {
+    /// Each file is also compared with the pinned key's file, when there is one.
+    fn read_metadata(&mut self, pin: Option<&PinFile>) {
         use rayon::prelude::*;
-        let read: Vec<(u64, Option<u32>)> = (0..self.items.len() as u32)
+        let read: Vec<(u64, Option<u32>, Option<Inside>)> = (0..self.items.len() as u32)
             .into_par_iter()
             .map(|index| {
                 if self.items[index as usize].kind == ItemKind::Unreadable {
-                    return (0, None);
+                    return (0, None, None);
                 }
-                match std::fs::symlink_metadata(self.path(index)) {
-                    Ok(metadata) => (self.stamp(&metadata), unix_mode(&metadata)),
-                    Err(_) => (0, None),
+                let path = self.path(index);
+                match std::fs::symlink_metadata(&path) {
+                    Ok(metadata) => (
+                        self.stamp(&metadata),
+                        unix_mode(&metadata),
+                        pin.and_then(|pin| pin.matches(&path, &metadata)),
+                    ),
+                    Err(_) => (0, None, None),
                 }
             })
             .collect();
-        for (item, (stamp, _)) in self.items.iter_mut().zip(&read) {
+        for (item, (stamp, ..)) in self.items.iter_mut().zip(&read) {
             item.stamp = *stamp;
         }
         for index in std::mem::take(&mut self.mode_held) {
@@ -235,6 +244,14 @@ impl Walk {
                 self.loose_modes.push((index, mode));
             }
         }
+        // The first found in walk order.
+        let found: Vec<(u32, Inside)> = (read.into_iter().enumerate())
+            .filter_map(|(index, (.., found))| Some((index as u32, found?)))
+            .collect();
+        let position = self.positions(found.iter().map(|(index, _)| index));
+        self.pin_found = (found.into_iter())
+            .min_by_key(|(index, _)| position.get(index).copied())
+            .map(|(_, found)| found);
     }
 }
 
@@ -290,7 +307,7 @@ fn digest_bytes(hex: &str) -> [u8; 32] {
 /// sorted by name yields them (a directory's entries by name, each subdirectory's contents
 /// at its name). The walk itself reads directories in the order the system gives: a sorted
 /// walk would hold every entry of a directory with its whole path at once.
-pub fn walk(roots: &[PathBuf]) -> Result<Walk, AuditError> {
+pub fn walk(roots: &[PathBuf], pin: Option<&PinFile>) -> Result<Walk, AuditError> {
     let mut walk = Walk::default();
     let mut tree = Tree::default();
     let mut dir_index: BTreeMap<PathBuf, u32> = BTreeMap::new();
@@ -368,7 +385,7 @@ pub fn walk(roots: &[PathBuf]) -> Result<Walk, AuditError> {
         walk.order_root(&tree, start, root_dir);
     }
     walk.items.shrink_to_fit();
-    walk.read_metadata();
+    walk.read_metadata(pin);
     walk.rank_dirs();
     // State files are read in walk order, so their findings come in that order.
     let position = walk.positions(
@@ -797,7 +814,7 @@ mod tests {
                 }
             }
         }
-        let walk = walk(&roots).unwrap();
+        let walk = walk(&roots, None).unwrap();
         let order: Vec<PathBuf> = walk.order.iter().map(|&i| walk.path(i)).collect();
         assert_eq!(order, sorted);
         let walked_dirs: Vec<PathBuf> = walk.dirs.iter().map(|d| d.path.clone()).collect();

@@ -289,6 +289,16 @@ fn verdict(summary: &Summary, candidates: BTreeMap<Code, Candidate>) -> Conclusi
     });
     causes.truncate(CAUSES);
     let receipts = summary.receipts;
+    // A pinned key found inside the evidence authenticates nothing independent: the verdict
+    // line says so itself.
+    let under = if summary
+        .findings_by_code
+        .contains_key(&Code::ReceiptKeyInEvidence)
+    {
+        format!(" {}", crate::receipt::pin::UNDER_KEY_IN_EVIDENCE)
+    } else {
+        String::new()
+    };
     let (outcome, headline) = if !causes.is_empty() {
         let what = if errors > 0 {
             format!(
@@ -301,7 +311,7 @@ fn verdict(summary: &Summary, candidates: BTreeMap<Code, Candidate>) -> Conclusi
         (
             "problems",
             format!(
-                "{what}; {authenticated} of {receipts} receipt{} authenticated.",
+                "{what}; {authenticated} of {receipts} receipt{} authenticated{under}.",
                 plural(receipts)
             ),
         )
@@ -314,7 +324,7 @@ fn verdict(summary: &Summary, candidates: BTreeMap<Code, Candidate>) -> Conclusi
         (
             "good",
             format!(
-                "All {receipts} receipt{} authenticated; no error finding ({warnings} warning{}).",
+                "All {receipts} receipt{} authenticated{under}; no error finding ({warnings} warning{}).",
                 plural(receipts),
                 plural(warnings)
             ),

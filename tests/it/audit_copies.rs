@@ -11,6 +11,7 @@
 use crate::cli_audit::{full_new_dir, write_private, L1_ALLOW};
 use crate::support::{self, NEW_RECEIPTS as NEW};
 use assert_cmd::Command;
+use sealkit::finding::{Code, Severity};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
@@ -125,12 +126,16 @@ fn a_copied_directory_is_counted_once_and_each_copy_named() {
     assert_eq!(status, 0, "{:?}", codes(&document));
     counted_once(&document, dir.path());
     assert_eq!(document["summary"]["files"], 30);
-    assert_eq!(codes(&document)["duplicate-receipt"], 13);
+    assert_eq!(codes(&document)[Code::DuplicateReceipt.as_str()], 13);
     let duplicate = (document["findings"].as_array().unwrap().iter())
         .find(|f| f["code"] == "duplicate-receipt")
         .unwrap();
     let first = dir.path().join(L1_ALLOW);
-    assert_eq!(duplicate["severity"], "warning");
+    assert_eq!(
+        duplicate["severity"],
+        Code::DuplicateReceipt.severity().as_str()
+    );
+    assert_eq!(Code::DuplicateReceipt.severity(), Severity::Warning);
     assert_eq!(duplicate["path"], copy.join(L1_ALLOW).display().to_string());
     assert_eq!(
         duplicate["message"],
@@ -202,7 +207,8 @@ fn one_directory_reached_by_several_paths_is_walked_once() {
     ];
     assert_eq!(repeated, expected);
     let codes = codes(&document);
-    assert_eq!(codes["directory-repeated"], 4);
+    assert_eq!(codes[Code::DirectoryRepeated.as_str()], 4);
+    assert_eq!(Code::DirectoryRepeated.severity(), Severity::Warning);
     assert!(!codes.contains_key("duplicate-receipt"), "{codes:?}");
 
     // A root inside another: the outer root first, then the inner one; and the other way.
@@ -287,7 +293,7 @@ fn one_sessions_counter_with_other_content_in_another_directory_is_a_conflict() 
     assert_eq!(status, 1, "{:?}", codes(&document));
     assert_eq!(document["summary"]["receipts"], 2);
     let conflict = (document["findings"].as_array().unwrap().iter())
-        .find(|f| f["code"] == "counter-conflict")
+        .find(|f| f["code"] == Code::CounterConflict.as_str())
         .unwrap();
     assert_eq!(conflict["severity"], "error");
     assert_eq!(conflict["path"], renamed.display().to_string());

@@ -57,6 +57,7 @@ mod readme_codes;
 mod readme_examples;
 mod real_clients;
 mod receipt_flips;
+mod receipt_key_in_evidence;
 mod receipt_unsupported_version;
 mod receipts;
 mod refusal_agreement;
