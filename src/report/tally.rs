@@ -54,7 +54,10 @@ pub struct Tally {
 struct Candidate {
     severity: Severity,
     count: u64,
+    /// Rows carrying the code: a row's findings come together (a late chain finding is the
+    /// only one of its code on its row), so a row is counted when it differs from the last.
     rows: u64,
+    last_row: Option<usize>,
     /// The first such finding of the earliest row with a decision time: (time, walk
     /// position, finding).
     timed: Option<(u64, usize, Finding)>,
@@ -117,7 +120,10 @@ impl Tally {
     pub fn row_finding(&mut self, finding: &Finding, time: Option<u64>, seq: usize) {
         self.count(finding);
         if let Some(candidate) = self.candidate(finding) {
-            candidate.rows += 1;
+            if candidate.last_row != Some(seq) {
+                candidate.rows += 1;
+                candidate.last_row = Some(seq);
+            }
             match time {
                 Some(time) => {
                     if candidate
@@ -171,6 +177,7 @@ impl Tally {
                 severity: finding.severity,
                 count: 0,
                 rows: 0,
+                last_row: None,
                 timed: None,
                 untimed: None,
                 other: None,

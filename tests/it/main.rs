@@ -75,4 +75,5 @@ mod target_tool_spec;
 mod terminal_tables;
 mod typed_errors;
 mod v2_signed_approval;
+mod verdict_pins;
 mod watched_mutations;
