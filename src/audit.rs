@@ -348,9 +348,21 @@ fn record(
     let summary = &mut *tallies.summary;
     summary.files += u64::from(item.kind == ItemKind::File);
     match result {
-        Checked::Receipt(entry, observed, sha256) => {
+        Checked::Receipt(entry, observed, content) => {
             let dir = item.dir as usize;
-            if let Some(first) = sha256.and_then(|sha256| tallies.seen.bytes(index, sha256)) {
+            let first = content.and_then(|key| {
+                let same = tallies
+                    .seen
+                    .candidates(key)
+                    .iter()
+                    .copied()
+                    .find(|&first| same_bytes(walk, first, index));
+                if same.is_none() {
+                    tallies.seen.add(key, index);
+                }
+                same
+            });
+            if let Some(first) = first {
                 let again = again(walk, first, index);
                 if let (Some(observed), false) = (observed, again == copies::Again::SameEntry) {
                     tallies.receipts[dir].add(index, *observed, &walk.dirs[dir].state);
@@ -416,6 +428,23 @@ fn record(
     }
 }
 
+/// Whether the walk's files `first` and `index` hold the same bytes: read again whole and
+/// compared, each unchanged since the walk saw it (a file replaced since is never taken for a
+/// copy of another, whatever it holds now). Only files whose content keys agree get here.
+fn same_bytes(walk: &Walk, first: u32, index: u32) -> bool {
+    let read = |file: u32| {
+        let path = walk.path(file);
+        if !walk.unchanged(file, &path) {
+            return None;
+        }
+        crate::input::read_file_capped(&path, MAX_RECEIPT_BYTES).ok()
+    };
+    match (read(first), read(index)) {
+        (Some(a), Some(b)) => a == b && walk.unchanged(first, &walk.path(first)),
+        _ => false,
+    }
+}
+
 /// How the walk's file `index` relates to the file `first` whose bytes it has.
 fn again(walk: &Walk, first: u32, index: u32) -> copies::Again {
     let (a, b) = (walk.path(first), walk.path(index));
@@ -437,9 +466,9 @@ fn again(walk: &Walk, first: u32, index: u32) -> copies::Again {
 }
 
 enum Checked {
-    /// A receipt file's entry, its facts for the directory checks, and the SHA-256 of its
-    /// bytes (when they were read).
-    Receipt(Box<ReceiptEntry>, Option<Box<Observed>>, Option<[u8; 32]>),
+    /// A receipt file's entry, its facts for the directory checks, and the key of its bytes
+    /// (when they were read: [`Walk::content_key`]).
+    Receipt(Box<ReceiptEntry>, Option<Box<Observed>>, Option<u64>),
     Findings(Vec<Finding>),
 }
 
@@ -460,8 +489,8 @@ struct Unsettled {
     challenge: Option<Challenge>,
     /// The file-level findings so far (a change under the audit).
     findings: Vec<Finding>,
-    /// The SHA-256 of the file's bytes.
-    sha256: [u8; 32],
+    /// The key of the file's bytes ([`Walk::content_key`]).
+    content: u64,
 }
 
 /// Checks the curve equation of every signature of a batch that waits for it, all together
@@ -627,19 +656,19 @@ fn check_receipt_file(
         read_ahead::note_read(started.elapsed());
         let read = read.map(|(opened, changed)| {
             observer.read(&item.path);
-            let sha256 = crate::digest::sha256(&buffer);
+            let content = walk.content_key(&buffer);
             let verified = SCRATCH.with(|scratch| {
                 let scratch = &mut scratch.borrow_mut();
                 receipt::verify_bytes_deferred(&buffer, options.pin.as_ref(), scratch)
             });
-            (opened, changed, verified, sha256)
+            (opened, changed, verified, content)
         });
         if buffer.capacity() > KEPT_BUFFER_BYTES {
             *buffer = Vec::new();
         }
         read
     });
-    let (opened, mut changed, verified, sha256) = match read {
+    let (opened, mut changed, verified, content) = match read {
         Ok(read) => read,
         Err(why) => {
             return Read::Done(Checked::Receipt(
@@ -680,7 +709,7 @@ fn check_receipt_file(
                     file_findings: findings,
                 }),
                 None,
-                Some(sha256),
+                Some(content),
             ));
         }
     };
@@ -696,7 +725,7 @@ fn check_receipt_file(
         kind: kind.clone(),
         challenge,
         findings,
-        sha256,
+        content,
     })
 }
 
@@ -709,10 +738,10 @@ fn finish_receipt(walk: &Walk, receipt: Unsettled, options: &Options) -> Checked
         kind,
         challenge: _,
         mut findings,
-        sha256,
+        content,
     } = receipt;
     let Some(report) = &entry.report else {
-        return Checked::Receipt(entry, None, Some(sha256));
+        return Checked::Receipt(entry, None, Some(content));
     };
     let path = Some(entry.file.clone());
     let name_hash = report.facts.name_hash.as_deref().unwrap_or("(none)");
@@ -768,7 +797,7 @@ fn finish_receipt(walk: &Walk, receipt: Unsettled, options: &Options) -> Checked
     entry.status = status;
     entry.signed_by = attribution.signed_by;
     entry.file_findings = file_findings;
-    Checked::Receipt(entry, Some(Box::new(observed)), Some(sha256))
+    Checked::Receipt(entry, Some(Box::new(observed)), Some(content))
 }
 
 fn released(report: &ReceiptReport) -> Option<(String, String)> {

@@ -8,11 +8,6 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex_lower(&Sha256::digest(bytes))
 }
 
-/// The SHA-256 of `bytes`.
-pub fn sha256(bytes: &[u8]) -> [u8; 32] {
-    Sha256::digest(bytes).into()
-}
-
 /// Lowercase hex of arbitrary bytes.
 pub fn hex_lower(bytes: &[u8]) -> String {
     // `encode_to_slice` is a table lookup per byte; `hex::encode` goes through a char

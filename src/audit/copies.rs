@@ -1,5 +1,5 @@
 //! Receipts an audit meets more than once (docs/receipts.md): a receipt file whose exact bytes
-//! were already read at another path (a copy, a hard link, one file reached twice) is counted
+//! (compared whole, files with the same content key only) were already read at another path (a copy, a hard link, one file reached twice) is counted
 //! once, under the path met first, and named as a `duplicate-receipt`; a host session's file
 //! counter carried with other content by a receipt in another directory is a
 //! `counter-conflict`. Both hold across every root and directory of one audit; within one
@@ -10,27 +10,33 @@ use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::path::Path;
 
-/// What the audit has seen of the receipts so far: 36 bytes a receipt file, plus 12 for each
+/// What the audit has seen of the receipts so far: 12 bytes a receipt file, plus 12 for each
 /// one named as seal-host names receipts with a known session.
 #[derive(Debug, Default)]
 pub struct Seen {
-    /// The SHA-256 of each receipt file's bytes → the walk's index of the first file.
-    by_bytes: HashMap<[u8; 32], u32>,
+    /// The key of each distinct content read (`Walk::content_key`) → the first files with it
+    /// (more than one only when distinct contents share a key).
+    by_content: HashMap<u64, Vec<u32>>,
     sessions: HashMap<Box<str>, u32>,
     /// (file counter, interned session) → the first file and its directory.
     by_counter: HashMap<(u64, u32), (u32, u32)>,
 }
 
+/// Distinct contents compared under one key at most: a file whose key many prepared files
+/// share is compared with the first few (each comparison reads two files).
+const CANDIDATES: usize = 8;
+
 impl Seen {
-    /// Records the receipt file `file` read as bytes with this SHA-256; hands back the first
-    /// file with the same bytes when there was one (this one is then not recorded).
-    pub fn bytes(&mut self, file: u32, sha256: [u8; 32]) -> Option<u32> {
-        match self.by_bytes.entry(sha256) {
-            Entry::Occupied(first) => Some(*first.get()),
-            Entry::Vacant(slot) => {
-                slot.insert(file);
-                None
-            }
+    /// The files already seen whose content has this key (each to be compared whole).
+    pub fn candidates(&self, key: u64) -> &[u32] {
+        self.by_content.get(&key).map_or(&[], Vec::as_slice)
+    }
+
+    /// Records the file `file` as the first with its content, under its key.
+    pub fn add(&mut self, key: u64, file: u32) {
+        let files = self.by_content.entry(key).or_default();
+        if files.len() < CANDIDATES {
+            files.push(file);
         }
     }
 
@@ -105,12 +111,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_first_of_equal_bytes_is_kept_and_named() {
+    fn the_first_files_of_a_key_are_kept_in_order_and_bounded() {
         let mut seen = Seen::default();
-        assert_eq!(seen.bytes(3, [1; 32]), None);
-        assert_eq!(seen.bytes(4, [2; 32]), None);
-        assert_eq!(seen.bytes(5, [1; 32]), Some(3));
-        assert_eq!(seen.bytes(6, [1; 32]), Some(3));
+        assert_eq!(seen.candidates(1), &[] as &[u32]);
+        seen.add(1, 3);
+        seen.add(2, 4);
+        seen.add(1, 5);
+        assert_eq!(seen.candidates(1), &[3, 5]);
+        for file in 10..20 {
+            seen.add(7, file);
+        }
+        assert_eq!(seen.candidates(7), &[10, 11, 12, 13, 14, 15, 16, 17]);
     }
 
     #[test]

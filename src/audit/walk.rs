@@ -147,6 +147,25 @@ impl Walk {
         hasher.finish().max(1)
     }
 
+    /// A keyed 64-bit key of a file's bytes (its length, its first 256 and last 1,024 bytes,
+    /// where a seal-host receipt carries its signature): equal bytes have equal keys, and a
+    /// file cannot be prepared to share another's key without sharing those bytes. Files with
+    /// equal keys are compared whole before they are taken for copies.
+    pub fn content_key(&self, bytes: &[u8]) -> u64 {
+        let mut hasher = self.keys.build_hasher();
+        hasher.write_usize(bytes.len());
+        hasher.write(&bytes[..bytes.len().min(256)]);
+        hasher.write(&bytes[bytes.len().saturating_sub(1024)..]);
+        hasher.finish()
+    }
+
+    /// Whether the file `index` at `path` is as the walk saw it (its fingerprint unchanged).
+    pub fn unchanged(&self, index: u32, path: &Path) -> bool {
+        let stamp = self.items[index as usize].stamp;
+        stamp != 0
+            && std::fs::symlink_metadata(path).is_ok_and(|metadata| self.stamp(&metadata) == stamp)
+    }
+
     /// seal-host's modes: receipt directories 0700, the files it writes there 0600. Made one at
     /// a time as they are written out: a copy of a receipt directory made with another umask
     /// has a finding for every file, and they need not all be held at once.
