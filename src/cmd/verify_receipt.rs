@@ -64,19 +64,19 @@ pub fn run(args: VerifyReceiptArgs, global: &Global) -> miette::Result<Outcome> 
             }
         };
         let mut verified = receipt::verify_bytes(&bytes, pin.as_ref(), &mut scratch);
-        if let (Some(pin_file), Ok(report), Some(dir)) =
-            (&pin_file, &mut verified, evidence_dir(file))
-        {
-            let found = inside
-                .entry(dir)
-                .or_insert_with_key(|dir| {
-                    // A receipt's findings carry no path (its file is the record's).
-                    (pin_file.in_directory(dir)).map(|how| Finding {
-                        path: None,
-                        ..pin_file.finding(&how)
+        if let (Some(pin_file), Ok(report)) = (&pin_file, &mut verified) {
+            let found = evidence_dirs(file).into_iter().find_map(|dir| {
+                inside
+                    .entry(dir)
+                    .or_insert_with_key(|dir| {
+                        // A receipt's findings carry no path (its file is the record's).
+                        (pin_file.in_directory(dir)).map(|how| Finding {
+                            path: None,
+                            ..pin_file.finding(&how)
+                        })
                     })
-                })
-                .clone();
+                    .clone()
+            });
             report.findings.extend(found);
         }
         let result = match &verified {
@@ -113,16 +113,22 @@ pub fn run(args: VerifyReceiptArgs, global: &Global) -> miette::Result<Outcome> 
     Ok(outcome)
 }
 
-/// The directory a receipt file lies in, the evidence a key found there belongs to (none for
+/// The directories a receipt file lies in, the evidence a key found there belongs to: the
+/// one its path names and, when the path is a link, the one its file is in (none for
 /// standard input).
-fn evidence_dir(file: &Path) -> Option<PathBuf> {
+fn evidence_dirs(file: &Path) -> Vec<PathBuf> {
     if file.as_os_str() == "-" {
-        return None;
+        return Vec::new();
     }
-    match file.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => Some(parent.to_path_buf()),
-        _ => Some(PathBuf::from(".")),
+    let parent = |path: &Path| match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut dirs = vec![parent(file)];
+    if let Ok(resolved) = file.canonicalize() {
+        dirs.push(parent(&resolved));
     }
+    dirs
 }
 
 fn read_input(file: &Path) -> std::io::Result<Vec<u8>> {

@@ -185,11 +185,21 @@ fn a_key_beside_a_receipt_given_as_a_file_is_the_evidences_own() {
 #[test]
 fn verify_receipt_says_so_for_a_key_beside_the_receipt() {
     let evidence = Evidence::new();
-    let receipt = evidence.dir.path().join(L1_ALLOW);
-    for (what, key) in evidence.pins_inside() {
+    let direct = evidence.dir.path().join(L1_ALLOW);
+    // Also a receipt given through a link from elsewhere: its own directory is the evidence.
+    let apart = tempfile::tempdir().unwrap();
+    let linked = apart.path().join("linked-receipt.json");
+    std::os::unix::fs::symlink(&direct, &linked).unwrap();
+    let cases = evidence.pins_inside();
+    let cases = (cases.iter().map(|(what, key)| (*what, key, &direct))).chain([(
+        "the seed beside a linked receipt",
+        &cases[0].1,
+        &linked,
+    )]);
+    for (what, key, receipt) in cases {
         let human = sealkit()
             .args(["verify", "receipt"])
-            .arg(&receipt)
+            .arg(receipt)
             .arg("--receipt-key")
             .arg(&key)
             .output()
@@ -202,7 +212,7 @@ fn verify_receipt_says_so_for_a_key_beside_the_receipt() {
         );
         let json = sealkit()
             .args(["verify", "receipt", "--format", "jsonl"])
-            .arg(&receipt)
+            .arg(receipt)
             .arg("--receipt-key")
             .arg(&key)
             .output()
@@ -229,7 +239,7 @@ fn verify_receipt_says_so_for_a_key_beside_the_receipt() {
     std::fs::write(&kept, &text).unwrap();
     let output = sealkit()
         .args(["verify", "receipt"])
-        .arg(&receipt)
+        .arg(&direct)
         .arg("--receipt-key")
         .arg(&kept)
         .output()
