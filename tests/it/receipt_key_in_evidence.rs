@@ -201,7 +201,7 @@ fn verify_receipt_says_so_for_a_key_beside_the_receipt() {
             .args(["verify", "receipt"])
             .arg(receipt)
             .arg("--receipt-key")
-            .arg(&key)
+            .arg(key)
             .output()
             .unwrap();
         assert_eq!(human.status.code(), Some(1), "{what}");
@@ -214,7 +214,7 @@ fn verify_receipt_says_so_for_a_key_beside_the_receipt() {
             .args(["verify", "receipt", "--format", "jsonl"])
             .arg(receipt)
             .arg("--receipt-key")
-            .arg(&key)
+            .arg(key)
             .output()
             .unwrap();
         assert_eq!(json.status.code(), Some(1), "{what}");
