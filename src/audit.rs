@@ -356,14 +356,14 @@ fn record(
                     .candidates(key)
                     .iter()
                     .copied()
-                    .find(|&first| same_bytes(walk, first, index));
+                    .find(|&first| copies::same_bytes(walk, first, index));
                 if same.is_none() {
                     tallies.seen.add(key, index);
                 }
                 same
             });
             if let Some(first) = first {
-                let again = again(walk, first, index);
+                let again = copies::again(walk, first, index);
                 if let (Some(observed), false) = (observed, again == copies::Again::SameEntry) {
                     tallies.receipts[dir].add(index, *observed, &walk.dirs[dir].state);
                 }
@@ -395,7 +395,7 @@ fn record(
                 };
                 *tally.entry(decision).or_default() += 1;
             }
-            let conflict = match (walk.counter_of(index), observed.as_deref()) {
+            let conflict = match (dir::Files::counter(walk, index), observed.as_deref()) {
                 (
                     Some(counter),
                     Some(Observed {
@@ -428,46 +428,9 @@ fn record(
     }
 }
 
-/// Whether the walk's files `first` and `index` hold the same bytes: read again whole and
-/// compared, each unchanged since the walk saw it (a file replaced since is never taken for a
-/// copy of another, whatever it holds now). Only files whose content keys agree get here.
-fn same_bytes(walk: &Walk, first: u32, index: u32) -> bool {
-    let read = |file: u32| {
-        let path = walk.path(file);
-        if !walk.unchanged(file, &path) {
-            return None;
-        }
-        crate::input::read_file_capped(&path, MAX_RECEIPT_BYTES).ok()
-    };
-    match (read(first), read(index)) {
-        (Some(a), Some(b)) => a == b && walk.unchanged(first, &walk.path(first)),
-        _ => false,
-    }
-}
-
-/// How the walk's file `index` relates to the file `first` whose bytes it has.
-fn again(walk: &Walk, first: u32, index: u32) -> copies::Again {
-    let (a, b) = (walk.path(first), walk.path(index));
-    if walk.items[first as usize].dir == walk.items[index as usize].dir
-        && a.file_name() == b.file_name()
-    {
-        return copies::Again::SameEntry;
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        if let (Ok(a), Ok(b)) = (std::fs::symlink_metadata(&a), std::fs::symlink_metadata(&b)) {
-            if (a.dev(), a.ino()) == (b.dev(), b.ino()) {
-                return copies::Again::SameFile;
-            }
-        }
-    }
-    copies::Again::Copy
-}
-
 enum Checked {
     /// A receipt file's entry, its facts for the directory checks, and the key of its bytes
-    /// (when they were read: [`Walk::content_key`]).
+    /// (when they were read: [`copies::content_key`]).
     Receipt(Box<ReceiptEntry>, Option<Box<Observed>>, Option<u64>),
     Findings(Vec<Finding>),
 }
@@ -489,7 +452,7 @@ struct Unsettled {
     challenge: Option<Challenge>,
     /// The file-level findings so far (a change under the audit).
     findings: Vec<Finding>,
-    /// The key of the file's bytes ([`Walk::content_key`]).
+    /// The key of the file's bytes ([`copies::content_key`]).
     content: u64,
 }
 
@@ -656,7 +619,7 @@ fn check_receipt_file(
         read_ahead::note_read(started.elapsed());
         let read = read.map(|(opened, changed)| {
             observer.read(&item.path);
-            let content = walk.content_key(&buffer);
+            let content = copies::content_key(walk, &buffer);
             let verified = SCRATCH.with(|scratch| {
                 let scratch = &mut scratch.borrow_mut();
                 receipt::verify_bytes_deferred(&buffer, options.pin.as_ref(), scratch)

@@ -5,9 +5,12 @@
 //! `counter-conflict`. Both hold across every root and directory of one audit; within one
 //! directory, counters are [`super::dir`]'s.
 
+use super::walk::Walk;
+use super::MAX_RECEIPT_BYTES;
 use crate::finding::{Code, Finding};
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
+use std::hash::Hasher;
 use std::path::Path;
 
 /// What the audit has seen of the receipts so far: 12 bytes a receipt file, plus 12 for each
@@ -64,6 +67,88 @@ impl Seen {
             }
         }
     }
+}
+
+/// A keyed 64-bit key of a file's bytes (its length, its first 256 and last 1,024 bytes,
+/// where a seal-host receipt carries its signature), keyed per audit: equal bytes have equal
+/// keys, and a file cannot be prepared to share another's key without sharing those bytes.
+/// Files with equal keys are compared whole ([`same_bytes`]) before one is taken for a copy.
+pub fn content_key(walk: &Walk, bytes: &[u8]) -> u64 {
+    let mut hasher = walk.keyed_hasher();
+    hasher.write_usize(bytes.len());
+    hasher.write(&bytes[..bytes.len().min(256)]);
+    hasher.write(&bytes[bytes.len().saturating_sub(1024)..]);
+    hasher.finish()
+}
+
+/// Whether the walk's files `first` and `index` hold the same bytes: read again whole and
+/// compared, each unchanged since the walk saw it (a file replaced since is never taken for a
+/// copy of another, whatever it holds now).
+pub fn same_bytes(walk: &Walk, first: u32, index: u32) -> bool {
+    let read = |file: u32| {
+        let path = walk.path(file);
+        if !walk.unchanged(file, &path) {
+            return None;
+        }
+        crate::input::read_file_capped(&path, MAX_RECEIPT_BYTES).ok()
+    };
+    match (read(first), read(index)) {
+        (Some(a), Some(b)) => a == b && walk.unchanged(first, &walk.path(first)),
+        _ => false,
+    }
+}
+
+/// How the walk's file `index` relates to the file `first` whose bytes it has.
+pub fn again(walk: &Walk, first: u32, index: u32) -> Again {
+    let (a, b) = (walk.path(first), walk.path(index));
+    if walk.items[first as usize].dir == walk.items[index as usize].dir
+        && a.file_name() == b.file_name()
+    {
+        return Again::SameEntry;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(a), Ok(b)) = (std::fs::symlink_metadata(&a), std::fs::symlink_metadata(&b)) {
+            if (a.dev(), a.ino()) == (b.dev(), b.ino()) {
+                return Again::SameFile;
+            }
+        }
+    }
+    Again::Copy
+}
+
+/// A directory's device and inode (following a link, as a linked root is walked), which the
+/// walk finds each directory by, so another path to it reaches the same one; the parent of a
+/// bare file name is the current directory.
+pub fn dir_identity(path: &Path) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let path = if path.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            path
+        };
+        std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
+}
+
+/// The `directory-repeated` finding for `path`, the directory first walked as `first`.
+pub fn repeated(path: &Path, first: &Path) -> Finding {
+    Finding::new(
+        Code::DirectoryRepeated,
+        Some(path.to_path_buf()),
+        format!(
+            "the same directory as {} (reached again by another path: given twice, through a link, inside another root, or a mount): walked once, its receipts counted once",
+            first.display()
+        ),
+    )
 }
 
 /// How a file with the bytes of one read before relates to it.

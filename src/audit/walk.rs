@@ -147,16 +147,9 @@ impl Walk {
         hasher.finish().max(1)
     }
 
-    /// A keyed 64-bit key of a file's bytes (its length, its first 256 and last 1,024 bytes,
-    /// where a seal-host receipt carries its signature): equal bytes have equal keys, and a
-    /// file cannot be prepared to share another's key without sharing those bytes. Files with
-    /// equal keys are compared whole before they are taken for copies.
-    pub fn content_key(&self, bytes: &[u8]) -> u64 {
-        let mut hasher = self.keys.build_hasher();
-        hasher.write_usize(bytes.len());
-        hasher.write(&bytes[..bytes.len().min(256)]);
-        hasher.write(&bytes[bytes.len().saturating_sub(1024)..]);
-        hasher.finish()
+    /// A hasher keyed like the fingerprints (random per audit).
+    pub fn keyed_hasher(&self) -> impl Hasher {
+        self.keys.build_hasher()
     }
 
     /// Whether the file `index` at `path` is as the walk saw it (its fingerprint unchanged).
@@ -292,13 +285,6 @@ impl super::dir::Files for Walk {
     }
 }
 
-impl Walk {
-    /// The counter the name of file `file` carries when seal-host's naming is kept.
-    pub fn counter_of(&self, file: u32) -> Option<u64> {
-        super::dir::Files::counter(self, file)
-    }
-}
-
 fn receipt_name(counter: u64, hash: &[u8; 32]) -> String {
     format!(
         "receipt-{counter:020}-{}.json",
@@ -367,8 +353,10 @@ pub fn walk(roots: &[PathBuf], pin: Option<&PinFile>) -> Result<Walk, AuditError
                     // The same directory again (given twice, under another spelling, through
                     // a linked root, inside another root, or a mount): its receipts are
                     // neither checked nor counted twice, and its directory checks run once.
-                    walk.repeated
-                        .push(repeated(entry.path(), &walk.dirs[dir as usize].path));
+                    walk.repeated.push(super::copies::repeated(
+                        entry.path(),
+                        &walk.dirs[dir as usize].path,
+                    ));
                     entries.skip_current_dir();
                     continue;
                 }
@@ -642,7 +630,7 @@ fn dir_for(
     if let Some(&i) = index.get(path) {
         return i;
     }
-    let id = dir_identity(path);
+    let id = super::copies::dir_identity(path);
     if let Some(&i) = id.and_then(|id| ids.get(&id)) {
         index.insert(path.to_path_buf(), i);
         return i;
@@ -657,37 +645,6 @@ fn dir_for(
         ids.insert(id, i);
     }
     i
-}
-
-/// A directory's device and inode (following a link, as a linked root is walked); the parent
-/// of a bare file name is the current directory.
-fn dir_identity(path: &Path) -> Option<(u64, u64)> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        let path = if path.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            path
-        };
-        std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = path;
-        None
-    }
-}
-
-fn repeated(path: &Path, first: &Path) -> Finding {
-    Finding::new(
-        Code::DirectoryRepeated,
-        Some(path.to_path_buf()),
-        format!(
-            "the same directory as {} (reached again by another path: given twice, through a link, inside another root, or a mount): walked once, its receipts counted once",
-            first.display()
-        ),
-    )
 }
 
 /// Marks receipt directories and reads their state files.
