@@ -28,7 +28,9 @@
 #
 # Environment: CARGO_TARGET_DIR is honoured (one shared target dir for every mutant);
 # MUTANTS_JOBS (default 1) is cargo-mutants' -j; MUTANTS_TIMEOUT (default 600) is the
-# per-test-run limit in seconds (the baseline run is skipped: run the tests green first);
+# per-test-run limit in seconds (the baseline run is skipped: run the tests green first), and
+# MUTANTS_BUILD_TIMEOUT (default: MUTANTS_TIMEOUT) the per-build one (a loaded machine can
+# take longer to build a mutant than to test it);
 # MUTANTS_TEST_TOOL (default cargo) may be `nextest` (cargo-nextest, when installed), which
 # stops a mutant's run at its first failing test: a caught mutant then costs seconds, not the
 # whole suite (the filters after `--` work the same).
@@ -132,7 +134,7 @@ for group in "${groups[@]}"; do
         --test-tool "${MUTANTS_TEST_TOOL:-cargo}" \
         --baseline skip \
         --timeout "${MUTANTS_TIMEOUT:-600}" \
-        --build-timeout "${MUTANTS_TIMEOUT:-600}" \
+        --build-timeout "${MUTANTS_BUILD_TIMEOUT:-${MUTANTS_TIMEOUT:-600}}" \
         --no-shuffle \
         --output "$out" \
         "${file_args[@]}" \
