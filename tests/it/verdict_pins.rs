@@ -470,6 +470,16 @@ fn a_causes_example_is_its_earliest_row() {
     }
     let (model, _, status) = report(&receipts, &fixture("new/sealed.json"), &[]);
     assert_eq!(status, 1);
+    // The files cut short claim nothing and are no verdict (seen red under `Tally::row`'s
+    // guard `row.class == "unauthenticated"` → `false`: a verdict "unauthenticated" 2).
+    let summary = &model["summary"];
+    assert_eq!(
+        summary["verdicts"],
+        serde_json::json!({"allow": 3, "block": 5, "released": 3}),
+        "{summary}"
+    );
+    assert_eq!(summary["claims"], serde_json::json!({"ALLOW": 2}));
+    assert_eq!(summary["statuses"]["unreadable"], 2);
     let causes = model["verdict"]["causes"].as_array().unwrap();
     let cause = |code: &str| causes.iter().find(|c| c["code"] == code).unwrap().clone();
     let signature = cause("signature-invalid");
