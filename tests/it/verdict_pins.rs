@@ -379,6 +379,12 @@ fn the_report_counts_each_row_once_in_its_place() {
     assert_eq!(summary["findings_by_code"]["frame-not-captured"], 8);
     assert_eq!(summary["chain_breaks"], 1);
     assert_eq!(summary["tokens_never_used"], 1);
+    assert_eq!(summary["released_without_token"], 0);
+    // Errors are what the line names (seen red under `verdict`'s `errors > 0` → `<`).
+    assert_eq!(
+        model["verdict"]["headline"],
+        "5 error findings; 12 of 13 receipts authenticated."
+    );
     let causes = model["verdict"]["causes"].as_array().unwrap();
     let chain_broken = causes.iter().find(|c| c["code"] == "chain-broken").unwrap();
     assert_eq!(
@@ -404,6 +410,30 @@ fn the_report_counts_each_row_once_in_its_place() {
     let (model, page, _) = report(&receipts, &fixture("new/sealed.json"), &[]);
     assert_eq!(model["summary"]["chain_breaks"], 0);
     assert!(!lanes(&page).contains_key("chain breaks"));
+}
+
+/// A released receipt whose token file is not given is counted as released without a token.
+/// Seen red under `Tally::count`'s `released_without_token` `+=` → `*=` (0).
+#[test]
+fn a_release_without_its_token_is_counted() {
+    let out = tempfile::tempdir().unwrap();
+    let file = out.path().join("m.json");
+    sealkit()
+        .args(["--format", "json", "report", "--out"])
+        .arg(&file)
+        .arg("--receipt-key")
+        .arg(key())
+        .args(["--pubkey", APPROVAL_PUBKEY, "--tokens"])
+        .arg(fixture("new/approvals-M.ndjson"))
+        .arg(fixture("new/receipts"))
+        .assert()
+        .code(0);
+    let model: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(model["summary"]["released_without_token"], 1);
+    assert_eq!(
+        model["summary"]["findings_by_code"]["released-without-token"],
+        1
+    );
 }
 
 /// Rows whose frame no capture holds: record_version 2 receipts carry no frame of their own.
