@@ -575,4 +575,12 @@ fn a_causes_rows_are_rows_not_findings() {
         (&4.into(), &2.into()),
         "{cause}"
     );
+    // Its example is the first of its row's findings, the first reference's (seen red under
+    // `Tally::row_finding`'s timed `<` → `<=`: the second's).
+    let example = cause["example"]["message"].as_str().unwrap();
+    assert!(example.contains(&format!("0{}", &digest[1..])), "{example}");
+    assert!(
+        !example.contains(&format!("2{}", &digest[1..])),
+        "{example}"
+    );
 }
