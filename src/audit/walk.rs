@@ -353,7 +353,7 @@ pub fn walk(roots: &[PathBuf], pin: Option<&PinFile>) -> Result<Walk, AuditError
                     // The same directory again (given twice, under another spelling, through
                     // a linked root, inside another root, or a mount): its receipts are
                     // neither checked nor counted twice, and its directory checks run once.
-                    walk.repeated.push(super::copies::repeated(
+                    walk.repeated.push(super::dir::repeated(
                         entry.path(),
                         &walk.dirs[dir as usize].path,
                     ));
@@ -630,7 +630,7 @@ fn dir_for(
     if let Some(&i) = index.get(path) {
         return i;
     }
-    let id = super::copies::dir_identity(path);
+    let id = super::dir::dir_identity(path);
     if let Some(&i) = id.and_then(|id| ids.get(&id)) {
         index.insert(path.to_path_buf(), i);
         return i;
