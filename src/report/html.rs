@@ -244,13 +244,28 @@ fn summary(page: &mut String, model: &Model) {
         s.receipts,
         plural(s.receipts)
     );
-    item(
-        page,
-        "authenticated",
-        "authenticated",
-        status("authenticated"),
-        "good",
-    );
+    // Under a pin read from inside the evidence, "authenticated" is self-consistency only:
+    // the card says so, as the verdict line does, and is not drawn as good.
+    if s.findings_by_code.contains_key(&Code::ReceiptKeyInEvidence) {
+        item(
+            page,
+            "authenticated",
+            &format!(
+                "authenticated {}",
+                crate::receipt::pin::UNDER_KEY_IN_EVIDENCE
+            ),
+            status("authenticated"),
+            "bad",
+        );
+    } else {
+        item(
+            page,
+            "authenticated",
+            "authenticated",
+            status("authenticated"),
+            "good",
+        );
+    }
     // Only the kinds of failure present: a zero here changes nothing.
     for (key, class) in [
         ("failed", "bad"),

@@ -49,8 +49,10 @@ pub fn of(model: &Model) -> Vec<Sentence> {
         }
         out.push(other(code, rest, model, &clock));
     }
+    // A pin from inside the evidence comes first: it qualifies every "authenticated" below.
     out.sort_by_key(|s| {
         (
+            !s.codes.contains(&Code::ReceiptKeyInEvidence),
             std::cmp::Reverse(s.severity),
             s.time.is_none(),
             s.time,
@@ -301,6 +303,37 @@ fn other(code: Code, n: u64, model: &Model, clock: &Clock) -> Sentence {
         Code::NoReceipts => {
             "No receipt was found in the given directories: nothing was checked".to_owned()
         }
+        Code::ReceiptKeyInEvidence => format!(
+            "The pinned receipt key was read from inside the evidence: whoever could rewrite the receipts could rewrite it, so \"authenticated\" shows only that the evidence agrees with itself; pin a key kept apart from it{}",
+            match finding.and_then(|f| f.path.as_ref()) {
+                Some(path) => format!(" ({})", file_name(&path.display().to_string())),
+                None => String::new(),
+            }
+        ),
+        Code::CounterConflict => format!(
+            "{} a host session's file counter that a receipt in another directory also carries, with other content: a session writes each counter once, so at most one of each pair is what the host wrote",
+            if n == 1 {
+                "1 receipt carries".to_owned()
+            } else {
+                format!("{n} receipts carry")
+            }
+        ),
+        Code::DuplicateReceipt => format!(
+            "{} the exact bytes of a receipt found at another path (a copy, a hard link, or one file given twice): each receipt is checked and counted once, under its first path",
+            if n == 1 {
+                "1 receipt file has".to_owned()
+            } else {
+                format!("{n} receipt files have")
+            }
+        ),
+        Code::DirectoryRepeated => format!(
+            "{} reached again by another path (given twice, through a link, inside another root, or a mount): each is walked once, its receipts counted once",
+            if n == 1 {
+                "1 directory was".to_owned()
+            } else {
+                format!("{n} directories were")
+            }
+        ),
         _ => format!(
             "{} {}: {}",
             count(n, "finding"),
@@ -315,7 +348,8 @@ fn other(code: Code, n: u64, model: &Model, clock: &Clock) -> Sentence {
             Code::ChainBroken
             | Code::ChainEntryWithoutReceipt
             | Code::ModeNotPrivate
-            | Code::ChainStateMismatch,
+            | Code::ChainStateMismatch
+            | Code::ReceiptKeyInEvidence,
             ..,
         ) => None,
         (_, Some(row), _) => Some(at_row(row)),
@@ -550,6 +584,56 @@ mod tests {
         // Every warning is in exactly one sentence.
         let said: Vec<Code> = sentences.iter().flat_map(|s| s.codes.clone()).collect();
         assert_eq!(said.len(), warnings.len());
+    }
+
+    /// The findings of copies, repeated directories, counter conflicts and a pin read from
+    /// the evidence are said in words, and the pin's sentence comes first, before errors
+    /// about receipts: it qualifies every "authenticated" the page says. Seen red on 642f4e5
+    /// merged into c855b0c: each was "1 finding CODE: meaning" and the pin's came after the
+    /// other errors.
+    #[test]
+    fn copies_conflicts_and_a_pin_from_the_evidence_are_said_and_the_pin_first() {
+        let mut model = empty_model();
+        timeline(&mut model, AT - 60_000, AT + 60_000);
+        model.rows.push(row(
+            "receipts/r.json",
+            "unauthenticated",
+            "db.execute",
+            AT,
+            "ALLOW",
+            vec![finding(Code::SignatureInvalid)],
+        ));
+        count(&mut model, Code::SignatureInvalid, 1);
+        let lone = [
+            (Code::CounterConflict, "d2/receipt-0.json", 1),
+            (Code::DuplicateReceipt, "copy/receipt-3.json", 2),
+            (Code::DirectoryRepeated, "alink", 1),
+            (Code::ReceiptKeyInEvidence, "receipts/key.pub", 1),
+        ];
+        for (code, path, n) in lone {
+            for _ in 0..n {
+                model.findings.push(Finding::new(
+                    code,
+                    Some(std::path::PathBuf::from(path)),
+                    "seen",
+                ));
+            }
+            count(&mut model, code, n);
+        }
+        let sentences = of(&model);
+        let texts: Vec<&str> = sentences.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "The pinned receipt key was read from inside the evidence: whoever could rewrite the receipts could rewrite it, so \"authenticated\" shows only that the evidence agrees with itself; pin a key kept apart from it (key.pub).",
+                "1 receipt was altered after signing, or forged: the signature does not verify under the pinned key; it claims ALLOW of db.execute at 09:40:05 UTC.",
+                "1 receipt carries a host session's file counter that a receipt in another directory also carries, with other content: a session writes each counter once, so at most one of each pair is what the host wrote (receipt-0.json).",
+                "2 receipt files have the exact bytes of a receipt found at another path (a copy, a hard link, or one file given twice): each receipt is checked and counted once, under its first path (receipt-3.json).",
+                "1 directory was reached again by another path (given twice, through a link, inside another root, or a mount): each is walked once, its receipts counted once (alink).",
+            ]
+        );
+        assert_eq!(sentences[0].link, "#other-receipt-key-in-evidence");
+        assert_eq!(sentences[3].count, 2);
     }
 
     #[test]
