@@ -49,10 +49,12 @@ pub fn of(model: &Model) -> Vec<Sentence> {
         }
         out.push(other(code, rest, model, &clock));
     }
-    // A pin from inside the evidence comes first: it qualifies every "authenticated" below.
+    // What could not be checked comes first (it is why the verdict is "Could not check"),
+    // then a pin from inside the evidence: it qualifies every "authenticated" below.
     out.sort_by_key(|s| {
         (
-            !s.codes.contains(&Code::ReceiptKeyInEvidence),
+            !s.codes.first().is_some_and(|c| c.could_not_check()),
+            s.codes.first() != Some(&Code::ReceiptKeyInEvidence),
             std::cmp::Reverse(s.severity),
             s.time.is_none(),
             s.time,
@@ -587,10 +589,11 @@ mod tests {
     }
 
     /// The findings of copies, repeated directories, counter conflicts and a pin read from
-    /// the evidence are said in words, and the pin's sentence comes first, before errors
-    /// about receipts: it qualifies every "authenticated" the page says. Seen red on 642f4e5
-    /// merged into c855b0c: each was "1 finding CODE: meaning" and the pin's came after the
-    /// other errors.
+    /// the evidence are said in words; what could not be checked comes first (it is why the
+    /// verdict is "Could not check"), then the pin's sentence, before errors about receipts:
+    /// it qualifies every "authenticated" the page says. Seen red on 642f4e5 merged into
+    /// c855b0c: each was "1 finding CODE: meaning", and the warning that could not be
+    /// checked and the pin's error came after the altered receipt.
     #[test]
     fn copies_conflicts_and_a_pin_from_the_evidence_are_said_and_the_pin_first() {
         let mut model = empty_model();
@@ -609,6 +612,7 @@ mod tests {
             (Code::DuplicateReceipt, "copy/receipt-3.json", 2),
             (Code::DirectoryRepeated, "alink", 1),
             (Code::ReceiptKeyInEvidence, "receipts/key.pub", 1),
+            (Code::AnnotationEvidenceNotChecked, "calls.capture", 1),
         ];
         for (code, path, n) in lone {
             for _ in 0..n {
@@ -625,6 +629,7 @@ mod tests {
         assert_eq!(
             texts,
             [
+                "1 evidence reference of a captured trust annotation could not be checked, so the report cannot say the evidence holds (calls.capture).",
                 "The pinned receipt key was read from inside the evidence: whoever could rewrite the receipts could rewrite it, so \"authenticated\" shows only that the evidence agrees with itself; pin a key kept apart from it (key.pub).",
                 "1 receipt was altered after signing, or forged: the signature does not verify under the pinned key; it claims ALLOW of db.execute at 09:40:05 UTC.",
                 "1 receipt carries a host session's file counter that a receipt in another directory also carries, with other content: a session writes each counter once, so at most one of each pair is what the host wrote (receipt-0.json).",
@@ -632,8 +637,8 @@ mod tests {
                 "1 directory was reached again by another path (given twice, through a link, inside another root, or a mount): each is walked once, its receipts counted once (alink).",
             ]
         );
-        assert_eq!(sentences[0].link, "#other-receipt-key-in-evidence");
-        assert_eq!(sentences[3].count, 2);
+        assert_eq!(sentences[1].link, "#other-receipt-key-in-evidence");
+        assert_eq!(sentences[4].count, 2);
     }
 
     #[test]

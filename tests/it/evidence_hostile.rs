@@ -624,7 +624,8 @@ fn the_report_shows_every_annotation_and_agrees_with_evidence_verify() {
 /// receipt, 205 verified ones of requests not captured); `--format jsonl` now carries each as
 /// a `report-annotation` line (every one: JSON Lines lists every row, so it is not bounded to
 /// 200 as the model is), then the findings not about one receipt as `finding` lines, and last
-/// the verdict the exit status gives. Seen red on 5027bf8 (and on 642f4e5): the file held
+/// the verdict the exit status gives. Seen red with src/ of 30c29e2 (main 642f4e5 merged;
+/// 5027bf8 writes the same, one `report-row` line a receipt and nothing else): the file held
 /// only `report-row` lines, so a script reading it saw no failed annotation at all.
 #[test]
 fn json_lines_carry_the_annotations_on_no_row_the_findings_and_the_verdict() {

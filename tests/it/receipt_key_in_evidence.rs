@@ -171,7 +171,7 @@ fn audit_and_report_say_a_key_from_the_evidence_authenticates_nothing_independen
 /// verdict the exit status gives, its first sentence is the pin's (with a link to the
 /// finding), and the receipts card counts the receipts as authenticated under a key found
 /// in the evidence, not drawn as good. Seen red on c855b0c merged with 642f4e5: the first
-/// sentence was "1 finding receipt-key-in-evidence: …" after no other, and the card said
+/// sentence was "1 finding receipt-key-in-evidence: …", and the card said
 /// "13 authenticated" in the colour of good news.
 #[test]
 fn the_page_says_first_that_the_key_came_from_the_evidence() {
