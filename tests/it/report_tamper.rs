@@ -492,13 +492,21 @@ fn past_the_sample_good_receipts_are_counted_and_every_problem_is_listed() {
         "{first}"
     );
     assert!(html.contains("99 good receipts not listed"));
-    // JSON Lines: every receipt.
+    // JSON Lines: every receipt (then the findings not about one receipt and the verdict).
     let lines = temp.path().join("rows.jsonl");
     assert_eq!(report(&lines, &dir, &[], &["--format", "jsonl"]), 1);
+    let text = std::fs::read_to_string(&lines).unwrap();
     assert_eq!(
-        std::fs::read_to_string(&lines).unwrap().lines().count(),
+        text.lines()
+            .filter(|l| l.starts_with("{\"type\":\"report-row\""))
+            .count(),
         300
     );
+    assert!(text
+        .lines()
+        .last()
+        .unwrap()
+        .starts_with("{\"type\":\"report-verdict\",\"outcome\":\"problems\""));
 }
 
 /// Issue 38 item 9: the timeline states its time zone, carries round ticks far enough
