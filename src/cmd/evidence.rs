@@ -196,6 +196,13 @@ fn run_verify(args: EvidenceVerifyArgs, global: &Global) -> miette::Result<Outco
             .chain(args.refs.iter().map(|f| ("--refs", f.as_path()))),
     )
     .map_err(super::diagnostic::report)?;
+    crate::input::refuse_stdin(
+        "--evidence",
+        args.evidence.iter().map(PathBuf::as_path),
+        "a reference's `ref` is resolved under the evidence directories, and standard input \
+         has no names to resolve",
+    )
+    .map_err(super::diagnostic::report)?;
     let mut store = Store::new(&args.evidence).map_err(super::diagnostic::report)?;
     let mut scratch = Scratch::default();
     let mut context = Context {
@@ -207,17 +214,18 @@ fn run_verify(args: EvidenceVerifyArgs, global: &Global) -> miette::Result<Outco
     let mut records: Vec<CheckRecord> = Vec::new();
     for file in &args.frames {
         let input = Input::new(file);
-        let read = input.open_named().map_err(|e| e.source).and_then(|reader| {
-            capture::read(
-                std::io::BufReader::new(reader),
-                &args.annotation_key,
-                &Options::default(),
-            )
-        });
+        // The shared input layer refuses what is no capture (binary data, UTF-16) up front.
+        let read = input
+            .open_text(crate::input::Kind::Capture, 1 << 16)
+            .and_then(|reader| {
+                capture::read(reader, &args.annotation_key, &Options::default()).map_err(|e| {
+                    crate::input::InputError::Unreadable(crate::input::Unreadable::new(&input, e))
+                })
+            });
         let found = match read {
             Ok(found) => found,
             Err(error) => {
-                outcome = unreadable(&input, &error, global);
+                outcome = outcome.worst(super::stopped_input(error, global));
                 continue;
             }
         };

@@ -80,8 +80,9 @@ pub fn quiet() -> bool {
 }
 
 /// Runs the parsed command line and returns its outcome. Errors that stop a command
-/// (unreadable input, bad usage the parser could not see) are printed to stderr and
-/// become [`Outcome::Unchecked`]; a closed stdout ends the run quietly.
+/// (unreadable input, bad usage the parser could not see) are printed to stderr and become
+/// [`Outcome::Unchecked`], except one that says there was nothing to check
+/// ([`diagnostic::outcome_of`]: [`Outcome::Problems`]); a closed stdout ends the run quietly.
 pub fn run(cli: Cli) -> Outcome {
     let global = Global::from_cli(&cli);
     QUIET.store(global.quiet, Ordering::Relaxed);
@@ -106,7 +107,7 @@ pub fn run(cli: Cli) -> Outcome {
         Err(error) if is_broken_pipe(&error) => Outcome::Unchecked,
         Err(error) => {
             report_error(&error, &global);
-            Outcome::Unchecked
+            diagnostic::outcome_of(&error)
         }
     }
 }
@@ -203,6 +204,18 @@ fn show(error: &dyn miette::Diagnostic, io: bool, global: &Global) {
         ),
         Format::Json | Format::Jsonl => eprintln!("{}", diagnostic::json(error, io)),
     }
+}
+
+/// Shows an error about one input that the command goes on past (another input is still
+/// checked), through the error boundary, and returns the exit status it gives: could not
+/// check ([`crate::input::InputError`]), or nothing to check.
+pub fn stopped_input<E>(error: E, global: &Global) -> Outcome
+where
+    E: std::error::Error + crate::error_code::Coded + Send + Sync + 'static,
+{
+    let outcome = error.outcome();
+    report_error(&diagnostic::report(error), global);
+    outcome
 }
 
 /// A file refused before any check because a JSON object in it writes one member name twice

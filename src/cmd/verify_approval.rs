@@ -19,7 +19,7 @@ use crate::cli::{Format, VerifyApprovalArgs};
 use crate::digest::is_sha256_hex;
 use crate::finding::Code;
 use crate::inert::escape;
-use crate::input::{stdin_once, Input};
+use crate::input::{stdin_once, Input, Kind};
 use crate::keys::{public_key_arg, PublicKey};
 use crate::outcome::Outcome;
 use crate::tokenfile::{Batch, LineReader, MAX_TOKEN_FILE_BYTES};
@@ -28,7 +28,7 @@ use miette::{miette, IntoDiagnostic, WrapErr};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 
 /// Lines verified per parallel batch. Their signatures are checked together, and each line's
@@ -61,13 +61,12 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
     let checked = Checked::from_args(&args)?;
     let input = Input::or_stdin(args.file.as_deref());
     let source = input.name();
-    let reader: Box<dyn BufRead> = Box::new(BufReader::with_capacity(
-        1 << 20,
+    // Binary data (a picture given by mistake) is no token file: refused before any line.
+    let reader: Box<dyn BufRead> = Box::new(
         input
-            .open()
-            .into_diagnostic()
-            .wrap_err_with(|| format!("cannot read token file {input}"))?,
-    ));
+            .open_text(Kind::TokenFile, 1 << 20)
+            .map_err(super::diagnostic::report)?,
+    );
     let mut lines = LineReader::new(reader);
     let mut checker = Checker::new(&key, checked.expectations());
     if let Trust::Approvers(approvers, _) = &trust {
@@ -240,11 +239,9 @@ impl Checked {
         let frame = match &args.frame {
             None => None,
             Some(path) => {
-                let input = Input::new(path);
-                let bytes = input
-                    .read_capped(crate::input::MAX_SMALL_INPUT_BYTES)
-                    .into_diagnostic()
-                    .wrap_err_with(|| format!("cannot read frame {input}"))?;
+                let bytes = Input::new(path)
+                    .read_whole(Kind::Frame, crate::input::MAX_SMALL_INPUT_BYTES)
+                    .map_err(|e| super::diagnostic::report_at("--frame", e))?;
                 let subject = Subject::of(&bytes);
                 Some(FrameInput {
                     file: path.clone(),
