@@ -63,6 +63,7 @@ impl Observer for Quiet {}
 /// One checked file that is or claims to be a receipt.
 #[derive(Debug, Clone, Serialize)]
 pub struct ReceiptEntry {
+    #[serde(flatten, serialize_with = "crate::path_json::file")]
     pub file: PathBuf,
     /// `authenticated`, `unpinned`, `unsigned`, `failed`, or `unreadable`.
     pub status: &'static str,

@@ -194,7 +194,9 @@ impl std::fmt::Display for Code {
 pub struct Finding {
     pub code: Code,
     pub severity: Severity,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Written by [`crate::path_json`]: absent when there is none, with `path_hex` when the
+    /// name is not UTF-8.
+    #[serde(flatten, serialize_with = "crate::path_json::opt_path")]
     pub path: Option<PathBuf>,
     pub message: String,
 }

@@ -29,6 +29,7 @@ pub fn run(args: EvidenceArgs, global: &Global) -> miette::Result<Outcome> {
 /// One receipt's result as `evidence ref --format json|jsonl` prints it.
 #[derive(Debug, Serialize)]
 struct RefRecord<'a> {
+    #[serde(flatten, serialize_with = "crate::path_json::file")]
     file: &'a Path,
     /// The receipt's status (`authenticated`, …), or `unreadable` (not a receipt).
     status: &'static str,
@@ -158,6 +159,7 @@ fn human_ref(record: &RefRecord<'_>) -> String {
 #[derive(Debug, Clone, Serialize)]
 struct Source {
     /// The capture or reference file.
+    #[serde(flatten, serialize_with = "crate::path_json::file")]
     file: PathBuf,
     /// `frames` or `refs`.
     input: &'static str,

@@ -227,15 +227,22 @@ pub fn refused_duplicate(
 ) -> miette::Result<Outcome> {
     let finding =
         crate::finding::Finding::new(crate::finding::Code::DuplicateMember, None, message);
+    #[derive(Serialize)]
+    struct Refused<'a> {
+        #[serde(flatten, serialize_with = "crate::path_json::file")]
+        file: &'a std::path::Path,
+        status: &'static str,
+        findings: [&'a crate::finding::Finding; 1],
+    }
     let mut out = Out::new();
     match global.format {
         Format::Json | Format::Jsonl => out.json_line(
             "refused-file",
-            &serde_json::json!({
-                "file": file,
-                "status": "fail",
-                "findings": [finding],
-            }),
+            &Refused {
+                file,
+                status: "fail",
+                findings: [&finding],
+            },
         ),
         Format::Human => out.text(&format!(
             "{}\n  REFUSED  {}\n",

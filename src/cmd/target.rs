@@ -12,6 +12,7 @@ use crate::input::{stdin_once, Input};
 use crate::json::Span;
 use crate::meta::UNKNOWN_KEY_POLICY;
 use crate::outcome::Outcome;
+use crate::path_json::Shown;
 use crate::refusal::{Refusal, RefusalRecord};
 use crate::request::{self, Call, EraMode, MetaState, Options, Session, Verdict};
 use crate::typed::{typed_target_of, ToolSpecs, Typed};
@@ -19,7 +20,7 @@ use comfy_table::{presets, Cell, ContentArrangement, Table};
 use miette::{IntoDiagnostic, LabeledSpan, NamedSource};
 use serde_json::{json, Value};
 use std::io::{self, BufRead, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Frames per human table page.
 const PAGE: usize = 200;
@@ -29,25 +30,30 @@ pub fn run(args: TargetArgs, global: &Global) -> miette::Result<Outcome> {
         server: args.server.clone(),
         era: era_mode(args.era),
     };
-    let sources: Vec<String> = if args.files.is_empty() {
-        vec!["-".to_owned()]
+    // Each capture as it is opened (its exact path) and as records name it.
+    let sources: Vec<(PathBuf, Shown)> = if args.files.is_empty() {
+        vec![PathBuf::from("-")]
     } else {
-        args.files.iter().map(|p| p.display().to_string()).collect()
-    };
-    let named = sources
-        .iter()
-        .map(|source| ("FILE", Path::new(source.as_str())));
+        args.files.clone()
+    }
+    .into_iter()
+    .map(|path| {
+        let shown = Shown::of(&path);
+        (path, shown)
+    })
+    .collect();
+    let named = sources.iter().map(|(path, _)| ("FILE", path.as_path()));
     stdin_once(named.chain(args.tool_spec.as_deref().map(|path| ("--tool-spec", path))))
         .map_err(super::diagnostic::report)?;
     let tool_specs = args.tool_spec.as_deref().map(read_tool_specs).transpose()?;
     let mut out = Out::new();
     let mut report = Report::new(global, &args, tool_specs, &mut out)?;
     let mut outcome = Outcome::Good;
-    for source in &sources {
-        match open(source) {
+    for (path, source) in &sources {
+        match open(path) {
             Ok(reader) => {
                 let result = report.capture(source, reader, &options, &mut out);
-                outcome = outcome.worst(result.map_err(|e| source_error(source, e))?);
+                outcome = outcome.worst(result.map_err(|e| source_error(&source.text, e))?);
             }
             Err(error) => {
                 report.flush_page(&mut out).into_diagnostic()?;
@@ -63,7 +69,10 @@ pub fn run(args: TargetArgs, global: &Global) -> miette::Result<Outcome> {
     if frames == 0 && outcome == Outcome::Good {
         let nothing = crate::input::NothingToCheck {
             evidence: crate::input::Items::Frames,
-            where_: sources.join(", "),
+            where_: (sources.iter())
+                .map(|(_, shown)| shown.text.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
             written: true,
         };
         return Ok(super::stopped_input(nothing, global));
@@ -110,8 +119,8 @@ fn source_error(source: &str, error: io::Error) -> miette::Report {
 
 /// A capture, refused before any frame is read when it cannot be read (`unreadable-input`)
 /// or is no capture (binary data; UTF-16, `unsupported-encoding`).
-fn open(source: &str) -> Result<Box<dyn BufRead>, crate::input::InputError> {
-    let reader = Input::new(Path::new(source))
+fn open(source: &Path) -> Result<Box<dyn BufRead>, crate::input::InputError> {
+    let reader = Input::new(source)
         .open_text(crate::input::Kind::Capture, 1 << 16)
         .map_err(|e| e.coded("unreadable-input"))?;
     Ok(Box::new(reader))
@@ -180,7 +189,7 @@ impl<'g> Report<'g> {
     /// Reads one capture to its end; returns its outcome (refusals → problems).
     fn capture(
         &mut self,
-        source: &str,
+        source: &Shown,
         reader: Box<dyn BufRead>,
         options: &Options,
         out: &mut Out,
@@ -208,7 +217,7 @@ impl<'g> Report<'g> {
 
     fn record(
         &mut self,
-        source: &str,
+        source: &Shown,
         frame: &Frame<'_>,
         verdict: &Verdict,
         typed: Option<&Typed>,
@@ -253,7 +262,7 @@ impl<'g> Report<'g> {
 
     fn json_record<'r>(
         &self,
-        source: &'r str,
+        source: &'r Shown,
         frame: &Frame<'_>,
         verdict: &'r Verdict,
         typed: Option<&'r Typed>,
@@ -287,12 +296,12 @@ impl<'g> Report<'g> {
 
     fn human_row(
         &mut self,
-        source: &str,
+        source: &Shown,
         frame: &Frame<'_>,
         verdict: &Verdict,
         typed: Option<&Typed>,
     ) {
-        let place = format!("{}:{}", escape(source), frame.line);
+        let place = format!("{}:{}", escape(&source.text), frame.line);
         let row = match verdict {
             Verdict::Call(call) => {
                 let mut targets: Vec<String> = self

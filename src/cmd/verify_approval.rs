@@ -60,7 +60,7 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
     };
     let checked = Checked::from_args(&args)?;
     let input = Input::or_stdin(args.file.as_deref());
-    let source = input.name();
+    let source = crate::path_json::Shown::of(input.path().unwrap_or(Path::new("-")));
     // Binary data (a picture given by mistake) is no token file: refused before any line.
     let reader: Box<dyn BufRead> = Box::new(
         input
@@ -83,7 +83,7 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
         lines
             .next_batch(&mut batch, BATCH_LINES)
             .into_diagnostic()
-            .wrap_err_with(|| format!("cannot read token file {source}"))?;
+            .wrap_err_with(|| format!("cannot read token file {}", source.text))?;
         if batch.lines.is_empty() {
             break;
         }
@@ -98,7 +98,7 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
                 rows.extend(reports);
                 if !found {
                     if rows.len() > MAX_HELD_LINES {
-                        return Err(not_a_token_file(&source, tally.lines, true));
+                        return Err(not_a_token_file(&source.text, tally.lines, true));
                     }
                     continue;
                 }
@@ -117,7 +117,7 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
     }
     if let Held::Rows(rows) = &held {
         if !rows.is_empty() {
-            return Err(not_a_token_file(&source, tally.lines, false));
+            return Err(not_a_token_file(&source.text, tally.lines, false));
         }
     }
     let sink = match sink {
@@ -212,6 +212,7 @@ enum Trust {
 
 #[derive(Debug, Serialize)]
 struct TrustedApprovers {
+    #[serde(flatten, serialize_with = "crate::path_json::file")]
     file: PathBuf,
     entries: usize,
     keys: usize,
@@ -229,6 +230,7 @@ struct Checked {
 
 #[derive(Debug, Clone, Serialize)]
 struct FrameInput {
+    #[serde(flatten, serialize_with = "crate::path_json::file")]
     file: PathBuf,
     sha256: String,
     length: u64,
@@ -325,7 +327,8 @@ struct TrustedKey {
 
 #[derive(Debug, Serialize)]
 struct Summary {
-    source: String,
+    #[serde(flatten, serialize_with = "crate::path_json::source")]
+    source: crate::path_json::Shown,
     /// The one trusted key; `null` with `--trusted-approvers`.
     trusted_key: Option<TrustedKey>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -343,7 +346,13 @@ struct Summary {
 }
 
 impl Summary {
-    fn new(source: String, key: &PublicKey, checked: &Checked, tally: Tally, bytes: u64) -> Self {
+    fn new(
+        source: crate::path_json::Shown,
+        key: &PublicKey,
+        checked: &Checked,
+        tally: Tally,
+        bytes: u64,
+    ) -> Self {
         let mut file_findings = Vec::new();
         if bytes > MAX_TOKEN_FILE_BYTES {
             file_findings.push(FileFinding {
@@ -730,7 +739,7 @@ fn write_summary(out: &mut impl Write, summary: &Summary) -> io::Result<()> {
     writeln!(
         out,
         "{}: {} token {lines}, {} accepted, {}{declines}",
-        escape(&summary.source),
+        escape(&summary.source.text),
         summary.lines,
         summary.accepted,
         super::layout::count(summary.rejected, "rejected", super::layout::Verdict::Bad)

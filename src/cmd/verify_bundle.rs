@@ -15,6 +15,7 @@ use std::path::PathBuf;
 
 #[derive(Debug, Serialize)]
 struct BundleResult<'a> {
+    #[serde(flatten, serialize_with = "crate::path_json::file")]
     file: PathBuf,
     #[serde(flatten)]
     report: &'a BundleReport,

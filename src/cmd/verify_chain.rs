@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 struct ChainResult {
     /// `sealed` or `audit-lines`.
     kind: &'static str,
+    #[serde(flatten, serialize_with = "crate::path_json::file")]
     file: PathBuf,
     /// `ok` or `fail`.
     status: &'static str,
@@ -52,6 +53,7 @@ struct HeadCheck {
 
 #[derive(Debug, Serialize)]
 struct StateCheck {
+    #[serde(flatten, serialize_with = "crate::path_json::file")]
     file: PathBuf,
     #[serde(flatten)]
     state: Option<HeadState>,

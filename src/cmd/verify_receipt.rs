@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 /// One file's result as `--format json|jsonl` prints it.
 #[derive(Debug, Serialize)]
 pub struct FileResult<'a> {
+    #[serde(flatten, serialize_with = "crate::path_json::file")]
     pub file: &'a Path,
     /// `authenticated`, `unpinned`, `unsigned`, `failed`, or `unreadable` (not a receipt).
     pub status: &'static str,

@@ -73,6 +73,9 @@ pub struct Item {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct View {
     pub receipt: String,
+    /// The receipt's exact path in hex, only when it is not UTF-8 ([`crate::path_json`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub receipt_hex: Option<String>,
     pub origin: Origin,
     pub record_version: Option<u64>,
     pub counter: Option<u64>,
@@ -337,6 +340,7 @@ fn load(path: &Path) -> Result<Loaded, DiffError> {
                     Ok(&bytes),
                     &mut scratch.borrow_mut(),
                 )
+                .named(&file.path)
             }))
         })
         .collect::<Result<Vec<_>, Unreadable>>()
@@ -452,6 +456,7 @@ fn view(item: &Item, side: Side) -> View {
     };
     View {
         receipt: r.receipt.clone(),
+        receipt_hex: r.receipt_hex.clone(),
         origin: item.origin,
         record_version: r.record_version,
         counter: r.reported.counter,

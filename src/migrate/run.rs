@@ -387,7 +387,7 @@ fn migrate_file(file: &ReceiptFile, index: &FrameIndex, options: &Options, slot:
     let record = READ_BUFFER.with(|buffer| {
         let mut buffer = buffer.borrow_mut();
         inputs::read(file, &mut buffer)?;
-        Ok(SCRATCH.with(|scratch| {
+        let mut record = SCRATCH.with(|scratch| {
             migrate_receipt(
                 &file.shown(),
                 file.counter,
@@ -396,7 +396,9 @@ fn migrate_file(file: &ReceiptFile, index: &FrameIndex, options: &Options, slot:
                 options,
                 &mut scratch.borrow_mut(),
             )
-        }))
+        });
+        record.name(&file.path);
+        Ok(record)
     });
     match record {
         Ok(record) => {

@@ -467,7 +467,8 @@ struct Report<'a> {
     decision: &'static str,
     target: &'a str,
     profiles: Vec<&'static str>,
-    token_file: String,
+    #[serde(flatten, serialize_with = "crate::path_json::token_file")]
+    token_file: std::path::PathBuf,
     offset: u64,
     token_line: &'a str,
     nonce: &'a str,
@@ -512,7 +513,7 @@ fn report(
                 decision,
                 target: &signed.target,
                 profiles: profiles.iter().map(|p| p.name()).collect(),
-                token_file: args.token_file.display().to_string(),
+                token_file: args.token_file.clone(),
                 offset: appended.offset,
                 token_line: &signed.line,
                 nonce: &signed.nonce,
