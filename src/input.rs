@@ -648,6 +648,8 @@ pub struct Unreadable {
     pub source: io::Error,
     /// The stable code: `unreadable-file`, or the one a command has always used.
     pub code: &'static str,
+    /// What to do instead, when the command knows (a directory given where a file belongs).
+    pub help: Option<String>,
 }
 
 impl Unreadable {
@@ -656,6 +658,15 @@ impl Unreadable {
             input: input.to_string(),
             source,
             code: "unreadable-file",
+            help: None,
+        }
+    }
+
+    /// The same failure with what to do instead.
+    pub fn with_help(self, help: String) -> Self {
+        Unreadable {
+            help: Some(help),
+            ..self
         }
     }
 
@@ -669,6 +680,10 @@ impl Unreadable {
 impl crate::error_code::Coded for Unreadable {
     fn code(&self) -> &'static str {
         self.code
+    }
+
+    fn help(&self) -> Option<String> {
+        self.help.clone()
     }
 
     fn outcome(&self) -> Outcome {
