@@ -1083,7 +1083,7 @@ mod json_output_broken_on_failure {
                         "{line}"
                     );
                 }
-                assert_ne!(stderr.contains("io-error"), true, "{what}: {stderr}");
+                assert!(!stderr.contains("io-error"), "{what}: {stderr}");
                 if case[1] == "--no-such-flag" {
                     assert_eq!((code, stdout.as_str()), (2, ""));
                     assert_eq!(error_code(&stderr), "usage");

@@ -165,7 +165,7 @@ fn challenged(args: &ApproveArgs) -> miette::Result<(String, Vec<u8>)> {
             )
         })?;
         let challenge =
-            host_refusal::parse(&text).map_err(|e| super::diagnostic::report_at(&input, e))?;
+            host_refusal::parse(text).map_err(|e| super::diagnostic::report_at(&input, e))?;
         return Ok((challenge.target, challenge.frame));
     }
     let (Some(frame_path), Some(target)) = (&args.frame, &args.target) else {
