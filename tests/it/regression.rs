@@ -1270,7 +1270,11 @@ fn the_fixed_bugs_table_names_tests_that_exist() {
         assert!(!names.is_empty(), "{row}");
         for name in names {
             let (module, item) = name.split_once("::").unwrap_or((name, ""));
+            // A module is a file, or a directory whose mod.rs holds its tests.
             let source = std::fs::read_to_string(root.join(format!("tests/it/{module}.rs")))
+                .or_else(|_| {
+                    std::fs::read_to_string(root.join(format!("tests/it/{module}/mod.rs")))
+                })
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
             if !item.is_empty() {
                 assert!(

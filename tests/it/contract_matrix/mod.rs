@@ -19,7 +19,8 @@
 //! [`TABLE`] is the one list of expected outcomes; docs/exit-status.md shows the same table to
 //! users, and [`the_documented_table_is_the_tested_table`] keeps the two equal.
 //! `SEALKIT_MATRIX_OBSERVE=1` prints the outcomes observed, in the table's form, instead of
-//! asserting (for a new row).
+//! asserting (for a new row). `CARGO_BIN_EXE_sealkit=PATH` runs the matrix against another
+//! binary (with `SEALKIT_MATRIX_TIMEOUT=SECONDS` when it hangs).
 //!
 //! Without read permission the file is still readable by root: when the test runs as root
 //! (as CI does) that case runs the binary as `nobody` through `setpriv`; when it cannot drop
@@ -40,7 +41,16 @@ use std::time::{Duration, Instant};
 /// A run that has not ended after this long is a hang (a FIFO opened for reading blocks
 /// until a writer comes; none will). Every run takes well under a second on a quiet
 /// machine; the margin is for a machine shared with other builds.
-pub(super) const TIMEOUT: Duration = Duration::from_secs(120);
+const TIMEOUT: Duration = Duration::from_secs(120);
+
+/// [`TIMEOUT`], or `SEALKIT_MATRIX_TIMEOUT` seconds (to run the matrix against an older
+/// binary that hangs on FIFOs without waiting two minutes for each).
+pub(super) fn timeout() -> Duration {
+    std::env::var("SEALKIT_MATRIX_TIMEOUT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .map_or(TIMEOUT, Duration::from_secs)
+}
 
 use baselines::{make_fixtures, BASELINES};
 use run::{can_drop_root, is_root, run_plan, Outcome, Plan};

@@ -5,7 +5,7 @@
 
 use super::baselines::{Baseline, Value, BASELINES};
 use super::table::{Case, NOTHING_TO_CHECK};
-use super::{bin, set_mode, Expect, TIMEOUT};
+use super::{bin, set_mode, timeout, Expect};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -299,7 +299,7 @@ fn spawn_with_timeout(mut command: Command, stdin: Option<Vec<u8>>) -> Ran {
         if let Some(status) = child.try_wait().unwrap() {
             break (status.code(), false);
         }
-        if started.elapsed() > TIMEOUT {
+        if started.elapsed() > timeout() {
             let _ = child.kill();
             let _ = child.wait();
             break (None, true);
@@ -354,7 +354,7 @@ impl Outcome {
         let stderr = String::from_utf8_lossy(&ran.stderr);
         let stdout = String::from_utf8_lossy(&ran.stdout);
         if ran.hung {
-            problems.push(format!("did not end within {TIMEOUT:?}"));
+            problems.push(format!("did not end within {:?}", timeout()));
             return problems;
         }
         if ran.exit == Some(101) || stderr.contains("panicked") {
