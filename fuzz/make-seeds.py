@@ -278,6 +278,24 @@ def jcs_seeds():
     return seeds
 
 
+def capture_members_seeds():
+    """Captures of requests and annotated responses (the annotated capture whole, each of its
+    frames, the sessions' captures) and frames that already write a member twice: in a
+    response's `result`, its annotation, its `id`, a request's `params`."""
+    annotated = TD / "evidence" / "annotated.capture"
+    seeds = [annotated.read_bytes()] + lines(annotated)
+    seeds += [p.read_bytes() for p in sorted((LVC / "frames").glob("session-*.capture"))]
+    seeds += [
+        b'{"jsonrpc":"2.0","id":1,"id":2,"result":{}}\n',
+        b'{"jsonrpc":"2.0","id":1,"result":{"_meta":{"a":1}},"result":{}}\n',
+        b'{"jsonrpc":"2.0","id":1,"result":{"_meta":{"k":{"evidenceRef":{},"evidenceRef":[]}}}}\n',
+        b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"},"params":{"name":"u"}}\n',
+        b'{"jsonrpc":"2.0","id":1,"method":null,"result":{}}\n',
+        b'{"a":1,"\\u0061":2}\n',
+    ]
+    return seeds
+
+
 frames = frames_from_testdata()
 write("frame_pipeline", frames)
 write("canonical", frames + json_suite())
@@ -297,3 +315,4 @@ write("audit_names", audit_names_seeds())
 write("trusted_approvers", trusted_approvers_seeds())
 write("key_files", key_files_seeds())
 write("jcs", jcs_seeds())
+write("capture_members", capture_members_seeds())

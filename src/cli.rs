@@ -321,9 +321,11 @@ pub struct VerifyReceiptArgs {
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
 
-    /// The installation's receipt key: 64 hex digits, a raw 32-byte seed file
-    /// (.seal-receipt-ed25519.key) or a file holding the public key in hex. Without it no
-    /// receipt can be authenticated.
+    /// The installation's receipt key, kept apart from the receipts (the public key recorded
+    /// when the host was installed): 64 hex digits, a public key file or a raw 32-byte seed
+    /// file. Without it no receipt can be authenticated; a key read from beside the receipts
+    /// (where seal-host keeps its seed) authenticates nothing independent
+    /// (receipt-key-in-evidence).
     #[arg(long, value_name = "HEX|FILE")]
     pub receipt_key: Option<String>,
 }
@@ -377,7 +379,10 @@ pub struct AuditArgs {
     #[arg(value_name = "DIR", required = true)]
     pub dirs: Vec<PathBuf>,
 
-    /// The installation's receipt key (64 hex, raw 32-byte seed file, or public key file).
+    /// The installation's receipt key, kept apart from the directories audited (the public
+    /// key recorded when the host was installed): 64 hex, a public key file or a raw 32-byte
+    /// seed file. A key read from inside them authenticates nothing independent
+    /// (receipt-key-in-evidence).
     #[arg(long, value_name = "HEX|FILE")]
     pub receipt_key: Option<String>,
 
@@ -633,7 +638,10 @@ pub struct ReportArgs {
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
 
-    /// The installation's receipt key (64 hex, raw 32-byte seed file, or public key file).
+    /// The installation's receipt key, kept apart from the directories reported on (the
+    /// public key recorded when the host was installed): 64 hex, a public key file or a raw
+    /// 32-byte seed file. A key read from inside them authenticates nothing independent
+    /// (receipt-key-in-evidence).
     #[arg(long, value_name = "HEX|FILE")]
     pub receipt_key: Option<String>,
 

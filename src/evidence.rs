@@ -8,12 +8,20 @@
 //! found under the given roots under a canonicalization sealkit knows and equals it; a
 //! reference to a Seal receipt also needs the receipt to authenticate under the pinned key,
 //! and when the call it annotates is known, to be that call's receipt. Every other outcome
-//! has a stable [`EvidenceCode`] whose [`Outcome`] is "found a problem" or "could not check";
-//! an unknown `type` is never refused (its digest is checked, its profile is not evaluated).
-//! Nothing here prints.
+//! has a stable [`EvidenceCode`] whose [`Outcome`] is "found a problem" or "could not check".
+//! Evidence that is a Seal receipt is checked as one whatever `type` the reference declares;
+//! a `type` that only looks like one sealkit knows is refused; any other unknown `type` is
+//! never refused (its digest is checked, its meaning is not evaluated). Nothing here prints.
 
 pub mod capture;
+pub mod checked;
+mod made;
+pub mod refs;
 pub mod store;
+mod types;
+
+pub use made::{receipt_ref, reference_for, Made};
+pub use types::{confusable_type, is_seal_receipt, shown_type, KNOWN_TYPES};
 
 use crate::digest::sha256_hex;
 use crate::frame::Subject;
@@ -131,8 +139,11 @@ evidence_codes! {
     EvidenceDigestMismatch => (Problems, "the digest recomputed from the evidence under the named canonicalization differs from the reference's"),
     EvidenceReceiptNotAuthenticated => (Problems, "the evidence is named a Seal receipt but does not authenticate under the pinned receipt key"),
     EvidenceForAnotherCall => (Problems, "the receipt authenticates but is the receipt of another request than the one the annotated response answers"),
-    EvidenceTypeNotEvaluated => (Good, "the `type` is not one sealkit evaluates: the digest was checked, the evidence's meaning was not"),
+    EvidenceTypeNotEvaluated => (Good, "the `type` is not one sealkit evaluates and the evidence is not a Seal receipt: the digest was checked, the evidence's meaning was not"),
+    EvidenceTypeConfusable => (Problems, "the `type` is not a type sealkit knows but looks like one (a look-alike letter from another script, another case, surrounding space or invisible characters): refused, never read as either"),
     EvidenceFrameUnreadable => (Unchecked, "a captured frame is not one JSON object (or is over the frame limit), so a reference it may carry was not read"),
+    EvidenceFrameUnclassifiable => (Unchecked, "a captured frame is a JSON object but neither a request, a notification nor a response (`method` not a string, `method` beside `result` or `error`, both or neither of `result` and `error`), so a reference it may carry was not read"),
+    DuplicateKey => (Problems, "a captured frame writes one member name twice (at any depth): readers disagree on which copy counts, so the frame is refused and nothing in it is read"),
 }
 
 impl std::fmt::Display for EvidenceCode {
@@ -169,9 +180,9 @@ pub struct ReadRef {
     pub malformed: Option<String>,
 }
 
-/// Reads one reference value: its string members, and the first shape problem (issue 27:
-/// `digest` and `canonicalization` present and strings, `type` a string, `schema` and
-/// `ref` strings when present; a member named twice is refused as readers disagree on it).
+/// Reads one reference value: its string members, and the first shape problem (`digest`,
+/// `canonicalization` and `type` present and strings, `schema` and `ref` strings when
+/// present; a member named twice is refused, as readers disagree on which copy counts).
 pub fn read_ref(node: &Node<'_>) -> ReadRef {
     let Some(members) = node.value.as_object() else {
         return ReadRef {
@@ -367,14 +378,18 @@ pub struct CheckedRef {
 }
 
 impl CheckedRef {
-    /// The reference as people read it: `TYPE STATUS (CODE), binding B: MESSAGE` (the type as
-    /// written, for the caller to escape). The one human line of a checked reference, on the
-    /// report's rows and in its findings.
+    /// The reference as people read it: `TYPE STATUS (CODE), binding B: MESSAGE` (the type
+    /// with everything outside printable ASCII escaped, [`shown_type`]; the message for the
+    /// caller to escape). The one human line of a checked reference, on the report's rows and
+    /// in its findings.
     pub fn line(&self) -> String {
         let verdict = &self.verdict;
         format!(
             "{} {}{}, binding {}: {}",
-            self.evidence_ref.kind.as_deref().unwrap_or("(no type)"),
+            self.evidence_ref
+                .kind
+                .as_deref()
+                .map_or("(no type)".into(), shown_type),
             verdict.status(),
             verdict.code.map(|c| format!(" ({c})")).unwrap_or_default(),
             verdict.binding.as_str(),
@@ -489,6 +504,18 @@ pub fn check(read: &ReadRef, call: Call<'_>, context: &mut Context<'_>) -> Verdi
         return stop(verdict, EvidenceCode::EvidenceRefMalformed, why.clone());
     }
     let fields = &read.fields;
+    if let Some((kind, known)) =
+        (fields.kind.as_deref()).and_then(|kind| confusable_type(kind).map(|known| (kind, known)))
+    {
+        return stop(
+            verdict,
+            EvidenceCode::EvidenceTypeConfusable,
+            format!(
+                "type \"{}\" is not {known:?} but looks like it",
+                shown_type(kind)
+            ),
+        );
+    }
     let (Some(digest), Some(name)) = (&fields.digest, &fields.canonicalization) else {
         return stop(
             verdict,
@@ -577,11 +604,18 @@ pub fn check(read: &ReadRef, call: Call<'_>, context: &mut Context<'_>) -> Verdi
     }
     if !ours {
         let kind = fields.kind.as_deref().unwrap_or_default();
-        return stop(
-            verdict,
-            EvidenceCode::EvidenceTypeNotEvaluated,
-            format!("digest verified; type {kind:?} is not one sealkit evaluates"),
-        );
+        if !is_seal_receipt(&bytes) {
+            return stop(
+                verdict,
+                EvidenceCode::EvidenceTypeNotEvaluated,
+                format!(
+                    "digest verified; type \"{}\" is not one sealkit evaluates",
+                    shown_type(kind)
+                ),
+            );
+        }
+        // A receipt under another name is still a receipt: authenticated as one.
+        verdict.profile = "seal-receipt";
     }
     receipt_profile(verdict, &bytes, call, context)
 }
@@ -670,8 +704,9 @@ fn receipt_profile(
     }
 }
 
-/// The verdict on a captured frame no reference could be read from: it may have carried one.
-pub fn unread_frame(why: String) -> Verdict {
+/// The verdict on a captured frame no reference was read from, though it may carry one:
+/// `code` says why (unreadable, unclassifiable, or a member name written twice).
+pub fn frame_verdict(code: EvidenceCode, why: String) -> Verdict {
     stop(
         Verdict {
             code: None,
@@ -681,21 +716,9 @@ pub fn unread_frame(why: String) -> Verdict {
             receipt: None,
             binding: Binding::NotApplicable,
         },
-        EvidenceCode::EvidenceFrameUnreadable,
+        code,
         why,
     )
-}
-
-/// The reference `sealkit evidence ref` makes for an authenticated receipt: its digest under
-/// RFC 8785, and `ref` its file name (none for a receipt read from standard input).
-pub fn receipt_ref(file_name: Option<&str>, bytes: &[u8]) -> Result<EvidenceRef, JcsError> {
-    Ok(EvidenceRef {
-        kind: Some(SEAL_RECEIPT_TYPE.to_owned()),
-        digest: Some(digest(Canonicalization::Rfc8785, bytes)?),
-        canonicalization: Some(Canonicalization::Rfc8785.name().to_owned()),
-        schema: Some(SEAL_RECEIPT_SCHEMA.to_owned()),
-        reference: file_name.map(str::to_owned),
-    })
 }
 
 #[cfg(test)]

@@ -5,8 +5,16 @@
 //! their exact-frame subject and `request_sha256`, which every frame has, refused or not.
 //! Memory stays bounded: a frame over [`MAX_FRAME_BYTES`] is drained to its LF, keeping
 //! only its first bytes and its true length.
+//!
+//! [`read_strict`] is the one reading of a captured frame as JSON outside the validation
+//! pipeline (responses, a frame given to `verify approval`, the structure of a refused
+//! frame): the one JSON reader, then a member name written twice anywhere refuses the frame
+//! (`duplicate-key`), so no reader of a frame keeps one copy of a repeated member while
+//! another keeps the other. The pipeline refuses the same frames by Seal's guard 2 before
+//! its own parse ([`crate::request`]).
 
 use crate::digest::hex_lower;
+use crate::json::{self, Duplicate, Node, ParseError};
 use sha2::{Digest, Sha256};
 use std::io::{self, BufRead};
 
@@ -80,6 +88,87 @@ fn line_and_frame_sha256(line: &[u8], frame: &[u8]) -> (String, String) {
     let line_digest = hasher.clone().finalize();
     hasher.update(&frame[line.len()..]);
     (hex_lower(&line_digest), hex_lower(&hasher.finalize()))
+}
+
+/// The code of a frame refused for a repeated member name: the pipeline's guard-2 refusal
+/// code (`refusal::RefusalCode::DuplicateKey`, which a test there keeps equal to this).
+pub const DUPLICATE_KEY: &str = "duplicate-key";
+
+/// Why a captured frame was not read as one JSON value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unread {
+    /// Over [`MAX_FRAME_BYTES`]: its true length.
+    Oversized(u64),
+    /// Not UTF-8: the offset of the first invalid byte in the line.
+    NotUtf8(usize),
+    /// Not one JSON value to the one JSON reader (or nested deeper than it reads).
+    NotJson(ParseError),
+    /// A member name written twice in one object, at any depth: readers disagree on which
+    /// copy counts, so the frame is refused, never read one way.
+    Repeated(Duplicate),
+}
+
+impl Unread {
+    /// The stable code of a refused frame ([`DUPLICATE_KEY`]), `None` for a frame that
+    /// simply is not JSON.
+    pub fn code(&self) -> Option<&'static str> {
+        match self {
+            Unread::Repeated(_) => Some(DUPLICATE_KEY),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Unread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unread::Oversized(length) => write!(
+                f,
+                "frame is {length} bytes, over the {MAX_FRAME_BYTES} byte frame limit"
+            ),
+            Unread::NotUtf8(at) => write!(f, "not UTF-8 at byte {at}"),
+            Unread::NotJson(error) => {
+                write!(f, "not JSON: {} at byte {}", error.message, error.offset)
+            }
+            Unread::Repeated(duplicate) => write!(f, "{duplicate}"),
+        }
+    }
+}
+
+/// The one strict reading of a frame's line (its bytes minus the delimiter): `Ok(None)` for a
+/// blank line, else the one JSON value it holds, refused when any object in it writes a
+/// member name twice.
+pub fn read_line_strict(frame_bytes: &[u8]) -> Result<Option<Node<'_>>, Unread> {
+    read_line_strict_within(frame_bytes, json::DUPLICATE_SCAN_DEPTH)
+}
+
+/// [`read_line_strict`] reading at most `max_depth` nested containers (deeper is not JSON
+/// to it), for a caller that reads as a peer with that limit does.
+pub fn read_line_strict_within(
+    frame_bytes: &[u8],
+    max_depth: usize,
+) -> Result<Option<Node<'_>>, Unread> {
+    let line = request_line(frame_bytes);
+    if line
+        .iter()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+    {
+        return Ok(None);
+    }
+    let text = std::str::from_utf8(line).map_err(|e| Unread::NotUtf8(e.valid_up_to()))?;
+    let root = json::parse(text, max_depth).map_err(Unread::NotJson)?;
+    match json::first_duplicate(&root) {
+        Some(duplicate) => Err(Unread::Repeated(duplicate)),
+        None => Ok(Some(root)),
+    }
+}
+
+/// [`read_line_strict`] for a frame of a capture: an oversized frame is not read.
+pub fn read_strict<'a>(frame: &Frame<'a>) -> Result<Option<Node<'a>>, Unread> {
+    if frame.is_oversized() {
+        return Err(Unread::Oversized(frame.length));
+    }
+    read_line_strict(frame.bytes)
 }
 
 /// Reads frames from a buffered byte stream: a frame already whole in the reader's buffer is

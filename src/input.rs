@@ -16,10 +16,38 @@
 //! and keep their own bounds.
 
 use crate::outcome::{Outcome, Shortfall};
+use std::cell::RefCell;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, Read};
 use std::path::{Path, PathBuf};
+
+thread_local! {
+    /// Standard input as a command run in-process on this thread reads it ([`with_stdin`]).
+    static STDIN: RefCell<Option<Vec<u8>>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with `-` reading `bytes` on this thread instead of the process's standard input
+/// (for a command run inside another program: `cmd::in_process`); `None` leaves standard input
+/// as it is. Read once, as standard input is: a second read of `-` finds it empty.
+pub fn with_stdin<T>(bytes: Option<Vec<u8>>, f: impl FnOnce() -> T) -> T {
+    let Some(bytes) = bytes else {
+        return f();
+    };
+    STDIN.with(|stdin| *stdin.borrow_mut() = Some(bytes));
+    let result = f();
+    STDIN.with(|stdin| stdin.borrow_mut().take());
+    result
+}
+
+/// This thread's standard input: the bytes given to [`with_stdin`] (taken, so read once), else
+/// the process's.
+fn stdin() -> Box<dyn Read + Send> {
+    match STDIN.with(|stdin| stdin.borrow_mut().as_mut().map(std::mem::take)) {
+        Some(bytes) => Box::new(io::Cursor::new(bytes)),
+        None => Box::new(io::stdin()),
+    }
+}
 
 /// The largest file read whole that holds one frame, one refusal line (a frame of at most
 /// 1 MiB in base64), a tool specification or an envelope parameter file.
@@ -71,7 +99,7 @@ impl Input {
     /// A named file is opened by [`open_file`]: a directory is refused, a FIFO does not block.
     pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
         match self {
-            Input::Stdin => Ok(Box::new(io::stdin())),
+            Input::Stdin => Ok(stdin()),
             Input::Path(path) => Ok(Box::new(open_file(path)?)),
         }
     }

@@ -250,6 +250,15 @@ mod tests {
         }
     }
 
+    /// The strict frame reader refuses a repeated member with the guard's own code.
+    #[test]
+    fn the_strict_frame_readers_code_is_the_guards() {
+        assert_eq!(
+            crate::frame::DUPLICATE_KEY,
+            RefusalCode::DuplicateKey.as_str()
+        );
+    }
+
     #[test]
     fn jsonrpc_codes_follow_the_design() {
         assert_eq!(RefusalCode::DuplicateKey.jsonrpc_code(), -32602);

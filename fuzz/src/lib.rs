@@ -17,6 +17,7 @@ mod approval_verify;
 mod audit_names;
 mod bundle;
 mod canonical;
+mod capture_members;
 mod chain;
 mod envelope;
 mod frame_pipeline;
@@ -34,6 +35,7 @@ pub use approval_verify::approval_verify;
 pub use audit_names::audit_names;
 pub use bundle::bundle;
 pub use canonical::canonical;
+pub use capture_members::capture_members;
 pub use chain::chain;
 pub use envelope::envelope;
 pub use frame_pipeline::frame_pipeline;
@@ -67,6 +69,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("jcs", jcs),
     ("trusted_approvers", trusted_approvers),
     ("key_files", key_files),
+    ("capture_members", capture_members),
 ];
 
 // ---------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ use crate::report::stream::{Builder, Evidence, Rows};
 use crate::tokenfile::{Batch, LineReader};
 use miette::miette;
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Inputs larger than this are not read (the host's token file is read up to 4 MiB; sealed
 /// logs and captures can be large, but not beyond this).
@@ -38,7 +38,7 @@ const BATCH_LINES: usize = 4096;
 pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
     crate::input::refuse_stdin(
         "DIR",
-        args.dirs.iter().map(PathBuf::as_path),
+        args.dirs.iter().map(std::path::PathBuf::as_path),
         super::audit::STDIN_WHY,
     )
     .map_err(super::diagnostic::report)?;
@@ -234,14 +234,14 @@ fn refuse_output_inside_inputs(args: &ReportArgs) -> miette::Result<()> {
         .map_err(super::diagnostic::report)
 }
 
-/// Trust annotations in the captured responses, checked against the receipt directories (the
-/// evidence roots) under the pinned key, by their requests' exact-frame subjects (shown with
-/// the rows of those requests' receipts).
+/// Trust annotations in the captured responses, and the frames not read, checked against the
+/// receipt directories (the evidence roots) under the pinned key exactly as `evidence
+/// verify` checks them ([`crate::evidence::checked::check_capture`]), with their capture.
 fn annotations(
     args: &ReportArgs,
     inputs: &[Input],
     pin: Option<&crate::receipt::pin::Pin>,
-) -> miette::Result<Vec<(crate::frame::Subject, crate::evidence::RowAnnotation)>> {
+) -> miette::Result<Vec<(String, crate::evidence::checked::CheckedFrame)>> {
     if args.frames.is_empty() {
         return Ok(Vec::new());
     }
@@ -253,19 +253,22 @@ fn annotations(
         pin,
         scratch: &mut scratch,
     };
+    let mut found = Vec::new();
     // The capture files as read for the frame joins (a directory given to --frames is
     // expanded there).
-    let captures: Vec<PathBuf> = inputs
-        .iter()
-        .filter(|input| input.role == "frames")
-        .map(|input| PathBuf::from(&input.path))
-        .collect();
-    crate::evidence::capture::checked_by_request(
-        &captures,
-        crate::evidence::DEFAULT_ANNOTATION_KEY,
-        &mut context,
-    )
-    .map_err(|e| miette!(code = "unreadable-input", "{e}"))
+    for input in inputs.iter().filter(|input| input.role == "frames") {
+        let reader = crate::input::Input::new(Path::new(&input.path))
+            .open()
+            .map_err(|e| miette!(code = "unreadable-input", "{e}"))?;
+        let frames = crate::evidence::checked::check_capture(
+            std::io::BufReader::new(reader),
+            crate::evidence::DEFAULT_ANNOTATION_KEY,
+            &mut context,
+        )
+        .map_err(|e| miette!(code = "unreadable-input", "{}: {e}", input.path))?;
+        found.extend(frames.into_iter().map(|frame| (input.path.clone(), frame)));
+    }
+    Ok(found)
 }
 
 /// The receipts, as the directory audit checks them, streamed into the report's model

@@ -241,9 +241,21 @@ impl Checked {
         let frame = match &args.frame {
             None => None,
             Some(path) => {
-                let bytes = Input::new(path)
+                let input = Input::new(path);
+                let bytes = input
                     .read_whole(Kind::Frame, crate::input::MAX_SMALL_INPUT_BYTES)
                     .map_err(|e| super::diagnostic::report_at("--frame", e))?;
+                // Read by the one strict frame reader: a frame that writes a member name
+                // twice is one Seal never lets through, and whose copies say different things.
+                if let Err(unread @ crate::frame::Unread::Repeated(_)) =
+                    crate::frame::read_line_strict(&bytes)
+                {
+                    return Err(miette!(
+                        code = crate::frame::DUPLICATE_KEY,
+                        help = "Seal refuses such a frame (wire guard 2), so no approval can be bound to it",
+                        "{input}: {unread}: readers disagree on which copy counts, so no token is checked against it"
+                    ));
+                }
                 let subject = Subject::of(&bytes);
                 Some(FrameInput {
                     file: path.clone(),

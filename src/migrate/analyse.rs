@@ -10,7 +10,6 @@
 use super::{EraOutcome, FrameRef, FrameState, Presence, ProfileName, Record, RefusalInfo};
 use crate::era::Era;
 use crate::identity::Profile;
-use crate::json;
 use crate::receipt::ReceiptReport;
 use crate::request::{self, EraMode, Session, Verdict};
 
@@ -189,11 +188,10 @@ impl Structure {
             request_state: Presence::Unknown,
             input_responses: Presence::Unknown,
         };
-        let Ok(line) = std::str::from_utf8(crate::frame::request_line(frame)) else {
-            return unknown;
-        };
-        // seal-host's own nesting limit; deeper frames stay `unknown`.
-        let Ok(root) = json::parse(line.trim_matches([' ', '\t', '\r', '\n']), 128) else {
+        // The one strict frame reader, to seal-host's own nesting limit: deeper frames, and
+        // frames that write a member name twice (whose copies say different things), stay
+        // `unknown`.
+        let Ok(Some(root)) = crate::frame::read_line_strict_within(frame, 128) else {
             return unknown;
         };
         let params = root.value.get("params");
@@ -284,5 +282,10 @@ mod tests {
         assert_eq!(broken.meta, Presence::Unknown);
         let deep = format!("{}{}\n", "[".repeat(200), "]".repeat(200));
         assert_eq!(Structure::of(deep.as_bytes()).meta, Presence::Unknown);
+        // Two `params`, one with `_meta`: read one way, it has none; refused, it is unknown.
+        let twice =
+            Structure::of(b"{\"params\":{\"_meta\":{\"a\":1}},\"params\":{\"name\":\"t\"}}\n");
+        assert_eq!(twice.meta, Presence::Unknown);
+        assert_eq!(twice.request_state, Presence::Unknown);
     }
 }

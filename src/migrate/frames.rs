@@ -335,8 +335,13 @@ impl FrameIndex {
 }
 
 /// seal-host's `canonical_request_sha256` of a frame under a record version's rule, when
-/// the line projects (seal-host parses `line.trim()`).
+/// the line projects (seal-host parses `line.trim()`). A frame that writes a member name
+/// twice has none: the one strict frame reader refuses it, so it is never found by the hash
+/// of one of its readings (only by its exact bytes, and then the pipeline refuses it).
 pub fn canonical_sha256(frame: &[u8], rule: Rule) -> Option<String> {
+    if let Err(crate::frame::Unread::Repeated(_)) = crate::frame::read_line_strict(frame) {
+        return None;
+    }
     let line = std::str::from_utf8(request_line(frame)).ok()?;
     let node = recompute::read_request_line(line).ok()?;
     recompute::project(node.value.get("params"), rule)
@@ -390,6 +395,9 @@ mod tests {
         let pair = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"s":"\ud83d\ude00"}}}"#;
         assert_eq!(canonical_sha256(lone, recompute::V3), None);
         assert!(canonical_sha256(pair, recompute::V3).is_some());
+        // The same call with `params` written twice: no reading of it is looked up.
+        let twice: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"x\"},\"params\":{\"name\":\"t\",\"arguments\":{}}}\n";
+        assert_eq!(canonical_sha256(twice, recompute::V3), None);
     }
 
     #[test]

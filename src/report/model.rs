@@ -271,13 +271,40 @@ pub struct Model {
     pub omitted: Vec<Aggregate>,
     pub tokens: Vec<Token>,
     pub chains: Vec<Chain>,
-    /// Findings not about one receipt (directory checks, tokens, chains), most serious first.
+    /// Findings not about one receipt (directory checks, tokens, chains, trust annotations
+    /// on no row), most serious first.
     pub findings: Vec<Finding>,
+    /// The trust annotations of the captures that are on no row (their call has no receipt
+    /// in the directories, their request is not captured or is refused) and the captured
+    /// frames not read, each reference checked as on a row: every annotation of the
+    /// captures is on a row or here.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub annotations: Vec<CaptureAnnotation>,
+    /// Annotations on no row whose every reference verified, beyond those listed: counted.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub annotations_omitted: u64,
     pub inputs: Vec<Input>,
     pub trust: Trust,
     /// Decisions over time, binned over every receipt (drawn, not part of the JSON model).
     #[serde(skip)]
     pub timeline: Option<Timeline>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// A captured frame's trust annotation (or a frame not read) that is on no row.
+#[derive(Debug, Clone, Serialize)]
+pub struct CaptureAnnotation {
+    pub capture: String,
+    #[serde(flatten)]
+    pub frame: crate::evidence::checked::CheckedFrame,
+    /// Why it is on no row: `no-receipt` (its call is captured and accepted, but no receipt
+    /// of the directories is that call's), `request-not-captured`, `request-refused` (the
+    /// validation pipeline refuses the request, so no receipt can be bound to it) or
+    /// `frame-not-read`.
+    pub unjoined: &'static str,
 }
 
 /// Turns one audited receipt into a row (before any join). The row holds its exact frame

@@ -404,6 +404,7 @@ pub fn unjoined(page: &mut String, model: &Model) {
             }
         );
     }
+    annotations(page, model);
     if !model.findings.is_empty() {
         page.push_str("<h3 id=\"other-findings\">Findings not about one receipt</h3>");
         findings_table(page, &model.findings, STATIC_FINDINGS);
@@ -435,4 +436,76 @@ fn omitted(page: &mut String, model: &Model) {
     page.push_str(
         "</tbody></table><p class=\"sub\">every row is in <code>--format jsonl</code></p>",
     );
+}
+
+/// The trust annotations on no row and the captured frames not read, those with a reference
+/// that did not verify first: each reference with its verdict, and the call it answers.
+fn annotations(page: &mut String, model: &Model) {
+    use crate::evidence::capture::Paired;
+    if model.annotations.is_empty() {
+        return;
+    }
+    page.push_str("<h3 id=\"annotations\">Trust annotations on no row</h3><table class=\"grid annotations\"><thead><tr><th>capture frame</th><th>the call it answers</th><th>reference</th></tr></thead><tbody>");
+    let mut order: Vec<&crate::report::model::CaptureAnnotation> =
+        model.annotations.iter().collect();
+    order.sort_by_key(|a| {
+        std::cmp::Reverse(
+            (a.frame.references.iter())
+                .map(|r| r.verdict.outcome())
+                .max(),
+        )
+    });
+    for annotation in order {
+        let frame = &annotation.frame;
+        let flag = match frame.sensitive {
+            Some(true) => ", sensitive",
+            Some(false) => ", not sensitive",
+            None => "",
+        };
+        let call = match (&frame.request, annotation.unjoined) {
+            (_, "frame-not-read") => "frame not read".to_owned(),
+            (Some(Paired::Call(request)), _) => format!(
+                "request frame {} ({}): no receipt in the directories",
+                request.line, request.tool
+            ),
+            (Some(Paired::Refused { line, code }), _) => {
+                format!("request frame {line}: refused ({code}), no identity")
+            }
+            _ => "request not in the capture".to_owned(),
+        };
+        let references: Vec<String> = if frame.was_read() {
+            frame.references.iter().map(|r| r.line()).collect()
+        } else {
+            (frame.references.iter())
+                .map(|r| {
+                    let code = r.verdict.code.map(|c| c.as_str()).unwrap_or_default();
+                    format!("{} ({code}): {}", r.verdict.status(), r.verdict.message)
+                })
+                .collect()
+        };
+        let references = if references.is_empty() {
+            "no evidenceRef".to_owned()
+        } else {
+            references.join("; ")
+        };
+        let bad =
+            (frame.references.iter()).any(|r| r.verdict.outcome() != crate::outcome::Outcome::Good);
+        let _ = write!(
+            page,
+            "<tr{}><td class=\"path\">{} frame {}{flag}</td><td>{}</td><td>{}</td></tr>",
+            if bad { " class=\"bad\"" } else { "" },
+            escape(&annotation.capture),
+            frame.line,
+            escape(&call),
+            escape(&references)
+        );
+    }
+    page.push_str("</tbody></table>");
+    if model.annotations_omitted > 0 {
+        let _ = write!(
+            page,
+            "<p class=\"sub\">{} more annotations on no row, every reference verified, are counted, not listed</p>",
+            model.annotations_omitted
+        );
+    }
 }

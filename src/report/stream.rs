@@ -10,10 +10,12 @@
 
 use super::chain_order::{Groups, Held};
 use super::joins::{FrameJoins, TokenIndex};
-use super::model::{self, Chain, Input, Model, Row, TokenEvidence, Trust};
+use super::model::{self, CaptureAnnotation, Chain, Input, Model, Row, TokenEvidence, Trust};
 use super::sample::Sample;
 use super::tally::Tally;
 use crate::audit::ReceiptEntry;
+use crate::evidence::capture::Paired;
+use crate::evidence::checked::CheckedFrame;
 use crate::evidence::RowAnnotation;
 use crate::finding::{Code, Finding};
 use crate::frame::Subject;
@@ -37,9 +39,9 @@ pub struct Evidence {
     pub chains: Vec<Chain>,
     /// `None`: no capture was given.
     pub frames: Option<FrameIndex>,
-    /// Checked trust annotations of captured responses, by their request's exact-frame
-    /// subject.
-    pub annotations: Vec<(Subject, RowAnnotation)>,
+    /// Every annotated response and every frame not read of the captures, checked as
+    /// `evidence verify` checks them, with the capture it is in.
+    pub annotations: Vec<(String, CheckedFrame)>,
 }
 
 /// Where the finished rows go: the bounded model, or one by one to a writer.
@@ -66,7 +68,7 @@ pub struct Builder<'w> {
     chains: Vec<Chain>,
     groups: Option<Groups<Waiting>>,
     frames: FrameJoins,
-    annotations: HashMap<Subject, Vec<RowAnnotation>>,
+    annotations: Annotations,
     tally: Tally,
     /// Findings not about one receipt, from the audit.
     findings: Vec<Finding>,
@@ -76,10 +78,7 @@ pub struct Builder<'w> {
 
 impl<'w> Builder<'w> {
     pub fn new(evidence: Evidence, deny_warnings: bool, rows: Rows<'w>) -> Self {
-        let mut annotations: HashMap<Subject, Vec<RowAnnotation>> = HashMap::new();
-        for (subject, annotation) in evidence.annotations {
-            annotations.entry(subject).or_default().push(annotation);
-        }
+        let annotations = Annotations::new(evidence.annotations);
         let groups = (!evidence.chains.is_empty()).then(|| Groups::new(&evidence.chains));
         Builder {
             title: evidence.title,
@@ -123,7 +122,7 @@ impl<'w> Builder<'w> {
             }
         }
         self.frames.join(&mut row, each);
-        join_annotations(&mut row, &self.annotations);
+        self.annotations.join(&mut row);
         self.tally.row(&row);
         let Some(hash) = waits else {
             return self.hand_on(row);
@@ -234,6 +233,8 @@ impl<'w> Builder<'w> {
             .map(|(at, row)| (row.seq, at))
             .collect();
         let mut findings = std::mem::take(&mut self.findings);
+        let (annotations, annotations_omitted) = self.annotations.unjoined();
+        findings.extend(annotations.iter().flat_map(unjoined_findings));
         findings.extend(model::token_findings(&self.tokens.tokens));
         findings.extend(model::chain_findings(&chains));
         // Most serious first everywhere (stable: ties keep their order).
@@ -279,6 +280,8 @@ impl<'w> Builder<'w> {
             tokens: self.tokens.tokens,
             chains,
             findings,
+            annotations,
+            annotations_omitted,
             inputs,
             trust: self.trust,
             timeline,
@@ -292,38 +295,164 @@ impl Default for Rows<'_> {
     }
 }
 
-/// The trust annotations of the captured responses to the row's request (same exact-frame
-/// subject), and a finding for each reference that failed its check (an error) or could not
-/// be checked (a warning): the report checked them, so their outcome counts in its verdict
-/// and exit status, and a row with one is kept whole (seen red with the findings left out:
-/// a forged annotation on a good receipt's row left the report at exit 0).
-fn join_annotations(row: &mut Row, annotations: &HashMap<Subject, Vec<RowAnnotation>>) {
-    let Some(subject) = &row.subject else {
-        return;
-    };
-    let Some(found) = annotations.get(subject) else {
-        return;
-    };
-    for annotation in found {
-        for reference in &annotation.references {
-            let code = match reference.verdict.outcome() {
-                Outcome::Good => continue,
-                Outcome::Problems => Code::AnnotationEvidenceFailed,
-                Outcome::Unchecked => Code::AnnotationEvidenceNotChecked,
-            };
-            row.findings.push(Finding::new(
-                code,
-                Some(PathBuf::from(&row.file)),
-                format!(
-                    "{} frame {}: evidenceRef {}",
-                    annotation.capture,
-                    annotation.line,
-                    reference.line()
-                ),
-            ));
+/// The captures' checked annotations: those of accepted calls by their request's exact-frame
+/// subject, to join the rows of that call's receipts, and whether any row joined each.
+struct Annotations {
+    all: Vec<(String, CheckedFrame)>,
+    by_subject: HashMap<Subject, Vec<usize>>,
+    joined: Vec<bool>,
+}
+
+impl Annotations {
+    fn new(all: Vec<(String, CheckedFrame)>) -> Self {
+        let mut by_subject: HashMap<Subject, Vec<usize>> = HashMap::new();
+        for (at, (_, frame)) in all.iter().enumerate() {
+            if let Some(Paired::Call(request)) = &frame.request {
+                by_subject
+                    .entry(request.subject.clone())
+                    .or_default()
+                    .push(at);
+            }
+        }
+        let joined = vec![false; all.len()];
+        Annotations {
+            all,
+            by_subject,
+            joined,
         }
     }
-    row.annotations.extend(found.iter().cloned());
+
+    /// The trust annotations of the captured responses to the row's request (same
+    /// exact-frame subject), and a finding for each reference that failed its check (an
+    /// error) or could not be checked: the report checked them, so their outcome counts in
+    /// its verdict and exit status, and a row with one is kept whole (seen red with the
+    /// findings left out: a forged annotation on a good receipt's row left the report at
+    /// exit 0).
+    fn join(&mut self, row: &mut Row) {
+        let Some(subject) = &row.subject else {
+            return;
+        };
+        let Some(found) = self.by_subject.get(subject) else {
+            return;
+        };
+        for &at in found {
+            self.joined[at] = true;
+            let (capture, frame) = &self.all[at];
+            let annotation = RowAnnotation {
+                capture: capture.clone(),
+                line: frame.line,
+                sensitive: frame.sensitive,
+                references: frame.references.clone(),
+            };
+            for reference in &annotation.references {
+                if let Some(code) = finding_code(reference.verdict.outcome()) {
+                    row.findings.push(Finding::new(
+                        code,
+                        Some(PathBuf::from(&row.file)),
+                        format!(
+                            "{} frame {}: evidenceRef {}",
+                            annotation.capture,
+                            annotation.line,
+                            reference.line()
+                        ),
+                    ));
+                }
+            }
+            row.annotations.push(annotation);
+        }
+    }
+
+    /// The annotations no row joined, and the frames not read, in capture and frame order:
+    /// every one with a reference that did not verify, and the first [`KEPT_GOOD`] of the
+    /// others (the rest counted in the second value), so the model stays bounded as its
+    /// rows are.
+    fn unjoined(&mut self) -> (Vec<CaptureAnnotation>, u64) {
+        let all = std::mem::take(&mut self.all);
+        let mut good = 0usize;
+        let mut omitted = 0u64;
+        let kept = (all.into_iter().zip(&self.joined))
+            .filter(|(_, joined)| !**joined)
+            .filter(|((_, frame), _)| {
+                let verified =
+                    (frame.references.iter()).all(|r| r.verdict.outcome() == Outcome::Good);
+                if !verified {
+                    return true;
+                }
+                good += 1;
+                omitted += u64::from(good > KEPT_GOOD);
+                good <= KEPT_GOOD
+            })
+            .map(|((capture, frame), _)| {
+                let unjoined = match &frame.request {
+                    _ if !frame.was_read() => "frame-not-read",
+                    Some(Paired::Call(_)) => "no-receipt",
+                    Some(Paired::Refused { .. }) => "request-refused",
+                    None => "request-not-captured",
+                };
+                CaptureAnnotation {
+                    capture,
+                    frame,
+                    unjoined,
+                }
+            })
+            .collect();
+        (kept, omitted)
+    }
+}
+
+/// Annotations on no row whose every reference verified, listed in the model (the others
+/// are counted): those that did not verify are all listed.
+const KEPT_GOOD: usize = 200;
+
+/// The finding a reference's verdict puts in the report: none when it verified.
+fn finding_code(outcome: Outcome) -> Option<Code> {
+    match outcome {
+        Outcome::Good => None,
+        Outcome::Problems => Some(Code::AnnotationEvidenceFailed),
+        Outcome::Unchecked => Some(Code::AnnotationEvidenceNotChecked),
+    }
+}
+
+/// The findings of an annotation on no row (or a frame not read), about its capture: as on
+/// a row, a reference that failed is an error, one not checked cannot be passed over.
+fn unjoined_findings(annotation: &CaptureAnnotation) -> Vec<Finding> {
+    let frame = &annotation.frame;
+    let call = match &frame.request {
+        _ if !frame.was_read() => "not read".to_owned(),
+        Some(Paired::Call(request)) => format!(
+            "answering request frame {} ({}), a call no receipt of the directories is for",
+            request.line, request.tool
+        ),
+        Some(Paired::Refused { line, code }) => {
+            format!(
+                "answering request frame {line}, which the validation pipeline refuses ({code})"
+            )
+        }
+        None => "answering a request the capture does not hold".to_owned(),
+    };
+    (frame.references.iter())
+        .filter_map(|reference| {
+            let code = finding_code(reference.verdict.outcome())?;
+            let what = if frame.was_read() {
+                format!("evidenceRef {}", reference.line())
+            } else {
+                let verdict = &reference.verdict;
+                format!(
+                    "{}{}",
+                    verdict.code.map(|c| format!("{c}: ")).unwrap_or_default(),
+                    verdict.message
+                )
+            };
+            Some(Finding::new(
+                code,
+                Some(PathBuf::from(&annotation.capture)),
+                format!(
+                    "{} frame {}, {call}: {what}",
+                    annotation.capture, frame.line
+                ),
+            ))
+        })
+        .collect()
 }
 
 /// The row as shown: its frame analysed (when it holds one and `server` analysis is wanted

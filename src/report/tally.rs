@@ -2,10 +2,12 @@
 //! same conclusion the exit status gives, with the findings that cause it, most serious
 //! first), the summary counts and the timeline's bins. Guarantees: only an authenticated
 //! receipt's decision is counted as a verdict (every other decision is counted apart, as a
-//! claim); the verdict is `problems` exactly when an error finding (or, with
+//! claim); the verdict is `could-not-check` when a finding says something could not be
+//! checked (`Code::could_not_check`, whatever else is found, as "could not check" dominates
+//! in every exit status), else `problems` exactly when an error finding (or, with
 //! `--deny-warnings`, a warning) is in the report (an empty input is the `no-receipts`
-//! error, as `audit` says), `could-not-check` when no receipt was found and no finding
-//! says why, else `good`; every receipt is counted in the summary and the timeline whatever
+//! error, as `audit` says), else `could-not-check` when no receipt was found, else
+//! `good`; every receipt is counted in the summary and the timeline whatever
 //! order it comes in, holding no more of it than its decision time and lane (9 bytes). The
 //! rows a report keeps are [`super::sample`]'s.
 
@@ -54,7 +56,10 @@ pub struct Tally {
 struct Candidate {
     severity: Severity,
     count: u64,
+    /// Rows carrying the code: a row's findings come together (a late chain finding is the
+    /// only one of its code on its row), so a row is counted when it differs from the last.
     rows: u64,
+    last_row: Option<usize>,
     /// The first such finding of the earliest row with a decision time: (time, walk
     /// position, finding).
     timed: Option<(u64, usize, Finding)>,
@@ -117,7 +122,10 @@ impl Tally {
     pub fn row_finding(&mut self, finding: &Finding, time: Option<u64>, seq: usize) {
         self.count(finding);
         if let Some(candidate) = self.candidate(finding) {
-            candidate.rows += 1;
+            if candidate.last_row != Some(seq) {
+                candidate.rows += 1;
+                candidate.last_row = Some(seq);
+            }
             match time {
                 Some(time) => {
                     if candidate
@@ -161,7 +169,7 @@ impl Tally {
     }
 
     fn candidate(&mut self, finding: &Finding) -> Option<&mut Candidate> {
-        if finding.severity < self.threshold {
+        if finding.severity < self.threshold && !finding.code.could_not_check() {
             return None;
         }
         let candidate = self
@@ -171,6 +179,7 @@ impl Tally {
                 severity: finding.severity,
                 count: 0,
                 rows: 0,
+                last_row: None,
                 timed: None,
                 untimed: None,
                 other: None,
@@ -287,9 +296,34 @@ fn verdict(summary: &Summary, candidates: BTreeMap<Code, Candidate>) -> Conclusi
             c.code,
         )
     });
+    let unchecked: u64 = (causes.iter())
+        .filter(|c| c.code.could_not_check())
+        .map(|c| c.count)
+        .sum();
     causes.truncate(CAUSES);
     let receipts = summary.receipts;
-    let (outcome, headline) = if !causes.is_empty() {
+    // A pinned key found inside the evidence authenticates nothing independent: the verdict
+    // line says so itself.
+    let under = if summary
+        .findings_by_code
+        .contains_key(&Code::ReceiptKeyInEvidence)
+    {
+        format!(" {}", crate::receipt::pin::UNDER_KEY_IN_EVIDENCE)
+    } else {
+        String::new()
+    };
+    let (outcome, headline) = if unchecked > 0 {
+        // What could not be checked comes first: the report cannot say the evidence holds.
+        (
+            "could-not-check",
+            format!(
+                "{unchecked} finding{} of a trust-annotation reference or captured frame that could not be checked; {errors} error finding{}; {authenticated} of {receipts} receipt{} authenticated{under}.",
+                plural(unchecked),
+                plural(errors),
+                plural(receipts)
+            ),
+        )
+    } else if !causes.is_empty() {
         let what = if errors > 0 {
             format!(
                 "{errors} error finding{}",
@@ -301,7 +335,7 @@ fn verdict(summary: &Summary, candidates: BTreeMap<Code, Candidate>) -> Conclusi
         (
             "problems",
             format!(
-                "{what}; {authenticated} of {receipts} receipt{} authenticated.",
+                "{what}; {authenticated} of {receipts} receipt{} authenticated{under}.",
                 plural(receipts)
             ),
         )
@@ -314,7 +348,7 @@ fn verdict(summary: &Summary, candidates: BTreeMap<Code, Candidate>) -> Conclusi
         (
             "good",
             format!(
-                "All {receipts} receipt{} authenticated; no error finding ({warnings} warning{}).",
+                "All {receipts} receipt{} authenticated{under}; no error finding ({warnings} warning{}).",
                 plural(receipts),
                 plural(warnings)
             ),

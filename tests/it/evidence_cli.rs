@@ -19,7 +19,8 @@ fn root() -> PathBuf {
 }
 
 fn receipt_key() -> String {
-    format!("{RECEIPTS}/.seal-receipt-ed25519.key")
+    // Kept apart from the receipts: a key read from among them authenticates nothing.
+    "testdata/keys/legacy-vs-current-receipt.pub".to_owned()
 }
 
 fn receipt_files() -> Vec<String> {
@@ -271,23 +272,57 @@ fn an_unknown_canonicalization_or_digest_syntax_could_not_be_checked() {
     assert_eq!(record["code"], "evidence-digest-unsupported");
 }
 
+/// An unknown `type` over evidence that is not a receipt: the digest is checked, the meaning
+/// is not. Over a receipt, the receipt is authenticated whatever the type says (issue 36).
 #[test]
 fn an_unknown_type_has_its_digest_checked_and_its_profile_not_evaluated() {
-    let (code, record) = verify_edited(|r| {
+    let scratch = tempfile::tempdir().unwrap();
+    let evidence = scratch.path().join("evidence");
+    std::fs::create_dir(&evidence).unwrap();
+    let policy = br#"{"classes":["internal"],"owner":"data-governance"}"#;
+    std::fs::write(evidence.join("policy.json"), policy).unwrap();
+    let digest = format!("sha256:{}", sealkit::digest::sha256_hex(policy));
+    // Session L up to the annotated response to id 1, its reference edited.
+    let first_frames = |edit: &dyn Fn(&mut Value)| {
+        let capture = edited_capture(scratch.path(), L1_RESPONSE, edit);
+        let text = std::fs::read_to_string(&capture).unwrap();
+        let kept: Vec<&str> = text.lines().take(L1_RESPONSE as usize).collect();
+        std::fs::write(&capture, kept.join("\n") + "\n").unwrap();
+        capture
+    };
+    let capture = first_frames(&|r| {
         r["type"] = "ifc.fides.v1".into();
+        r["digest"] = digest.clone().into();
+        r["ref"] = "policy.json".into();
     });
-    assert_eq!(code, 0);
+    let (code, records) = verify(&capture, &evidence);
+    let record = at(&records, L1_RESPONSE);
+    assert_eq!(code, 0, "{records:#?}");
     assert_eq!(record["code"], "evidence-type-not-evaluated");
     assert_eq!(record["status"], "verified");
     assert_eq!(record["profile"], "not-evaluated");
     assert!(record.get("receipt").is_none());
     // The digest still counts: the same unknown type over a wrong digest fails.
-    let (code, record) = verify_edited(|r| {
+    let capture = first_frames(&|r| {
         r["type"] = "ifc.fides.v1".into();
         r["digest"] = format!("sha256:{}", "0".repeat(64)).into();
+        r["ref"] = "policy.json".into();
     });
+    let (code, records) = verify(&capture, &evidence);
     assert_eq!(code, 1);
-    assert_eq!(record["code"], "evidence-digest-mismatch");
+    assert_eq!(
+        at(&records, L1_RESPONSE)["code"],
+        "evidence-digest-mismatch"
+    );
+    // The call's own receipt under another type is still checked as a receipt, and bound.
+    let (code, record) = verify_edited(|r| {
+        r["type"] = "ifc.fides.v1".into();
+    });
+    assert_eq!(code, 0, "{record}");
+    assert_eq!(record["profile"], "seal-receipt");
+    assert_eq!(record["receipt"], "authenticated");
+    assert_eq!(record["binding"], "bound");
+    assert!(record.get("code").is_none());
 }
 
 #[test]
@@ -578,7 +613,8 @@ fn the_report_joins_annotations_to_their_requests_rows() {
 /// a forged reference (the "dropped table users" response's digest changed by one digit) is
 /// an `annotation-evidence-failed` error on both rows of that call and the report says
 /// *problems* with exit 1; a reference to evidence that is not there is an
-/// `annotation-evidence-not-checked` warning (exit 0, 1 with `--deny-warnings`). Seen red with
+/// `annotation-evidence-not-checked` warning that makes the verdict *could not check* (exit 2,
+/// as `evidence verify` says on the same capture; issue 36). Seen red with
 /// the findings left out of `join_annotations`: the forged capture's report exited 0, good.
 #[test]
 fn the_report_counts_annotation_verdicts() {
@@ -604,8 +640,8 @@ fn the_report_counts_annotation_verdicts() {
             .replace(digest, &"0".repeat(64)),
             "annotation-evidence-not-checked",
             "warning",
-            0,
-            "good",
+            2,
+            "could-not-check",
         ),
     ];
     for (name, capture_text, code, severity, exit, verdict) in cases {
@@ -654,9 +690,8 @@ fn the_report_counts_annotation_verdicts() {
             ],
             "{name}"
         );
-        if exit == 0 {
-            let (status, _, stderr) = run(&["--deny-warnings"]);
-            assert_eq!(status, 1, "{name} --deny-warnings: {stderr}");
-        }
+        // What could not be checked stays so whatever the threshold.
+        let (status, _, stderr) = run(&["--deny-warnings"]);
+        assert_eq!(status, exit, "{name} --deny-warnings: {stderr}");
     }
 }

@@ -99,14 +99,17 @@ fn codes(page: &str) -> Vec<String> {
     let labels = || Label::ALL.iter().map(|l| l.as_str().to_owned());
     match page {
         "sealkit-target" | "sealkit-approve" | "sealkit-envelope" => refusals().collect(),
-        "sealkit-audit" => findings(&[Scope::Receipt, Scope::File, Scope::Directory]),
+        "sealkit-audit" => {
+            findings(&[Scope::Receipt, Scope::Anchor, Scope::File, Scope::Directory])
+        }
         "sealkit-report" => findings(&[
             Scope::Receipt,
+            Scope::Anchor,
             Scope::File,
             Scope::Directory,
             Scope::ReportJoin,
         ]),
-        "sealkit-verify-receipt" => findings(&[Scope::Receipt, Scope::File]),
+        "sealkit-verify-receipt" => findings(&[Scope::Receipt, Scope::Anchor, Scope::File]),
         // A head state file that names a member twice; the chain's own errors are diagnostics.
         "sealkit-verify-chain" => vec![Code::DuplicateMember.as_str().to_owned()],
         "sealkit-verify-approval" => Reason::ALL
@@ -237,7 +240,7 @@ fn examples(page: &str) -> &'static [(&'static str, &'static str)] {
     match page {
         "sealkit" => &[
             ("Identities of every frame in a capture:", "sealkit target capture.jsonl"),
-            ("Audit a receipt directory against the installation key:", "sealkit audit /var/lib/seal/receipts --receipt-key receipt.pub"),
+            ("Audit a receipt directory against the installation's receipt key, as recorded apart from the receipts when the host was installed:", "sealkit audit /var/lib/seal/receipts --receipt-key /etc/seal/receipt.pub"),
         ],
         "sealkit-target" => &[
             ("Identities of a capture, with the server identity the host is configured with:", "sealkit target --server prod-db capture.jsonl"),
@@ -274,7 +277,8 @@ fn examples(page: &str) -> &'static [(&'static str, &'static str)] {
             ("Also check the binding to a captured frame at a given time:", "sealkit verify approval tokens.ndjson --pubkey-file keys/approval.pub --frame frame.json --now 1786000000000"),
         ],
         "sealkit-verify-receipt" => &[
-            ("Receipts against the installation's receipt key:", "sealkit verify receipt receipts/receipt-*.json --receipt-key receipt.pub"),
+            ("Receipts against the installation's receipt key, kept apart from them:", "sealkit verify receipt receipts/receipt-*.json --receipt-key /etc/seal/receipt.pub"),
+            ("Record that key when the host is installed (seal-host writes its seed beside the receipts, where whoever can rewrite them can replace it):", "sealkit key show /var/lib/seal/receipts/.seal-receipt-ed25519.key"),
         ],
         "sealkit-verify-chain" => &[
             ("A sealed log:", "sealkit verify chain sealed.json"),
@@ -284,8 +288,9 @@ fn examples(page: &str) -> &'static [(&'static str, &'static str)] {
             ("A detached statement bundle with its three trusted keys:", "sealkit verify bundle bundle.json --issuer-pubkey HEX --request-pubkey HEX --approval-pubkey HEX"),
         ],
         "sealkit-audit" => &[
-            ("A receipt directory, two worker threads:", "sealkit audit receipts/ --receipt-key receipt.pub --jobs 2"),
-            ("Findings as JSON Lines for a script:", "sealkit audit receipts/ --receipt-key receipt.pub --format jsonl"),
+            ("A receipt directory against the receipt key recorded at install time, two worker threads:", "sealkit audit receipts/ --receipt-key /etc/seal/receipt.pub --jobs 2"),
+            ("Findings as JSON Lines for a script:", "sealkit audit receipts/ --receipt-key /etc/seal/receipt.pub --format jsonl"),
+            ("Not this: a key read from inside the directory audited authenticates nothing independent (receipt-key-in-evidence, exit 1):", "sealkit audit receipts/ --receipt-key receipts/.seal-receipt-ed25519.key"),
         ],
         "sealkit-diff" => &[
             ("Old receipts against a migration output, with the captured frames:", "sealkit diff old-receipts/ migrated/ --frames capture.jsonl"),
@@ -302,8 +307,8 @@ fn examples(page: &str) -> &'static [(&'static str, &'static str)] {
             ("References from a file, annotations under another _meta key:", "sealkit evidence verify --refs refs.jsonl --evidence receipts/ --receipt-key receipt.pub --annotation-key com.example/trust"),
         ],
         "sealkit-report" => &[
-            ("One page joining a receipt directory with its tokens, chain and captured frames:", "sealkit report --out incident.html --receipt-key receipt.pub --trusted-approvers approvers.txt --tokens tokens.ndjson --chain sealed.json --frames capture.jsonl receipts/"),
-            ("The joined model as JSON, for a dashboard of your own:", "sealkit report --out incident.json --format json --receipt-key receipt.pub receipts/"),
+            ("One page joining a receipt directory with its tokens, chain and captured frames, against the receipt key recorded apart from the receipts at install time:", "sealkit report --out incident.html --receipt-key /etc/seal/receipt.pub --trusted-approvers approvers.txt --tokens tokens.ndjson --chain sealed.json --frames capture.jsonl receipts/"),
+            ("The joined model as JSON, for a dashboard of your own:", "sealkit report --out incident.json --format json --receipt-key /etc/seal/receipt.pub receipts/"),
         ],
         "sealkit-migrate" => &[
             ("Label old receipts, recovering frames from a capture:", "sealkit migrate old-receipts/ --frames capture.jsonl --out migrated/"),

@@ -7,8 +7,13 @@ mod report_support;
 #[path = "../../benches/support/receipts.rs"]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod generated_receipts;
+// The benchmarks' seeded generator of varied evidence (its own checks: bench_inputs).
+#[path = "../../benches/support/evidence/mod.rs"]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod bench_evidence;
 mod support;
 
+mod allocator;
 mod approval_approve_cli;
 mod approval_approve_refusals;
 mod approval_fixtures;
@@ -18,6 +23,8 @@ mod approval_verify_cli;
 mod approval_verify_conflicts;
 mod approval_wycheproof;
 mod audit_approvers;
+mod audit_copies;
+mod bench_inputs;
 mod canonical_work;
 mod chain_stream;
 mod ci_hygiene;
@@ -34,6 +41,7 @@ mod contract_matrix;
 mod duplicate_members;
 mod empty_evidence;
 mod evidence_cli;
+mod evidence_hostile;
 mod fuzz_corpus;
 mod fuzz_regressions;
 mod generated_files;
@@ -57,11 +65,13 @@ mod readme_codes;
 mod readme_examples;
 mod real_clients;
 mod receipt_flips;
+mod receipt_key_in_evidence;
 mod receipt_unsupported_version;
 mod receipts;
 mod refusal_agreement;
 mod regression;
 mod report_browser;
+mod report_frame_joins;
 mod report_model;
 mod report_page;
 mod report_tamper;
@@ -74,4 +84,5 @@ mod target_tool_spec;
 mod terminal_tables;
 mod typed_errors;
 mod v2_signed_approval;
+mod verdict_pins;
 mod watched_mutations;
