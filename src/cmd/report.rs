@@ -157,6 +157,14 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
         };
         let model = stream(&args, &options, evidence, global, Rows::Each(&mut write))
             .map_err(|e| e.unwrap_or_else(|e| cannot_write(&args, e)))?;
+        // After the rows, the findings about no one receipt (a copy, a key from the evidence,
+        // an annotation on no row): every finding behind the exit status is in every format.
+        for finding in &model.findings {
+            let mut line = super::typed("finding", finding).map_err(|e| miette!("{e}"))?;
+            line.push(b'\n');
+            bytes += line.len() as u64;
+            file.write_all(&line).map_err(|e| cannot_write(&args, e))?;
+        }
         file.commit().map_err(|e| cannot_write(&args, e))?;
         (model, bytes)
     } else {

@@ -78,7 +78,9 @@ pub(super) const BASELINES: &[Baseline] = &[
     Baseline {
         command: "verify receipt",
         args: &[
-            ("FILE", Value::File("receipt.json")),
+            // In a directory of its own: a key beside the receipt would be one found in the
+            // evidence itself (receipt-key-in-evidence, exit 1).
+            ("FILE", Value::File("apart/receipt.json")),
             ("--receipt-key", Value::File("receipt.key")),
         ],
         exit: 0,
@@ -298,6 +300,8 @@ pub(super) fn make_fixtures(dir: &Path) {
     };
     std::fs::copy(first_receipt("receipts"), dir.join("receipt.json")).unwrap();
     std::fs::copy(first_receipt("old"), dir.join("old-receipt.json")).unwrap();
+    std::fs::create_dir(dir.join("apart")).unwrap();
+    std::fs::copy(first_receipt("receipts"), dir.join("apart/receipt.json")).unwrap();
     copy(lvc.join("frames/session-M.capture"), "session.capture");
     copy(lvc.join("new/sealed.json"), "sealed.json");
     copy(lvc.join("new/audit.lines"), "audit.lines");

@@ -28,6 +28,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod baselines;
+mod relations;
 mod run;
 mod table;
 

@@ -52,6 +52,10 @@ fn snapshot(dir: &Path) -> Snapshot {
 }
 
 fn copy_tree(from: &Path, to: &Path) {
+    // A fixture may lie in a directory of its own (`apart/receipt.json`).
+    if let Some(parent) = to.parent() {
+        std::fs::create_dir_all(parent).unwrap();
+    }
     if from.is_dir() {
         std::fs::create_dir(to).unwrap();
         for entry in std::fs::read_dir(from).unwrap() {
@@ -174,7 +178,7 @@ pub(super) fn run_plan(
                         }
                         Some(Value::File(name)) => {
                             std::fs::create_dir(&given).unwrap();
-                            std::fs::copy(fixtures.join(name), given.join(name)).unwrap();
+                            copy_tree(&fixtures.join(name), &given.join(name));
                         }
                         _ => std::fs::create_dir(&given).unwrap(),
                     },
