@@ -1240,6 +1240,23 @@ mod non_utf8_name_broke_json {
         let record: serde_json::Value =
             serde_json::from_str(stdout.lines().next().unwrap()).unwrap();
         assert_eq!(record["receipt_hex"], hex);
+        // And `report`'s rows, in its JSON model and its JSON Lines (no `file_hex` on 5027bf8:
+        // the row's name lossy alone).
+        for format in ["json", "jsonl"] {
+            let page = format!("page.{format}");
+            let args = ["--format", format, "report", "receipts", "--out", &page].map(OsStr::new);
+            let (code, _, stderr) = run_in(work.path(), &args, b"", false);
+            assert_eq!(code, 1, "{stderr}");
+            let text = std::fs::read_to_string(work.path().join(&page)).unwrap();
+            let row: serde_json::Value = match format {
+                "json" => {
+                    serde_json::from_str::<serde_json::Value>(&text).unwrap()["rows"][0].clone()
+                }
+                _ => serde_json::from_str(text.lines().next().unwrap()).unwrap(),
+            };
+            assert_eq!(row["file"], "receipts/receipt-\u{fffd}-caf\u{fffd}.json");
+            assert_eq!(row["file_hex"], hex, "{format}");
+        }
     }
 }
 
