@@ -31,13 +31,10 @@ struct RefRecord<'a> {
     made: evidence::Made,
 }
 
-/// Reports an input that could not be read; the run could not check it.
-fn unreadable(input: &Input, error: &std::io::Error, global: &Global) -> Outcome {
-    super::report_error(
-        &miette::miette!(code = "unreadable-file", "{input}: {error}"),
-        global,
-    );
-    Outcome::Unchecked
+/// Reports an input that could not be read, through the input layer (its code and the exit
+/// status a shortfall gives); the run could not check it.
+fn unreadable(input: &Input, error: std::io::Error, global: &Global) -> Outcome {
+    super::stopped_input(crate::input::Unreadable::new(input, error), global)
 }
 
 fn run_ref(args: EvidenceRefArgs, global: &Global) -> miette::Result<Outcome> {
@@ -50,7 +47,7 @@ fn run_ref(args: EvidenceRefArgs, global: &Global) -> miette::Result<Outcome> {
         let bytes = match input.read_capped(crate::audit::MAX_RECEIPT_BYTES) {
             Ok(bytes) => bytes,
             Err(error) => {
-                outcome = unreadable(&input, &error, global);
+                outcome = outcome.worst(unreadable(&input, error, global));
                 continue;
             }
         };
@@ -143,7 +140,7 @@ fn run_verify(args: EvidenceVerifyArgs, global: &Global) -> miette::Result<Outco
         let input = Input::new(file);
         match input.read_capped_text(crate::audit::MAX_RECEIPT_BYTES) {
             Ok(text) => records.extend(checked::check_refs(&text, file, &mut context)),
-            Err(error) => inputs = unreadable(&input, &error, global),
+            Err(error) => inputs = inputs.worst(unreadable(&input, error, global)),
         }
     }
     if records.is_empty() && inputs == Outcome::Good {
