@@ -92,7 +92,7 @@ tests_of() {
         audit) echo "--lib audit cli_audit audit_approvers audit_copies receipt_key_in_evidence verdict_pins empty_evidence duplicate_members regression" ;;
         evidence) echo "--lib jcs evidence frame jcs_vectors evidence_cli evidence_hostile fuzz_corpus" ;;
         verdicts) echo "mutation_pins approval_verify_cli" ;;
-        contract) echo "--lib input outcome finding path_json diagnostic target_record regression empty_evidence typed_errors" ;;
+        contract) echo "--lib input in_process outcome finding path_json diagnostic target_record regression empty_evidence typed_errors" ;;
         *) return 1 ;;
     esac
 }
