@@ -9,6 +9,13 @@
 //! format, name the row's code (on stdout, on stderr, or in the page or JSON model `report`
 //! writes), print only valid JSON in the JSON modes, write its output only when the row says
 //! so, and leave every input as it was.
+//!
+//! Seen red after the merge of main at 642f4e5, before `report --format jsonl` wrote its
+//! findings about no one receipt: its rows for a copy and for a key from the evidence named
+//! neither `duplicate-receipt` nor `receipt-key-in-evidence` anywhere (exit 0 and 1 with
+//! nothing to say why). On 5027bf8 none of these codes existed (a copy and a key from the
+//! evidence gave exit 0: main's `audit_copies`, `receipt_key_in_evidence` and
+//! `evidence_hostile` record those runs).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use super::{bin, root, FORMATS};
