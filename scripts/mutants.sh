@@ -10,7 +10,8 @@
 #
 # Usage: scripts/mutants.sh [--all-tests] [GROUP...] [-- EXTRA-CARGO-MUTANTS-OPTIONS...]
 #   GROUP: receipt signature (with src/signature/) approval chain migrate wire json keys audit
-#   report evidence (default: all, in that order), or
+#   report evidence (default: all, in that order), contract (the input layer's shortfalls and
+#   the exit status each gives, names in JSON; not in the default set), or
 #   verdicts: only the functions whose verdicts tests/it/mutation_pins.rs pins (a quick check).
 #   Extra options go to cargo-mutants, e.g. `-- --re config_signature` for one function,
 #   `-- --list` to list the mutants without running them, `-- --in-diff my.diff` for the
@@ -66,13 +67,14 @@ files_of() {
         approval) echo "src/approval.rs src/approval/*.rs src/approvers.rs" ;;
         chain) echo "src/chain.rs src/chain/*.rs" ;;
         migrate) echo "src/migrate.rs src/migrate/*.rs" ;;
-        wire) echo "src/meta.rs src/request.rs src/wire.rs src/frame.rs" ;;
+        wire) echo "src/meta.rs src/request.rs src/request/*.rs src/wire.rs src/frame.rs" ;;
         json) echo "src/json.rs" ;;
         keys) echo "src/keys/*.rs" ;;
         audit) echo "src/audit.rs src/audit/*.rs" ;;
         report) echo "src/report.rs src/report/*.rs" ;;
         evidence) echo "src/jcs.rs src/evidence.rs src/evidence/*.rs src/cmd/evidence.rs" ;;
         verdicts) echo "src/receipt.rs src/receipt/*.rs src/approval/verify.rs" ;;
+        contract) echo "src/input.rs src/outcome.rs src/finding.rs src/path_json.rs src/cmd/diagnostic.rs" ;;
         *) return 1 ;;
     esac
 }
@@ -90,6 +92,7 @@ tests_of() {
         audit) echo "--lib audit cli_audit audit_approvers audit_copies receipt_key_in_evidence verdict_pins empty_evidence duplicate_members regression" ;;
         evidence) echo "--lib jcs evidence frame jcs_vectors evidence_cli evidence_hostile fuzz_corpus" ;;
         verdicts) echo "mutation_pins approval_verify_cli" ;;
+        contract) echo "--lib input in_process outcome finding path_json diagnostic target_record regression empty_evidence typed_errors" ;;
         *) return 1 ;;
     esac
 }

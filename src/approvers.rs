@@ -112,13 +112,27 @@ impl Approvers {
     /// Parses the file at `path` (`-`: standard input).
     pub fn read(path: &Path) -> Result<Self, KeyError> {
         let input = crate::input::Input::new(path);
-        let text = input
-            .read_capped_text(MAX_APPROVERS_FILE_BYTES)
+        let bytes = input
+            .read_capped(MAX_APPROVERS_FILE_BYTES)
             .map_err(|source| KeyError::Io {
                 path: path.to_path_buf(),
                 source,
             })?;
-        Self::parse(&text, path)
+        Self::parse_bytes(&bytes, path)
+    }
+
+    /// [`Approvers::parse`] of a file's bytes: bytes that are not UTF-8 text (binary data) are
+    /// no list, said as its format error.
+    pub fn parse_bytes(bytes: &[u8], path: &Path) -> Result<Self, KeyError> {
+        let text = std::str::from_utf8(bytes).map_err(|e| KeyError::Approvers {
+            path: path.to_path_buf(),
+            line: 0,
+            message: format!(
+                "not UTF-8 text (invalid byte at offset {}): not a trusted-approvers list",
+                e.valid_up_to()
+            ),
+        })?;
+        Self::parse(text, path)
     }
 
     /// Parses the file's text; `path` only names it in errors.

@@ -14,7 +14,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
     let dir = parent_dir(path);
     let temp = temp_path(path);
     let result = (|| {
-        let mut file = create_new_with_mode(&temp, mode)?;
+        let mut file = create_temp(&temp, mode)?;
         file.write_all(bytes)?;
         file.sync_all()?;
         fs::rename(&temp, path)?;
@@ -40,12 +40,17 @@ impl AtomicFile {
     /// Starts writing `path` (Unix `mode` applied to the temporary file, kept by the rename).
     pub fn create(path: &Path, mode: u32) -> io::Result<Self> {
         let temp = temp_path(path);
-        let file = create_new_with_mode(&temp, mode)?;
+        let file = create_temp(&temp, mode)?;
         Ok(AtomicFile {
             path: path.to_path_buf(),
             temp,
             writer: Some(io::BufWriter::with_capacity(1 << 16, file)),
         })
+    }
+
+    /// The temporary file being written.
+    pub fn temp_path(&self) -> &Path {
+        &self.temp
     }
 
     /// Flushes, fsyncs, renames into place and fsyncs the directory.
@@ -101,6 +106,19 @@ pub fn is_temp_for(file_name: &str, target_name: &str) -> bool {
         .and_then(|rest| rest.strip_prefix(".sealkit-"))
         .and_then(|rest| rest.strip_suffix(".tmp"))
         .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Creates this process's temporary file. One already there under this process's id was left
+/// by an earlier process that had the same id (no running process has it): it is stale, and
+/// replaced.
+fn create_temp(temp: &Path, mode: u32) -> io::Result<File> {
+    match create_new_with_mode(temp, mode) {
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+            fs::remove_file(temp)?;
+            create_new_with_mode(temp, mode)
+        }
+        other => other,
+    }
 }
 
 /// Creates a file that must not exist yet, with the given Unix mode (ignored elsewhere).

@@ -3,7 +3,8 @@
 //! hang it), checks every receipt with [`crate::receipt`] plus its file name, and reports
 //! files seal-host does not leave behind, modes, files that change under the audit, and the
 //! directory-level checks of [`dir`]. Per-file problems become findings; only an unreadable
-//! root stops the audit.
+//! root stops the audit. A file that cannot be read is an `unreadable-file` finding that
+//! makes the whole audit one that could not check everything ([`Summary::outcome`]).
 //!
 //! Results are streamed to a sink in walk order while receipts are checked in parallel
 //! batches, so memory stays bounded by the batch, not by the number of receipts.
@@ -63,6 +64,7 @@ impl Observer for Quiet {}
 /// One checked file that is or claims to be a receipt.
 #[derive(Debug, Clone, Serialize)]
 pub struct ReceiptEntry {
+    #[serde(flatten, serialize_with = "crate::path_json::file")]
     pub file: PathBuf,
     /// `authenticated`, `unpinned`, `unsigned`, `failed`, or `unreadable`.
     pub status: &'static str,
@@ -129,9 +131,15 @@ impl Summary {
             .sort_by_key(|count| std::cmp::Reverse(count.severity));
     }
 
-    /// The worst severity found.
-    pub fn worst(&self) -> Option<Severity> {
-        self.counts.keys().map(|c| c.severity()).max()
+    /// The exit status the findings give ([`crate::finding::outcome_of`]): a file that could
+    /// not be read makes the audit one that could not check everything.
+    pub fn outcome(&self, deny_warnings: bool) -> crate::outcome::Outcome {
+        crate::finding::outcome_of(self.counts.keys().copied(), deny_warnings)
+    }
+
+    /// How many findings have this code.
+    pub fn count_of(&self, code: Code) -> u64 {
+        self.counts.get(&code).copied().unwrap_or(0)
     }
 }
 

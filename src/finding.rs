@@ -2,6 +2,7 @@
 //! (docs/receipts.md). Codes are kebab-case and never renamed; `error` findings make the
 //! exit status 1, `warning` findings only with `--deny-warnings`, `info` never.
 
+use crate::outcome::{Outcome, Shortfall};
 use serde::Serialize;
 use std::path::PathBuf;
 use strum::{IntoStaticStr, VariantArray};
@@ -83,7 +84,9 @@ codes! {
     // Where the pinned receipt key came from.
     ReceiptKeyInEvidence => (Error, "the pinned --receipt-key was read from inside the evidence checked (a file under an audited directory or beside a receipt, a link or hard link to one, or a copy with identical bytes): whoever could rewrite the receipts could rewrite it, so the signatures show only that the evidence is self-consistent"),
     // Files.
-    UnreadableFile => (Error, "the file could not be read"),
+    UnreadableFile => (Error, "the file could not be read (no permission, gone, larger than the limit): it was not checked, so the run could not check everything (exit status 2)"),
+    EmptyFile => (Error, "the file is empty (0 bytes): no receipt in it"),
+    BinaryFile => (Error, "the file holds binary data (a NUL byte), not JSON text"),
     NotUtf8 => (Error, "the file is not UTF-8"),
     TruncatedJson => (Error, "the JSON ends early (a partial write)"),
     InvalidJson => (Error, "the file is not JSON"),
@@ -164,6 +167,31 @@ impl Code {
     }
 }
 
+impl Code {
+    /// What one finding of this code does to the exit status ([`Outcome`]): a file that could
+    /// not be read was not checked; nothing to check is a problem; otherwise its severity
+    /// decides (warnings only with `--deny-warnings`).
+    pub fn outcome(self, deny_warnings: bool) -> Outcome {
+        match self {
+            Code::UnreadableFile => Shortfall::CouldNotRead.outcome(),
+            Code::NoReceipts | Code::NoTokens => Shortfall::NothingToCheck.outcome(),
+            code => match code.severity() {
+                Severity::Error => Outcome::Problems,
+                Severity::Warning if deny_warnings => Outcome::Problems,
+                _ => Outcome::Good,
+            },
+        }
+    }
+}
+
+/// The exit status findings give together: the worst of [`Code::outcome`].
+pub fn outcome_of(codes: impl IntoIterator<Item = Code>, deny_warnings: bool) -> Outcome {
+    codes
+        .into_iter()
+        .map(|code| code.outcome(deny_warnings))
+        .fold(Outcome::Good, Outcome::worst)
+}
+
 impl Serialize for Code {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
@@ -181,7 +209,9 @@ impl std::fmt::Display for Code {
 pub struct Finding {
     pub code: Code,
     pub severity: Severity,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Written by [`crate::path_json`]: absent when there is none, with `path_hex` when the
+    /// name is not UTF-8.
+    #[serde(flatten, serialize_with = "crate::path_json::opt_path")]
     pub path: Option<PathBuf>,
     pub message: String,
 }
@@ -200,6 +230,21 @@ impl Finding {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_was_not_read_was_not_checked_and_nothing_to_check_is_a_problem() {
+        assert_eq!(Code::UnreadableFile.outcome(false), Outcome::Unchecked);
+        assert_eq!(Code::NoReceipts.outcome(false), Outcome::Problems);
+        assert_eq!(Code::EmptyFile.outcome(false), Outcome::Problems);
+        assert_eq!(Code::ModeNotPrivate.outcome(false), Outcome::Good);
+        assert_eq!(Code::ModeNotPrivate.outcome(true), Outcome::Problems);
+        assert_eq!(Code::UnexpectedFile.outcome(true), Outcome::Good);
+        assert_eq!(
+            outcome_of([Code::SignatureInvalid, Code::UnreadableFile], false),
+            Outcome::Unchecked
+        );
+        assert_eq!(outcome_of([], true), Outcome::Good);
+    }
 
     #[test]
     fn codes_are_unique_kebab_case() {

@@ -260,32 +260,8 @@ impl<R: BufRead> FrameReader<R> {
     }
 }
 
-/// A capture encoding sealkit cannot read as frames, recognised from its first bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ForeignEncoding {
-    /// Starts with FF FE.
-    Utf16LittleEndian,
-    /// Starts with FE FF.
-    Utf16BigEndian,
-}
-
-impl ForeignEncoding {
-    /// Recognises a UTF-16 byte-order mark at the start of a capture.
-    pub fn sniff(start: &[u8]) -> Option<Self> {
-        match start {
-            [0xFF, 0xFE, ..] => Some(ForeignEncoding::Utf16LittleEndian),
-            [0xFE, 0xFF, ..] => Some(ForeignEncoding::Utf16BigEndian),
-            _ => None,
-        }
-    }
-
-    pub fn describe(self) -> &'static str {
-        match self {
-            ForeignEncoding::Utf16LittleEndian => "UTF-16 little-endian (byte-order mark FF FE)",
-            ForeignEncoding::Utf16BigEndian => "UTF-16 big-endian (byte-order mark FE FF)",
-        }
-    }
-}
+/// A capture in another encoding than UTF-8 (the one rule lives with every input's shape).
+pub use crate::input::ForeignEncoding;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]

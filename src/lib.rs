@@ -31,6 +31,7 @@ pub mod meta;
 // Migration of _meta-blind receipts: sealkit migrate / diff.
 pub mod migrate;
 pub mod outcome;
+pub mod path_json;
 pub mod receipt;
 pub mod refusal;
 // One page joining receipts, tokens, chains and frames: sealkit report.

@@ -214,6 +214,13 @@ pub struct Prepared {
 }
 
 impl Prepared {
+    /// Names the receipt by its exact path ([`crate::path_json`]: `receipt_hex` beside a
+    /// name that is not UTF-8).
+    pub fn named(mut self, path: &std::path::Path) -> Self {
+        self.record.name(path);
+        self
+    }
+
     /// Object A, when the receipt passed its integrity checks.
     pub fn trusted_object_a(&self) -> Option<&[u8]> {
         self.object_a.as_deref()

@@ -39,6 +39,33 @@ impl Outcome {
     }
 }
 
+/// Why a run, or one input of it, was not checked as a whole: the same three answers for
+/// every command, each with its one exit status (docs/exit-status.md). The errors of
+/// [`crate::input`] and the findings that say these things take their outcome from here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shortfall {
+    /// Nothing to check where evidence was expected (an empty directory or token file): a
+    /// problem, never a clean run.
+    NothingToCheck,
+    /// An input could not be read (missing, no permission, a directory where a file belongs,
+    /// a symbolic link loop).
+    CouldNotRead,
+    /// An input is not the kind of file the command reads (binary data given as a token
+    /// file, an empty frame file).
+    NotThisKind,
+}
+
+impl Shortfall {
+    /// Zero items checked is never 0; what could not be read or is not the input the
+    /// command reads could not be checked.
+    pub fn outcome(self) -> Outcome {
+        match self {
+            Shortfall::NothingToCheck => Outcome::Problems,
+            Shortfall::CouldNotRead | Shortfall::NotThisKind => Outcome::Unchecked,
+        }
+    }
+}
+
 /// The plural ending of a counted noun in a human sentence.
 pub fn plural(n: u64) -> &'static str {
     if n == 1 {
@@ -57,6 +84,13 @@ mod tests {
         assert_eq!(Outcome::Good.exit_code(), 0);
         assert_eq!(Outcome::Problems.exit_code(), 1);
         assert_eq!(Outcome::Unchecked.exit_code(), 2);
+    }
+
+    #[test]
+    fn nothing_to_check_is_a_problem_and_what_was_not_read_was_not_checked() {
+        assert_eq!(Shortfall::NothingToCheck.outcome(), Outcome::Problems);
+        assert_eq!(Shortfall::CouldNotRead.outcome(), Outcome::Unchecked);
+        assert_eq!(Shortfall::NotThisKind.outcome(), Outcome::Unchecked);
     }
 
     #[test]

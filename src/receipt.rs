@@ -226,6 +226,24 @@ pub fn parse(bytes: &[u8]) -> Result<Map<String, Value>, ReadProblem> {
     parse_with_step(bytes, &mut duplicates::PayloadMemo::default()).map(|(map, _)| map)
 }
 
+/// What a file that does not parse is, when it is no text at all: empty, binary data or
+/// UTF-16, said in those words ([`crate::input::shape`]) rather than as a JSON error. Looked
+/// at only once parsing failed, so a receipt that reads costs nothing here.
+fn not_text(bytes: &[u8]) -> Option<ReadProblem> {
+    use crate::input::Shape;
+    let shape = crate::input::shape(bytes);
+    let code = match shape {
+        Shape::Empty => Code::EmptyFile,
+        Shape::Binary { .. } => Code::BinaryFile,
+        Shape::Utf16(_) => Code::NotUtf8,
+        Shape::Text => return None,
+    };
+    Some(ReadProblem {
+        code,
+        message: format!("{}: not a receipt", shape.describe()),
+    })
+}
+
 /// The kernel step output as [`audit_line::parse_step`] read it from `emitted_bytes`.
 type StepRead = Option<Result<ParsedStep, String>>;
 
@@ -242,17 +260,21 @@ fn parse_with_step(
     bytes: &[u8],
     payloads: &mut duplicates::PayloadMemo,
 ) -> Result<(Map<String, Value>, StepRead), ReadProblem> {
-    let text = std::str::from_utf8(bytes).map_err(|e| ReadProblem {
-        code: Code::NotUtf8,
-        message: format!("invalid UTF-8 at byte {}", e.valid_up_to()),
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        not_text(bytes).unwrap_or_else(|| ReadProblem {
+            code: Code::NotUtf8,
+            message: format!("invalid UTF-8 at byte {}", e.valid_up_to()),
+        })
     })?;
-    let (value, lost) = counting_read::read(text).map_err(|e| ReadProblem {
-        code: if e.classify() == serde_json::error::Category::Eof {
-            Code::TruncatedJson
-        } else {
-            Code::InvalidJson
-        },
-        message: format!("JSON: {e}"),
+    let (value, lost) = counting_read::read(text).map_err(|e| {
+        not_text(bytes).unwrap_or_else(|| ReadProblem {
+            code: if e.classify() == serde_json::error::Category::Eof {
+                Code::TruncatedJson
+            } else {
+                Code::InvalidJson
+            },
+            message: format!("JSON: {e}"),
+        })
     })?;
     match value {
         // serde_json keeps the last of two same-named members while the signature covers

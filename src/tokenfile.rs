@@ -297,6 +297,51 @@ pub fn append_line_checked(
     Ok(appended)
 }
 
+/// Refuses an existing file that is not a token file before a line is appended to it: binary
+/// data, or text none of whose non-blank lines is a token record (a JSON object with a
+/// `payload` member: every ApprovalRecord, v1 or v2, signed or not) — a sealed log or a
+/// receipt given by mistake would otherwise be written into. A missing or empty file (or one
+/// of blank lines) is a token file with no token yet. Call [`check_kind`] first: this opens it.
+pub fn check_is_token_file(path: &Path) -> Result<(), crate::input::InputError> {
+    use crate::input::{Input, InputError, Kind, NotThisKind};
+    if !path.exists() {
+        return Ok(());
+    }
+    let input = Input::Path(path.to_path_buf());
+    let mut reader = LineReader::new(input.open_text(Kind::TokenFile, 1 << 16)?);
+    let mut batch = Batch::default();
+    let mut lines = 0u64;
+    loop {
+        reader
+            .next_batch(&mut batch, 1024)
+            .map_err(|e| InputError::Unreadable(crate::input::Unreadable::new(&input, e)))?;
+        if batch.lines.is_empty() {
+            break;
+        }
+        for line in &batch.lines {
+            lines += 1;
+            let is_record = serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(
+                batch.line(line),
+            )
+            .is_ok_and(|object| object.contains_key("payload"));
+            if is_record {
+                return Ok(());
+            }
+        }
+    }
+    match lines {
+        0 => Ok(()),
+        n => Err(InputError::NotThisKind(NotThisKind::new(
+            &input,
+            Kind::TokenFile,
+            format!(
+                "none of its {n} line{} is a token record, so no token is appended to it",
+                if n == 1 { "" } else { "s" }
+            ),
+        ))),
+    }
+}
+
 /// Refuses a path that exists and is not a regular file (symbolic links followed); a path
 /// that does not exist yet is fine. Nothing is opened, so a FIFO is never touched.
 pub fn check_kind(path: &Path) -> Result<(), AppendError> {

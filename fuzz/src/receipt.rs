@@ -165,10 +165,26 @@ fn check_receipt_result(
             assert!(
                 matches!(
                     problem.code,
-                    Code::NotUtf8 | Code::TruncatedJson | Code::InvalidJson
+                    Code::NotUtf8
+                        | Code::TruncatedJson
+                        | Code::InvalidJson
+                        | Code::EmptyFile
+                        | Code::BinaryFile
                 ),
                 "read problem {}",
                 problem.code
+            );
+            // An empty file and binary data are named as what they are, and nothing else is.
+            let shape = sealkit::input::shape(data);
+            assert_eq!(
+                problem.code == Code::EmptyFile,
+                shape == sealkit::input::Shape::Empty,
+                "empty-file for {shape:?}"
+            );
+            assert_eq!(
+                problem.code == Code::BinaryFile,
+                matches!(shape, sealkit::input::Shape::Binary { .. }),
+                "binary-file for {shape:?}"
             );
             let object = std::str::from_utf8(data)
                 .ok()

@@ -148,11 +148,19 @@ def target(
         raise TypeError(f"frame: expected bytes, not {type(frame).__name__}")
     command = _target_command(server, era, tool_spec, explain)
     command.positionals = [command.input(frame)]
-    records = command.run()
-    if len(records) != 1:
+    try:
+        records = command.run()
+        count = len(records)
+    except _errors.InvalidInput as error:
+        # No frame at all is the command's `no-frames` (nothing to check); for target() it
+        # is one frame short.
+        if error.code != "no-frames":
+            raise
+        count = 0
+    if count != 1:
         raise _errors.UsageError(
             "frame-not-one-line",
-            f"the bytes hold {len(records)} frames; target() takes exactly one "
+            f"the bytes hold {count} frames; target() takes exactly one "
             "(target_capture() reads a whole capture)",
         )
     record = records.record

@@ -13,8 +13,10 @@ import pytest
 import sealkit
 from conftest import ROOT
 
-#: Two threads each call sealkit on a FIFO, so each call blocks inside sealkit until this
-#: thread writes to its FIFO. The second FIFO is written first: its call ends while the first
+#: Two threads each call sealkit on a FIFO whose writer this thread holds open (sealkit reads
+#: a FIFO with no writer as empty rather than wait for one that may never come, so the writer
+#: is there before the call), so each call blocks inside sealkit until this thread writes to
+#: its FIFO and closes it. The second FIFO is written first: its call ends while the first
 #: call is still inside sealkit (two calls overlap), and the main thread could write at all
 #: only because both calls let go of the GIL. A call holding the GIL would hang this script
 #: (the test runs it in a subprocess with a timeout). Seen red with `run` calling
@@ -27,8 +29,11 @@ OVERLAP = textwrap.dedent(
     frame = open("testdata/vectors/getting-started-call.frame", "rb").read()
     folder = tempfile.mkdtemp()
     fifos = [os.path.join(folder, name) for name in ("first", "second")]
+    writers = {}
     for fifo in fifos:
         os.mkfifo(fifo)
+        # Read-write: opens at once on Linux, and is the writer sealkit's read waits on.
+        writers[fifo] = os.open(fifo, os.O_RDWR)
     done = {}
 
     def call(fifo):
@@ -38,20 +43,25 @@ OVERLAP = textwrap.dedent(
     for thread in threads:
         thread.start()
 
-    def feed(fifo):
-        # Opening for writing fails (ENXIO) until sealkit has opened the FIFO to read it.
-        deadline = time.monotonic() + 20
-        while True:
+    def opened(fifo):
+        # sealkit runs in this process: its descriptor on the FIFO is one of ours.
+        links = []
+        for fd in os.listdir("/proc/self/fd"):
             try:
-                fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
-                break
+                links.append(os.readlink("/proc/self/fd/" + fd))
             except OSError:
-                if time.monotonic() > deadline:
-                    sys.exit("sealkit never opened " + fifo)
-                time.sleep(0.01)
-        os.set_blocking(fd, True)
-        os.write(fd, frame)
-        os.close(fd)
+                pass
+        return links.count(fifo) >= 2
+
+    def feed(fifo):
+        # Written only once sealkit holds the FIFO open: a pipe no one holds keeps no bytes.
+        deadline = time.monotonic() + 20
+        while not opened(fifo):
+            if time.monotonic() > deadline:
+                sys.exit("sealkit never opened " + fifo)
+            time.sleep(0.01)
+        os.write(writers[fifo], frame)
+        os.close(writers[fifo])
 
     feed(fifos[1])
     threads[1].join(20)

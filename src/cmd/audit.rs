@@ -19,6 +19,8 @@ use std::path::{Path, PathBuf};
 const HUMAN_ROWS_PER_CODE: usize = 20;
 
 pub fn run(args: AuditArgs, global: &Global) -> miette::Result<Outcome> {
+    crate::input::refuse_stdin("DIR", args.dirs.iter().map(PathBuf::as_path), STDIN_WHY)
+        .map_err(super::diagnostic::report)?;
     let pin = super::receipt_pin(args.receipt_key.as_deref())?;
     let jobs = args
         .jobs
@@ -58,17 +60,26 @@ pub fn run(args: AuditArgs, global: &Global) -> miette::Result<Outcome> {
         Err(error) => return Err(super::diagnostic::report(error)),
     };
     // Decided once, before anything is written: the human output's first line says it.
-    let outcome = match summary.worst() {
-        Some(Severity::Error) => Outcome::Problems,
-        Some(Severity::Warning) if global.deny_warnings => Outcome::Problems,
-        _ => Outcome::Good,
-    };
+    let outcome = summary.outcome(global.deny_warnings);
     writer
         .end(&mut out, &summary, options.pin.as_ref(), outcome)
         .map_err(super::io_report)?;
     out.flush().map_err(super::io_report)?;
+    // What could not be read is also said where errors are, for a script that reads stderr.
+    if let Some(first) = writer.first_unreadable.take() {
+        let error = crate::input::NotAllRead {
+            count: summary.count_of(Code::UnreadableFile),
+            first,
+        };
+        super::report_error(&super::diagnostic::report(error), global);
+    }
     Ok(outcome)
 }
+
+/// Why `audit` and `report` do not take `-` for a directory.
+pub(super) const STDIN_WHY: &str = "receipt directories are walked, their file names and modes \
+     checked, and standard input has neither; check one receipt from standard input with \
+     `sealkit verify receipt -`";
 
 /// The human output's first line: the verdict the exit status gives, and what it rests on
 /// (the finding codes that make it, most serious first, and how many receipts
@@ -97,7 +108,13 @@ fn headline(summary: &Summary, outcome: Outcome) -> String {
             plural(warnings)
         );
     }
-    let (what, severity) = if errors > 0 {
+    let unreadable = summary.count_of(Code::UnreadableFile);
+    let (what, severity) = if outcome == Outcome::Unchecked {
+        (
+            format!("{unreadable} file{} could not be read", plural(unreadable)),
+            Severity::Error,
+        )
+    } else if errors > 0 {
         (
             format!("{errors} error finding{}", plural(errors)),
             Severity::Error,
@@ -113,6 +130,7 @@ fn headline(summary: &Summary, outcome: Outcome) -> String {
     };
     let codes: Vec<&str> = (summary.findings.iter())
         .filter(|c| c.severity == severity)
+        .filter(|c| outcome != Outcome::Unchecked || c.code.outcome(false) == outcome)
         .map(|c| c.code.as_str())
         .collect();
     let mut named = codes[..codes.len().min(NAMED)].join(", ");
@@ -191,6 +209,8 @@ struct Writer {
     trust_line: Option<String>,
     approved: Vec<(String, String, String)>,
     per_approver: BTreeMap<(String, String), usize>,
+    /// The first file that could not be read, and why (said again on stderr at the end).
+    first_unreadable: Option<String>,
     /// Human output: the one directory given, under which the tables show paths relative
     /// (said once above them), so a narrow terminal is not filled with the same prefix.
     root: Option<PathBuf>,
@@ -212,6 +232,7 @@ impl Writer {
             trust_line,
             approved: Vec::new(),
             per_approver: BTreeMap::new(),
+            first_unreadable: None,
         }
     }
 
@@ -227,6 +248,23 @@ impl Writer {
 
     fn event(&mut self, out: &mut Out, event: Event<'_>) -> io::Result<()> {
         self.begin(out)?;
+        if self.first_unreadable.is_none() {
+            let findings = match &event {
+                Event::Receipt(entry) => entry.file_findings.as_slice(),
+                Event::Finding(finding) => std::slice::from_ref(*finding),
+            };
+            self.first_unreadable = findings
+                .iter()
+                .find(|f| f.code == Code::UnreadableFile)
+                .map(|f| {
+                    let path = f.path.as_deref().map(Path::display);
+                    format!(
+                        "{}: {}",
+                        path.map(|p| p.to_string()).unwrap_or_default(),
+                        f.message
+                    )
+                });
+        }
         match (self.format, event) {
             (Format::Jsonl, Event::Receipt(entry)) => out.json_line("receipt", entry),
             (Format::Jsonl, Event::Finding(finding)) => out.json_line("finding", finding),

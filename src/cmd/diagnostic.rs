@@ -147,7 +147,10 @@ pub fn report<E>(error: E) -> miette::Report
 where
     E: std::error::Error + Coded + Send + Sync + 'static,
 {
-    miette::Report::new(Typed { at: None, error })
+    miette::Report::new(Typed {
+        at: None,
+        error: Box::new(error),
+    })
 }
 
 /// [`report`] for an error about one input the library does not name (a file, a flag): the
@@ -158,18 +161,35 @@ where
 {
     miette::Report::new(Typed {
         at: Some(at.to_string()),
-        error,
+        error: Box::new(error),
     })
 }
 
-/// A library error seen as a diagnostic; see [`report`].
-#[derive(Debug)]
-struct Typed<E> {
-    at: Option<String>,
-    error: E,
+/// The exit status of a command stopped by `error`: the [`Coded::outcome`] of the library
+/// error under it (nothing to check is 1), else could not check (2). The one place the
+/// error boundary learns it.
+pub fn outcome_of(error: &miette::Report) -> crate::outcome::Outcome {
+    error
+        .chain()
+        .find_map(|cause| cause.downcast_ref::<Typed>())
+        .map_or(crate::outcome::Outcome::Unchecked, |typed| {
+            typed.error.outcome()
+        })
 }
 
-impl<E: fmt::Display> fmt::Display for Typed<E> {
+/// A library error: its message, code, help, exit status and causes.
+trait CodedError: std::error::Error + Coded + Send + Sync {}
+
+impl<E: std::error::Error + Coded + Send + Sync> CodedError for E {}
+
+/// A library error seen as a diagnostic; see [`report`].
+#[derive(Debug)]
+struct Typed {
+    at: Option<String>,
+    error: Box<dyn CodedError>,
+}
+
+impl fmt::Display for Typed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(at) = &self.at {
             write!(f, "{at}: ")?;
@@ -178,13 +198,13 @@ impl<E: fmt::Display> fmt::Display for Typed<E> {
     }
 }
 
-impl<E: std::error::Error> std::error::Error for Typed<E> {
+impl std::error::Error for Typed {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         self.error.source()
     }
 }
 
-impl<E: std::error::Error + Coded> Diagnostic for Typed<E> {
+impl Diagnostic for Typed {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         Some(Box::new(self.error.code()))
     }
@@ -314,6 +334,33 @@ mod tests {
             "{text}"
         );
         assert!(at.chain().any(|c| c.is::<std::io::Error>()));
+    }
+
+    /// The boundary's exit status comes from the library error under a report, however it
+    /// was wrapped: nothing to check is 1, everything else that stops a command 2.
+    #[test]
+    fn the_exit_status_of_a_stopping_error_is_its_own() {
+        use crate::outcome::Outcome;
+        let nothing = crate::input::NothingToCheck {
+            evidence: crate::input::Items::Receipts,
+            where_: "e".into(),
+            written: false,
+        };
+        assert_eq!(outcome_of(&report(nothing.clone())), Outcome::Problems);
+        assert_eq!(
+            outcome_of(&report_at("migrate", nothing.clone())),
+            Outcome::Problems
+        );
+        assert_eq!(
+            outcome_of(&report(nothing).wrap_err("while migrating")),
+            Outcome::Problems
+        );
+        let unreadable = crate::input::Unreadable::new(
+            &crate::input::Input::Stdin,
+            std::io::Error::other("gone"),
+        );
+        assert_eq!(outcome_of(&report(unreadable)), Outcome::Unchecked);
+        assert_eq!(outcome_of(&miette::miette!("no code")), Outcome::Unchecked);
     }
 
     #[test]

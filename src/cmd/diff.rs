@@ -17,12 +17,18 @@ use crate::outcome::Outcome;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 
 pub fn run(args: DiffArgs, global: &Global) -> miette::Result<Outcome> {
-    let (index, _) = load_captures(&args.frames)?;
+    crate::input::stdin_once(
+        [("OLD", args.old.as_path()), ("NEW", args.new.as_path())]
+            .into_iter()
+            .chain(args.frames.iter().map(|f| ("--frames", f.as_path()))),
+    )
+    .map_err(super::diagnostic::report)?;
+    let (index, _) = load_captures(&args.frames, "unreadable-capture")?;
     let options = Options {
         server: args.server.clone(),
     };
     let report = diff::diff_paths(&args.old, &args.new, index, &options)
-        .map_err(|e| miette::miette!(code = "unreadable-input", "{e}"))?;
+        .map_err(super::diagnostic::report)?;
     let mut out = Out::new();
     match global.format {
         Format::Json => out
@@ -284,7 +290,6 @@ fn human(report: &DiffReport, args: &DiffArgs) -> String {
             .filter(|(_, n)| **n > 0)
             .map(|(label, n)| format!("{label} {n}"))
             .collect::<Vec<_>>()
-            .join(", ")
     };
     text.push_str(&format!(
         "{} pair{}, {} only in old, {} only in new\nold labels: {}\nnew labels: {}\n",
@@ -292,8 +297,8 @@ fn human(report: &DiffReport, args: &DiffArgs) -> String {
         if s.pairs == 1 { "" } else { "s" },
         s.old_only,
         s.new_only,
-        labels(&s.labels),
-        labels(&s.new_labels)
+        super::migrate::listed(&labels(&s.labels)),
+        super::migrate::listed(&labels(&s.new_labels))
     ));
     if s.old_unverified + s.new_unverified > 0 {
         text.push_str(&format!(

@@ -12,12 +12,12 @@ use crate::envelope::{
     EffectClaim, Envelope, Finding, Params, Severity, SignatureCheck,
 };
 use crate::inert::escape;
-use crate::input::{stdin_once, Input, MAX_SMALL_INPUT_BYTES};
+use crate::input::{stdin_once, Input, Kind, MAX_SMALL_INPUT_BYTES};
 use crate::outcome::Outcome;
 use crate::refusal::{Refusal, RefusalRecord};
 use crate::request::{self, Options, Session};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
-use miette::{miette, IntoDiagnostic, WrapErr};
+use miette::{miette, IntoDiagnostic};
 use serde::Serialize;
 use std::path::Path;
 
@@ -35,9 +35,8 @@ pub fn run(args: EnvelopeArgs, global: &Global) -> miette::Result<Outcome> {
     )
     .map_err(super::diagnostic::report)?;
     let frame = frame_input
-        .read_capped(MAX_SMALL_INPUT_BYTES)
-        .into_diagnostic()
-        .wrap_err("cannot read the frame")?;
+        .read_whole(Kind::JudgedLine, MAX_SMALL_INPUT_BYTES)
+        .map_err(|e| super::diagnostic::report_at("FRAME", e))?;
     if single_frame_line(&frame).is_none() {
         return Err(miette!(code = "envelope-multiple-frames", "envelope-multiple-frames: the input holds more than one LF-terminated frame; give exactly one"));
     }
@@ -57,10 +56,19 @@ pub fn run(args: EnvelopeArgs, global: &Global) -> miette::Result<Outcome> {
     let mut params = match &args.params {
         Some(path) => {
             let input = Input::new(path);
-            let text = input
-                .read_capped_text(MAX_SMALL_INPUT_BYTES)
-                .into_diagnostic()
-                .wrap_err_with(|| format!("cannot read the parameter file {input}"))?;
+            let bytes = input
+                .read_whole(Kind::Parameters, MAX_SMALL_INPUT_BYTES)
+                .map_err(|e| super::diagnostic::report_at("--params", e))?;
+            let text = String::from_utf8(bytes).map_err(|e| {
+                let found = format!(
+                    "not UTF-8 (invalid byte at offset {})",
+                    e.utf8_error().valid_up_to()
+                );
+                super::diagnostic::report_at(
+                    "--params",
+                    crate::input::NotThisKind::new(&input, Kind::Parameters, found),
+                )
+            })?;
             Params::from_json(&text).map_err(|e| miette!(code = e.code, "{e} (in {input})"))?
         }
         None => Params::default(),

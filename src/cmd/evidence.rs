@@ -25,18 +25,16 @@ pub fn run(args: EvidenceArgs, global: &Global) -> miette::Result<Outcome> {
 /// One receipt's result as `evidence ref --format json|jsonl` prints it.
 #[derive(Debug, Serialize)]
 struct RefRecord<'a> {
+    #[serde(flatten, serialize_with = "crate::path_json::file")]
     file: &'a Path,
     #[serde(flatten)]
     made: evidence::Made,
 }
 
-/// Reports an input that could not be read; the run could not check it.
-fn unreadable(input: &Input, error: &std::io::Error, global: &Global) -> Outcome {
-    super::report_error(
-        &miette::miette!(code = "unreadable-file", "{input}: {error}"),
-        global,
-    );
-    Outcome::Unchecked
+/// Reports an input that could not be read, through the input layer (its code and the exit
+/// status a shortfall gives); the run could not check it.
+fn unreadable(input: &Input, error: std::io::Error, global: &Global) -> Outcome {
+    super::stopped_input(crate::input::Unreadable::new(input, error), global)
 }
 
 fn run_ref(args: EvidenceRefArgs, global: &Global) -> miette::Result<Outcome> {
@@ -49,7 +47,7 @@ fn run_ref(args: EvidenceRefArgs, global: &Global) -> miette::Result<Outcome> {
         let bytes = match input.read_capped(crate::audit::MAX_RECEIPT_BYTES) {
             Ok(bytes) => bytes,
             Err(error) => {
-                outcome = unreadable(&input, &error, global);
+                outcome = outcome.worst(unreadable(&input, error, global));
                 continue;
             }
         };
@@ -107,6 +105,13 @@ fn run_verify(args: EvidenceVerifyArgs, global: &Global) -> miette::Result<Outco
             .chain(args.refs.iter().map(|f| ("--refs", f.as_path()))),
     )
     .map_err(super::diagnostic::report)?;
+    crate::input::refuse_stdin(
+        "--evidence",
+        args.evidence.iter().map(std::path::PathBuf::as_path),
+        "a reference's `ref` is resolved under the evidence directories, and standard input \
+         has no names to resolve",
+    )
+    .map_err(super::diagnostic::report)?;
     let mut store = Store::new(&args.evidence).map_err(super::diagnostic::report)?;
     let mut scratch = Scratch::default();
     let mut context = Context {
@@ -118,23 +123,24 @@ fn run_verify(args: EvidenceVerifyArgs, global: &Global) -> miette::Result<Outco
     let mut records: Vec<Record> = Vec::new();
     for file in &args.frames {
         let input = Input::new(file);
-        let read = input.open_named().map_err(|e| e.source).and_then(|reader| {
-            checked::check_capture(
-                std::io::BufReader::new(reader),
-                &args.annotation_key,
-                &mut context,
-            )
-        });
+        // The shared input layer refuses what is no capture (binary data, UTF-16) up front.
+        let read = input
+            .open_text(crate::input::Kind::Capture, 1 << 16)
+            .and_then(|reader| {
+                checked::check_capture(reader, &args.annotation_key, &mut context).map_err(|e| {
+                    crate::input::InputError::Unreadable(crate::input::Unreadable::new(&input, e))
+                })
+            });
         match read {
             Ok(frames) => records.extend(frames.iter().flat_map(|frame| frame.records(file))),
-            Err(error) => inputs = unreadable(&input, &error, global),
+            Err(error) => inputs = inputs.worst(super::stopped_input(error, global)),
         }
     }
     for file in &args.refs {
         let input = Input::new(file);
         match input.read_capped_text(crate::audit::MAX_RECEIPT_BYTES) {
             Ok(text) => records.extend(checked::check_refs(&text, file, &mut context)),
-            Err(error) => inputs = unreadable(&input, &error, global),
+            Err(error) => inputs = inputs.worst(unreadable(&input, error, global)),
         }
     }
     if records.is_empty() && inputs == Outcome::Good {

@@ -252,4 +252,64 @@ mod tests {
         assert_eq!(runs[0].0, runs[1].0);
         assert_eq!(runs[0].0.lines().count(), 1);
     }
+
+    /// The input layer's `-` reads the caller's bytes wherever one receipt is read (`diff`,
+    /// `migrate`), an empty `-` is an empty file, and `-` where a directory is walked is refused
+    /// before anything is read: the same outcomes as the binary's (the contract matrix), run
+    /// in-process. Seen red with `Input::open` reading the process's standard input (the
+    /// pre-merge input layer): `diff` read `-` as empty (`receipt-invalid`, `empty-file`) and paired nothing.
+    #[test]
+    fn dash_reads_the_given_bytes_wherever_one_receipt_is_read() {
+        const DIR: &str = "testdata/receipts/legacy-vs-current/new/receipts";
+        let receipt = std::fs::read(format!(
+            "{DIR}/receipt-00000000000000000000-103292357cac56d748afc89bae05e15775bdba7922f761d60ed349c7ebfb9f29.json"
+        ))
+        .unwrap();
+        let (text, run) = run_words(
+            &["sealkit", "--format", "jsonl", "diff", "-", DIR],
+            Some(&receipt),
+        );
+        // Twelve receipts on the new side only: a pair was found, and the rest need attention.
+        assert_eq!(
+            (run.outcome, run.errors.len()),
+            (Outcome::Problems, 0),
+            "{run:?}"
+        );
+        assert_eq!(text.matches("\"type\":\"pair\"").count(), 1, "{text}");
+        assert_eq!(text.matches("\"receipt\":\"-\"").count(), 1, "{text}");
+        let out = tempfile::tempdir().unwrap();
+        let target = out.path().join("new");
+        let (text, run) = run_words(
+            &[
+                "sealkit",
+                "--format",
+                "jsonl",
+                "migrate",
+                "-",
+                "--out",
+                target.to_str().unwrap(),
+            ],
+            Some(&receipt),
+        );
+        assert_eq!(
+            (run.outcome, run.errors.len()),
+            (Outcome::Good, 0),
+            "{run:?}"
+        );
+        assert!(text.contains("\"receipt\":\"-\""), "{text}");
+        let written = std::fs::read_to_string(target.join("migration.jsonl")).unwrap();
+        assert_eq!(written.lines().count(), 1);
+        let (text, run) = run_words(
+            &["sealkit", "--format", "jsonl", "verify", "receipt", "-"],
+            Some(b""),
+        );
+        assert_eq!(run.outcome, Outcome::Problems);
+        assert!(text.contains("empty-file"), "{text}");
+        let (text, run) = run_words(
+            &["sealkit", "--format", "jsonl", "audit", "-"],
+            Some(&receipt),
+        );
+        assert_eq!((text.as_str(), run.outcome), ("", Outcome::Unchecked));
+        assert_eq!(run.errors[0]["code"], "stdin-not-accepted");
+    }
 }

@@ -34,7 +34,8 @@ struct Shown {
     ssh_fingerprint: Option<String>,
     /// An OpenSSH public key line's comment (`alice@laptop`).
     ssh_comment: Option<String>,
-    file: String,
+    #[serde(flatten, serialize_with = "crate::path_json::file")]
+    file: std::path::PathBuf,
 }
 
 fn show(args: KeyShowArgs, global: &Global) -> miette::Result<Outcome> {
@@ -51,13 +52,18 @@ fn show(args: KeyShowArgs, global: &Global) -> miette::Result<Outcome> {
         key_id: public.key_id.clone(),
         ssh_fingerprint: shown.then(|| crate::keys::openssh::fingerprint(&public)),
         ssh_comment,
-        file: args.file.display().to_string(),
+        file: args.file.clone(),
     };
     let mut out = Out::new();
     match global.format {
         Format::Json | Format::Jsonl => out.json_line("key", &record).into_diagnostic()?,
         Format::Human => {
-            writeln!(out, "file        {}", record.file).into_diagnostic()?;
+            writeln!(
+                out,
+                "file        {}",
+                crate::inert::escape(&record.file.display().to_string())
+            )
+            .into_diagnostic()?;
             writeln!(out, "kind        {}", record.kind).into_diagnostic()?;
             match &record.public_key {
                 Some(hex) => writeln!(out, "public key  {hex}").into_diagnostic()?,
@@ -88,7 +94,7 @@ fn show(args: KeyShowArgs, global: &Global) -> miette::Result<Outcome> {
                     out,
                     "note        the secret key is not encrypted; `sealkit key protect {}` \
                      encrypts it",
-                    record.file
+                    crate::inert::escape(&record.file.display().to_string())
                 )
                 .into_diagnostic()?;
             }
@@ -126,7 +132,8 @@ fn public_of(args: &KeyShowArgs, content: Content) -> Result<(PublicKey, bool), 
 #[derive(Serialize)]
 struct Protected {
     status: &'static str,
-    file: String,
+    #[serde(flatten, serialize_with = "crate::path_json::file")]
+    file: std::path::PathBuf,
     key_id: String,
 }
 
@@ -154,7 +161,7 @@ fn protect(args: KeyProtectArgs, global: &Global) -> miette::Result<Outcome> {
     let public = store::protect(&args.file, passphrase).map_err(report)?;
     let record = Protected {
         status: "encrypted",
-        file: args.file.display().to_string(),
+        file: args.file.clone(),
         key_id: public.key_id,
     };
     let mut out = Out::new();
@@ -165,7 +172,8 @@ fn protect(args: KeyProtectArgs, global: &Global) -> miette::Result<Outcome> {
         Format::Human => writeln!(
             out,
             "encrypted {} in place with your passphrase (key id {})",
-            record.file, record.key_id
+            crate::inert::escape(&record.file.display().to_string()),
+            record.key_id
         )
         .into_diagnostic()?,
     }

@@ -16,8 +16,10 @@ use std::io::Write;
 
 #[derive(Serialize)]
 struct Generated {
-    secret_key_file: String,
-    public_key_file: String,
+    #[serde(flatten, serialize_with = "crate::path_json::secret_key_file")]
+    secret_key_file: std::path::PathBuf,
+    #[serde(flatten, serialize_with = "crate::path_json::public_key_file")]
+    public_key_file: std::path::PathBuf,
     public_key: String,
     key_id: String,
     encrypted: bool,
@@ -37,8 +39,8 @@ pub fn run(args: KeygenArgs, global: &Global) -> miette::Result<Outcome> {
     };
     let made = keys::generate(&args.out_dir, &args.name, protection).map_err(report)?;
     let report = Generated {
-        secret_key_file: made.secret_path.display().to_string(),
-        public_key_file: made.public_path.display().to_string(),
+        secret_key_file: made.secret_path.clone(),
+        public_key_file: made.public_path.clone(),
         public_key: made.public_hex,
         key_id: made.key_id,
         encrypted: made.encrypted,
@@ -52,15 +54,19 @@ pub fn run(args: KeygenArgs, global: &Global) -> miette::Result<Outcome> {
             } else {
                 "UNENCRYPTED, mode 0600; keep it private"
             };
-            let secret_file = &report.secret_key_file;
+            let secret_file = &report.secret_key_file.display().to_string();
             writeln!(
                 out,
                 "secret key file  {} ({protection})",
                 escape(secret_file)
             )
             .into_diagnostic()?;
-            writeln!(out, "public key file  {}", escape(&report.public_key_file))
-                .into_diagnostic()?;
+            writeln!(
+                out,
+                "public key file  {}",
+                escape(&report.public_key_file.display().to_string())
+            )
+            .into_diagnostic()?;
             writeln!(out, "public key       {}", report.public_key).into_diagnostic()?;
             writeln!(out, "key id           {}", report.key_id).into_diagnostic()?;
             writeln!(

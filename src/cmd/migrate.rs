@@ -5,23 +5,27 @@
 
 use super::{Global, Out};
 use crate::cli::{Format, MigrateArgs};
-use crate::frame::ForeignEncoding;
 use crate::inert::escape;
-use crate::input::Input;
+use crate::input::{Input, Kind, Unreadable};
 use crate::migrate::frames::FrameIndex;
 use crate::migrate::output;
 use crate::migrate::run::{self, CaptureInfo, Plan, RunError, Summary};
 use crate::migrate::{diff::short, Change, Label, Options, Presence, Record};
 use crate::outcome::Outcome;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 /// Human output shows at most this many receipts (every one is in NEW_DIR/migration.jsonl).
 const HUMAN_ROWS: usize = 100;
 
 pub fn run(args: MigrateArgs, global: &Global) -> miette::Result<Outcome> {
-    let (index, captures) = load_captures(&args.frames)?;
+    crate::input::stdin_once(
+        (args.old.iter().map(|p| ("OLD_DIR", p.as_path())))
+            .chain(args.frames.iter().map(|p| ("--frames", p.as_path()))),
+    )
+    .map_err(super::diagnostic::report)?;
+    let (index, captures) = load_captures(&args.frames, "unreadable-capture")?;
     let plan = Plan {
         old: &args.old,
         out: &args.out,
@@ -59,7 +63,18 @@ pub fn run(args: MigrateArgs, global: &Global) -> miette::Result<Outcome> {
             Ok(())
         }
     });
-    let summary = result.map_err(run_error)?;
+    let summary = match result {
+        Ok(summary) => summary,
+        Err(error) => {
+            // A document begun on stdout is closed, so a script reading it gets valid JSON
+            // (without a summary: the error on stderr says why, and NEW_DIR is unchanged).
+            if global.format == Format::Json && !first {
+                out.text("\n]}\n").map_err(super::io_report)?;
+                out.flush().map_err(super::io_report)?;
+            }
+            return Err(run_error(error));
+        }
+    };
     match global.format {
         Format::Jsonl => out
             .json_line("summary", &summary)
@@ -97,23 +112,27 @@ fn run_error(error: RunError) -> miette::Report {
 }
 
 /// Reads every capture into one frame index. Directories give their regular files in
-/// sorted order (symbolic links are not followed); "-" is stdin.
-pub(super) fn load_captures(paths: &[PathBuf]) -> miette::Result<(FrameIndex, Vec<CaptureInfo>)> {
+/// sorted order (symbolic links are not followed); "-" is stdin. A capture that cannot be read
+/// (`unreadable_code`: the command's documented code) or is not one (binary data, UTF-16)
+/// stops the command.
+pub(super) fn load_captures(
+    paths: &[PathBuf],
+    unreadable_code: &'static str,
+) -> miette::Result<(FrameIndex, Vec<CaptureInfo>)> {
     crate::input::stdin_once(paths.iter().map(|path| ("--frames", path.as_path())))
         .map_err(super::diagnostic::report)?;
     let mut index = FrameIndex::new();
     let mut infos = Vec::new();
     for path in paths {
-        for file in capture_files(path)? {
+        for file in capture_files(path, unreadable_code)? {
             let name = file.display().to_string();
-            let fail = |e: io::Error| {
-                miette::miette!(
-                    code = "unreadable-capture",
-                    "cannot read capture {name}: {e}"
-                )
-            };
-            let opened = Input::new(&file).open().map_err(fail)?;
-            let stats = read_capture(&mut index, &name, opened).map_err(fail)?;
+            let input = Input::new(&file);
+            let reader = input
+                .open_text(Kind::Capture, 1 << 16)
+                .map_err(|e| super::diagnostic::report(e.coded(unreadable_code)))?;
+            let stats = index.add_capture(&name, reader).map_err(|e| {
+                super::diagnostic::report(Unreadable::new(&input, e).coded(unreadable_code))
+            })?;
             infos.push(CaptureInfo {
                 path: name,
                 sha256: stats.sha256,
@@ -124,22 +143,7 @@ pub(super) fn load_captures(paths: &[PathBuf]) -> miette::Result<(FrameIndex, Ve
     Ok((index, infos))
 }
 
-fn read_capture(
-    index: &mut FrameIndex,
-    name: &str,
-    reader: impl Read,
-) -> io::Result<crate::migrate::frames::CaptureStats> {
-    let mut reader = io::BufReader::with_capacity(1 << 16, reader);
-    if let Some(encoding) = ForeignEncoding::sniff(reader.fill_buf()?) {
-        return Err(io::Error::other(format!(
-            "the capture is {}; frames are UTF-8 JSON lines",
-            encoding.describe()
-        )));
-    }
-    index.add_capture(name, reader)
-}
-
-fn capture_files(path: &Path) -> miette::Result<Vec<PathBuf>> {
+fn capture_files(path: &Path, unreadable_code: &'static str) -> miette::Result<Vec<PathBuf>> {
     if Input::new(path).is_stdin() || !path.is_dir() {
         return Ok(vec![path.to_path_buf()]);
     }
@@ -149,11 +153,10 @@ fn capture_files(path: &Path) -> miette::Result<Vec<PathBuf>> {
         .sort_by_file_name()
     {
         let entry = entry.map_err(|e| {
-            miette::miette!(
-                code = "unreadable-capture",
-                "cannot read {}: {e}",
-                path.display()
-            )
+            let at = Input::new(e.path().unwrap_or(path));
+            let shown = e.to_string();
+            let error = e.into_io_error().unwrap_or_else(|| io::Error::other(shown));
+            super::diagnostic::report(Unreadable::new(&at, error).coded(unreadable_code))
         })?;
         if entry.file_type().is_file() {
             files.push(entry.into_path());
@@ -201,6 +204,28 @@ pub(super) fn receipt_name(path: &str) -> String {
     }
 }
 
+/// A list in a sentence: its items, or `none` (never a label with nothing after it).
+pub(super) fn listed(items: &[String]) -> String {
+    if items.is_empty() {
+        "none".to_owned()
+    } else {
+        items.join(", ")
+    }
+}
+
+/// Why a record's label applies, as the record says it (what an unreadable receipt file is,
+/// why a frame could not be recovered, what the eras give): `—` when there is nothing to say.
+fn detail_cell(record: &Record) -> String {
+    if record.label == Label::FrameConflict {
+        return "the eras disagree (below the table)".to_owned();
+    }
+    match (&record.detail, &record.refusal) {
+        (Some(detail), _) => escape(detail).into_owned(),
+        (None, Some(refusal)) => escape(&refusal.message).into_owned(),
+        (None, None) => "—".to_owned(),
+    }
+}
+
 fn target_cell(target: Option<&String>, profile: Option<&str>) -> String {
     match (target, profile) {
         (None, _) => "— (not guarded)".into(),
@@ -216,7 +241,7 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
         table
             .load_preset(UTF8_FULL_CONDENSED)
             .set_content_arrangement(ContentArrangement::Dynamic)
-            .set_width(160)
+            .set_width(200)
             .set_header(vec![
                 "receipt (counter-hash)",
                 "verdict",
@@ -225,6 +250,7 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
                 "_meta",
                 "old target",
                 "committed target",
+                "detail",
             ]);
         for r in records {
             let label = match &r.refusal {
@@ -244,16 +270,18 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
                 meta_words(r.meta, r.meta_keys.as_ref()),
                 target_cell(r.old_target.as_ref(), r.old_profile.map(|p| p.as_str())),
                 committed,
+                detail_cell(r),
             ]);
         }
         text.push_str(&format!("{}\n", super::layout::table(&table)));
     }
+    // What each era gives is too long for a cell: it follows the table whole.
     for r in records.iter().filter(|r| r.label == Label::FrameConflict) {
         text.push_str(&format!(
             "{} {}: {}\n",
             r.label,
             receipt_name(&r.receipt),
-            r.detail.as_deref().unwrap_or_default()
+            escape(r.detail.as_deref().unwrap_or_default())
         ));
     }
     if more > 0 {
@@ -301,13 +329,10 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
         "{} receipts, {} need attention; changes: {}; _meta: {}; old targets: {}\n",
         summary.receipts,
         summary.needs_attention,
-        changes.join(", "),
-        meta.join(", "),
-        profiles.join(", ")
+        listed(&changes),
+        listed(&meta),
+        listed(&profiles)
     ));
-    if summary.receipts == 0 {
-        text.push_str("no receipts found under the old directories\n");
-    }
     match summary.other_files {
         0 => {}
         1 => text.push_str("1 other file under the old directories is not a receipt (not read)\n"),

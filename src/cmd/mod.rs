@@ -94,8 +94,9 @@ pub fn main(args: Vec<std::ffi::OsString>) -> u8 {
 }
 
 /// Runs the parsed command line and returns its outcome. Errors that stop a command
-/// (unreadable input, bad usage the parser could not see) are printed to stderr and
-/// become [`Outcome::Unchecked`]; a closed stdout ends the run quietly.
+/// (unreadable input, bad usage the parser could not see) are printed to stderr and become
+/// [`Outcome::Unchecked`], except one that says there was nothing to check
+/// ([`diagnostic::outcome_of`]: [`Outcome::Problems`]); a closed stdout ends the run quietly.
 pub fn run(cli: Cli) -> Outcome {
     let global = Global::from_cli(&cli);
     QUIET.store(global.quiet, Ordering::Relaxed);
@@ -126,7 +127,7 @@ fn dispatch(command: Command, global: &Global) -> Outcome {
         Err(error) if is_broken_pipe(&error) => Outcome::Unchecked,
         Err(error) => {
             report_error(&error, global);
-            Outcome::Unchecked
+            diagnostic::outcome_of(&error)
         }
     }
 }
@@ -234,6 +235,18 @@ fn show(error: &dyn miette::Diagnostic, io: bool, global: &Global) {
     }
 }
 
+/// Shows an error about one input that the command goes on past (another input is still
+/// checked), through the error boundary, and returns the exit status it gives: could not
+/// check ([`crate::input::InputError`]), or nothing to check.
+pub fn stopped_input<E>(error: E, global: &Global) -> Outcome
+where
+    E: std::error::Error + crate::error_code::Coded + Send + Sync + 'static,
+{
+    let outcome = error.outcome();
+    report_error(&diagnostic::report(error), global);
+    outcome
+}
+
 /// A file refused before any check because a JSON object in it writes one member name twice
 /// (see [`crate::json::find_duplicate`]): reported as a `duplicate-member` finding, exit 1.
 pub fn refused_duplicate(
@@ -243,15 +256,22 @@ pub fn refused_duplicate(
 ) -> miette::Result<Outcome> {
     let finding =
         crate::finding::Finding::new(crate::finding::Code::DuplicateMember, None, message);
+    #[derive(Serialize)]
+    struct Refused<'a> {
+        #[serde(flatten, serialize_with = "crate::path_json::file")]
+        file: &'a std::path::Path,
+        status: &'static str,
+        findings: [&'a crate::finding::Finding; 1],
+    }
     let mut out = Out::new();
     match global.format {
         Format::Json | Format::Jsonl => out.json_line(
             "refused-file",
-            &serde_json::json!({
-                "file": file,
-                "status": "fail",
-                "findings": [finding],
-            }),
+            &Refused {
+                file,
+                status: "fail",
+                findings: [&finding],
+            },
         ),
         Format::Human => out.text(&format!(
             "{}\n  REFUSED  {}\n",

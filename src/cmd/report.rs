@@ -20,6 +20,8 @@ use crate::audit::{self, AuditError, Event, Options, Quiet};
 use crate::chain;
 use crate::cli::{Format, ReportArgs};
 use crate::digest::sha256_hex;
+use crate::finding::Code;
+use crate::input::{InputError, Items, Kind, NotAllRead, NothingToCheck, Unreadable};
 use crate::keys::PublicKey;
 use crate::outcome::Outcome;
 use crate::report::model::{self, Chain, Input, KeyAnchor, TokenEvidence, Trust};
@@ -36,6 +38,21 @@ const MAX_INPUT_BYTES: u64 = 1 << 30;
 const BATCH_LINES: usize = 4096;
 
 pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
+    crate::input::refuse_stdin(
+        "DIR",
+        args.dirs.iter().map(std::path::PathBuf::as_path),
+        super::audit::STDIN_WHY,
+    )
+    .map_err(super::diagnostic::report)?;
+    // A receipt directory that cannot be read is said first, whatever else is given.
+    for dir in &args.dirs {
+        if let Err(error) = std::fs::metadata(dir) {
+            let input = crate::input::Input::new(dir);
+            return Err(super::diagnostic::report(
+                Unreadable::new(&input, error).coded("unreadable-input"),
+            ));
+        }
+    }
     refuse_output_inside_inputs(&args)?;
     let named = [
         ("--tokens", &args.tokens),
@@ -91,7 +108,7 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
     } else {
         let mut all = Vec::new();
         for path in &args.tokens {
-            let bytes = read_input(path, "tokens", &mut inputs)?;
+            let bytes = read_input(path, "tokens", Some(Kind::TokenFile), &mut inputs)?;
             all.extend(check_tokens(path, &bytes, &approvers, args.ttl));
         }
         Some(all)
@@ -100,8 +117,7 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
     let frames = if args.frames.is_empty() {
         None
     } else {
-        let (index, infos) = super::migrate::load_captures(&args.frames)
-            .map_err(|e| miette!(code = "unreadable-input", "{e}"))?;
+        let (index, infos) = super::migrate::load_captures(&args.frames, "unreadable-input")?;
         for info in infos {
             let bytes = std::fs::metadata(&info.path).map_or(0, |m| m.len());
             inputs.push(Input {
@@ -281,9 +297,23 @@ fn stream(
     rows: Rows<'_>,
 ) -> Result<model::Model, Result<miette::Report, std::io::Error>> {
     let mut builder = Builder::new(evidence, global.deny_warnings, rows);
-    audit::audit(&args.dirs, options, &Quiet, &mut |event| match event {
-        Event::Receipt(entry) => builder.receipt(entry),
+    // What the page needs before it may be written: receipts to show, every file read.
+    let mut receipts = 0u64;
+    let mut unreadable: Vec<String> = Vec::new();
+    let mut note = |findings: &[crate::finding::Finding]| {
+        for finding in findings.iter().filter(|f| f.code == Code::UnreadableFile) {
+            let path = finding.path.as_deref().unwrap_or(Path::new(""));
+            unreadable.push(format!("{}: {}", path.display(), finding.message));
+        }
+    };
+    let audited = audit::audit(&args.dirs, options, &Quiet, &mut |event| match event {
+        Event::Receipt(entry) => {
+            receipts += 1;
+            note(&entry.file_findings);
+            builder.receipt(entry)
+        }
         Event::Finding(finding) => {
+            note(std::slice::from_ref(finding));
             builder.finding(finding);
             Ok(())
         }
@@ -295,7 +325,26 @@ fn stream(
             path.display()
         )),
         AuditError::Sink(error) => Err(error),
-    })?;
+    });
+    audited?;
+    // A page over nothing, or over part of the evidence, would look like a verdict: neither
+    // is written.
+    if let Some(first) = unreadable.first() {
+        return Err(Ok(super::diagnostic::report(NotAllRead {
+            count: unreadable.len() as u64,
+            first: first.clone(),
+        })));
+    }
+    if receipts == 0 {
+        return Err(Ok(super::diagnostic::report(NothingToCheck {
+            evidence: Items::Receipts,
+            where_: (args.dirs.iter())
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            written: false,
+        })));
+    }
     builder.finish().map_err(Err)
 }
 
@@ -303,18 +352,12 @@ fn stream(
 fn read_chains(args: &ReportArgs, inputs: &mut Vec<Input>) -> miette::Result<Vec<Chain>> {
     let mut chains = Vec::new();
     for path in &args.chains {
-        let bytes = read_input(path, "chain", inputs)?;
+        let bytes = read_input(path, "chain", Some(Kind::SealedLog), inputs)?;
         let mut entries = Vec::new();
         let report = chain::sealed::verify_stream_each(&bytes[..], |index, payload, ok| {
             entries.push(model::chain_entry(index, payload, ok))
         })
-        .map_err(|e| {
-            miette!(
-                code = "unreadable-input",
-                "{}: not a sealed log: {e}",
-                path.display()
-            )
-        })?;
+        .map_err(|e| super::diagnostic::report_at(path.display(), e))?;
         chains.push(Chain {
             file: path.display().to_string(),
             kind: "sealed",
@@ -328,7 +371,7 @@ fn read_chains(args: &ReportArgs, inputs: &mut Vec<Input>) -> miette::Result<Vec
         });
     }
     for path in &args.audit_lines {
-        let bytes = read_input(path, "audit-lines", inputs)?;
+        let bytes = read_input(path, "audit-lines", Some(Kind::AuditLines), inputs)?;
         let mut entries = Vec::new();
         let lines = chain::lines::chain_lines(&bytes[..], |payload| {
             entries.push(model::chain_entry(entries.len(), payload, true))
@@ -402,10 +445,8 @@ fn approval_keys(args: &ReportArgs) -> miette::Result<(ApprovalKeys, Vec<Input>)
         keys.anchors.push((key, source));
     }
     if let Some(path) = &args.trusted_approvers {
-        let bytes = read_input(path, "trusted-approvers", &mut inputs)?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| miette!(code = "unreadable-input", "{}: not UTF-8", path.display()))?;
-        let list = Approvers::parse(&text, path).map_err(super::diagnostic::report)?;
+        let bytes = read_input(path, "trusted-approvers", None, &mut inputs)?;
+        let list = Approvers::parse_bytes(&bytes, path).map_err(super::diagnostic::report)?;
         for entry in &list.entries {
             let source = format!("{} line {}: {}", path.display(), entry.line, entry.name);
             keys.anchors.push((entry.key.clone(), source));
@@ -415,15 +456,22 @@ fn approval_keys(args: &ReportArgs) -> miette::Result<(ApprovalKeys, Vec<Input>)
     Ok((keys, inputs))
 }
 
-/// Reads an input file whole and records its size and SHA-256.
-fn read_input(path: &Path, role: &'static str, inputs: &mut Vec<Input>) -> miette::Result<Vec<u8>> {
+/// Reads an input file whole (one of `kind`, when it has one: binary data is no token file)
+/// and records its size and SHA-256.
+fn read_input(
+    path: &Path,
+    role: &'static str,
+    kind: Option<Kind>,
+    inputs: &mut Vec<Input>,
+) -> miette::Result<Vec<u8>> {
     let source = crate::input::Input::new(path);
-    let bytes = source.read_capped(MAX_INPUT_BYTES).map_err(|e| {
-        miette!(
-            code = "unreadable-input",
-            "cannot read {role} {source}: {e}"
-        )
-    })?;
+    let bytes = match kind {
+        Some(kind) => source.read_whole(kind, MAX_INPUT_BYTES),
+        None => source
+            .read_capped(MAX_INPUT_BYTES)
+            .map_err(|e| InputError::Unreadable(Unreadable::new(&source, e))),
+    }
+    .map_err(|e| super::diagnostic::report_at(format!("--{role}"), e.coded("unreadable-input")))?;
     inputs.push(Input {
         role,
         path: path.display().to_string(),

@@ -5,21 +5,22 @@
 use super::target_record::{OkRecord, Record, RefusedRecord, SkippedRecord};
 use super::{Global, JsonArray, Out};
 use crate::cli::{EraChoice, Format, ProfileChoice, TargetArgs};
-use crate::frame::{ForeignEncoding, Frame, FrameReader};
+use crate::frame::{Frame, FrameReader};
 use crate::identity::{self, Kind, Part, Profile};
 use crate::inert::escape;
 use crate::input::{stdin_once, Input};
 use crate::json::Span;
 use crate::meta::UNKNOWN_KEY_POLICY;
 use crate::outcome::Outcome;
+use crate::path_json::Shown;
 use crate::refusal::{Refusal, RefusalRecord};
 use crate::request::{self, Call, EraMode, MetaState, Options, Session, Verdict};
 use crate::typed::{typed_target_of, ToolSpecs, Typed};
 use comfy_table::{presets, Cell, ContentArrangement, Table};
 use miette::{IntoDiagnostic, LabeledSpan, NamedSource};
 use serde_json::{json, Value};
-use std::io::{self, BufRead, BufReader, Write};
-use std::path::Path;
+use std::io::{self, BufRead, Write};
+use std::path::{Path, PathBuf};
 
 /// Frames per human table page.
 const PAGE: usize = 200;
@@ -29,38 +30,53 @@ pub fn run(args: TargetArgs, global: &Global) -> miette::Result<Outcome> {
         server: args.server.clone(),
         era: era_mode(args.era),
     };
-    let sources: Vec<String> = if args.files.is_empty() {
-        vec!["-".to_owned()]
+    // Each capture as it is opened (its exact path) and as records name it.
+    let sources: Vec<(PathBuf, Shown)> = if args.files.is_empty() {
+        vec![PathBuf::from("-")]
     } else {
-        args.files.iter().map(|p| p.display().to_string()).collect()
-    };
-    let named = sources
-        .iter()
-        .map(|source| ("FILE", Path::new(source.as_str())));
+        args.files.clone()
+    }
+    .into_iter()
+    .map(|path| {
+        let shown = Shown::of(&path);
+        (path, shown)
+    })
+    .collect();
+    let named = sources.iter().map(|(path, _)| ("FILE", path.as_path()));
     stdin_once(named.chain(args.tool_spec.as_deref().map(|path| ("--tool-spec", path))))
         .map_err(super::diagnostic::report)?;
     let tool_specs = args.tool_spec.as_deref().map(read_tool_specs).transpose()?;
     let mut out = Out::new();
     let mut report = Report::new(global, &args, tool_specs, &mut out)?;
     let mut outcome = Outcome::Good;
-    for source in &sources {
-        match open(source) {
+    for (path, source) in &sources {
+        match open(path) {
             Ok(reader) => {
                 let result = report.capture(source, reader, &options, &mut out);
-                outcome = outcome.worst(result.map_err(|e| source_error(source, e))?);
+                outcome = outcome.worst(result.map_err(|e| source_error(&source.text, e))?);
             }
             Err(error) => {
                 report.flush_page(&mut out).into_diagnostic()?;
-                super::report_error(
-                    &miette::miette!(code = "unreadable-input", "cannot read {source}: {error}"),
-                    global,
-                );
-                outcome = Outcome::Unchecked;
+                outcome = outcome.worst(super::stopped_input(error, global));
             }
         }
     }
+    // Blank lines are no frames: a capture of nothing else checked nothing.
+    let t = &report.totals;
+    let frames = t.ok + t.refused + t.skipped - t.blank;
     report.finish(&mut out).into_diagnostic()?;
     out.flush().into_diagnostic()?;
+    if frames == 0 && outcome == Outcome::Good {
+        let nothing = crate::input::NothingToCheck {
+            evidence: crate::input::Items::Frames,
+            where_: (sources.iter())
+                .map(|(_, shown)| shown.text.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            written: true,
+        };
+        return Ok(super::stopped_input(nothing, global));
+    }
     Ok(outcome)
 }
 
@@ -75,14 +91,21 @@ pub(super) fn era_mode(choice: EraChoice) -> EraMode {
 
 fn read_tool_specs(path: &Path) -> miette::Result<ToolSpecs> {
     let input = Input::new(path);
-    let text = input
-        .read_capped_text(crate::input::MAX_SMALL_INPUT_BYTES)
+    let bytes = input
+        .read_capped(crate::input::MAX_SMALL_INPUT_BYTES)
         .map_err(|e| {
             miette::miette!(
                 code = "unreadable-input",
                 "cannot read the tool spec {input}: {e}"
             )
         })?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        miette::miette!(
+            code = "bad-tool-spec",
+            "the tool spec {input} is not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
     ToolSpecs::parse(&text).map_err(|e| miette::miette!(code = "bad-tool-spec", "{e} (in {input})"))
 }
 
@@ -94,9 +117,13 @@ fn source_error(source: &str, error: io::Error) -> miette::Report {
     }
 }
 
-fn open(source: &str) -> io::Result<Box<dyn BufRead>> {
-    let reader = Input::new(Path::new(source)).open()?;
-    Ok(Box::new(BufReader::with_capacity(1 << 16, reader)))
+/// A capture, refused before any frame is read when it cannot be read (`unreadable-input`)
+/// or is no capture (binary data; UTF-16, `unsupported-encoding`).
+fn open(source: &Path) -> Result<Box<dyn BufRead>, crate::input::InputError> {
+    let reader = Input::new(source)
+        .open_text(crate::input::Kind::Capture, 1 << 16)
+        .map_err(|e| e.coded("unreadable-input"))?;
+    Ok(Box::new(reader))
 }
 
 /// Accumulates output across captures: the JSON array state, or the current human page
@@ -119,6 +146,8 @@ struct Totals {
     ok: u64,
     refused: u64,
     skipped: u64,
+    /// Blank lines among the skipped: no frame at all.
+    blank: u64,
     codes: std::collections::BTreeMap<&'static str, u64>,
 }
 
@@ -160,21 +189,11 @@ impl<'g> Report<'g> {
     /// Reads one capture to its end; returns its outcome (refusals → problems).
     fn capture(
         &mut self,
-        source: &str,
-        mut reader: Box<dyn BufRead>,
+        source: &Shown,
+        reader: Box<dyn BufRead>,
         options: &Options,
         out: &mut Out,
     ) -> io::Result<Outcome> {
-        let start = reader.fill_buf()?;
-        if let Some(encoding) = ForeignEncoding::sniff(start) {
-            let message = format!("{source} is {}; sealkit reads UTF-8 captures (convert it, e.g. `iconv -f UTF-16 -t UTF-8`)", encoding.describe());
-            self.flush_page(out)?;
-            super::report_error(
-                &miette::miette!(code = "unsupported-encoding", "{message}"),
-                self.global,
-            );
-            return Ok(Outcome::Unchecked);
-        }
         let mut frames = FrameReader::new(reader);
         let mut session = Session::default();
         let mut outcome = Outcome::Good;
@@ -198,7 +217,7 @@ impl<'g> Report<'g> {
 
     fn record(
         &mut self,
-        source: &str,
+        source: &Shown,
         frame: &Frame<'_>,
         verdict: &Verdict,
         typed: Option<&Typed>,
@@ -210,7 +229,10 @@ impl<'g> Report<'g> {
                 self.totals.refused += 1;
                 *self.totals.codes.entry(r.code.as_str()).or_default() += 1;
             }
-            Verdict::Skipped(_) => self.totals.skipped += 1,
+            Verdict::Skipped(skipped) => {
+                self.totals.skipped += 1;
+                self.totals.blank += u64::from(skipped.kind == request::SkipKind::Blank);
+            }
         }
         match self.global.format {
             Format::Human => {
@@ -240,7 +262,7 @@ impl<'g> Report<'g> {
 
     fn json_record<'r>(
         &self,
-        source: &'r str,
+        source: &'r Shown,
         frame: &Frame<'_>,
         verdict: &'r Verdict,
         typed: Option<&'r Typed>,
@@ -274,12 +296,12 @@ impl<'g> Report<'g> {
 
     fn human_row(
         &mut self,
-        source: &str,
+        source: &Shown,
         frame: &Frame<'_>,
         verdict: &Verdict,
         typed: Option<&Typed>,
     ) {
-        let place = format!("{}:{}", escape(source), frame.line);
+        let place = format!("{}:{}", escape(&source.text), frame.line);
         let row = match verdict {
             Verdict::Call(call) => {
                 let mut targets: Vec<String> = self

@@ -12,6 +12,7 @@ use super::json_write::{integer, optional, serde_string, subject};
 use crate::frame::Subject;
 use crate::identity::Pair;
 use crate::meta::{Warning, UNKNOWN_KEY_POLICY};
+use crate::path_json::Shown;
 use crate::refusal::RefusalRecord;
 use crate::request::{Call, MetaState};
 use crate::typed::Typed;
@@ -56,7 +57,8 @@ fn serialize<T: Serialize>(kind: &str, value: &T, out: &mut Vec<u8>) -> io::Resu
 // that holds `OkRecord::write` to them.
 #[cfg_attr(test, derive(Serialize))]
 pub(super) struct OkRecord<'r> {
-    pub source: &'r str,
+    #[cfg_attr(test, serde(flatten, serialize_with = "crate::path_json::source"))]
+    pub source: &'r Shown,
     pub line: u64,
     pub status: &'static str,
     pub era: &'static str,
@@ -82,7 +84,8 @@ pub(super) struct MetaRecord<'r> {
 
 #[derive(Serialize)]
 pub(super) struct RefusedRecord<'r> {
-    pub source: &'r str,
+    #[serde(flatten, serialize_with = "crate::path_json::source")]
+    pub source: &'r Shown,
     pub line: u64,
     #[serde(flatten)]
     pub refusal: RefusalRecord<'r>,
@@ -91,7 +94,8 @@ pub(super) struct RefusedRecord<'r> {
 
 #[derive(Serialize)]
 pub(super) struct SkippedRecord<'r> {
-    pub source: &'r str,
+    #[serde(flatten, serialize_with = "crate::path_json::source")]
+    pub source: &'r Shown,
     pub line: u64,
     pub status: &'static str,
     pub kind: &'static str,
@@ -113,7 +117,7 @@ impl<'r> OkRecord<'r> {
     /// The record of a computed frame: `line` of `source`, its V2 typed targets (with
     /// `--tool-spec`) and its `explain` value (with `--explain`).
     pub(super) fn of(
-        source: &'r str,
+        source: &'r Shown,
         line: u64,
         call: &'r Call,
         typed: Option<&'r Typed>,
@@ -154,7 +158,11 @@ impl<'r> OkRecord<'r> {
         out.extend_from_slice(b"{\"type\":");
         serde_string(kind, out);
         out.extend_from_slice(b",\"source\":");
-        serde_string(self.source, out);
+        serde_string(&self.source.text, out);
+        if let Some(hex) = &self.source.hex {
+            out.extend_from_slice(b",\"source_hex\":");
+            serde_string(hex, out);
+        }
         out.extend_from_slice(b",\"line\":");
         integer(self.line, out);
         out.extend_from_slice(b",\"status\":");
@@ -252,14 +260,20 @@ mod tests {
                 continue;
             };
             computed += 1;
+            // A name that is not UTF-8 is written lossily with its bytes in hex beside it.
+            let not_utf8 = Shown {
+                text: "dir/n\u{fffd}.jsonl".to_owned(),
+                hex: Some("6469722f6eff2e6a736f6e6c".to_owned()),
+            };
             for (source, explain) in [
-                ("capture.jsonl", None),
+                (Shown::of(std::path::Path::new("capture.jsonl")), None),
                 (
-                    "dir/\"odd\"\tname\u{7f}.jsonl",
+                    Shown::of(std::path::Path::new("dir/\"odd\"\tname\u{7f}.jsonl")),
                     Some(serde_json::json!({"a": [1, "b"]})),
                 ),
+                (not_utf8.clone(), None),
             ] {
-                let record = OkRecord::of(source, frame.line, call, None, explain);
+                let record = OkRecord::of(&source, frame.line, call, None, explain);
                 let expected = serde_json::to_vec(&crate::cmd::Typed {
                     kind: "frame",
                     value: &record,

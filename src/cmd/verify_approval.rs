@@ -19,7 +19,7 @@ use crate::cli::{Format, VerifyApprovalArgs};
 use crate::digest::is_sha256_hex;
 use crate::finding::Code;
 use crate::inert::escape;
-use crate::input::{stdin_once, Input};
+use crate::input::{stdin_once, Input, Kind};
 use crate::keys::{public_key_arg, PublicKey};
 use crate::outcome::Outcome;
 use crate::tokenfile::{Batch, LineReader, MAX_TOKEN_FILE_BYTES};
@@ -28,7 +28,7 @@ use miette::{miette, IntoDiagnostic, WrapErr};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 
 /// Lines verified per parallel batch. Their signatures are checked together, and each line's
@@ -60,14 +60,13 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
     };
     let checked = Checked::from_args(&args)?;
     let input = Input::or_stdin(args.file.as_deref());
-    let source = input.name();
-    let reader: Box<dyn BufRead> = Box::new(BufReader::with_capacity(
-        1 << 20,
+    let source = crate::path_json::Shown::of(input.path().unwrap_or(Path::new("-")));
+    // Binary data (a picture given by mistake) is no token file: refused before any line.
+    let reader: Box<dyn BufRead> = Box::new(
         input
-            .open()
-            .into_diagnostic()
-            .wrap_err_with(|| format!("cannot read token file {input}"))?,
-    ));
+            .open_text(Kind::TokenFile, 1 << 20)
+            .map_err(super::diagnostic::report)?,
+    );
     let mut lines = LineReader::new(reader);
     let mut checker = Checker::new(&key, checked.expectations());
     if let Trust::Approvers(approvers, _) = &trust {
@@ -84,7 +83,7 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
         lines
             .next_batch(&mut batch, BATCH_LINES)
             .into_diagnostic()
-            .wrap_err_with(|| format!("cannot read token file {source}"))?;
+            .wrap_err_with(|| format!("cannot read token file {}", source.text))?;
         if batch.lines.is_empty() {
             break;
         }
@@ -99,7 +98,7 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
                 rows.extend(reports);
                 if !found {
                     if rows.len() > MAX_HELD_LINES {
-                        return Err(not_a_token_file(&source, tally.lines, true));
+                        return Err(not_a_token_file(&source.text, tally.lines, true));
                     }
                     continue;
                 }
@@ -118,7 +117,7 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
     }
     if let Held::Rows(rows) = &held {
         if !rows.is_empty() {
-            return Err(not_a_token_file(&source, tally.lines, false));
+            return Err(not_a_token_file(&source.text, tally.lines, false));
         }
     }
     let sink = match sink {
@@ -213,6 +212,7 @@ enum Trust {
 
 #[derive(Debug, Serialize)]
 struct TrustedApprovers {
+    #[serde(flatten, serialize_with = "crate::path_json::file")]
     file: PathBuf,
     entries: usize,
     keys: usize,
@@ -230,6 +230,7 @@ struct Checked {
 
 #[derive(Debug, Clone, Serialize)]
 struct FrameInput {
+    #[serde(flatten, serialize_with = "crate::path_json::file")]
     file: PathBuf,
     sha256: String,
     length: u64,
@@ -242,9 +243,8 @@ impl Checked {
             Some(path) => {
                 let input = Input::new(path);
                 let bytes = input
-                    .read_capped(crate::input::MAX_SMALL_INPUT_BYTES)
-                    .into_diagnostic()
-                    .wrap_err_with(|| format!("cannot read frame {input}"))?;
+                    .read_whole(Kind::Frame, crate::input::MAX_SMALL_INPUT_BYTES)
+                    .map_err(|e| super::diagnostic::report_at("--frame", e))?;
                 // Read by the one strict frame reader: a frame that writes a member name
                 // twice is one Seal never lets through, and whose copies say different things.
                 if let Err(unread @ crate::frame::Unread::Repeated(_)) =
@@ -339,7 +339,8 @@ struct TrustedKey {
 
 #[derive(Debug, Serialize)]
 struct Summary {
-    source: String,
+    #[serde(flatten, serialize_with = "crate::path_json::source")]
+    source: crate::path_json::Shown,
     /// The one trusted key; `null` with `--trusted-approvers`.
     trusted_key: Option<TrustedKey>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -357,7 +358,13 @@ struct Summary {
 }
 
 impl Summary {
-    fn new(source: String, key: &PublicKey, checked: &Checked, tally: Tally, bytes: u64) -> Self {
+    fn new(
+        source: crate::path_json::Shown,
+        key: &PublicKey,
+        checked: &Checked,
+        tally: Tally,
+        bytes: u64,
+    ) -> Self {
         let mut file_findings = Vec::new();
         if bytes > MAX_TOKEN_FILE_BYTES {
             file_findings.push(FileFinding {
@@ -744,7 +751,7 @@ fn write_summary(out: &mut impl Write, summary: &Summary) -> io::Result<()> {
     writeln!(
         out,
         "{}: {} token {lines}, {} accepted, {}{declines}",
-        escape(&summary.source),
+        escape(&summary.source.text),
         summary.lines,
         summary.accepted,
         super::layout::count(summary.rejected, "rejected", super::layout::Verdict::Bad)

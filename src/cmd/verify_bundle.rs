@@ -15,6 +15,7 @@ use std::path::PathBuf;
 
 #[derive(Debug, Serialize)]
 struct BundleResult<'a> {
+    #[serde(flatten, serialize_with = "crate::path_json::file")]
     file: PathBuf,
     #[serde(flatten)]
     report: &'a BundleReport,
@@ -43,16 +44,9 @@ pub fn run(mut args: VerifyBundleArgs, global: &Global) -> miette::Result<Outcom
             ));
         }
     }
-    let input = crate::input::Input::new(&args.file);
-    let bytes = input
-        .read_capped(crate::audit::MAX_RECEIPT_BYTES)
-        .map_err(|e| miette::miette!(code = "unreadable-file", "{input}: {e}"))?;
-    if bytes.is_empty() {
-        return Err(miette::miette!(
-            code = "unreadable-file",
-            "{input}: RECEIPT FILE EMPTY"
-        ));
-    }
+    let bytes = crate::input::Input::new(&args.file)
+        .read_whole(crate::input::Kind::Bundle, crate::audit::MAX_RECEIPT_BYTES)
+        .map_err(super::diagnostic::report)?;
     let text = String::from_utf8_lossy(&bytes);
     if let Some(message) = bundle::duplicate_member(&text) {
         return super::refused_duplicate(&args.file, message, global);

@@ -7,10 +7,9 @@ use crate::chain::sealed::SealedError;
 use crate::chain::{self, HeadState, SealedReport};
 use crate::cli::{Format, VerifyChainArgs};
 use crate::inert::escape;
-use crate::input::Input;
+use crate::input::{Input, Kind};
 use crate::outcome::Outcome;
 use serde::Serialize;
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 /// `--format json|jsonl` output (one object).
@@ -18,6 +17,7 @@ use std::path::{Path, PathBuf};
 struct ChainResult {
     /// `sealed` or `audit-lines`.
     kind: &'static str,
+    #[serde(flatten, serialize_with = "crate::path_json::file")]
     file: PathBuf,
     /// `ok` or `fail`.
     status: &'static str,
@@ -53,6 +53,7 @@ struct HeadCheck {
 
 #[derive(Debug, Serialize)]
 struct StateCheck {
+    #[serde(flatten, serialize_with = "crate::path_json::file")]
     file: PathBuf,
     #[serde(flatten)]
     state: Option<HeadState>,
@@ -93,7 +94,14 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
     .map_err(super::diagnostic::report)?;
     // Both forms are read as a stream (standard input too): memory stays bounded by the
     // readers in `crate::chain`, whatever the length of the log.
-    let input = source.open_named().map_err(super::diagnostic::report)?;
+    let kind_read = if kind == "sealed" {
+        Kind::SealedLog
+    } else {
+        Kind::AuditLines
+    };
+    let input = source
+        .open_text(kind_read, 256 * 1024)
+        .map_err(super::diagnostic::report)?;
     let mut result = ChainResult {
         kind,
         file: file.clone(),
@@ -121,7 +129,7 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
         result.head = report.head.clone();
         result.sealed = Some(report);
     } else {
-        let lines = chain::lines::chain_lines(BufReader::with_capacity(256 * 1024, input), |_| ())
+        let lines = chain::lines::chain_lines(input, |_| ())
             .map_err(|e| super::diagnostic::report_at(&source, e))?;
         intact = lines.cut_last_line.is_none();
         result.head = lines.head;
@@ -158,12 +166,19 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
                 state: Some(state),
                 invalid: None,
             },
-            Err(reason) => StateCheck {
-                file: state_file.clone(),
-                ok: false,
-                state: None,
-                invalid: Some(reason),
-            },
+            Err(reason) => {
+                result.findings.push(crate::finding::Finding::new(
+                    crate::finding::Code::ChainStateInvalid,
+                    None,
+                    format!("{}: {reason}", state_file.display()),
+                ));
+                StateCheck {
+                    file: state_file.clone(),
+                    ok: false,
+                    state: None,
+                    invalid: Some(reason),
+                }
+            }
         };
         intact &= check.ok;
         result.state = Some(check);
@@ -178,6 +193,28 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
     }
     .and_then(|()| out.flush())
     .map_err(super::io_report)?;
+    // A chain of nothing recomputes to its genesis: nothing was checked.
+    let chained = match (&result.sealed, &result.audit_lines) {
+        (Some(sealed), _) => sealed.entries,
+        (None, Some(lines)) => lines.payloads,
+        (None, None) => 0,
+    };
+    if chained == 0 {
+        let nothing = crate::input::NothingToCheck {
+            evidence: if kind == "sealed" {
+                crate::input::Items::ChainEntries
+            } else {
+                crate::input::Items::AuditLines
+            },
+            where_: source.to_string(),
+            written: true,
+        };
+        return Ok(super::stopped_input(nothing, global).worst(if intact {
+            Outcome::Good
+        } else {
+            Outcome::Problems
+        }));
+    }
     Ok(if intact {
         Outcome::Good
     } else {
@@ -187,12 +224,9 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
 
 fn read(path: &Path, limit: u64) -> miette::Result<Vec<u8>> {
     let input = Input::new(path);
-    input.read_capped(limit).map_err(|source| {
-        super::diagnostic::report(crate::input::Unreadable {
-            input: input.to_string(),
-            source,
-        })
-    })
+    input
+        .read_capped(limit)
+        .map_err(|source| super::diagnostic::report(crate::input::Unreadable::new(&input, source)))
 }
 
 fn human(result: &ChainResult) -> String {

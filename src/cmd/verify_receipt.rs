@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 /// One file's result as `--format json|jsonl` prints it.
 #[derive(Debug, Serialize)]
 pub struct FileResult<'a> {
+    #[serde(flatten, serialize_with = "crate::path_json::file")]
     pub file: &'a Path,
     /// `authenticated`, `unpinned`, `unsigned`, `failed`, or `unreadable` (not a receipt).
     pub status: &'static str,
@@ -34,32 +35,20 @@ pub fn run(args: VerifyReceiptArgs, global: &Global) -> miette::Result<Outcome> 
     let mut inside: HashMap<PathBuf, Option<Finding>> = HashMap::new();
     let mut statuses: Vec<(PathBuf, &'static str)> = Vec::new();
     for file in &args.files {
-        let bytes = match read_input(file) {
+        let input = crate::input::Input::new(file);
+        let bytes = match input.read_capped(crate::audit::MAX_RECEIPT_BYTES) {
             Ok(bytes) => bytes,
-            Err(error) if file.is_dir() => {
-                // A receipt directory is `audit`'s input; `verify receipt` takes files.
-                super::report_error(
-                    &miette::miette!(
-                        code = "unreadable-file",
-                        help = format!(
-                            "verify receipt checks receipt files; for a whole directory run \
-                             `sealkit audit {}`",
-                            file.display()
-                        ),
-                        "{}: {error}",
-                        file.display()
-                    ),
-                    global,
-                );
-                outcome = outcome.worst(Outcome::Unchecked);
-                continue;
-            }
             Err(error) => {
-                super::report_error(
-                    &miette::miette!(code = "unreadable-file", "{}: {error}", file.display()),
-                    global,
-                );
-                outcome = outcome.worst(Outcome::Unchecked);
+                let mut unreadable = crate::input::Unreadable::new(&input, error);
+                if file.is_dir() {
+                    // A receipt directory is `audit`'s input; `verify receipt` takes files.
+                    unreadable = unreadable.with_help(format!(
+                        "verify receipt checks receipt files; for a whole directory run \
+                         `sealkit audit {}`",
+                        file.display()
+                    ));
+                }
+                outcome = outcome.worst(super::stopped_input(unreadable, global));
                 continue;
             }
         };
@@ -129,10 +118,6 @@ fn evidence_dirs(file: &Path) -> Vec<PathBuf> {
         dirs.push(parent(&resolved));
     }
     dirs
-}
-
-fn read_input(file: &Path) -> std::io::Result<Vec<u8>> {
-    crate::input::Input::new(file).read_capped(crate::audit::MAX_RECEIPT_BYTES)
 }
 
 /// Exit contribution of one file: errors (including "cannot be authenticated") are problems;

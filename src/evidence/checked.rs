@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone, Serialize)]
 pub struct Source {
     /// The capture or reference file.
+    #[serde(flatten, serialize_with = "crate::path_json::file")]
     pub file: PathBuf,
     /// `frames` or `refs`.
     pub input: &'static str,

@@ -82,7 +82,7 @@ pub fn inspect(path: &Path) -> Result<Content, KeyError> {
     };
     let metadata = fs::metadata(path).map_err(io_error)?;
     let mut bytes = Zeroizing::new(Vec::new());
-    fs::File::open(path)
+    crate::input::open_file(path)
         .map_err(io_error)?
         .take(MAX_KEY_FILE_BYTES + 1)
         .read_to_end(&mut bytes)

@@ -186,10 +186,20 @@ fn temp_sibling(path: &Path) -> Result<PathBuf, KeyError> {
 /// (the link would be replaced and its target keep the seed) or a file with more than one
 /// hard link (the other names keep it). Returns the file's metadata.
 pub fn check_sole_copy(path: &Path) -> Result<fs::Metadata, KeyError> {
-    let metadata = fs::symlink_metadata(path).map_err(|source| KeyError::Io {
+    if path.as_os_str() == "-" {
+        return Err(KeyError::NotFromStdin);
+    }
+    let io_error = |source| KeyError::Io {
         path: path.to_path_buf(),
         source,
-    })?;
+    };
+    let metadata = fs::symlink_metadata(path).map_err(io_error)?;
+    if metadata.is_dir() {
+        return Err(io_error(std::io::Error::new(
+            std::io::ErrorKind::IsADirectory,
+            "is a directory, not a key file",
+        )));
+    }
     let refuse = |why: String| KeyError::NotSoleCopy {
         path: path.to_path_buf(),
         why,

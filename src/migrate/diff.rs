@@ -22,6 +22,7 @@ use super::run::{self, Summary};
 use super::{
     inputs, prepare, Change, Label, Link, Options, Prepared, Presence, ProfileName, Record,
 };
+use crate::input::{Items, NothingToCheck, Unreadable};
 use crate::receipt::Scratch;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -72,6 +73,9 @@ pub struct Item {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct View {
     pub receipt: String,
+    /// The receipt's exact path in hex, only when it is not UTF-8 ([`crate::path_json`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub receipt_hex: Option<String>,
     pub origin: Origin,
     pub record_version: Option<u64>,
     pub counter: Option<u64>,
@@ -191,15 +195,41 @@ pub struct DiffReport {
 }
 
 /// Why a diff could not run.
-#[derive(Debug)]
-pub struct DiffError {
-    pub path: PathBuf,
-    pub message: String,
+#[derive(Debug, thiserror::Error)]
+pub enum DiffError {
+    /// A side, a directory under it or one of its receipts cannot be read: not checked.
+    #[error(transparent)]
+    Unreadable(Unreadable),
+    /// A side is a migration output that cannot be taken (interrupted, damaged, edited).
+    #[error("{}: {message}", path.display())]
+    Output { path: PathBuf, message: String },
+    /// A side holds no receipt: there is nothing to compare.
+    #[error(transparent)]
+    NothingToCheck(NothingToCheck),
 }
 
-impl std::fmt::Display for DiffError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.path.display(), self.message)
+impl crate::error_code::Coded for DiffError {
+    fn code(&self) -> &'static str {
+        match self {
+            DiffError::Unreadable(error) => error.code(),
+            DiffError::Output { .. } => "unreadable-input",
+            DiffError::NothingToCheck(error) => error.code(),
+        }
+    }
+
+    fn help(&self) -> Option<String> {
+        match self {
+            DiffError::NothingToCheck(error) => error.help(),
+            _ => None,
+        }
+    }
+
+    fn outcome(&self) -> crate::outcome::Outcome {
+        match self {
+            DiffError::Unreadable(error) => error.outcome(),
+            DiffError::Output { .. } => crate::outcome::Outcome::Unchecked,
+            DiffError::NothingToCheck(error) => error.outcome(),
+        }
     }
 }
 
@@ -207,6 +237,15 @@ impl std::fmt::Display for DiffError {
 enum Loaded {
     Receipts(Vec<Prepared>),
     Records(Vec<Record>),
+}
+
+impl Loaded {
+    fn is_empty(&self) -> bool {
+        match self {
+            Loaded::Receipts(receipts) => receipts.is_empty(),
+            Loaded::Records(records) => records.is_empty(),
+        }
+    }
 }
 
 thread_local! {
@@ -223,6 +262,16 @@ pub fn diff_paths(
 ) -> Result<DiffReport, DiffError> {
     let old_loaded = load(old)?;
     let new_loaded = load(new)?;
+    // Comparing with nothing checks nothing: a side pointed at the wrong place must not pass.
+    for (side, path, loaded) in [("OLD", old, &old_loaded), ("NEW", new, &new_loaded)] {
+        if loaded.is_empty() {
+            return Err(DiffError::NothingToCheck(NothingToCheck {
+                evidence: Items::Receipts,
+                where_: format!("{side} {}", path.display()),
+                written: false,
+            }));
+        }
+    }
     for loaded in [&old_loaded, &new_loaded] {
         if let Loaded::Receipts(prepared) = loaded {
             for p in prepared {
@@ -262,7 +311,7 @@ pub fn diff_paths(
 }
 
 fn load(path: &Path) -> Result<Loaded, DiffError> {
-    let error = |message: String| DiffError {
+    let error = |message: String| DiffError::Output {
         path: path.to_path_buf(),
         message,
     };
@@ -278,25 +327,24 @@ fn load(path: &Path) -> Result<Loaded, DiffError> {
         let bytes = read_output(path).map_err(|e| error(e.to_string()))?;
         return parse_records(&bytes).map(Loaded::Records).map_err(error);
     }
-    let walk = inputs::receipt_files(&[path.to_path_buf()]).map_err(|e| DiffError {
-        path: e.path.clone(),
-        message: e.error.to_string(),
-    })?;
+    let walk = inputs::receipt_files(&[path.to_path_buf()]).map_err(DiffError::Unreadable)?;
     let prepared = walk
         .receipts
         .par_iter()
         .map(|file| {
-            let bytes = run::read_receipt(&file.path);
-            SCRATCH.with(|scratch| {
+            let bytes = run::read_receipt(file)?;
+            Ok(SCRATCH.with(|scratch| {
                 prepare(
                     &file.shown(),
                     file.counter,
-                    bytes.as_deref().map_err(Clone::clone),
+                    Ok(&bytes),
                     &mut scratch.borrow_mut(),
                 )
-            })
+                .named(&file.path)
+            }))
         })
-        .collect();
+        .collect::<Result<Vec<_>, Unreadable>>()
+        .map_err(DiffError::Unreadable)?;
     Ok(Loaded::Receipts(prepared))
 }
 
@@ -310,7 +358,7 @@ fn read_output(path: &Path) -> std::io::Result<Vec<u8>> {
 /// A complete migration output: `summary.json` of this format whose record count and
 /// SHA-256 match `migration.jsonl`.
 fn load_migration_output(dir: &Path) -> Result<Vec<Record>, DiffError> {
-    let error = |message: String| DiffError {
+    let error = |message: String| DiffError::Output {
         path: dir.to_path_buf(),
         message,
     };
@@ -408,6 +456,7 @@ fn view(item: &Item, side: Side) -> View {
     };
     View {
         receipt: r.receipt.clone(),
+        receipt_hex: r.receipt_hex.clone(),
         origin: item.origin,
         record_version: r.record_version,
         counter: r.reported.counter,

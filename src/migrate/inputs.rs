@@ -1,12 +1,16 @@
 //! Which files are receipts to migrate (docs/formats.md): a file given
-//! by name is one; a directory is walked in sorted order without following symbolic links,
-//! and its `receipt-*.json` files (and other `.json` files whose `record_type` is a
-//! seal-host decision) are receipts; everything else (state files, the signing seed,
-//! temporary files) is counted, not read. The order is stable, so reruns agree.
+//! by name is one, and so is standard input (`-`, read once, whole); a directory is walked in
+//! sorted order without following symbolic links, and its `receipt-*.json` files (and other
+//! `.json` files whose `record_type` is a seal-host decision) are receipts; everything else
+//! (state files, the signing seed, temporary files) is counted, not read. The order is
+//! stable, so reruns agree. A receipt that cannot be read ([`read`]) stops the run: it could
+//! not be checked, and a label for it would be a guess.
 
 use crate::audit::names::{self, NameKind};
+use crate::input::{Input, Unreadable};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// One receipt file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,6 +18,8 @@ pub struct ReceiptFile {
     pub path: PathBuf,
     /// The 20-digit counter of its name, when it follows seal-host's naming.
     pub counter: Option<u64>,
+    /// Standard input's bytes, read when the walk met `-`.
+    pub stdin: Option<Arc<[u8]>>,
 }
 
 impl ReceiptFile {
@@ -21,6 +27,31 @@ impl ReceiptFile {
     pub fn shown(&self) -> String {
         self.path.display().to_string()
     }
+}
+
+/// Reads a receipt file into `buffer` (cleared first) with no more system calls than open,
+/// read and close. A file that cannot be read, or is larger than the audit's limit, was not
+/// checked ([`Unreadable`]).
+pub fn read(file: &ReceiptFile, buffer: &mut Vec<u8>) -> Result<(), Unreadable> {
+    buffer.clear();
+    if let Some(bytes) = &file.stdin {
+        buffer.extend_from_slice(bytes);
+        return Ok(());
+    }
+    let input = Input::Path(file.path.clone());
+    let unreadable = |source| Unreadable::new(&input, source);
+    let mut opened = crate::input::open_file(&file.path).map_err(unreadable)?;
+    let limit = crate::audit::MAX_RECEIPT_BYTES as usize;
+    // Receipts are about 10 KB: one read takes all of it, the next sees the end.
+    crate::input::read_into(&mut opened, 16 * 1024, limit, buffer).map_err(unreadable)?;
+    if buffer.len() > limit {
+        buffer.clear();
+        return Err(unreadable(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("larger than {limit} bytes, not read"),
+        )));
+    }
+    Ok(())
 }
 
 /// The receipts under some roots, in walk order.
@@ -31,33 +62,32 @@ pub struct Walk {
     pub other_files: u64,
 }
 
-/// A root or directory that cannot be read: migration does not run on part of the input.
-#[derive(Debug, thiserror::Error)]
-#[error("cannot read {}: {error}", path.display())]
-pub struct InputError {
-    pub path: PathBuf,
-    #[source]
-    pub error: io::Error,
-}
-
-impl crate::error_code::Coded for InputError {
-    fn code(&self) -> &'static str {
-        "unreadable-input"
-    }
-}
-
-/// Lists the receipts under `roots`, in argument order then sorted walk order.
-pub fn receipt_files(roots: &[PathBuf]) -> Result<Walk, InputError> {
+/// Lists the receipts under `roots`, in argument order then sorted walk order. A root or a
+/// directory under it that cannot be read stops the listing: migration does not run on part
+/// of the input (`unreadable-input`, could not check).
+pub fn receipt_files(roots: &[PathBuf]) -> Result<Walk, Unreadable> {
+    let unreadable = |path: &Path, error: io::Error| {
+        Unreadable::new(&Input::Path(path.to_path_buf()), error).coded("unreadable-input")
+    };
     let mut walk = Walk::default();
     for root in roots {
-        let metadata = std::fs::metadata(root).map_err(|error| InputError {
-            path: root.clone(),
-            error,
-        })?;
+        if Input::new(root).is_stdin() {
+            let bytes = Input::Stdin
+                .read_capped(crate::audit::MAX_RECEIPT_BYTES)
+                .map_err(|error| Unreadable::new(&Input::Stdin, error).coded("unreadable-input"))?;
+            walk.receipts.push(ReceiptFile {
+                path: root.clone(),
+                counter: None,
+                stdin: Some(bytes.into()),
+            });
+            continue;
+        }
+        let metadata = std::fs::metadata(root).map_err(|error| unreadable(root, error))?;
         if !metadata.is_dir() {
             walk.receipts.push(ReceiptFile {
                 counter: counter_of(root),
                 path: root.clone(),
+                stdin: None,
             });
             continue;
         }
@@ -65,12 +95,13 @@ pub fn receipt_files(roots: &[PathBuf]) -> Result<Walk, InputError> {
             .follow_links(false)
             .sort_by_file_name();
         for entry in walker {
-            let entry = entry.map_err(|error| InputError {
-                path: error
-                    .path()
-                    .map(Path::to_path_buf)
-                    .unwrap_or_else(|| root.clone()),
-                error: io::Error::other(error.to_string()),
+            let entry = entry.map_err(|error| {
+                let path = error.path().unwrap_or(root).to_path_buf();
+                let shown = error.to_string();
+                let error = error
+                    .into_io_error()
+                    .unwrap_or_else(|| io::Error::other(shown));
+                unreadable(&path, error)
             })?;
             let file_type = entry.file_type();
             if file_type.is_dir() {
@@ -87,6 +118,7 @@ pub fn receipt_files(roots: &[PathBuf]) -> Result<Walk, InputError> {
                 walk.receipts.push(ReceiptFile {
                     counter: counter_of(entry.path()),
                     path: entry.into_path(),
+                    stdin: None,
                 });
             } else {
                 walk.other_files += 1;

@@ -81,8 +81,12 @@ pub enum RecordType {
 pub struct Record {
     #[serde(rename = "type")]
     pub kind: RecordType,
-    /// The receipt's path as given on the command line (joined with the walked name).
+    /// The receipt's path as given on the command line (joined with the walked name), as
+    /// [`crate::path_json`] writes a name: lossy when it is not UTF-8, with `receipt_hex`.
     pub receipt: String,
+    /// The path's exact bytes in hex, only when it is not UTF-8.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receipt_hex: Option<String>,
     /// SHA-256 of the receipt file's bytes (null when unreadable).
     pub receipt_sha256: Option<String>,
     pub record_version: Option<u64>,
@@ -138,6 +142,7 @@ impl Record {
         Record {
             kind: RecordType::Record,
             receipt: receipt.to_owned(),
+            receipt_hex: None,
             receipt_sha256: None,
             record_version: None,
             receipt_check: "unreadable".to_owned(),
@@ -161,6 +166,14 @@ impl Record {
                 ..Reported::default()
             },
         }
+    }
+
+    /// Names the receipt by its exact path: `receipt` as [`crate::path_json`] writes a name,
+    /// `receipt_hex` beside it when the name is not UTF-8.
+    pub fn name(&mut self, path: &std::path::Path) {
+        let shown = crate::path_json::Shown::of(path);
+        self.receipt = shown.text;
+        self.receipt_hex = shown.hex;
     }
 
     pub(super) fn stop_invalid(&mut self, check: &str, detail: String) {

@@ -5,19 +5,22 @@
 //! Guarantees: the old directories are only read (a NEW_DIR inside one is refused before
 //! anything is written); an existing `migration.jsonl` or `summary.json` that is not
 //! sealkit's own migration output is refused before anything is written
-//! ([`super::output`]); both outputs are published atomically (temporary file, fsync,
-//! rename), `summary.json` last and only after `migration.jsonl` is complete, and a run
-//! first removes `summary.json` and the temporary files an interrupted run left, so
+//! ([`super::output`]); a run with no receipt, or one that meets a receipt it cannot read,
+//! leaves NEW_DIR as it found it (nothing to check is exit status 1, could not read 2); both
+//! outputs are published atomically (temporary file, fsync, rename) once every receipt has
+//! been migrated: then `summary.json` and the temporary files an interrupted run left are
+//! removed, `migration.jsonl` is published and `summary.json` written last, so
 //! `summary.json` exists exactly when its run completed and binds `migration.jsonl` by
 //! SHA-256; the same inputs give the same bytes (walk order, no timestamps, paths as given).
 //! Receipts are checked in parallel batches, so memory is bounded by the batch plus the
 //! frame index and the sorted list of receipt paths.
 
 use super::frames::FrameIndex;
-use super::inputs::{self, InputError, ReceiptFile};
+use super::inputs::{self, ReceiptFile};
 use super::output::{self, FORMAT, RECORDS_FILE, SUMMARY_FILE};
 use super::{migrate_receipt, Change, Label, Options, Presence, Record};
 use crate::atomic_write::{self, AtomicFile};
+use crate::input::{Items, NothingToCheck, Unreadable};
 use crate::receipt::Scratch;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -154,13 +157,19 @@ impl Tally {
 struct Slot {
     line: Vec<u8>,
     tally: Option<Tally>,
+    /// The receipt could not be read: the run stops there.
+    unreadable: Option<Unreadable>,
 }
 
 /// Why a migration could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
+    /// An OLD_DIR (or a directory under it), or a receipt, that cannot be read.
     #[error(transparent)]
-    Input(InputError),
+    Input(Unreadable),
+    /// No receipt under the old directories.
+    #[error(transparent)]
+    NothingToCheck(NothingToCheck),
     /// NEW_DIR is an old directory or inside one.
     #[error(
         "{} is inside the old directory {}: migration never writes into its input",
@@ -187,6 +196,7 @@ impl crate::error_code::Coded for RunError {
     fn code(&self) -> &'static str {
         match self {
             RunError::Input(error) => error.code(),
+            RunError::NothingToCheck(error) => error.code(),
             RunError::OutInsideOld { .. } => "output-inside-input",
             RunError::ForeignOutput(_) => "foreign-output",
             RunError::Output(..) => "cannot-write-output",
@@ -199,7 +209,16 @@ impl crate::error_code::Coded for RunError {
             RunError::ForeignOutput(_) => Some(
                 "choose a new or empty --out directory, or move that file out of it first".into(),
             ),
+            RunError::NothingToCheck(error) => error.help(),
             _ => None,
+        }
+    }
+
+    fn outcome(&self) -> crate::outcome::Outcome {
+        match self {
+            RunError::Input(error) => error.outcome(),
+            RunError::NothingToCheck(error) => error.outcome(),
+            _ => crate::outcome::Outcome::Unchecked,
         }
     }
 }
@@ -230,18 +249,47 @@ pub fn migrate(
         Ok(foreign) => RunError::ForeignOutput(foreign),
         Err((path, error)) => RunError::Output(path, error),
     })?;
+    if walk.receipts.is_empty() {
+        return Err(RunError::NothingToCheck(NothingToCheck {
+            evidence: Items::Receipts,
+            where_: plan
+                .old
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            written: false,
+        }));
+    }
     let out_err = |path: &Path| {
         let path = path.to_path_buf();
         move |e| RunError::Output(path, e)
     };
+    // NEW_DIR holds the temporary file while the run lasts; made here, it is removed again
+    // when the run stops, so a run that cannot complete changes nothing.
+    let made_out = !plan.out.exists();
     std::fs::create_dir_all(plan.out).map_err(out_err(plan.out))?;
+    let result = migrate_into(plan, index, &walk, sink);
+    if result.is_err() && made_out {
+        let _ = std::fs::remove_dir(plan.out);
+    }
+    result
+}
+
+/// [`migrate`] once NEW_DIR exists: the records go to a temporary file that becomes
+/// `migration.jsonl` only when every receipt has been migrated.
+fn migrate_into(
+    plan: &Plan<'_>,
+    index: &FrameIndex,
+    walk: &inputs::Walk,
+    sink: &mut dyn FnMut(&[u8]) -> io::Result<()>,
+) -> Result<Summary, RunError> {
+    let out_err = |path: &Path| {
+        let path = path.to_path_buf();
+        move |e| RunError::Output(path, e)
+    };
     let summary_path = plan.out.join(SUMMARY_FILE);
     let records_path = plan.out.join(RECORDS_FILE);
-    remove_leftovers(plan.out).map_err(out_err(plan.out))?;
-    match std::fs::remove_file(&summary_path) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(out_err(&summary_path)(e)),
-        _ => {}
-    }
     let mut summary = Summary::new(SummaryInputs {
         old: plan.old.iter().map(|p| p.display().to_string()).collect(),
         frames: plan.captures.clone(),
@@ -256,6 +304,7 @@ pub fn migrate(
             .map(|_| Slot {
                 line: Vec::with_capacity(2048),
                 tally: None,
+                unreadable: None,
             })
             .collect()
     };
@@ -280,6 +329,14 @@ pub fn migrate(
                 let migrate_batch = &migrate_batch;
                 scope.spawn(move |_| migrate_batch(next, slots));
             }
+            // A receipt that could not be read stops the run before any of its batch is
+            // written out (a run of at most one batch prints nothing, then).
+            if let Some(unreadable) = current[..batch.len()]
+                .iter_mut()
+                .find_map(|slot| slot.unreadable.take())
+            {
+                return Err(RunError::Input(unreadable));
+            }
             for slot in &current[..batch.len()] {
                 let line = &slot.line;
                 records
@@ -299,6 +356,13 @@ pub fn migrate(
         std::mem::swap(&mut current, &mut spare);
         pending = next;
     }
+    // Every receipt is migrated: only now is the previous output replaced. Without
+    // `summary.json` a reader sees an interrupted run, so it goes first.
+    remove_leftovers(plan.out, &records).map_err(out_err(plan.out))?;
+    match std::fs::remove_file(&summary_path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(out_err(&summary_path)(e)),
+        _ => {}
+    }
     records.commit().map_err(out_err(&records_path))?;
     summary.records.count = summary.receipts;
     summary.records.sha256 = crate::digest::hex_lower(&hasher.finalize());
@@ -314,58 +378,55 @@ thread_local! {
     static READ_BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Reads and migrates one file into its slot.
+/// Reads and migrates one file into its slot; a file that cannot be read leaves the slot
+/// with why.
 fn migrate_file(file: &ReceiptFile, index: &FrameIndex, options: &Options, slot: &mut Slot) {
+    slot.line.clear();
+    slot.tally = None;
+    slot.unreadable = None;
     let record = READ_BUFFER.with(|buffer| {
         let mut buffer = buffer.borrow_mut();
-        let bytes = read_into(&file.path, &mut buffer).map(|()| buffer.as_slice());
-        SCRATCH.with(|scratch| {
+        inputs::read(file, &mut buffer)?;
+        let mut record = SCRATCH.with(|scratch| {
             migrate_receipt(
                 &file.shown(),
                 file.counter,
-                bytes,
+                Ok(buffer.as_slice()),
                 index,
                 options,
                 &mut scratch.borrow_mut(),
             )
-        })
+        });
+        record.name(&file.path);
+        Ok(record)
     });
-    slot.line.clear();
-    // Writing a derived Serialize value into a Vec cannot fail.
-    let _ = serde_json::to_writer(&mut slot.line, &record);
-    slot.tally = Some(Tally::of(&record));
+    match record {
+        Ok(record) => {
+            // Writing a derived Serialize value into a Vec cannot fail.
+            let _ = serde_json::to_writer(&mut slot.line, &record);
+            slot.tally = Some(Tally::of(&record));
+        }
+        Err(unreadable) => slot.unreadable = Some(unreadable),
+    }
 }
 
-/// Reads a receipt file (not larger than the audit's limit).
-pub fn read_receipt(path: &Path) -> Result<Vec<u8>, String> {
+/// Reads one receipt (not larger than the audit's limit); see [`inputs::read`].
+pub fn read_receipt(file: &ReceiptFile) -> Result<Vec<u8>, Unreadable> {
     let mut bytes = Vec::new();
-    read_into(path, &mut bytes)?;
+    inputs::read(file, &mut bytes)?;
     Ok(bytes)
 }
 
-/// Reads a receipt file into `buffer` (cleared first) with no more system calls than
-/// open, read and close, refusing files over the audit's limit.
-fn read_into(path: &Path, buffer: &mut Vec<u8>) -> Result<(), String> {
-    let mut file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let limit = crate::audit::MAX_RECEIPT_BYTES as usize;
-    // Receipts are about 10 KB: one read takes all of it, the next sees the end.
-    crate::input::read_into(&mut file, 16 * 1024, limit, buffer).map_err(|e| e.to_string())?;
-    if buffer.len() > limit {
-        buffer.clear();
-        return Err(format!("larger than {limit} bytes, not read"));
-    }
-    Ok(())
-}
-
-/// Temporary files an interrupted run of ours left in NEW_DIR.
-fn remove_leftovers(out: &Path) -> io::Result<()> {
+/// Temporary files an interrupted run of ours left in NEW_DIR (not this run's own, `ours`).
+fn remove_leftovers(out: &Path, ours: &AtomicFile) -> io::Result<()> {
     for entry in std::fs::read_dir(out)? {
         let entry = entry?;
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        if [RECORDS_FILE, SUMMARY_FILE]
-            .iter()
-            .any(|target| atomic_write::is_temp_for(&name, target))
+        if entry.path() != ours.temp_path()
+            && [RECORDS_FILE, SUMMARY_FILE]
+                .iter()
+                .any(|target| atomic_write::is_temp_for(&name, target))
         {
             std::fs::remove_file(entry.path())?;
         }

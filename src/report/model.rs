@@ -181,6 +181,10 @@ pub struct Details {
 #[derive(Debug, Clone, Serialize)]
 pub struct Row {
     pub file: String,
+    /// The file name's exact bytes in hex when `file` is not exact (a name that is not
+    /// UTF-8, written lossily: [`crate::path_json`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_hex: Option<String>,
     /// `authenticated`, `unpinned`, `unsigned`, `failed` or `unreadable`.
     pub status: &'static str,
     pub record_version: Option<u64>,
@@ -385,8 +389,10 @@ pub fn row_of(entry: &ReceiptEntry, every_frame: bool) -> Row {
         fallback(reported.and_then(|r| r.safety_certificate_reason.as_ref()))
             .filter(|t| crate::digest::is_sha256_hex(t))
     });
+    let (file, file_hex) = crate::path_json::text_and_hex(&entry.file);
     Row {
-        file: entry.file.display().to_string(),
+        file: file.into_owned(),
+        file_hex,
         status: entry.status,
         record_version: report.and_then(|r| r.record_version),
         time: reported.and_then(|r| r.now),
@@ -642,6 +648,7 @@ pub mod tests_support {
         let authenticated = class != "unauthenticated";
         let mut row = Row {
             file: file.to_owned(),
+            file_hex: None,
             status: if authenticated {
                 "authenticated"
             } else {

@@ -434,7 +434,9 @@ fn concurrent_approvals_on_one_token_file_all_land_intact() {
 fn approve_appends_and_never_rewrites_earlier_lines() {
     let dir = tempfile::tempdir().unwrap();
     let tokens = dir.path().join("tokens.ndjson");
-    std::fs::write(&tokens, "earlier line without newline").unwrap();
+    // An earlier token whose line the last writer left without its LF.
+    let earlier = fixture_line();
+    std::fs::write(&tokens, &earlier).unwrap();
     let frame = frame_path().display().to_string();
     approve(
         dir.path(),
@@ -445,7 +447,7 @@ fn approve_appends_and_never_rewrites_earlier_lines() {
     .stdout(predicates::str::contains("one was added first"));
     let text = std::fs::read_to_string(&tokens).unwrap();
     assert!(
-        text.starts_with("earlier line without newline\n{\"payload\":"),
+        text.starts_with(&format!("{earlier}\n{{\"payload\":")),
         "{text}"
     );
     assert_eq!(text.lines().count(), 2);

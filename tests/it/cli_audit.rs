@@ -325,13 +325,19 @@ fn layout_and_naming_codes() {
 #[test]
 fn unreadable_bytes_codes() {
     let bytes = std::fs::read(root().join(NEW).join(L2_BLOCK)).unwrap();
-    let cases: [(Code, Vec<u8>); 3] = [
+    let cases: [(Code, Vec<u8>); 5] = [
         (
             Code::NotUtf8,
             [&bytes[..100], b"\xff", &bytes[101..]].concat(),
         ),
         (Code::TruncatedJson, bytes[..bytes.len() / 2].to_vec()),
         (Code::InvalidJson, b"{]".to_vec()),
+        // Said as what they are, not as JSON that ends early or a bad byte (issue 37).
+        (Code::EmptyFile, Vec::new()),
+        (
+            Code::BinaryFile,
+            b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\x01\0".to_vec(),
+        ),
     ];
     for (code, content) in cases {
         let dir = receipt_dir(NEW, &[]);
@@ -394,7 +400,11 @@ fn unreadable_file_is_a_finding_and_the_walk_goes_on() {
         text.contains("\"status\":\"authenticated\""),
         "the other receipt is still checked: {text}"
     );
-    assert_eq!(output.status.code(), Some(1));
+    // A file the audit could not read was not checked: the audit could not check everything
+    // (issue 37; exit 1 before, as if the file had been found bad), and stderr says so.
+    assert_eq!(output.status.code(), Some(2));
+    let stderr: serde_json::Value = serde_json::from_slice(&output.stderr).unwrap();
+    assert_eq!(stderr["code"], Code::UnreadableFile.as_str());
 }
 
 #[test]

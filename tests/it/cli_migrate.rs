@@ -374,7 +374,7 @@ pub(crate) fn flat(stderr: &[u8]) -> String {
 }
 
 #[test]
-fn a_run_stopped_midway_in_process_leaves_no_summary_and_reruns_cleanly() {
+fn a_run_stopped_midway_in_process_leaves_the_previous_output_and_reruns_cleanly() {
     use sealkit::migrate::frames::FrameIndex;
     use sealkit::migrate::run::{migrate, Plan};
     let work = tempfile::tempdir().unwrap();
@@ -387,9 +387,10 @@ fn a_run_stopped_midway_in_process_leaves_no_summary_and_reruns_cleanly() {
         options: Default::default(),
     };
     let index = FrameIndex::new();
-    // A clean run first, so the interrupted one has a previous summary to invalidate.
+    // A clean run first, so the interrupted one has a previous output it could damage.
     migrate(&plan, &index, &mut |_| Ok(())).unwrap();
     let clean = std::fs::read(out.join("migration.jsonl")).unwrap();
+    let clean_summary = std::fs::read(out.join("summary.json")).unwrap();
     let mut seen = 0;
     let stopped = migrate(&plan, &index, &mut |_| {
         seen += 1;
@@ -400,10 +401,13 @@ fn a_run_stopped_midway_in_process_leaves_no_summary_and_reruns_cleanly() {
         }
     });
     assert!(stopped.is_err());
-    assert!(
-        !out.join("summary.json").exists(),
-        "no summary after a stop"
+    // A run that cannot complete writes nothing (issue 37): the previous output, a complete
+    // pair whose summary binds its records, is left exactly as it was.
+    assert_eq!(
+        std::fs::read(out.join("summary.json")).unwrap(),
+        clean_summary
     );
+    assert_eq!(std::fs::read(out.join("migration.jsonl")).unwrap(), clean);
     let leftovers: Vec<_> = std::fs::read_dir(&out)
         .unwrap()
         .map(|e| e.unwrap().file_name())

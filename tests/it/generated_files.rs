@@ -138,18 +138,18 @@ fn codes(page: &str) -> Vec<String> {
 }
 
 /// A code's one line: the last cell of its row in the documentation's code tables (the first
-/// table row with a cell naming the code in backticks).
+/// table row whose first cell names the code in backticks, else the first with any cell
+/// naming it: a table of outcomes, docs/exit-status.md's, names codes in other columns).
 fn documented_meaning(docs: &str, code: &str) -> String {
     let quoted = format!("`{code}");
-    let row = docs
-        .lines()
-        .filter(|l| l.starts_with('|'))
-        .find(|l| {
-            l.split('|').any(|cell| {
-                let cell = cell.trim();
-                cell == format!("{quoted}`") || (code.ends_with(':') && cell.starts_with(&quoted))
-            })
-        })
+    let names = |cell: &str| {
+        let cell = cell.trim();
+        cell == format!("{quoted}`") || (code.ends_with(':') && cell.starts_with(&quoted))
+    };
+    let rows = || docs.lines().filter(|l| l.starts_with('|'));
+    let row = rows()
+        .find(|l| l.split('|').nth(1).is_some_and(names))
+        .or_else(|| rows().find(|l| l.split('|').any(names)))
         .unwrap_or_else(|| {
             panic!("code {code} has no row in the documentation's code tables: add one")
         });

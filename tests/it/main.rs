@@ -37,6 +37,7 @@ mod cli_migrate;
 mod cli_quiet_color;
 mod cli_transcripts;
 mod closed_stdout;
+mod contract_matrix;
 mod duplicate_members;
 mod empty_evidence;
 mod evidence_cli;

@@ -221,17 +221,23 @@ fn a_clean_directory_holds_and_an_empty_one_is_a_problem() {
     let m: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(m["verdict"]["outcome"], "problems");
     assert_eq!(m["verdict"]["causes"][0]["severity"], "warning");
-    // Nothing to check is never good: an empty directory is the `no-receipts` error, as
-    // `audit` says it (exit 1), and the page leads with it.
+    // Nothing to check is never good: an empty directory is `no-receipts` (exit 1), as
+    // `audit` says it, and no page is written that could pass for a verdict (issue 37: as
+    // `migrate`, a run over nothing writes nothing).
     let empty = temp.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
     let page = temp.path().join("page.html");
-    let code = report(&page, &empty, &[], &[]);
-    assert_eq!(code, 1);
-    let page = std::fs::read_to_string(&page).unwrap();
-    let verdict = page.find("<h2>Problems found</h2>").unwrap();
-    assert!(verdict < page.find("<h2>Summary</h2>").unwrap());
-    assert!(page[verdict..].contains(">no-receipts</a>"));
+    let output = assert_cmd::Command::cargo_bin("sealkit")
+        .unwrap()
+        .args(["report", "--format", "json", "--out"])
+        .arg(&page)
+        .arg(&empty)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(!page.exists());
+    let error: Value = serde_json::from_slice(&output.stderr).unwrap();
+    assert_eq!(error["code"], "no-receipts");
 }
 
 /// Seen red with every receipt taken as authenticated in row_of (the altered receipt's

@@ -211,14 +211,22 @@ fn utf16_captures_are_named_as_such() {
         assert!(stderr.contains(name), "{stderr}");
         assert!(stderr.contains("iconv -f UTF-16 -t UTF-8"), "{stderr}");
     }
-    // Without a byte-order mark the NUL bytes are named as the likely cause.
-    let (status, records) = target(utf16(&text, false, false));
-    assert_eq!(status, 1);
-    assert_eq!(code(&records[0]), "parse-error");
-    assert!(records[0]["message"]
-        .as_str()
-        .unwrap()
-        .contains("the frame contains NUL bytes; is the capture UTF-16?"));
+    // Without a byte-order mark, ASCII text with every other byte NUL is named UTF-16 too,
+    // before any frame is read (issue 37: it was read as frames, each refused, exit 1).
+    for (big_endian, name) in [
+        (false, "UTF-16 little-endian (no byte-order mark"),
+        (true, "UTF-16 big-endian (no byte-order mark"),
+    ] {
+        let output = sealkit()
+            .args(["target", "--color", "never", "-"])
+            .write_stdin(utf16(&text, big_endian, false))
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(stderr.contains(name), "{stderr}");
+        assert!(stderr.contains("unsupported-encoding"), "{stderr}");
+    }
 }
 
 #[test]
@@ -344,14 +352,23 @@ fn empty_and_whitespace_lines_are_skipped_and_a_bare_cr_is_stripped_from_the_las
     );
 }
 
+/// Blank lines are each reported, but they are no frames: a capture of nothing else, and an
+/// empty one, checked nothing, which is never a clean run (exit 1, `no-frames`; exit 0
+/// before issue 37).
 #[test]
-fn a_capture_of_only_lfs_and_an_empty_capture_check_nothing_wrong() {
+fn a_capture_of_only_lfs_and_an_empty_capture_check_nothing() {
     let (status, records) = target(vec![b'\n'; 10_000]);
-    assert_eq!(status, 0);
+    assert_eq!(status, 1);
     assert_eq!(records.len(), 10_000);
     let (status, records) = target(Vec::new());
-    assert_eq!(status, 0);
+    assert_eq!(status, 1);
     assert!(records.is_empty());
+    let output = sealkit()
+        .args(["target", "--format", "jsonl", "-"])
+        .output()
+        .unwrap();
+    let error: Value = serde_json::from_slice(&output.stderr).unwrap();
+    assert_eq!(error["code"], "no-frames");
 }
 
 /// `sealkit envelope` over a frame on stdin with the test parameter file.

@@ -218,3 +218,37 @@ fn a_log_that_cannot_be_verified_names_why_in_its_code() {
         );
     }
 }
+
+/// A directory given to `verify receipt` is could-not-check with the hint that names the
+/// command for a directory, in the JSON error object's `help` and for people. Seen red under
+/// the cargo-mutants mutant "delete field help from struct Unreadable expression in
+/// Unreadable::with_help" (the hint was dropped; code and exit status unchanged).
+#[test]
+fn a_directory_given_to_verify_receipt_says_to_audit_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("receipts")).unwrap();
+    let output = Command::cargo_bin("sealkit")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["--format", "json", "verify", "receipt", "receipts"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    // Nothing checked: the document is the empty array, the error on stderr.
+    assert_eq!(output.stdout, b"[]\n");
+    let error: serde_json::Value = serde_json::from_slice(&output.stderr).unwrap();
+    assert_eq!(error["code"], "unreadable-file", "{error}");
+    assert_eq!(
+        error["help"],
+        "verify receipt checks receipt files; for a whole directory run `sealkit audit receipts`"
+    );
+    let output = Command::cargo_bin("sealkit")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["verify", "receipt", "receipts"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("sealkit audit receipts"), "{stderr}");
+}

@@ -19,13 +19,13 @@ use crate::cli::{ApproveArgs, Format};
 use crate::digest::{hex_lower, is_sha256_hex};
 use crate::host_refusal;
 use crate::identity::Profile;
-use crate::input::{stdin_once, Input, MAX_SMALL_INPUT_BYTES};
+use crate::input::{stdin_once, Input, Kind, MAX_SMALL_INPUT_BYTES};
 use crate::keys::{self, Signer};
 use crate::outcome::Outcome;
 use crate::renderer::{self, Decision};
 use crate::request::{self, Call, EraMode, Options, Session, Verdict};
 use crate::tokenfile::{AppendError, Appended};
-use miette::{miette, IntoDiagnostic, WrapErr};
+use miette::{miette, IntoDiagnostic};
 use serde::Serialize;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, IsTerminal, Read, Write};
@@ -48,6 +48,12 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
         inputs
             .into_iter()
             .filter_map(|(name, path)| Some((name, path?))),
+    )
+    .map_err(super::diagnostic::report)?;
+    crate::input::refuse_stdin(
+        "--token-file",
+        [args.token_file.as_path()],
+        "the token file is appended to, under a lock, where the host reads it",
     )
     .map_err(super::diagnostic::report)?;
     let (key, location, fingerprint) = key::load(&args)?;
@@ -86,6 +92,7 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
     // that cannot be used), found before anything is signed.
     crate::tokenfile::check_kind(&args.token_file)
         .map_err(|error| super::diagnostic::report_at(args.token_file.display(), error))?;
+    crate::tokenfile::check_is_token_file(&args.token_file).map_err(super::diagnostic::report)?;
     // Opened once the checks that need no answer have passed (a refusal is exit 1 even
     // without a terminal); kept for a request drawn again.
     let mut tty: Option<File> = None;
@@ -147,12 +154,18 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
 fn challenged(args: &ApproveArgs) -> miette::Result<(String, Vec<u8>)> {
     if let Some(path) = &args.refusal {
         let input = Input::new(path);
-        let text = input
-            .read_capped_text(MAX_SMALL_INPUT_BYTES)
-            .into_diagnostic()
-            .wrap_err_with(|| format!("cannot read refusal {input}"))?;
+        let bytes = input
+            .read_whole(Kind::Refusal, MAX_SMALL_INPUT_BYTES)
+            .map_err(|e| super::diagnostic::report_at("--refusal", e))?;
+        let text = std::str::from_utf8(&bytes).map_err(|e| {
+            let found = format!("not UTF-8 (invalid byte at offset {})", e.valid_up_to());
+            super::diagnostic::report_at(
+                "--refusal",
+                crate::input::NotThisKind::new(&input, Kind::Refusal, found),
+            )
+        })?;
         let challenge =
-            host_refusal::parse(&text).map_err(|e| super::diagnostic::report_at(&input, e))?;
+            host_refusal::parse(text).map_err(|e| super::diagnostic::report_at(&input, e))?;
         return Ok((challenge.target, challenge.frame));
     }
     let (Some(frame_path), Some(target)) = (&args.frame, &args.target) else {
@@ -166,11 +179,9 @@ fn challenged(args: &ApproveArgs) -> miette::Result<(String, Vec<u8>)> {
             "--target must be 64 lowercase hex digits, as in `approval required: <hex>`"
         ));
     }
-    let input = Input::new(frame_path);
-    let frame = input
-        .read_capped(MAX_SMALL_INPUT_BYTES)
-        .into_diagnostic()
-        .wrap_err_with(|| format!("cannot read frame {input}"))?;
+    let frame = Input::new(frame_path)
+        .read_whole(Kind::Frame, MAX_SMALL_INPUT_BYTES)
+        .map_err(|e| super::diagnostic::report_at("--frame", e))?;
     check_one_frame(&frame, frame_path)?;
     Ok((target.clone(), frame))
 }
@@ -456,7 +467,8 @@ struct Report<'a> {
     decision: &'static str,
     target: &'a str,
     profiles: Vec<&'static str>,
-    token_file: String,
+    #[serde(flatten, serialize_with = "crate::path_json::token_file")]
+    token_file: std::path::PathBuf,
     offset: u64,
     token_line: &'a str,
     nonce: &'a str,
@@ -501,7 +513,7 @@ fn report(
                 decision,
                 target: &signed.target,
                 profiles: profiles.iter().map(|p| p.name()).collect(),
-                token_file: args.token_file.display().to_string(),
+                token_file: args.token_file.clone(),
                 offset: appended.offset,
                 token_line: &signed.line,
                 nonce: &signed.nonce,
