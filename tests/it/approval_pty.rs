@@ -171,6 +171,11 @@ fn an_answer_typed_before_the_request_is_shown_is_discarded() {
     // Before the first byte of output: the line waits in the terminal's input queue.
     session.send_line("y").unwrap();
     read_prompt(&mut session);
+    // Said, not silently swallowed (issue 38 item 5; seen red on 07add1e, which discarded the
+    // `y` without a word and left the person waiting).
+    session
+        .expect("input typed before the question was discarded; answer again [y/N] ")
+        .unwrap();
     // The typed-ahead line must not have answered: the question still waits.
     std::thread::sleep(Duration::from_millis(500));
     assert!(!tokens.exists(), "a typed-ahead `y` signed the request");

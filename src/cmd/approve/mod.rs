@@ -28,7 +28,7 @@ use crate::tokenfile::{AppendError, Appended};
 use miette::{miette, IntoDiagnostic, WrapErr};
 use serde::Serialize;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 
 mod checks;
@@ -340,21 +340,12 @@ fn ask(
 
 /// Writes `text` (ending with its question) and reads a yes typed after it was shown.
 fn question(tty: &mut File, text: &[u8]) -> miette::Result<bool> {
-    tty.write_all(text).into_diagnostic()?;
-    tty.flush().into_diagnostic()?;
     // Only what is typed once the question is on the screen answers it.
-    super::terminal::discard_typed_ahead(tty).into_diagnostic()?;
-    let answer = read_answer(tty).into_diagnostic()?;
+    let answer = super::terminal::answer(tty, text, MAX_ANSWER_BYTES).into_diagnostic()?;
     Ok(matches!(
         answer.trim().to_ascii_lowercase().as_str(),
         "y" | "yes"
     ))
-}
-
-fn read_answer(tty: &File) -> std::io::Result<String> {
-    let mut line = Vec::new();
-    BufReader::new(tty.take(MAX_ANSWER_BYTES)).read_until(b'\n', &mut line)?;
-    Ok(String::from_utf8_lossy(&line).into_owned())
 }
 
 /// The signed line and what it says.
