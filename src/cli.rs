@@ -519,9 +519,10 @@ pub struct ApproveArgs {
     #[arg(long, value_name = "S")]
     pub session: Option<String>,
 
-    /// Who approves, as recorded in the signed payload.
-    #[arg(long, value_name = "NAME", default_value = "local CLI operator")]
-    pub approver: String,
+    /// Who approves, as recorded in the signed payload [default: "local CLI operator"]; the
+    /// screen says which.
+    #[arg(long, value_name = "NAME")]
+    pub approver: Option<String>,
 
     /// Sign without asking (for scripts; no terminal needed).
     #[arg(long)]
@@ -531,12 +532,13 @@ pub struct ApproveArgs {
     #[arg(long)]
     pub deny: bool,
 
-    /// Approval screen layout: 3 (the default: every signed value shown, fitted to the
-    /// terminal's width), 2 (signer, validity and a one-line question first, lines as long
+    /// Approval screen layout: 4 (the default: every signed value shown and said in words,
+    /// fitted to the terminal's width, long lines cut between words), 3 (the same values,
+    /// cut at the width), 2 (signer, validity and a one-line question first, lines as long
     /// as their values) or 1 (the first layout). Records of every version verify alike; the
     /// record names the renderer version it used.
-    #[arg(long, value_name = "N", default_value_t = 3,
-          value_parser = clap::value_parser!(u8).range(1..=3))]
+    #[arg(long, value_name = "N", default_value_t = 4,
+          value_parser = clap::value_parser!(u8).range(1..=4))]
     pub renderer_version: u8,
 }
 

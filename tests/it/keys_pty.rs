@@ -1,6 +1,7 @@
-//! Passphrases at a terminal, in a pseudo-terminal as a person types them: keygen asks twice
-//! (a mismatch writes nothing), the passphrase is not echoed, and approve asks for it before
-//! showing the request and signs with the decrypted key.
+//! Passphrases at a terminal, in a pseudo-terminal (echo on) as a person types them: keygen
+//! asks twice (a mismatch writes nothing), the passphrase is never echoed, even typed the
+//! instant its prompt appears; approve shows the request, asks, and only after a yes asks for
+//! the passphrase and signs with the decrypted key (a "no" never asks for it).
 #![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -30,6 +31,46 @@ fn spawn(args: &[&str], dir: &Path) -> Session {
 
 fn exit_status(session: &Session) -> String {
     format!("{:?}", session.get_process().wait().unwrap())
+}
+
+/// `approve` of the getting-started frame at the terminal with the encrypted key
+/// `keys/approval.key` (from `dir`), appending to `tokens`.
+fn approve_encrypted(dir: &Path, tokens: &str) -> Session {
+    let frame = frame_path().display().to_string();
+    spawn(
+        &[
+            "approve",
+            "--color",
+            "never",
+            "--token-file",
+            tokens,
+            "--key-file",
+            "keys/approval.key",
+            "--frame",
+            &frame,
+            "--target",
+            TARGET,
+        ],
+        dir,
+    )
+}
+
+/// An encrypted key in `dir/keys/approval.key` (the seed-0x17 key, under [`PASSPHRASE`]).
+fn encrypted_key(dir: &Path) {
+    let keys = dir.join("keys");
+    std::fs::create_dir(&keys).unwrap();
+    let key = key_file(&keys);
+    let pass = dir.join("pass");
+    std::fs::write(&pass, format!("{PASSPHRASE}\n")).unwrap();
+    let protect = assert_cmd::Command::cargo_bin("sealkit")
+        .unwrap()
+        .args(["key", "protect"])
+        .arg(&key)
+        .arg("--passphrase-file")
+        .arg(&pass)
+        .output()
+        .unwrap();
+    assert_eq!(protect.status.code(), Some(0), "{protect:?}");
 }
 
 /// An answer typed once the question has been on the screen a moment, as a person types it:
@@ -76,30 +117,18 @@ fn keygen_asks_twice_without_echo_and_approve_decrypts() {
             && secret.contains("\n-----BEGIN AGE ENCRYPTED FILE-----\n")
     );
 
-    // approve asks for the passphrase first, then shows the request.
-    let frame = frame_path().display().to_string();
-    let mut session = spawn(
-        &[
-            "approve",
-            "--color",
-            "never",
-            "--token-file",
-            "t.ndjson",
-            "--key-file",
-            "keys/approval.key",
-            "--frame",
-            &frame,
-            "--target",
-            TARGET,
-        ],
-        dir.path(),
+    // approve shows the request, asks, and only then asks for the passphrase.
+    let mut session = approve_encrypted(dir.path(), "t.ndjson");
+    let screen = session.expect("[y/N] ").unwrap();
+    assert!(
+        !String::from_utf8_lossy(screen.before()).contains("Passphrase"),
+        "the passphrase was asked before the request was shown"
     );
+    answer(&mut session, "y");
     session
         .expect("Passphrase for keys/approval.key: ")
         .unwrap();
-    answer(&mut session, PASSPHRASE);
-    session.expect("[y/N] ").unwrap();
-    answer(&mut session, "y");
+    session.send_line(PASSPHRASE).unwrap();
     session.expect(Eof).unwrap();
     assert!(exit_status(&session).ends_with(", 0)"));
     let verified = assert_cmd::Command::cargo_bin("sealkit")
@@ -338,4 +367,59 @@ fn an_interrupt_at_the_passphrase_prompt_restores_the_terminal() {
         modes.contains(LocalModes::ECHO | LocalModes::ICANON | LocalModes::ISIG),
         "{modes:?}"
     );
+}
+
+/// Issue 38 item 5: the approval flow shows the screen, asks, and only then unlocks the key.
+/// A person who declines never types the passphrase; one who accepts types it after reading.
+/// Seen red on 07add1e, which asked for the passphrase before drawing anything.
+#[test]
+fn declining_never_asks_for_the_passphrase() {
+    let dir = tempfile::tempdir().unwrap();
+    encrypted_key(dir.path());
+    let mut session = approve_encrypted(dir.path(), "no.ndjson");
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    let screen = session.expect("[y/N] ").unwrap();
+    let screen = String::from_utf8_lossy(screen.before()).into_owned();
+    assert!(!screen.contains("Passphrase"), "{screen}");
+    // The screen names the key it will sign with, read without the passphrase.
+    assert!(screen.contains(KEY_ID), "{screen}");
+    assert!(
+        screen.contains("passphrase-encrypted key file keys/approval.key"),
+        "{screen}"
+    );
+    answer(&mut session, "n");
+    let rest = session.expect(Eof).unwrap();
+    let rest = String::from_utf8_lossy(rest.as_bytes()).into_owned();
+    assert!(rest.contains("Nothing signed"), "{rest}");
+    assert!(!rest.contains("Passphrase"), "{rest}");
+    assert!(exit_status(&session).ends_with(", 1)"));
+    assert!(!dir.path().join("no.ndjson").exists());
+
+    // A yes, then a wrong passphrase: asked again (three tries), then signed.
+    let mut session = approve_encrypted(dir.path(), "yes.ndjson");
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    session.expect("[y/N] ").unwrap();
+    answer(&mut session, "y");
+    session
+        .expect("Passphrase for keys/approval.key: ")
+        .unwrap();
+    session.send_line("not it").unwrap();
+    session
+        .expect("That passphrase does not decrypt keys/approval.key; try again (2 of 3).")
+        .unwrap();
+    session
+        .expect("Passphrase for keys/approval.key: ")
+        .unwrap();
+    session.send_line(PASSPHRASE).unwrap();
+    let rest = session.expect(Eof).unwrap();
+    let rest = String::from_utf8_lossy(rest.as_bytes()).into_owned();
+    assert!(rest.contains("signed allow"), "{rest}");
+    assert!(exit_status(&session).ends_with(", 0)"));
+    let verified = assert_cmd::Command::cargo_bin("sealkit")
+        .unwrap()
+        .args(["verify", "approval", "yes.ndjson", "--pubkey", PUBKEY])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(verified.status.code(), Some(0), "{verified:?}");
 }
