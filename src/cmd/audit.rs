@@ -32,10 +32,10 @@ pub fn run(args: AuditArgs, global: &Global) -> miette::Result<Outcome> {
         .map_err(super::diagnostic::report)?;
     let trust_line = match (&args.trusted_approvers, &approvers) {
         (Some(path), Some(list)) => Some(format!(
-            "trusted approvers {} ({} entries, {} keys)",
+            "trusted approvers {} ({}, {})",
             escape(&path.display().to_string()),
-            list.entries.len(),
-            list.keys().len()
+            crate::outcome::count(list.entries.len() as u64, "entry", "entries"),
+            crate::outcome::count(list.keys().len() as u64, "key", "keys")
         )),
         _ => None,
     };
@@ -355,8 +355,9 @@ impl Writer {
             for (code, count) in &self.per_code {
                 if *count > HUMAN_ROWS_PER_CODE {
                     text.push_str(&format!(
-                        "… and {} more {code} findings (--format jsonl lists every one)\n",
-                        count - HUMAN_ROWS_PER_CODE
+                        "… and {} more {code} finding{} (--format jsonl lists every one)\n",
+                        count - HUMAN_ROWS_PER_CODE,
+                        plural((count - HUMAN_ROWS_PER_CODE) as u64)
                     ));
                 }
             }
@@ -399,8 +400,9 @@ impl Writer {
         let mut text = format!("{}\n", super::layout::table(&table));
         if total > self.approved.len() {
             text.push_str(&format!(
-                "… and {} more attributed receipts (--format jsonl lists every one)\n",
-                total - self.approved.len()
+                "… and {} more attributed receipt{} (--format jsonl lists every one)\n",
+                total - self.approved.len(),
+                plural((total - self.approved.len()) as u64)
             ));
         }
         let mut counts = Table::new();

@@ -189,11 +189,11 @@ const UNVERIFIED: &str = "(reported by the migration output, not verified)";
 
 fn human(report: &DiffReport, args: &DiffArgs) -> String {
     let mut text = format!(
-        "old: {} ({} receipts)   new: {} ({} receipts)\n",
+        "old: {} ({})   new: {} ({})\n",
         escape(&args.old.display().to_string()),
-        report.summary.old_receipts,
+        crate::outcome::count(report.summary.old_receipts as u64, "receipt", "receipts"),
         escape(&args.new.display().to_string()),
-        report.summary.new_receipts
+        crate::outcome::count(report.summary.new_receipts as u64, "receipt", "receipts")
     );
     if !report.pairs.is_empty() {
         let mut table = Table::new();

@@ -258,7 +258,8 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
     }
     if more > 0 {
         text.push_str(&format!(
-            "… and {more} more receipts (every record is in {})\n",
+            "… and {more} more receipt{} (every record is in {})\n",
+            crate::outcome::plural(more as u64),
             escape(&out_dir.join(output::RECORDS_FILE).display().to_string())
         ));
     }
@@ -298,9 +299,9 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
         .map(|(name, n)| format!("{name} {n}"))
         .collect();
     text.push_str(&format!(
-        "{} receipts, {} need attention; changes: {}; _meta: {}; old targets: {}\n",
-        summary.receipts,
-        summary.needs_attention,
+        "{}, {} attention; changes: {}; _meta: {}; old targets: {}\n",
+        crate::outcome::count(summary.receipts, "receipt", "receipts"),
+        crate::outcome::count(summary.needs_attention, "needs", "need"),
         changes.join(", "),
         meta.join(", "),
         profiles.join(", ")
@@ -316,9 +317,9 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
         )),
     }
     text.push_str(&format!(
-        "wrote {} ({} records, sha256 {}) and {}\n",
+        "wrote {} ({}, sha256 {}) and {}\n",
         escape(&out_dir.join(output::RECORDS_FILE).display().to_string()),
-        summary.records.count,
+        crate::outcome::count(summary.records.count, "record", "records"),
         summary.records.sha256,
         escape(&out_dir.join(output::SUMMARY_FILE).display().to_string())
     ));

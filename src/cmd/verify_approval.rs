@@ -672,8 +672,9 @@ impl Human {
         if self.more_diagnostics > 0 {
             writeln!(
                 out,
-                "… and {} more rejected lines (see the table)",
-                self.more_diagnostics
+                "… and {} more rejected line{} (see the table)",
+                self.more_diagnostics,
+                crate::outcome::plural(self.more_diagnostics)
             )?;
         }
         write_conflicts(&mut out, conflicts)?;
@@ -709,8 +710,9 @@ fn write_conflicts(out: &mut impl Write, conflicts: &[Conflict]) -> io::Result<(
     if conflicts.len() > MAX_DIAGNOSTICS {
         writeln!(
             out,
-            "… and {} more targets with an allow beside a signed decline",
-            conflicts.len() - MAX_DIAGNOSTICS
+            "… and {} more target{} with an allow beside a signed decline",
+            conflicts.len() - MAX_DIAGNOSTICS,
+            crate::outcome::plural((conflicts.len() - MAX_DIAGNOSTICS) as u64)
         )?;
     }
     Ok(())
@@ -835,10 +837,10 @@ fn write_summary(out: &mut impl Write, summary: &Summary) -> io::Result<()> {
         },
         (None, Some(list)) => writeln!(
             out,
-            "trusted approvers {} ({} entries, {} keys; each accepted record names its approver)",
-            list.file.display(),
-            list.entries,
-            list.keys
+            "trusted approvers {} ({}, {}; each accepted record names its approver)",
+            escape(&list.file.display().to_string()),
+            crate::outcome::count(list.entries as u64, "entry", "entries"),
+            crate::outcome::count(list.keys as u64, "key", "keys")
         )?,
         (None, None) => {}
     }

@@ -668,9 +668,10 @@ fn target_profiles(side: Side, views: &[&View]) -> Option<Note> {
         code: NoteCode::TargetProfiles,
         side: Some(side),
         message: format!(
-            "{}: {guarded} of {} receipts carry a guard target: {}",
+            "{}: {guarded} of {} {} a guard target: {}",
             side.as_str(),
-            views.len(),
+            crate::outcome::count(views.len() as u64, "receipt", "receipts"),
+            if guarded == 1 { "carries" } else { "carry" },
             parts.join(", ")
         ),
         items: by_profile.keys().map(|k| (*k).to_owned()).collect(),
