@@ -1,113 +1,67 @@
-//! Migration throughput benchmark. Generates receipts shaped like the
-//! legacy-vs-current fixtures — half record_version 3 (signed with sealkit's own
-//! `receipt::preimage::sign`, from the NEW M2 receipt), half record_version 2 (from the OLD M2
-//! receipt) — each for its own frame (F05 with a distinct `id`), plus one capture holding
-//! every frame. Then it measures, in one run: the per-receipt limits on one core (all
-//! receipt checks, frame analysis, the whole migration of one receipt), and
-//! `sealkit migrate --format jsonl` on the whole set and on a quarter of it: receipts/s by
-//! the wall clock, the CPU time it used (user + system, from this process's `cutime` /
-//! `cstime` after the wait) and the two-core rate that implies, peak resident memory read
-//! from the child's VmHWM, and the load average around each run. Goal: ≥ 10,000 receipts/s
-//! on two cores; memory independent of the number of receipts apart from the frame index.
-//! On a machine other work is loading, the CPU-based rate is the figure to compare.
+//! Migration throughput benchmark. Generates, with the benches' seeded generator
+//! (`support/evidence`; docs/performance.md, "Benchmark inputs"), a receipt directory that
+//! spans a host upgrade — the sessions of the first half written by the `_meta`-blind host
+//! (record_version 2, unsigned), the rest by the current one (record_version 3, signed) —
+//! with varied requests, tools, argument sizes, `_meta`, allows, blocks and released calls and
+//! a few planted problems, and the capture of every session's frames; a second directory of a
+//! quarter of the size with its own capture. Then it measures, in one run: the per-receipt
+//! limits on one core (all receipt checks, frame analysis, the whole migration of one
+//! receipt), and `sealkit migrate --format jsonl` on both: receipts/s by the wall clock, the
+//! CPU time it used (user + system, from this process's `cutime` / `cstime` after the wait)
+//! and the two-core rate that implies, peak resident memory read from the child's VmHWM, and
+//! the load average around each run. Goal: ≥ 10,000 receipts/s on two cores; memory
+//! independent of the number of receipts apart from the frame index. On a machine other work
+//! is loading, the CPU-based rate is the figure to compare.
 //!
-//! `SEALKIT_BENCH_RECEIPTS=N` changes the count (default 100,000).
+//! `SEALKIT_BENCH_RECEIPTS=N` changes the count (default 100,000), `SEALKIT_BENCH_SEED` the
+//! seed.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "support/child.rs"]
 mod child;
+#[path = "support/evidence/mod.rs"]
+mod evidence;
 
-use base64::Engine as _;
-use rayon::prelude::*;
-use sealkit::digest::sha256_hex;
-use sealkit::receipt::{self, preimage};
-use serde_json::{Map, Value};
-use std::io::Write;
+use sealkit::receipt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-const FIXTURES: &str = "testdata/receipts/legacy-vs-current";
-const NEW_TEMPLATE: &str = "new/receipts/receipt-00000000000000000001-120d377234da4be343ce9be68bdb03ac0002724f693c465b75b5812b46344918.json";
-const OLD_TEMPLATE: &str = "old/receipts/receipt-00000000000000000003-460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793.json";
-const SEED: &str = "new/receipts/.seal-receipt-ed25519.key";
-const FRAME: &str = "frames/F05.frame";
-
-struct Work(PathBuf);
-
-impl Work {
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-struct Template {
-    map: Map<String, Value>,
-    frame: Vec<u8>,
-}
-
 fn main() {
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXTURES);
     let count: usize = std::env::var("SEALKIT_BENCH_RECEIPTS")
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(100_000);
-    let seed: [u8; 32] = std::fs::read(fixtures.join(SEED))
-        .unwrap()
-        .try_into()
-        .unwrap();
-    let frame = std::fs::read(fixtures.join(FRAME)).unwrap();
-    let template = |name: &str| Template {
-        map: receipt::parse(&std::fs::read(fixtures.join(name)).unwrap()).unwrap(),
-        frame: frame.clone(),
-    };
-    let (new, old) = (template(NEW_TEMPLATE), template(OLD_TEMPLATE));
+    let installation = evidence::Installation::new(evidence::seed_from_env());
 
     // SEALKIT_BENCH_DIR keeps the generated data (for profiling); default a temporary dir.
     let temp = tempfile::tempdir().unwrap();
-    let work = Work(
-        std::env::var_os("SEALKIT_BENCH_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| temp.path().to_path_buf()),
-    );
+    let work = std::env::var_os("SEALKIT_BENCH_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| temp.path().to_path_buf());
     let started = Instant::now();
-    let (all, quarter) = (work.path().join("all"), work.path().join("quarter"));
-    std::fs::create_dir_all(&all).unwrap();
-    std::fs::create_dir_all(&quarter).unwrap();
-    let frames: Vec<Vec<u8>> = (0..count)
-        .into_par_iter()
-        .map(|i| {
-            let (template, signed) = if i % 2 == 0 {
-                (&new, true)
-            } else {
-                (&old, false)
-            };
-            let (bytes, frame, hash) = generate(template, i, signed.then_some(&seed));
-            let name = format!("receipt-{i:020}-{hash}.json");
-            std::fs::write(all.join(&name), &bytes).unwrap();
-            if i < count / 4 {
-                std::fs::write(quarter.join(&name), &bytes).unwrap();
-            }
-            frame
-        })
+    let (all, capture, plan, planted) = generate(&installation, &work, "all", count);
+    let (quarter, quarter_capture, _, _) = generate(&installation, &work, "quarter", count / 4);
+    let frames: Vec<Vec<u8>> = (0..plan.requests.len().min(20_000))
+        .map(|r| evidence::frames::build(&plan, installation.seed, r))
         .collect();
-    let capture = work.path().join("session.capture");
-    let quarter_capture = work.path().join("quarter.capture");
-    write_capture(&capture, &frames);
-    write_capture(&quarter_capture, &frames[..count / 4]);
     println!(
-        "generated {count} receipts (half record_version 3 signed, half record_version 2) and a capture of {count} frames in {:.1} s",
+        "generated {count} receipts (the first half's sessions record_version 2, the rest record_version 3 signed) with the capture of every frame, and a quarter-size set, in {:.1} s",
         started.elapsed().as_secs_f64()
     );
 
     // Per-receipt limits on one core, in memory.
     let sample: Vec<(String, Vec<u8>)> = std::fs::read_dir(&all)
         .unwrap()
-        .take(4000)
-        .map(|e| {
-            let path = e.unwrap().path();
-            (path.display().to_string(), std::fs::read(&path).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("receipt-")
         })
+        .take(4000)
+        .map(|path| (path.display().to_string(), std::fs::read(&path).unwrap()))
         .collect();
     let checks = child::per_second(sample.len(), || {
         let mut scratch = receipt::Scratch::default();
@@ -140,12 +94,17 @@ fn main() {
                 &Default::default(),
                 &mut scratch,
             );
-            assert!(!matches!(
-                record.label,
-                sealkit::migrate::Label::ReceiptInvalid
-                    | sealkit::migrate::Label::FrameUnrecoverable
-                    | sealkit::migrate::Label::FrameMismatch
-            ));
+            // Only a receipt planted as damaged may be invalid.
+            assert!(
+                !matches!(
+                    record.label,
+                    sealkit::migrate::Label::ReceiptInvalid
+                        | sealkit::migrate::Label::FrameUnrecoverable
+                        | sealkit::migrate::Label::FrameMismatch
+                ) || planted.iter().any(|p| p.to_str() == Some(name.as_str())),
+                "{name}: {:?}",
+                record.label
+            );
             std::hint::black_box(serde_json::to_vec(&record).unwrap());
         }
     });
@@ -161,14 +120,16 @@ fn main() {
     );
 
     // Warm the page cache so the runs read from memory.
-    for entry in std::fs::read_dir(&all).unwrap() {
-        std::hint::black_box(std::fs::read(entry.unwrap().path()).unwrap());
+    for dir in [&all, &quarter] {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            std::hint::black_box(std::fs::read(entry.unwrap().path()).unwrap());
+        }
     }
     for (dir, capture, n) in [
-        (&quarter, &quarter_capture, count / 4),
-        (&all, &capture, count),
+        (&quarter, &quarter_capture, receipts_in(&quarter)),
+        (&all, &capture, receipts_in(&all)),
     ] {
-        let out = work.path().join(format!("out-{n}"));
+        let out = work.join(format!("out-{n}"));
         let run = run_migrate(dir, capture, &out);
         let rate = n as f64 / run.elapsed.as_secs_f64();
         let cpu_us = run.cpu_seconds * 1e6 / n as f64;
@@ -190,58 +151,45 @@ fn main() {
     }
 }
 
-/// One receipt for frame number `i`: the template's frame with `"id":"g-<i>"`, every digest
-/// that depends on the frame replaced, signed when a seed is given.
-fn generate(template: &Template, i: usize, seed: Option<&[u8; 32]>) -> (Vec<u8>, Vec<u8>, String) {
-    let id = format!("\"g-{i:08}\"");
-    let text = String::from_utf8(template.frame.clone()).unwrap();
-    let frame = text.replacen("\"call-2\"", &id, 1).into_bytes();
-    let line = sealkit::frame::request_line(&frame);
-    let map = &template.map;
-    let field = |name: &str| map[name].as_str().unwrap().to_owned();
-    let mut json = serde_json::to_string(map).unwrap();
-    json = json
-        .replace(&field("request_sha256"), &sha256_hex(line))
-        .replace(&field("framed_subject_sha256"), &sha256_hex(&frame));
-    let length = map["framed_subject_length"].as_u64().unwrap();
-    json = json.replace(
-        &format!("\"framed_subject_length\":{length}"),
-        &format!("\"framed_subject_length\":{}", frame.len()),
-    );
-    let b64 = base64::engine::general_purpose::STANDARD;
-    if let Some(object_a) = map
-        .get("signed_artifacts")
-        .and_then(|a| a.get("object_a"))
-        .and_then(Value::as_str)
-    {
-        json = json.replace(object_a, &b64.encode(&frame));
-    }
-    let mut receipt: Map<String, Value> = serde_json::from_str(&json).unwrap();
-    receipt.insert(
-        "now".into(),
-        Value::from(map["now"].as_u64().unwrap() + i as u64),
-    );
-    if let Some(seed) = seed {
-        preimage::sign(&mut receipt, seed).unwrap();
-    }
-    let hash = receipt["canonical_request_sha256"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    (preimage::to_file_bytes(&receipt), frame, hash)
+/// Writes `count` receipts into `work/name` and their capture beside it; returns the
+/// directory, the capture, the plan and the files planted as damaged.
+fn generate(
+    installation: &evidence::Installation,
+    work: &Path,
+    name: &str,
+    count: usize,
+) -> (PathBuf, PathBuf, evidence::plan::Plan, Vec<PathBuf>) {
+    let plan = evidence::plan::plan(installation, count, 0.5);
+    let dir = evidence::receipts::write(installation, &plan, &work.join(name), true);
+    let capture = evidence::captures::capture(installation, &plan, true);
+    let capture_path = work.join(format!("{name}.capture"));
+    std::fs::write(&capture_path, &capture.bytes).unwrap();
+    let damaged = dir
+        .plants
+        .iter()
+        .filter(|(plant, _)| plant.fails())
+        .map(|(_, path)| path.clone())
+        .collect();
+    (dir.path, capture_path, plan, damaged)
 }
 
-fn write_capture(path: &Path, frames: &[Vec<u8>]) {
-    let mut file = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
-    file.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"server/discover\",\"params\":{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{}}}}\n").unwrap();
-    for frame in frames {
-        file.write_all(frame).unwrap();
-    }
-    file.flush().unwrap();
+fn receipts_in(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter(|e| {
+            let name = e
+                .as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .into_owned();
+            name.starts_with("receipt-") && name.ends_with(".json")
+        })
+        .count()
 }
 
 /// Runs the release binary, polling the child's VmHWM while it runs.
-fn run_migrate(dir: &Path, capture: &Path, out: &PathBuf) -> child::Run {
+fn run_migrate(dir: &Path, capture: &Path, out: &Path) -> child::Run {
     let mut command = Command::new(env!("CARGO_BIN_EXE_sealkit"));
     command
         .arg("migrate")

@@ -1,31 +1,38 @@
-//! `verify approval` throughput over 100,000 token lines signed by one key, against the raw
-//! single-signature ed25519-dalek verification rate measured in the same run (issue 28's goal:
-//! 40,000 tokens/s per core, end to end).
+//! `verify approval` throughput over a control file of 100,000 varied token lines made by the
+//! benches' seeded generator (`support/evidence`; docs/performance.md, "Benchmark inputs"):
+//! the approvals and signed declines a host's approvers gave over many sessions, each for its
+//! own frame and guard target, shown by `sealkit approve`'s renderer or seal's approve CLI,
+//! by several approvers, all under the installation's approval key, with five planted
+//! problems (an edited payload, leading whitespace, a replayed nonce, a line signed by
+//! another key, a decline beside an approval), so the binary exits 1. Measured against the
+//! raw single-signature ed25519-dalek verification rate over the same lines' preimages in
+//! the same run (issue 40's goal: 50,000 tokens/s per core, end to end).
 //!
 //! Each measurement is the best of [`ROUNDS`] rounds, timed by the clock and by the CPU time
 //! it used (this process's user + system time for work in the bench, the child's for the
 //! binary), with the load average beside it: on a loaded machine the clock also counts waiting
 //! for a core, so the CPU time is the measure of work per line.
 //!
-//! - the limit: `VerifyingKey::verify` over the 100,000 precomputed (preimage, signature)
+//! - the limit: `VerifyingKey::verify` over the lines' precomputed (preimage, signature)
 //!   pairs, one thread;
 //! - the pipeline: the whole per-line pipeline of `sealkit verify approval` (line splitting,
-//!   seal-host's token checks, batched signatures, binding to a frame and target, nonce reuse,
-//!   report records; output excluded) on a one-thread rayon pool;
-//! - end to end: the release binary `sealkit verify approval --frame --target` over the same
-//!   lines written to a file, once per output format (human, json, jsonl) with output to
-//!   `/dev/null`: tokens/s per core = lines / (user + system time), µs of CPU per line, the
-//!   ratio to the raw verify rate, wall time on the machine's cores, and peak resident memory
-//!   (VmHWM; goal: no more than before, ~29 MB, and never growing with the file); with
-//!   `SEALKIT_BENCH_BEFORE`, the same for the other build and this build's CPU and clock
-//!   time over its.
+//!   seal-host's token checks, batched signatures, nonce reuse, report records; output
+//!   excluded) on a one-thread rayon pool;
+//! - end to end: the benchmark build of `sealkit verify approval --pubkey KEY` over the same
+//!   lines written to a file (no `--frame` or `--target`: every line is for its own call),
+//!   once per output format (human, json, jsonl) with output to `/dev/null`: tokens/s per
+//!   core = lines / (user + system time), µs of CPU per line, the ratio to the raw verify
+//!   rate, wall time on the machine's cores, and peak resident memory (VmHWM; goal: no more
+//!   than before, ~29 MB, and never growing with the file); with `SEALKIT_BENCH_BEFORE`, the
+//!   same for the other build and this build's CPU and clock time over its.
 //!
-//! Run: `cargo bench --bench verify_approval` (a few minutes). `SEALKIT_BENCH_BINARY=DIR/sealkit`
-//! measures another build instead of this one; `SEALKIT_BENCH_BEFORE=DIR/sealkit` measures a
-//! second build (e.g. the one before a change) in alternate rounds with it and prints the CPU
-//! and clock ratios of the two (either file named `sealkit`: the memory poll looks for that
-//! process name); `SEALKIT_BENCH_WRITE=DIR` writes the corpus (`tokens.ndjson`, `call.frame`,
-//! `pubkey.hex`) for profiling and exits.
+//! Run: `cargo bench --bench verify_approval` (a few minutes). `SEALKIT_BENCH_TOKENS=N`
+//! changes the number of lines, `SEALKIT_BENCH_SEED` the seed;
+//! `SEALKIT_BENCH_BINARY=DIR/sealkit` measures another build instead of this one;
+//! `SEALKIT_BENCH_BEFORE=DIR/sealkit` measures a second build (e.g. the one before a change)
+//! in alternate rounds with it and prints the CPU and clock ratios of the two;
+//! `SEALKIT_BENCH_WRITE=DIR` writes the corpus (`tokens.ndjson`, `pubkey.hex`) for profiling
+//! and exits.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -33,14 +40,13 @@
 #[allow(dead_code)]
 #[path = "support/child.rs"]
 mod child;
+#[path = "support/evidence/mod.rs"]
+mod evidence;
 
 use child::Best;
 use ed25519_dalek::{Signature, Verifier};
-use sealkit::approval::binding::{Expectations, Subject};
+use sealkit::approval::binding::Expectations;
 use sealkit::approval::line_reports::{Checker, TokenStatus};
-use sealkit::approval::sign::{sign_approval, ApprovalInputs};
-use sealkit::approval::{preimage, Renderer};
-use sealkit::keys::SecretKey;
 use sealkit::tokenfile::{Batch, LineReader};
 use std::hint::black_box;
 use std::io::Cursor;
@@ -48,61 +54,59 @@ use std::time::{Duration, Instant};
 
 /// Rounds of each measurement; the best is kept.
 const ROUNDS: usize = 3;
-/// The goal of issue 28, tokens per second per core.
-const GOAL_PER_CORE: f64 = 40_000.0;
-const LINES: usize = 100_000;
-const FRAME: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"db.execute\",\"arguments\":{\"database\":\"prod\",\"sql\":\"drop table customers\"}}}\n";
-const TARGET: &str = "2a01d25406f0fc82751a66ddaeb8e79d2104efc4b67699400003704e67c0c565";
+/// The goal of issue 40, tokens per second per core.
+const GOAL_PER_CORE: f64 = 50_000.0;
 
 struct Corpus {
-    key: SecretKey,
+    public: sealkit::keys::PublicKey,
     file: Vec<u8>,
+    lines: usize,
+    /// Lines `verify approval` must accept.
+    accepted: u64,
     raw: Vec<(Vec<u8>, Signature)>,
 }
 
 fn corpus() -> Corpus {
-    let key = SecretKey::from_seed(&[0x17; 32]);
-    let mut file = Vec::with_capacity(LINES * 1400);
-    let mut raw = Vec::with_capacity(LINES);
-    for index in 0..LINES {
-        let inputs = ApprovalInputs {
-            target: TARGET.to_owned(),
-            authorized_at: 1_786_000_000_000 + index as u64,
-            expiry: 1_786_000_120_000 + index as u64,
-            nonce: format!("bench-nonce-{index}"),
-            session: "bench-session".to_owned(),
-            subject: Subject::of(FRAME),
-            shown: Subject::of(b"shown text"),
-            renderer: Renderer {
-                name: "bench".to_owned(),
-                version: "1".to_owned(),
-                manifest_sha256: "0".repeat(64),
-            },
-            approver: "bench approver".to_owned(),
-        };
-        let signed = sign_approval(&key, &inputs).expect("bench token signs");
-        file.extend_from_slice(signed.line.as_bytes());
-        file.push(b'\n');
-        let canonical = signed.payload.canonical_bytes().expect("renders");
-        let token: serde_json::Value = serde_json::from_str(&signed.line).expect("json");
-        let signature = sealkit::signature::decode_base64url_nopad(
-            token["signature"].as_str().expect("signature"),
-        )
-        .expect("base64url");
-        let signature = Signature::from_slice(&signature).expect("64 bytes");
-        raw.push((preimage(&canonical), signature));
+    let tokens: usize = std::env::var("SEALKIT_BENCH_TOKENS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(100_000);
+    let installation = evidence::Installation::new(evidence::seed_from_env());
+    // About one decision in seven gets an approver's answer.
+    let plan = evidence::plan::plan(&installation, tokens * 8 + 1_000, 0.0);
+    let started = Instant::now();
+    let file = evidence::tokens::file(&installation, &plan, tokens, true);
+    let raw = file
+        .signed
+        .iter()
+        .map(|(message, signature)| (message.clone(), Signature::from_bytes(signature)))
+        .collect();
+    let expected = &file.expected;
+    println!(
+        "generated {} token lines ({} signed declines; planted rejections {:?}, conflicts {}) in {:.1} s",
+        expected.lines,
+        expected.accepted_declines,
+        expected.rejected,
+        expected.conflicts.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Corpus {
+        public: installation.approval.public.clone(),
+        lines: expected.lines,
+        accepted: (expected.lines - expected.rejected.len()) as u64,
+        file: file.bytes,
+        raw,
     }
-    Corpus { key, file, raw }
 }
 
 fn pipeline(corpus: &Corpus) -> u64 {
     let expected = Expectations {
-        subject: Some(Subject::of(FRAME)),
-        target: Some(TARGET.to_owned()),
+        subject: None,
+        target: None,
         now_ms: None,
         ttl_ms: 120_000,
     };
-    let mut checker = Checker::new(&corpus.key.public, expected);
+    let mut checker = Checker::new(&corpus.public, expected);
     let mut reader = LineReader::new(Cursor::new(corpus.file.as_slice()));
     let mut accepted = 0;
     let mut batch = Batch::default();
@@ -140,38 +144,41 @@ impl Best {
     }
 
     fn rate(seconds: Duration) -> f64 {
-        LINES as f64 / seconds.as_secs_f64()
+        LINES.load(std::sync::atomic::Ordering::Relaxed) as f64 / seconds.as_secs_f64()
     }
 }
+
+/// The number of lines the rates are per (set once the corpus is made).
+static LINES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(1);
 
 fn write_corpus(corpus: &Corpus, dir: &std::path::Path) {
     std::fs::create_dir_all(dir).unwrap();
     std::fs::write(dir.join("tokens.ndjson"), &corpus.file).unwrap();
-    std::fs::write(dir.join("call.frame"), FRAME).unwrap();
-    std::fs::write(dir.join("pubkey.hex"), &corpus.key.public.hex).unwrap();
+    std::fs::write(dir.join("pubkey.hex"), &corpus.public.hex).unwrap();
 }
 
 fn main() {
     let corpus = corpus();
+    LINES.store(corpus.lines, std::sync::atomic::Ordering::Relaxed);
     if let Some(dir) = std::env::var_os("SEALKIT_BENCH_WRITE") {
         let dir = std::path::PathBuf::from(dir);
         write_corpus(&corpus, &dir);
         println!(
-            "wrote {}; run: sealkit verify approval --pubkey {} --target {TARGET} --frame {} {}",
+            "wrote {}; run: sealkit verify approval --pubkey {} {}",
             dir.display(),
-            corpus.key.public.hex,
-            dir.join("call.frame").display(),
+            corpus.public.hex,
             dir.join("tokens.ndjson").display()
         );
         return;
     }
     assert_eq!(
         pipeline(&corpus),
-        LINES as u64,
-        "every bench token is accepted"
+        corpus.accepted,
+        "every line but the planted ones is accepted"
     );
-    let verifying = corpus.key.public.verifying;
+    let verifying = corpus.public.verifying;
     let raw = Best::in_process(|| {
+        // Every approval line as it was signed (the planted edits come after): all verify.
         for (message, signature) in &corpus.raw {
             black_box(verifying.verify(message, signature)).expect("valid");
         }
@@ -210,8 +217,9 @@ fn end_to_end(corpus: &Corpus, raw_cpu: f64, raw_clock: f64) {
     let binary = std::env::var("SEALKIT_BENCH_BINARY")
         .unwrap_or_else(|_| env!("CARGO_BIN_EXE_sealkit").to_owned());
     println!(
-        "end to end: {binary} over {LINES} lines ({:.1} MB), output to /dev/null; goal \
-         {GOAL_PER_CORE:.0} tokens/s per core (25 µs of CPU per line)",
+        "end to end: {binary} over {} lines ({:.1} MB), output to /dev/null; goal \
+         {GOAL_PER_CORE:.0} tokens/s per core (20 µs of CPU per line)",
+        corpus.lines,
         corpus.file.len() as f64 / 1e6
     );
     // Another build (e.g. the one before a change), run in alternate rounds with this one so
@@ -225,12 +233,10 @@ fn end_to_end(corpus: &Corpus, raw_cpu: f64, raw_clock: f64) {
             let mut command = std::process::Command::new(binary);
             command
                 .args(["verify", "approval", "--format", format, "--pubkey"])
-                .arg(&corpus.key.public.hex)
-                .args(["--target", TARGET, "--frame"])
-                .arg(dir.path().join("call.frame"))
+                .arg(&corpus.public.hex)
                 .arg(dir.path().join("tokens.ndjson"));
             let run = child::run(command, Duration::from_millis(20));
-            assert_eq!(run.status, 0, "every bench token is accepted");
+            assert_eq!(run.status, 1, "the planted lines are rejected");
             *peak_kb = (*peak_kb).max(run.peak_kb);
             (run.elapsed, Duration::from_secs_f64(run.cpu_seconds))
         };

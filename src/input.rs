@@ -5,10 +5,38 @@
 //! [`read_into`]), so that no input (a FIFO, `/dev/zero`, a planted multi-gigabyte file) can
 //! exhaust memory; streaming inputs get a reader ([`Input::open`]) and keep their own bounds.
 
+use std::cell::RefCell;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+
+thread_local! {
+    /// Standard input as a command run in-process on this thread reads it ([`with_stdin`]).
+    static STDIN: RefCell<Option<Vec<u8>>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with `-` reading `bytes` on this thread instead of the process's standard input
+/// (for a command run inside another program: `cmd::in_process`); `None` leaves standard input
+/// as it is. Read once, as standard input is: a second read of `-` finds it empty.
+pub fn with_stdin<T>(bytes: Option<Vec<u8>>, f: impl FnOnce() -> T) -> T {
+    let Some(bytes) = bytes else {
+        return f();
+    };
+    STDIN.with(|stdin| *stdin.borrow_mut() = Some(bytes));
+    let result = f();
+    STDIN.with(|stdin| stdin.borrow_mut().take());
+    result
+}
+
+/// This thread's standard input: the bytes given to [`with_stdin`] (taken, so read once), else
+/// the process's.
+fn stdin() -> Box<dyn Read + Send> {
+    match STDIN.with(|stdin| stdin.borrow_mut().as_mut().map(std::mem::take)) {
+        Some(bytes) => Box::new(io::Cursor::new(bytes)),
+        None => Box::new(io::stdin()),
+    }
+}
 
 /// The largest file read whole that holds one frame, one refusal line (a frame of at most
 /// 1 MiB in base64), a tool specification or an envelope parameter file.
@@ -59,7 +87,7 @@ impl Input {
     /// A reader over the whole input, for inputs read as a stream (bounded by their reader).
     pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
         match self {
-            Input::Stdin => Ok(Box::new(io::stdin())),
+            Input::Stdin => Ok(stdin()),
             Input::Path(path) => {
                 if path.is_dir() {
                     return Err(io::Error::new(
@@ -77,7 +105,7 @@ impl Input {
     pub fn read_capped(&self, limit: u64) -> io::Result<Vec<u8>> {
         let mut bytes = Vec::new();
         match self {
-            Input::Stdin => io::stdin().lock().take(limit + 1).read_to_end(&mut bytes)?,
+            Input::Stdin => stdin().take(limit + 1).read_to_end(&mut bytes)?,
             Input::Path(path) => File::open(path)?.take(limit + 1).read_to_end(&mut bytes)?,
         };
         if bytes.len() as u64 > limit {

@@ -1,5 +1,7 @@
-//! Signed receipts for the throughput benchmarks: copies of one seal-host fixture receipt,
-//! each with its own `now`, re-signed with sealkit's own `receipt::preimage::sign`.
+//! Copies of one seal-host fixture receipt, each with its own `now`, re-signed with sealkit's
+//! own `receipt::preimage::sign`: no benchmark reads these any more (they measure varied
+//! receipts from `support/evidence`); `tests/it/report_tamper.rs` still uses them for a
+//! report of many receipts of one known shape.
 
 use sealkit::receipt::preimage;
 use std::path::{Path, PathBuf};

@@ -19,6 +19,7 @@ pub mod diagnostic;
 pub mod diff;
 pub mod envelope;
 pub mod evidence;
+pub mod in_process;
 mod json_write;
 pub mod key;
 pub mod keygen;
@@ -74,9 +75,22 @@ impl Global {
 /// writer could forget.
 static QUIET: AtomicBool = AtomicBool::new(false);
 
-/// Whether `-q` is in force (for the few things printed to stderr that are not errors).
+/// Whether `-q` is in force (for the few things printed to stderr that are not errors); a
+/// command run in-process ([`in_process`]) prints nothing on stderr either.
 pub fn quiet() -> bool {
-    QUIET.load(Ordering::Relaxed)
+    QUIET.load(Ordering::Relaxed) || in_process::active()
+}
+
+/// The program as the `sealkit` binary runs it: parses `args` (the program name first), runs
+/// the command and returns the exit status. `src/main.rs` and the Python package's `sealkit`
+/// command both call this, so they are one program.
+pub fn main(args: Vec<std::ffi::OsString>) -> u8 {
+    use clap::Parser;
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(error) => return usage_error(&error, &args),
+    };
+    run(cli).exit_code()
 }
 
 /// Runs the parsed command line and returns its outcome. Errors that stop a command
@@ -86,18 +100,24 @@ pub fn run(cli: Cli) -> Outcome {
     let global = Global::from_cli(&cli);
     QUIET.store(global.quiet, Ordering::Relaxed);
     layout::set_color(global.color);
-    let result = match cli.command {
-        Command::Target(args) => target::run(args, &global),
-        Command::Envelope(args) => envelope::run(*args, &global),
-        Command::Verify(args) => verify::run(args, &global),
-        Command::Audit(args) => audit::run(args, &global),
-        Command::Migrate(args) => migrate::run(args, &global),
-        Command::Diff(args) => diff::run(args, &global),
-        Command::Keygen(args) => keygen::run(args, &global),
-        Command::Key(args) => key::run(args, &global),
-        Command::Approve(args) => approve::run(args, &global),
-        Command::Report(args) => report::run(*args, &global),
-        Command::Evidence(args) => evidence::run(args, &global),
+    dispatch(cli.command, &global)
+}
+
+/// Runs one command under `global`; an error that stops it is shown through the one error
+/// boundary ([`report_error`]) and makes the outcome [`Outcome::Unchecked`].
+fn dispatch(command: Command, global: &Global) -> Outcome {
+    let result = match command {
+        Command::Target(args) => target::run(args, global),
+        Command::Envelope(args) => envelope::run(*args, global),
+        Command::Verify(args) => verify::run(args, global),
+        Command::Audit(args) => audit::run(args, global),
+        Command::Migrate(args) => migrate::run(args, global),
+        Command::Diff(args) => diff::run(args, global),
+        Command::Keygen(args) => keygen::run(args, global),
+        Command::Key(args) => key::run(args, global),
+        Command::Approve(args) => approve::run(args, global),
+        Command::Report(args) => report::run(*args, global),
+        Command::Evidence(args) => evidence::run(args, global),
     };
     match result {
         Ok(outcome) => outcome,
@@ -105,7 +125,7 @@ pub fn run(cli: Cli) -> Outcome {
         // so what it would have found is unknown.
         Err(error) if is_broken_pipe(&error) => Outcome::Unchecked,
         Err(error) => {
-            report_error(&error, &global);
+            report_error(&error, global);
             Outcome::Unchecked
         }
     }
@@ -144,6 +164,13 @@ pub fn usage_error(error: &clap::Error, args: &[std::ffi::OsString]) -> u8 {
         }
         return u8::try_from(error.exit_code()).unwrap_or(2);
     }
+    eprintln!("{}", usage_json(error, hint));
+    2
+}
+
+/// The JSON error object (code `usage`) of a command line the parser refused, with the hint
+/// for a known slip.
+fn usage_json(error: &clap::Error, hint: Option<String>) -> serde_json::Value {
     let text = error.render().to_string();
     let mut lines = text
         .lines()
@@ -159,8 +186,7 @@ pub fn usage_error(error: &clap::Error, args: &[std::ffi::OsString]) -> u8 {
     if let Some(hint) = hint {
         line["help"] = serde_json::Value::from(hint);
     }
-    eprintln!("{line}");
-    2
+    line
 }
 
 /// Whether the arguments ask for `--format json` or `jsonl` (the last `--format` wins, as in
@@ -196,6 +222,9 @@ pub fn show_diagnostic(error: &dyn miette::Diagnostic, global: &Global) {
 }
 
 fn show(error: &dyn miette::Diagnostic, io: bool, global: &Global) {
+    if in_process::keep_error(error, io) {
+        return;
+    }
     match global.format {
         Format::Human => eprint!(
             "{}",
@@ -251,7 +280,7 @@ pub(crate) fn finding_line(finding: &crate::finding::Finding) -> String {
 /// on to its true outcome (see the module notes); any other write error is returned. Under
 /// `-q` it is closed from the start: the command runs the same and prints nothing.
 pub struct Out {
-    inner: io::BufWriter<io::StdoutLock<'static>>,
+    inner: io::BufWriter<in_process::Stdout>,
     closed: bool,
     /// One JSON object is serialized here, then written in one piece: serde_json writes a
     /// record in dozens of small pieces, each of which would otherwise go through the
@@ -265,9 +294,11 @@ const SCRATCH_KEPT: usize = 1 << 16;
 
 impl Out {
     pub fn new() -> Self {
+        let stdout = in_process::Stdout::new();
         Out {
-            inner: io::BufWriter::with_capacity(1 << 16, io::stdout().lock()),
-            closed: quiet(),
+            // A command run in-process writes for its caller, who asked for the records.
+            closed: !stdout.is_captured() && QUIET.load(Ordering::Relaxed),
+            inner: io::BufWriter::with_capacity(1 << 16, stdout),
             scratch: Vec::new(),
         }
     }

@@ -93,6 +93,13 @@ fn unsafe_code_is_forbidden_and_unwrap_denied() {
     ] {
         assert!(manifest.contains(line), "Cargo.toml lacks {line}");
     }
+    // The Python package's crate holds itself to the same rules.
+    let bridge = std::fs::read_to_string("python/src/lib.rs").unwrap();
+    assert!(bridge.contains("#![forbid(unsafe_code)]"));
+    let manifest = std::fs::read_to_string("python/Cargo.toml").unwrap();
+    for line in ["unwrap_used = \"deny\"", "expect_used = \"deny\""] {
+        assert!(manifest.contains(line), "python/Cargo.toml lacks {line}");
+    }
 }
 
 #[test]
@@ -111,6 +118,10 @@ fn ci_runs_fmt_clippy_with_warnings_as_errors_and_the_tests() {
     assert!(has(&["cargo fmt", "--check"]));
     assert!(has(&["cargo clippy", "--all-targets", "-D warnings"]));
     assert!(has(&["cargo test"]));
+    // The Python package: its crate linted, its wheel built and its suite run.
+    assert!(has(&["cargo clippy", "sealkit-python", "-D warnings"]));
+    assert!(has(&["bin/maturin\" build", "python/Cargo.toml"]));
+    assert!(has(&["pytest", "python/tests"]));
     assert!(commands.iter().any(|l| l.starts_with("set -euo pipefail")));
 }
 

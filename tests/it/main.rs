@@ -7,8 +7,13 @@ mod report_support;
 #[path = "../../benches/support/receipts.rs"]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod generated_receipts;
+// The benchmarks' seeded generator of varied evidence (its own checks: bench_inputs).
+#[path = "../../benches/support/evidence/mod.rs"]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod bench_evidence;
 mod support;
 
+mod allocator;
 mod approval_approve_cli;
 mod approval_approve_refusals;
 mod approval_fixtures;
@@ -18,6 +23,7 @@ mod approval_verify_cli;
 mod approval_verify_conflicts;
 mod approval_wycheproof;
 mod audit_approvers;
+mod bench_inputs;
 mod canonical_work;
 mod chain_stream;
 mod ci_hygiene;
