@@ -5,14 +5,14 @@
 
 use super::{Global, Out};
 use crate::approvers::Approvers;
-use crate::audit::{self, AuditError, Event, Observer, Options, Summary};
+use crate::audit::{self, AuditError, Event, Options, Summary};
 use crate::cli::{AuditArgs, Format};
 use crate::finding::{Code, Finding, Severity};
 use crate::inert::escape;
 use crate::outcome::{plural, Outcome};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 use std::collections::BTreeMap;
-use std::io::{self, IsTerminal};
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// Human output lists at most this many findings per code.
@@ -44,7 +44,7 @@ pub fn run(args: AuditArgs, global: &Global) -> miette::Result<Outcome> {
         approvers,
         jobs,
     };
-    let progress = Progress::new();
+    let progress = super::progress::Progress::new("files");
     let mut out = Out::new();
     let mut writer = Writer::new(global.format, trust_line, &args.dirs);
     let result = audit::audit(&args.dirs, &options, &progress, &mut |event| {
@@ -122,48 +122,6 @@ fn headline(summary: &Summary, outcome: Outcome) -> String {
         "{}: {what} ({named}); {receipts}.",
         super::layout::paint(outcome.title(), super::layout::Verdict::Bad)
     )
-}
-
-/// A progress bar on a terminal, nothing elsewhere.
-struct Progress {
-    bar: indicatif::ProgressBar,
-}
-
-impl Progress {
-    fn new() -> Self {
-        let bar = if io::stderr().is_terminal() && !super::quiet() {
-            let bar = indicatif::ProgressBar::new(0);
-            if let Ok(style) = indicatif::ProgressStyle::with_template(
-                "{spinner} auditing {pos}/{len} files [{bar:40}] {rate} files/s eta {eta}",
-            ) {
-                let style = style.with_key(
-                    "rate",
-                    |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                        let _ = write!(w, "{}", super::layout::rate(state.per_sec()));
-                    },
-                );
-                bar.set_style(style.progress_chars("=> "));
-            }
-            bar
-        } else {
-            indicatif::ProgressBar::hidden()
-        };
-        Progress { bar }
-    }
-
-    fn finish(&self) {
-        self.bar.finish_and_clear();
-    }
-}
-
-impl Observer for Progress {
-    fn walked(&self, files: u64) {
-        self.bar.set_length(files);
-    }
-
-    fn checked(&self) {
-        self.bar.inc(1);
-    }
 }
 
 /// Writes events as they come, in the chosen format.

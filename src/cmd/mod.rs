@@ -26,6 +26,7 @@ pub mod keygen;
 pub mod layout;
 pub mod migrate;
 pub mod passphrase;
+mod progress;
 pub mod report;
 pub mod slips;
 pub mod target;

@@ -238,6 +238,14 @@ const ENVIRONMENT: &[(&str, &str)] = &[
         "NO_COLOR",
         "When set, --color auto prints no colour (--color always still does).",
     ),
+    (
+        "COLUMNS",
+        "When standard output is not a terminal, the width human output is fitted to (tables become one record per block where they do not fit); unset, piped output is never wrapped.",
+    ),
+    (
+        "SEALKIT_PROGRESS_AFTER_MS",
+        "How long an audit runs before its progress bar is drawn on a terminal's stderr, in milliseconds (default 1000).",
+    ),
 ];
 
 /// Examples for each page (shown at the end of its `--help` too); every page must have two

@@ -179,3 +179,51 @@ fn verdict_words_are_coloured_and_zero_counts_are_not() {
     assert!(tokens.contains(", 0 rejected"), "{tokens}");
     assert!(!tokens.contains(red), "{tokens}");
 }
+
+/// `audit` at a terminal `columns` wide with `SEALKIT_PROGRESS_AFTER_MS` set to `after`: what
+/// the terminal showed (stdout and stderr, as one screen) and the lines wider than it.
+fn audit_at(columns: u16, after: Option<&str>) -> (String, Vec<String>) {
+    use expectrl::session::OsSession as Session;
+    let mut command = std::process::Command::new("sh");
+    command
+        .arg("-c")
+        .arg(format!(
+            "stty cols {columns} rows 500 && [ \"$(stty size)\" = \"500 {columns}\" ] && \
+             exec \"$0\" \"$@\""
+        ))
+        .arg(assert_cmd::cargo::cargo_bin("sealkit"))
+        .args(["audit", "--color", "never", "--jobs", "1"])
+        .arg(root().join(LEGACY).join("old/receipts"))
+        .env("NO_COLOR", "1");
+    match after {
+        Some(after) => command.env("SEALKIT_PROGRESS_AFTER_MS", after),
+        None => command.env_remove("SEALKIT_PROGRESS_AFTER_MS"),
+    };
+    let mut session = Session::spawn(command).unwrap();
+    session.set_expect_timeout(Some(std::time::Duration::from_secs(60)));
+    let shown = session.expect(Eof).unwrap().as_bytes().to_vec();
+    let text = String::from_utf8_lossy(&shown).into_owned();
+    // Every drawing counts, not only the last one of a line redrawn in place: a drawing
+    // wider than the terminal wraps and leaves a line behind.
+    let drawings = text.replace('\r', "\n").into_bytes();
+    (text, too_wide(&drawings, usize::from(columns)))
+}
+
+/// Issue 38 item 3: the progress bar is no wider than the terminal (a redraw that wraps leaves
+/// lines behind), and a run that lasts milliseconds draws none. Seen red on 07add1e, whose bar
+/// (40 columns of bar and its words) was drawn at once, 84 columns wide on an 80-column
+/// terminal.
+#[test]
+fn the_progress_bar_fits_the_terminal_and_only_a_long_run_draws_it() {
+    for columns in [40u16, 80, 120] {
+        // Drawn at once (the delay set to nothing), every drawing within the width.
+        let (text, wide) = audit_at(columns, Some("0"));
+        assert!(text.contains("/14 "), "{columns}: {text:?}");
+        assert_eq!(wide, Vec::<String>::new(), "{columns}: {text:?}");
+    }
+    // The default second: this run of milliseconds draws no bar at all.
+    let (text, _) = audit_at(80, None);
+    assert!(text.contains("Problems found"), "{text}");
+    assert!(!text.contains("/14 "), "{text:?}");
+    assert!(!text.contains('\r') || !text.contains("[2K"), "{text:?}");
+}
