@@ -11,7 +11,7 @@ use crate::inert::escape;
 use crate::input::Input;
 use crate::outcome::Outcome;
 use crate::receipt::Scratch;
-use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
 use serde::Serialize;
 use std::path::Path;
 
@@ -175,7 +175,9 @@ fn print_checks(records: &[Record], global: &Global) -> miette::Result<()> {
                     .map_err(super::io_report)?;
             }
         }
-        Format::Human => out.text(&human_checks(records)).map_err(super::io_report)?,
+        Format::Human => out
+            .text(&super::layout::text(&human_checks(records)))
+            .map_err(super::io_report)?,
     }
     out.flush().map_err(super::io_report)
 }
@@ -207,8 +209,6 @@ fn human_checks(records: &[Record]) -> String {
     let mut table = Table::new();
     table
         .load_preset(UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_width(110)
         .set_header(vec!["where", "verdict", "binding", "evidence", "detail"]);
     for record in records {
         let source = &record.source;
@@ -235,14 +235,13 @@ fn human_checks(records: &[Record]) -> String {
             Binding::RequestRefused => "request refused",
             Binding::NotApplicable => "-",
         };
-        // The file's name keeps the table readable; JSON carries the whole path.
+        // The whole path: a file name alone could be any of several directories' files.
         let evidence = record
             .verdict
             .evidence
             .as_ref()
             .map_or("-".to_owned(), |e| {
-                let name = e.file.file_name().unwrap_or(e.file.as_os_str());
-                format!("{} (by {})", name.to_string_lossy(), e.by)
+                format!("{} (by {})", e.file.display(), e.by)
             });
         // The type is shown where sealkit does not evaluate it.
         let mut detail = record.verdict.message.clone();
@@ -257,6 +256,6 @@ fn human_checks(records: &[Record]) -> String {
             escape(&detail).into_owned(),
         ]);
     }
-    text.push_str(&format!("{table}\n"));
+    text.push_str(&format!("{}\n", super::layout::table(&table)));
     text
 }

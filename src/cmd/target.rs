@@ -507,7 +507,7 @@ fn explain_text(call: &Call, server: &str) -> String {
             row.extend(layouts.iter().map(|parts| {
                 parts
                     .get(i)
-                    .map(|p| clip(&escape(&p.framed()), 56))
+                    .map(|p| escape(&p.framed()).into_owned())
                     .unwrap_or_default()
             }));
             table.add_row(row);
@@ -536,14 +536,6 @@ fn explain_text(call: &Call, server: &str) -> String {
         }
     }
     text
-}
-
-fn clip(text: &str, limit: usize) -> String {
-    if text.chars().count() <= limit {
-        return text.to_owned();
-    }
-    let kept: String = text.chars().take(limit).collect();
-    format!("{kept}…")
 }
 
 /// A miette diagnostic pointing at the refused bytes, on a window of the frame (frames can
