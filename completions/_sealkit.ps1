@@ -201,7 +201,7 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             break
         }
         'sealkit;verify;receipt' {
-            [CompletionResult]::new('--receipt-key', '--receipt-key', [CompletionResultType]::ParameterName, 'The installation''s receipt key: 64 hex digits, a raw 32-byte seed file (.seal-receipt-ed25519.key) or a file holding the public key in hex. Without it no receipt can be authenticated')
+            [CompletionResult]::new('--receipt-key', '--receipt-key', [CompletionResultType]::ParameterName, 'The installation''s receipt key, kept apart from the receipts (the public key recorded when the host was installed): 64 hex digits, a public key file or a raw 32-byte seed file. Without it no receipt can be authenticated; a key read from beside the receipts (where seal-host keeps its seed) authenticates nothing independent (receipt-key-in-evidence)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
             [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
@@ -267,7 +267,7 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             break
         }
         'sealkit;audit' {
-            [CompletionResult]::new('--receipt-key', '--receipt-key', [CompletionResultType]::ParameterName, 'The installation''s receipt key (64 hex, raw 32-byte seed file, or public key file)')
+            [CompletionResult]::new('--receipt-key', '--receipt-key', [CompletionResultType]::ParameterName, 'The installation''s receipt key, kept apart from the directories audited (the public key recorded when the host was installed): 64 hex, a public key file or a raw 32-byte seed file. A key read from inside them authenticates nothing independent (receipt-key-in-evidence)')
             [CompletionResult]::new('--trusted-approvers', '--trusted-approvers', [CompletionResultType]::ParameterName, 'Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME] (as `verify approval`). Each approval-authorized ALLOW receipt names the approver its signed approval statement names; a key not listed, or used outside its window, is a finding. Needs --receipt-key: only an authenticated receipt''s statement is believed')
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Worker threads (default: the number of cores)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
@@ -338,7 +338,7 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
         }
         'sealkit;report' {
             [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'Where to write the page (the JSON model with --format json, one row per receipt with --format jsonl); replaced atomically, and never one of the inputs')
-            [CompletionResult]::new('--receipt-key', '--receipt-key', [CompletionResultType]::ParameterName, 'The installation''s receipt key (64 hex, raw 32-byte seed file, or public key file)')
+            [CompletionResult]::new('--receipt-key', '--receipt-key', [CompletionResultType]::ParameterName, 'The installation''s receipt key, kept apart from the directories reported on (the public key recorded when the host was installed): 64 hex, a public key file or a raw 32-byte seed file. A key read from inside them authenticates nothing independent (receipt-key-in-evidence)')
             [CompletionResult]::new('--pubkey', '--pubkey', [CompletionResultType]::ParameterName, 'The trusted approval public key the token files are checked against: 64 hex digits, an `ssh-ed25519 AAAA…` key, or a file holding either')
             [CompletionResult]::new('--trusted-approvers', '--trusted-approvers', [CompletionResultType]::ParameterName, 'Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME] (as `verify approval` and `audit`): tokens and approval receipts name their approver')
             [CompletionResult]::new('--tokens', '--tokens', [CompletionResultType]::ParameterName, 'Approval token files (NDJSON); needs --pubkey or --trusted-approvers')

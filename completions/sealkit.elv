@@ -185,7 +185,7 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand --version 'Print version'
         }
         &'sealkit;verify;receipt'= {
-            cand --receipt-key 'The installation''s receipt key: 64 hex digits, a raw 32-byte seed file (.seal-receipt-ed25519.key) or a file holding the public key in hex. Without it no receipt can be authenticated'
+            cand --receipt-key 'The installation''s receipt key, kept apart from the receipts (the public key recorded when the host was installed): 64 hex digits, a public key file or a raw 32-byte seed file. Without it no receipt can be authenticated; a key read from beside the receipts (where seal-host keeps its seed) authenticates nothing independent (receipt-key-in-evidence)'
             cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
             cand --color 'When to use colour in human output'
             cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
@@ -242,7 +242,7 @@ set edit:completion:arg-completer[sealkit] = {|@words|
         &'sealkit;verify;help;help'= {
         }
         &'sealkit;audit'= {
-            cand --receipt-key 'The installation''s receipt key (64 hex, raw 32-byte seed file, or public key file)'
+            cand --receipt-key 'The installation''s receipt key, kept apart from the directories audited (the public key recorded when the host was installed): 64 hex, a public key file or a raw 32-byte seed file. A key read from inside them authenticates nothing independent (receipt-key-in-evidence)'
             cand --trusted-approvers 'Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME] (as `verify approval`). Each approval-authorized ALLOW receipt names the approver its signed approval statement names; a key not listed, or used outside its window, is a finding. Needs --receipt-key: only an authenticated receipt''s statement is believed'
             cand --jobs 'Worker threads (default: the number of cores)'
             cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
@@ -309,7 +309,7 @@ set edit:completion:arg-completer[sealkit] = {|@words|
         }
         &'sealkit;report'= {
             cand --out 'Where to write the page (the JSON model with --format json, one row per receipt with --format jsonl); replaced atomically, and never one of the inputs'
-            cand --receipt-key 'The installation''s receipt key (64 hex, raw 32-byte seed file, or public key file)'
+            cand --receipt-key 'The installation''s receipt key, kept apart from the directories reported on (the public key recorded when the host was installed): 64 hex, a public key file or a raw 32-byte seed file. A key read from inside them authenticates nothing independent (receipt-key-in-evidence)'
             cand --pubkey 'The trusted approval public key the token files are checked against: 64 hex digits, an `ssh-ed25519 AAAA…` key, or a file holding either'
             cand --trusted-approvers 'Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME] (as `verify approval` and `audit`): tokens and approval receipts name their approver'
             cand --tokens 'Approval token files (NDJSON); needs --pubkey or --trusted-approvers'

@@ -8,13 +8,16 @@
 # mutant in docs/mutants.md: either a test that now catches it, or why it cannot change a
 # verdict, an exit status or a code (equivalent, or unreachable).
 #
-# Usage: scripts/mutants.sh [GROUP...] [-- EXTRA-CARGO-MUTANTS-OPTIONS...]
+# Usage: scripts/mutants.sh [--all-tests] [GROUP...] [-- EXTRA-CARGO-MUTANTS-OPTIONS...]
 #   GROUP: receipt signature (with src/signature/) approval chain migrate wire json keys audit
 #   report evidence (default: all, in that order), or
 #   verdicts: only the functions whose verdicts tests/it/mutation_pins.rs pins (a quick check).
 #   Extra options go to cargo-mutants, e.g. `-- --re config_signature` for one function,
 #   `-- --list` to list the mutants without running them, `-- --in-diff my.diff` for the
 #   functions a change touched.
+#   --all-tests: each mutant runs against every test of the integration binary (tests/it,
+#   all modules) instead of the group's modules: slower, but nothing a group's list leaves out
+#   can let a mutant through. Results then go to mutants.out/<group>-all/.
 #   Results: mutants.out/<group>/ (missed.txt, caught.txt, timeout.txt, unviable.txt,
 #   outcomes.json); mutants.out is not committed.
 #
@@ -25,7 +28,12 @@
 #
 # Environment: CARGO_TARGET_DIR is honoured (one shared target dir for every mutant);
 # MUTANTS_JOBS (default 1) is cargo-mutants' -j; MUTANTS_TIMEOUT (default 600) is the
-# per-test-run limit in seconds (the baseline run is skipped: run the tests green first).
+# per-test-run limit in seconds (the baseline run is skipped: run the tests green first), and
+# MUTANTS_BUILD_TIMEOUT (default: MUTANTS_TIMEOUT) the per-build one (a loaded machine can
+# take longer to build a mutant than to test it);
+# MUTANTS_TEST_TOOL (default cargo) may be `nextest` (cargo-nextest, when installed), which
+# stops a mutant's run at its first failing test: a caught mutant then costs seconds, not the
+# whole suite (the filters after `--` work the same).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,9 +44,11 @@ fi
 
 groups=()
 extra=()
+all_tests=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --) shift; extra=("$@"); break ;;
+        --all-tests) all_tests=1; shift ;;
         *) groups+=("$1"); shift ;;
     esac
 done
@@ -74,10 +84,10 @@ tests_of() {
         chain) echo "--lib chain cli_audit cli_chain chain_stream cli_transcripts closed_stdout duplicate_members report_model regression" ;;
         migrate) echo "--lib migrate migrate_labels cli_migrate cli_diff migration_integrity cli_transcripts regression" ;;
         json) echo "--lib json identity json_test_suite chain_stream duplicate_members identity_vectors fuzz_regressions regression" ;;
-        report) echo "--lib report report_model report_tamper report_page report_frame_joins evidence_cli evidence_hostile" ;;
+        report) echo "--lib report report_model report_tamper report_page report_frame_joins evidence_cli evidence_hostile verdict_pins audit_copies receipt_key_in_evidence" ;;
         wire) echo "--lib meta request wire target_refusals target_tool_spec json_test_suite fuzz_regressions identity_vectors spec_conformance watched_mutations meta_edges refusal_agreement regression" ;;
         keys) echo "--lib keys keys_cli keys_hostile keys_approvers keys_agent regression" ;;
-        audit) echo "--lib audit cli_audit audit_approvers empty_evidence duplicate_members regression" ;;
+        audit) echo "--lib audit cli_audit audit_approvers audit_copies receipt_key_in_evidence verdict_pins empty_evidence duplicate_members regression" ;;
         evidence) echo "--lib jcs evidence frame jcs_vectors evidence_cli evidence_hostile fuzz_corpus" ;;
         verdicts) echo "mutation_pins approval_verify_cli" ;;
         *) return 1 ;;
@@ -96,30 +106,37 @@ for group in "${groups[@]}"; do
     # areas named for a group become test-name filters after `--`.
     test_args=()
     filters=()
-    for t in $(tests_of "$group"); do
-        case "$t" in
-            --lib) test_args+=(--cargo-arg=--lib) ;;
-            *) filters+=("--cargo-test-arg=${t}::") ;;
-        esac
-    done
-    if [ ${#filters[@]} -gt 0 ]; then
-        test_args+=(--cargo-arg=--test=it --cargo-test-arg=-- "${filters[@]}")
+    out="mutants.out/$group"
+    if [ "$all_tests" = 1 ]; then
+        # Every module of the integration binary, no filter.
+        test_args+=(--cargo-arg=--test=it)
+        out="mutants.out/$group-all"
+    else
+        for t in $(tests_of "$group"); do
+            case "$t" in
+                --lib) test_args+=(--cargo-arg=--lib) ;;
+                *) filters+=("--cargo-test-arg=${t}::") ;;
+            esac
+        done
+        if [ ${#filters[@]} -gt 0 ]; then
+            test_args+=(--cargo-arg=--test=it --cargo-test-arg=-- "${filters[@]}")
+        fi
     fi
     if [ "$group" = verdicts ]; then
         test_args+=(--re 'signature_block|release_tag|durability_tag|config_signature|u64_number_or_text|payload_over_limits')
     fi
     echo "== $group: ${files} with ${test_args[*]}" >&2
-    mkdir -p "mutants.out/$group"
+    mkdir -p "$out"
     # Exit status 2 means missed mutants: report them and go on to the next group.
     status=0
     cargo mutants \
         --jobs "${MUTANTS_JOBS:-1}" \
-        --test-tool cargo \
+        --test-tool "${MUTANTS_TEST_TOOL:-cargo}" \
         --baseline skip \
         --timeout "${MUTANTS_TIMEOUT:-600}" \
-        --build-timeout "${MUTANTS_TIMEOUT:-600}" \
+        --build-timeout "${MUTANTS_BUILD_TIMEOUT:-${MUTANTS_TIMEOUT:-600}}" \
         --no-shuffle \
-        --output "mutants.out/$group" \
+        --output "$out" \
         "${file_args[@]}" \
         "${test_args[@]}" \
         "${extra[@]}" || status=$?

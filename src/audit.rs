@@ -9,6 +9,7 @@
 //! batches, so memory stays bounded by the batch, not by the number of receipts.
 
 pub mod approval_credit;
+mod copies;
 pub mod dir;
 pub mod names;
 mod read_ahead;
@@ -165,8 +166,14 @@ pub fn audit(
         .num_threads(options.jobs.max(1))
         .build()
         .map_err(|e| AuditError::Sink(io::Error::other(e)))?;
-    // The walk reads the entries' metadata on the pool.
-    let walk = pool.install(|| walk::walk(roots))?;
+    // The walk reads the entries' metadata on the pool, comparing each file with the pinned
+    // key's.
+    let pin_file = options.pin.as_ref().and_then(Pin::file);
+    let walk = pool.install(|| walk::walk(roots, pin_file.as_ref()))?;
+    let pin_inside = pin_file.as_ref().and_then(|pin| {
+        let under = roots.iter().find_map(|root| pin.under(&evidence_dir(root)));
+        Some(pin.finding(&under.or_else(|| walk.pin_found.clone())?))
+    });
     let mut summary = Summary::default();
     let checked = walk
         .items
@@ -181,9 +188,13 @@ pub fn audit(
         }
         sink(event).map_err(AuditError::Sink)
     };
-    for finding in walk.mode_findings() {
+    let walk_findings = (pin_inside.into_iter())
+        .chain(walk.repeated.iter().cloned())
+        .chain(walk.mode_findings());
+    for finding in walk_findings {
         emit(Event::Finding(&finding), &mut summary)?;
     }
+    let mut seen = copies::Seen::default();
     // The receipts' directory facts are gathered apart from the walk, which the workers
     // read while they are added.
     let mut receipts: Vec<dir::Receipts> = walk.dirs.iter().map(|_| Default::default()).collect();
@@ -250,8 +261,17 @@ pub fn audit(
                 let mut emitted = Ok(());
                 if let Some((batch, results)) = written.take() {
                     for (&index, result) in batch.iter().zip(results) {
-                        emitted =
-                            record(walk, index, result, &mut receipts, &mut summary, &mut emit);
+                        emitted = record(
+                            walk,
+                            index,
+                            result,
+                            &mut Tallies {
+                                receipts: &mut receipts,
+                                seen: &mut seen,
+                                summary: &mut summary,
+                            },
+                            &mut emit,
+                        );
                         if emitted.is_err() {
                             break;
                         }
@@ -293,21 +313,70 @@ pub fn audit(
     Ok(summary)
 }
 
+/// The directory whose contents are the evidence of a root: the root, or a file's directory.
+fn evidence_dir(root: &Path) -> PathBuf {
+    if root.is_dir() {
+        return root.to_path_buf();
+    }
+    match root.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
 type Emit<'e> = dyn FnMut(Event<'_>, &mut Summary) -> Result<(), AuditError> + 'e;
 
-/// Counts one checked item, keeps its directory facts, and emits it.
+/// What [`record`] adds each checked item to.
+struct Tallies<'t> {
+    receipts: &'t mut [dir::Receipts],
+    seen: &'t mut copies::Seen,
+    summary: &'t mut Summary,
+}
+
+/// Counts one checked item, keeps its directory facts, and emits it. A receipt file whose
+/// bytes were read before at another path is not counted again: it is a `duplicate-receipt`
+/// finding (with the findings only its own path or name can have), and its facts join its
+/// directory's unless it is the very entry met before.
 fn record(
     walk: &Walk,
     index: u32,
     result: Checked,
-    receipts: &mut [dir::Receipts],
-    summary: &mut Summary,
+    tallies: &mut Tallies<'_>,
     emit: &mut Emit<'_>,
 ) -> Result<(), AuditError> {
     let item = &walk.items[index as usize];
+    let summary = &mut *tallies.summary;
     summary.files += u64::from(item.kind == ItemKind::File);
     match result {
-        Checked::Receipt(entry, observed) => {
+        Checked::Receipt(entry, observed, content) => {
+            let dir = item.dir as usize;
+            let first = content.and_then(|key| {
+                let same = tallies
+                    .seen
+                    .candidates(key)
+                    .iter()
+                    .copied()
+                    .find(|&first| copies::same_bytes(walk, first, index));
+                if same.is_none() {
+                    tallies.seen.add(key, index);
+                }
+                same
+            });
+            if let Some(first) = first {
+                let again = copies::again(walk, first, index);
+                if let (Some(observed), false) = (observed, again == copies::Again::SameEntry) {
+                    tallies.receipts[dir].add(index, *observed, &walk.dirs[dir].state);
+                }
+                let finding = copies::duplicate(&entry.file, &walk.path(first), again);
+                emit(Event::Finding(&finding), summary)?;
+                let own = |f: &&Finding| {
+                    matches!(f.code, Code::MisnamedReceipt | Code::ChangedDuringAudit)
+                };
+                for finding in entry.file_findings.iter().filter(own) {
+                    emit(Event::Finding(finding), summary)?;
+                }
+                return Ok(());
+            }
             summary.receipts += 1;
             *summary.statuses.entry(entry.status).or_default() += 1;
             if entry.report.is_none() {
@@ -326,11 +395,29 @@ fn record(
                 };
                 *tally.entry(decision).or_default() += 1;
             }
+            let conflict = match (dir::Files::counter(walk, index), observed.as_deref()) {
+                (
+                    Some(counter),
+                    Some(Observed {
+                        session: Some(session),
+                        ..
+                    }),
+                ) => tallies
+                    .seen
+                    .counter(index, item.dir, counter, session)
+                    .map(|first| {
+                        copies::conflict(&entry.file, &walk.path(first), counter, session)
+                    }),
+                _ => None,
+            };
             if let Some(observed) = observed {
-                let dir = item.dir as usize;
-                receipts[dir].add(index, *observed, &walk.dirs[dir].state);
+                tallies.receipts[dir].add(index, *observed, &walk.dirs[dir].state);
             }
-            emit(Event::Receipt(&entry), summary)
+            emit(Event::Receipt(&entry), summary)?;
+            match conflict {
+                Some(finding) => emit(Event::Finding(&finding), summary),
+                None => Ok(()),
+            }
         }
         Checked::Findings(findings) => {
             for finding in &findings {
@@ -342,7 +429,9 @@ fn record(
 }
 
 enum Checked {
-    Receipt(Box<ReceiptEntry>, Option<Box<Observed>>),
+    /// A receipt file's entry, its facts for the directory checks, and the key of its bytes
+    /// (when they were read: [`copies::content_key`]).
+    Receipt(Box<ReceiptEntry>, Option<Box<Observed>>, Option<u64>),
     Findings(Vec<Finding>),
 }
 
@@ -363,6 +452,8 @@ struct Unsettled {
     challenge: Option<Challenge>,
     /// The file-level findings so far (a change under the audit).
     findings: Vec<Finding>,
+    /// The key of the file's bytes ([`copies::content_key`]).
+    content: u64,
 }
 
 /// Checks the curve equation of every signature of a batch that waits for it, all together
@@ -528,18 +619,19 @@ fn check_receipt_file(
         read_ahead::note_read(started.elapsed());
         let read = read.map(|(opened, changed)| {
             observer.read(&item.path);
+            let content = copies::content_key(walk, &buffer);
             let verified = SCRATCH.with(|scratch| {
                 let scratch = &mut scratch.borrow_mut();
                 receipt::verify_bytes_deferred(&buffer, options.pin.as_ref(), scratch)
             });
-            (opened, changed, verified)
+            (opened, changed, verified, content)
         });
         if buffer.capacity() > KEPT_BUFFER_BYTES {
             *buffer = Vec::new();
         }
         read
     });
-    let (opened, mut changed, verified) = match read {
+    let (opened, mut changed, verified, content) = match read {
         Ok(read) => read,
         Err(why) => {
             return Read::Done(Checked::Receipt(
@@ -550,6 +642,7 @@ fn check_receipt_file(
                     report: None,
                     file_findings: vec![Finding::new(Code::UnreadableFile, path, why)],
                 }),
+                None,
                 None,
             ))
         }
@@ -579,6 +672,7 @@ fn check_receipt_file(
                     file_findings: findings,
                 }),
                 None,
+                Some(content),
             ));
         }
     };
@@ -594,6 +688,7 @@ fn check_receipt_file(
         kind: kind.clone(),
         challenge,
         findings,
+        content,
     })
 }
 
@@ -606,9 +701,10 @@ fn finish_receipt(walk: &Walk, receipt: Unsettled, options: &Options) -> Checked
         kind,
         challenge: _,
         mut findings,
+        content,
     } = receipt;
     let Some(report) = &entry.report else {
-        return Checked::Receipt(entry, None);
+        return Checked::Receipt(entry, None, Some(content));
     };
     let path = Some(entry.file.clone());
     let name_hash = report.facts.name_hash.as_deref().unwrap_or("(none)");
@@ -664,7 +760,7 @@ fn finish_receipt(walk: &Walk, receipt: Unsettled, options: &Options) -> Checked
     entry.status = status;
     entry.signed_by = attribution.signed_by;
     entry.file_findings = file_findings;
-    Checked::Receipt(entry, Some(Box::new(observed)))
+    Checked::Receipt(entry, Some(Box::new(observed)), Some(content))
 }
 
 fn released(report: &ReceiptReport) -> Option<(String, String)> {

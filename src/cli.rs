@@ -31,7 +31,7 @@ pub fn examples(page: &str) -> &'static [(&'static str, &'static str)] {
     match page {
         "sealkit" => &[
             ("Identities of every frame in a capture:", "sealkit target capture.jsonl"),
-            ("Audit a receipt directory against the installation key:", "sealkit audit /var/lib/seal/receipts --receipt-key receipt.pub"),
+            ("Audit a receipt directory against the installation's receipt key, as recorded apart from the receipts when the host was installed:", "sealkit audit /var/lib/seal/receipts --receipt-key /etc/seal/receipt.pub"),
             ("The codes a command can print, and what each means:", "sealkit target --help"),
         ],
         "sealkit-target" => &[
@@ -64,7 +64,7 @@ pub fn examples(page: &str) -> &'static [(&'static str, &'static str)] {
         "sealkit-verify" => &[
             ("Verify a token file against the host's approval key:", "sealkit verify approval tokens.ndjson --pubkey keys/approval.pub"),
             ("Verify a sealed audit log:", "sealkit verify chain sealed.json"),
-            ("Verify receipts against the installation's receipt key:", "sealkit verify receipt receipts/receipt-*.json --receipt-key receipt.pub"),
+            ("Verify receipts against the installation's receipt key, kept apart from them:", "sealkit verify receipt receipts/receipt-*.json --receipt-key /etc/seal/receipt.pub"),
         ],
         "sealkit-verify-approval" => &[
             ("Every token in a file, against the key the host trusts:", "sealkit verify approval tokens.ndjson --pubkey keys/approval.pub"),
@@ -72,8 +72,8 @@ pub fn examples(page: &str) -> &'static [(&'static str, &'static str)] {
             ("Also check the binding to a captured frame at a given time:", "sealkit verify approval tokens.ndjson --pubkey keys/approval.pub --frame frame.json --now 2026-08-06T07:07:00Z"),
         ],
         "sealkit-verify-receipt" => &[
-            ("Receipts against the installation's receipt key:", "sealkit verify receipt receipts/receipt-*.json --receipt-key receipt.pub"),
-            ("One receipt from standard input, as JSON:", "sealkit verify receipt --format json --receipt-key receipt.pub - < receipt.json"),
+            ("Receipts against the installation's receipt key, kept apart from them:", "sealkit verify receipt receipts/receipt-*.json --receipt-key /etc/seal/receipt.pub"),
+            ("Record that key when the host is installed (seal-host writes its seed beside the receipts, where whoever can rewrite them can replace it):", "sealkit key show /var/lib/seal/receipts/.seal-receipt-ed25519.key"),
         ],
         "sealkit-verify-chain" => &[
             ("A sealed log:", "sealkit verify chain sealed.json"),
@@ -85,9 +85,9 @@ pub fn examples(page: &str) -> &'static [(&'static str, &'static str)] {
             ("The same as JSON, the approval key from ssh-agent's public key file:", "sealkit verify bundle bundle.json --format json --issuer-pubkey issuer.pub --request-pubkey request.pub --approval-pubkey ~/.ssh/id_ed25519.pub"),
         ],
         "sealkit-audit" => &[
-            ("A receipt directory, two worker threads:", "sealkit audit receipts/ --receipt-key receipt.pub --jobs 2"),
-            ("Name the approver of every approval-authorized receipt:", "sealkit audit receipts/ --receipt-key receipt.pub --trusted-approvers approvers.txt"),
-            ("Findings as JSON Lines for a script:", "sealkit audit receipts/ --receipt-key receipt.pub --format jsonl"),
+            ("A receipt directory against the receipt key recorded at install time, two worker threads:", "sealkit audit receipts/ --receipt-key /etc/seal/receipt.pub --jobs 2"),
+            ("Findings as JSON Lines for a script:", "sealkit audit receipts/ --receipt-key /etc/seal/receipt.pub --format jsonl"),
+            ("Not this: a key read from inside the directory audited authenticates nothing independent (receipt-key-in-evidence, exit 1):", "sealkit audit receipts/ --receipt-key receipts/.seal-receipt-ed25519.key"),
         ],
         "sealkit-diff" => &[
             ("Old receipts against a migration output, with the captured frames:", "sealkit diff old-receipts/ migrated/ --frames capture.jsonl"),
@@ -106,8 +106,8 @@ pub fn examples(page: &str) -> &'static [(&'static str, &'static str)] {
             ("References from a file, annotations under another _meta key:", "sealkit evidence verify --refs refs.jsonl --evidence receipts/ --receipt-key receipt.pub --annotation-key com.example/trust"),
         ],
         "sealkit-report" => &[
-            ("One page joining a receipt directory with its tokens, chain and captured frames:", "sealkit report --out incident.html --receipt-key receipt.pub --trusted-approvers approvers.txt --tokens tokens.ndjson --chain sealed.json --frames capture.jsonl receipts/"),
-            ("The joined model as JSON, for a dashboard of your own:", "sealkit report --out incident.json --format json --receipt-key receipt.pub receipts/"),
+            ("One page joining a receipt directory with its tokens, chain and captured frames, against the receipt key recorded apart from the receipts at install time:", "sealkit report --out incident.html --receipt-key /etc/seal/receipt.pub --trusted-approvers approvers.txt --tokens tokens.ndjson --chain sealed.json --frames capture.jsonl receipts/"),
+            ("The joined model as JSON, for a dashboard of your own:", "sealkit report --out incident.json --format json --receipt-key /etc/seal/receipt.pub receipts/"),
         ],
         "sealkit-migrate" => &[
             ("Label old receipts, recovering frames from a capture:", "sealkit migrate old-receipts/ --frames capture.jsonl --out migrated/"),
@@ -461,9 +461,11 @@ pub struct VerifyReceiptArgs {
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
 
-    /// The installation's receipt key: 64 hex digits, a raw 32-byte seed file
-    /// (.seal-receipt-ed25519.key) or a file holding the public key in hex. Without it no
-    /// receipt can be authenticated.
+    /// The installation's receipt key, kept apart from the receipts (the public key recorded
+    /// when the host was installed): 64 hex digits, a public key file or a raw 32-byte seed
+    /// file. Without it no receipt can be authenticated; a key read from beside the receipts
+    /// (where seal-host keeps its seed) authenticates nothing independent
+    /// (receipt-key-in-evidence).
     #[arg(long, value_name = "HEX|FILE")]
     pub receipt_key: Option<String>,
 }
@@ -521,7 +523,10 @@ pub struct AuditArgs {
     #[arg(value_name = "DIR", required = true)]
     pub dirs: Vec<PathBuf>,
 
-    /// The installation's receipt key (64 hex, raw 32-byte seed file, or public key file).
+    /// The installation's receipt key, kept apart from the directories audited (the public
+    /// key recorded when the host was installed): 64 hex, a public key file or a raw 32-byte
+    /// seed file. A key read from inside them authenticates nothing independent
+    /// (receipt-key-in-evidence).
     #[arg(long, value_name = "HEX|FILE")]
     pub receipt_key: Option<String>,
 
@@ -785,7 +790,10 @@ pub struct ReportArgs {
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
 
-    /// The installation's receipt key (64 hex, raw 32-byte seed file, or public key file).
+    /// The installation's receipt key, kept apart from the directories reported on (the
+    /// public key recorded when the host was installed): 64 hex, a public key file or a raw
+    /// 32-byte seed file. A key read from inside them authenticates nothing independent
+    /// (receipt-key-in-evidence).
     #[arg(long, value_name = "HEX|FILE")]
     pub receipt_key: Option<String>,
 

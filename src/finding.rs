@@ -80,6 +80,8 @@ codes! {
     ReleaseMismatch => (Error, "release_status, release_frame, operation_id or post_state_hash are inconsistent"),
     ReleaseUnconfirmed => (Warning, "an ALLOW receipt stopped at PENDING or UNKNOWN: the release was never confirmed"),
     NotHostLayout => (Warning, "the file's bytes are not seal-host's pretty rendering of its content (reformatted, duplicate keys or extra bytes)"),
+    // Where the pinned receipt key came from.
+    ReceiptKeyInEvidence => (Error, "the pinned --receipt-key was read from inside the evidence checked (a file under an audited directory or beside a receipt, a link or hard link to one, or a copy with identical bytes): whoever could rewrite the receipts could rewrite it, so the signatures show only that the evidence is self-consistent"),
     // Files.
     UnreadableFile => (Error, "the file could not be read"),
     NotUtf8 => (Error, "the file is not UTF-8"),
@@ -98,6 +100,9 @@ codes! {
     NoReceipts => (Error, "the audit found no receipt file to check (an empty directory, a file, or a directory that holds no receipts): nothing checked is not a clean audit"),
     CounterReused => (Info, "one file counter used by several host sessions (seal-host restarts counters at 0)"),
     CounterDuplicate => (Error, "one file counter used twice by the same host session"),
+    CounterConflict => (Error, "receipts in different directories carry one host session's file counter with different content: the host writes each counter once a session, so at most one is what it wrote"),
+    DuplicateReceipt => (Warning, "a receipt file's exact bytes are found again at another path (a copy, a hard link, or one file given twice): checked and counted once, under the first path"),
+    DirectoryRepeated => (Warning, "a directory reached again by another path (given twice, through a linked root, inside another root, or a mount): walked once, its receipts counted once"),
     SharedCanonicalHash => (Warning, "distinct frames share one canonical_request_sha256, so the file name does not identify the request"),
     ChainStateInvalid => (Error, ".seal-audit-head.state is not a seal_audit_state v1 record"),
     ChainStateMismatch => (Error, "the chain head recomputed from the receipts' audit lines is not the head in .seal-audit-head.state (a receipt deleted, added or reordered)"),
@@ -125,6 +130,8 @@ pub enum Scope {
     /// One receipt's signature, content and approver (`verify receipt`, `audit`, `report`,
     /// `evidence ref`).
     Receipt,
+    /// Where the pinned receipt key came from (`verify receipt`, `audit`, `report`).
+    Anchor,
     /// One file as read (the same commands).
     File,
     /// A receipt directory as a whole (`audit`, `report`).
@@ -141,6 +148,7 @@ impl Code {
     pub fn scope(self) -> Scope {
         match self {
             c if c <= Code::NotHostLayout => Scope::Receipt,
+            Code::ReceiptKeyInEvidence => Scope::Anchor,
             c if c <= Code::UnexpectedFile => Scope::File,
             c if c <= Code::OperationReceiptMissing => Scope::Directory,
             Code::NoTokens => Scope::TokenFile,
@@ -212,6 +220,7 @@ mod tests {
         let edges = [
             (Code::SignatureInvalid, Scope::Receipt),
             (Code::NotHostLayout, Scope::Receipt),
+            (Code::ReceiptKeyInEvidence, Scope::Anchor),
             (Code::UnreadableFile, Scope::File),
             (Code::UnexpectedFile, Scope::File),
             (Code::NoReceipts, Scope::Directory),

@@ -186,6 +186,39 @@ impl Receipts {
     }
 }
 
+/// A directory's device and inode (following a link, as a linked root is walked), which the
+/// walk finds each directory by, so another path to it reaches the same one; the parent of a
+/// bare file name is the current directory.
+pub fn dir_identity(path: &Path) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let path = if path.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            path
+        };
+        std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
+}
+
+/// The `directory-repeated` finding for `path`, the directory first walked as `first`.
+pub fn repeated(path: &Path, first: &Path) -> Finding {
+    Finding::new(
+        Code::DirectoryRepeated,
+        Some(path.to_path_buf()),
+        format!(
+            "the same directory as {} (reached again by another path: given twice, through a link, inside another root, or a mount): walked once, its receipts counted once",
+            first.display()
+        ),
+    )
+}
+
 /// Burned operations: operation id → release frame SHA-256.
 pub type Operations = HashMap<String, String>;
 

@@ -10,6 +10,7 @@ use super::{AuditError, MAX_RECEIPT_BYTES};
 use crate::atomic_write::unix_mode;
 use crate::chain;
 use crate::finding::{Code, Finding};
+use crate::receipt::pin::{Inside, PinFile};
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsStr;
 use std::fs::Metadata;
@@ -55,6 +56,9 @@ pub struct Dir {
     pub mode: Option<u32>,
     pub is_receipt_dir: bool,
     pub state: DirState,
+    /// Whether the walk has gone through this directory's entries (a directory is walked
+    /// once, whatever path reaches it again).
+    walked: bool,
 }
 
 /// Everything the walk found, in walk order.
@@ -77,6 +81,11 @@ pub struct Walk {
     /// The key of the metadata fingerprints (random per audit, so a file cannot be
     /// prepared to collide).
     keys: std::hash::RandomState,
+    /// `directory-repeated` findings: directories reached again under another path, in the
+    /// order met.
+    pub repeated: Vec<Finding>,
+    /// A file of the evidence that is the pinned key's file, or a copy of its bytes.
+    pub pin_found: Option<Inside>,
 }
 
 impl Walk {
@@ -136,6 +145,18 @@ impl Walk {
             }
         }
         hasher.finish().max(1)
+    }
+
+    /// A hasher keyed like the fingerprints (random per audit).
+    pub fn keyed_hasher(&self) -> impl Hasher {
+        self.keys.build_hasher()
+    }
+
+    /// Whether the file `index` at `path` is as the walk saw it (its fingerprint unchanged).
+    pub fn unchanged(&self, index: u32, path: &Path) -> bool {
+        let stamp = self.items[index as usize].stamp;
+        stamp != 0
+            && std::fs::symlink_metadata(path).is_ok_and(|metadata| self.stamp(&metadata) == stamp)
     }
 
     /// seal-host's modes: receipt directories 0700, the files it writes there 0600. Made one at
@@ -207,21 +228,27 @@ impl Walk {
     /// Reads every walked entry's metadata (without following a link), on the pool's threads:
     /// each entry's fingerprint, and the mode of each file held to seal-host's. An entry whose
     /// metadata cannot be read keeps fingerprint 0 (its read then reports what it finds).
-    fn read_metadata(&mut self) {
+    /// Each file is also compared with the pinned key's file, when there is one.
+    fn read_metadata(&mut self, pin: Option<&PinFile>) {
         use rayon::prelude::*;
-        let read: Vec<(u64, Option<u32>)> = (0..self.items.len() as u32)
+        let read: Vec<(u64, Option<u32>, Option<Inside>)> = (0..self.items.len() as u32)
             .into_par_iter()
             .map(|index| {
                 if self.items[index as usize].kind == ItemKind::Unreadable {
-                    return (0, None);
+                    return (0, None, None);
                 }
-                match std::fs::symlink_metadata(self.path(index)) {
-                    Ok(metadata) => (self.stamp(&metadata), unix_mode(&metadata)),
-                    Err(_) => (0, None),
+                let path = self.path(index);
+                match std::fs::symlink_metadata(&path) {
+                    Ok(metadata) => (
+                        self.stamp(&metadata),
+                        unix_mode(&metadata),
+                        pin.and_then(|pin| pin.matches(&path, &metadata)),
+                    ),
+                    Err(_) => (0, None, None),
                 }
             })
             .collect();
-        for (item, (stamp, _)) in self.items.iter_mut().zip(&read) {
+        for (item, (stamp, ..)) in self.items.iter_mut().zip(&read) {
             item.stamp = *stamp;
         }
         for index in std::mem::take(&mut self.mode_held) {
@@ -229,6 +256,14 @@ impl Walk {
                 self.loose_modes.push((index, mode));
             }
         }
+        // The first found in walk order.
+        let found: Vec<(u32, Inside)> = (read.into_iter().enumerate())
+            .filter_map(|(index, (.., found))| Some((index as u32, found?)))
+            .collect();
+        let position = self.positions(found.iter().map(|(index, _)| index));
+        self.pin_found = (found.into_iter())
+            .min_by_key(|(index, _)| position.get(index).copied())
+            .map(|(_, found)| found);
     }
 }
 
@@ -277,16 +312,19 @@ fn digest_bytes(hex: &str) -> [u8; 32] {
 /// sorted by name yields them (a directory's entries by name, each subdirectory's contents
 /// at its name). The walk itself reads directories in the order the system gives: a sorted
 /// walk would hold every entry of a directory with its whole path at once.
-pub fn walk(roots: &[PathBuf]) -> Result<Walk, AuditError> {
+pub fn walk(roots: &[PathBuf], pin: Option<&PinFile>) -> Result<Walk, AuditError> {
     let mut walk = Walk::default();
     let mut tree = Tree::default();
     let mut dir_index: BTreeMap<PathBuf, u32> = BTreeMap::new();
     let mut state_files: Vec<u32> = Vec::new();
     for root in roots {
-        std::fs::metadata(root).map_err(|e| AuditError::Root(root.clone(), e))?;
+        let root_is_dir = std::fs::metadata(root)
+            .map_err(|e| AuditError::Root(root.clone(), e))?
+            .is_dir();
         let start = walk.items.len();
         let mut root_dir = None;
-        for entry in walkdir::WalkDir::new(root).follow_links(false) {
+        let mut entries = walkdir::WalkDir::new(root).follow_links(false).into_iter();
+        while let Some(entry) = entries.next() {
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(error) => {
@@ -307,8 +345,22 @@ pub fn walk(roots: &[PathBuf]) -> Result<Walk, AuditError> {
                 }
             };
             let file_type = entry.file_type();
-            if file_type.is_dir() {
+            // A root given as a link to a directory is walked as that directory (links met
+            // inside it are not followed).
+            if file_type.is_dir() || (entry.depth() == 0 && root_is_dir) {
                 let dir = tree.dir_for(entry.path(), &mut walk.dirs, &mut dir_index);
+                if walk.dirs[dir as usize].walked {
+                    // The same directory again (given twice, under another spelling, through
+                    // a linked root, inside another root, or a mount): its receipts are
+                    // neither checked nor counted twice, and its directory checks run once.
+                    walk.repeated.push(super::dir::repeated(
+                        entry.path(),
+                        &walk.dirs[dir as usize].path,
+                    ));
+                    entries.skip_current_dir();
+                    continue;
+                }
+                walk.dirs[dir as usize].walked = true;
                 walk.dirs[dir as usize].mode = entry.metadata().ok().as_ref().and_then(unix_mode);
                 if entry.depth() == 0 {
                     root_dir = Some(dir);
@@ -340,7 +392,7 @@ pub fn walk(roots: &[PathBuf]) -> Result<Walk, AuditError> {
         walk.order_root(&tree, start, root_dir);
     }
     walk.items.shrink_to_fit();
-    walk.read_metadata();
+    walk.read_metadata(pin);
     walk.rank_dirs();
     // State files are read in walk order, so their findings come in that order.
     let position = walk.positions(
@@ -370,6 +422,8 @@ struct Tree {
     /// The directory asked for last: a directory's entries come together, so most lookups
     /// are answered by comparing bytes instead of searching the map of paths.
     last: Option<(PathBuf, u32)>,
+    /// Each directory by its device and inode, so another path to it finds the same one.
+    ids: HashMap<(u64, u64), u32>,
 }
 
 impl Tree {
@@ -384,7 +438,7 @@ impl Tree {
                 return *dir;
             }
         }
-        let dir = dir_for(path, dirs, index);
+        let dir = dir_for(path, dirs, index, &mut self.ids);
         self.last = Some((path.to_path_buf(), dir));
         while self.children.len() < dirs.len() {
             self.children.push(Vec::new());
@@ -565,8 +619,20 @@ impl Walk {
     }
 }
 
-fn dir_for(path: &Path, dirs: &mut Vec<Dir>, index: &mut BTreeMap<PathBuf, u32>) -> u32 {
+/// The directory at `path`: one per directory on disk, found again by any other path to it
+/// (another spelling, a linked root, a mount), keeping the path it was first reached by.
+fn dir_for(
+    path: &Path,
+    dirs: &mut Vec<Dir>,
+    index: &mut BTreeMap<PathBuf, u32>,
+    ids: &mut HashMap<(u64, u64), u32>,
+) -> u32 {
     if let Some(&i) = index.get(path) {
+        return i;
+    }
+    let id = super::dir::dir_identity(path);
+    if let Some(&i) = id.and_then(|id| ids.get(&id)) {
+        index.insert(path.to_path_buf(), i);
         return i;
     }
     dirs.push(Dir {
@@ -575,6 +641,9 @@ fn dir_for(path: &Path, dirs: &mut Vec<Dir>, index: &mut BTreeMap<PathBuf, u32>)
     });
     let i = (dirs.len() - 1) as u32;
     index.insert(path.to_path_buf(), i);
+    if let Some(id) = id {
+        ids.insert(id, i);
+    }
     i
 }
 
@@ -670,8 +739,9 @@ mod tests {
     }
 
     /// The order the audit reports files in is the order a walk sorted by name yields them,
-    /// with subdirectories' contents at their names, across several roots; directories too.
-    /// Seen red with the subdirectory-or-file comparison turned round.
+    /// with subdirectories' contents at their names, across several roots, each directory
+    /// walked once (the second root holds the first); directories too. Seen red with the
+    /// subdirectory-or-file comparison turned round.
     #[test]
     fn the_walk_order_is_the_sorted_walks() {
         let temp = tempfile::tempdir().unwrap();
@@ -700,11 +770,16 @@ mod tests {
                 std::fs::write(&path, b"{}").unwrap();
             }
         }
-        let roots = [root.clone(), root.join("b")];
+        let roots = [root.join("b"), root.clone(), root.join("b/c")];
         let mut sorted = Vec::new();
-        let mut dirs = Vec::new();
+        let mut dirs: Vec<PathBuf> = Vec::new();
         for root in &roots {
-            for entry in walkdir::WalkDir::new(root).sort_by_file_name() {
+            let walked = dirs.clone();
+            let entries = walkdir::WalkDir::new(root)
+                .sort_by_file_name()
+                .into_iter()
+                .filter_entry(|e| !walked.contains(&e.path().to_path_buf()));
+            for entry in entries {
                 let entry = entry.unwrap();
                 if entry.file_type().is_dir() {
                     if !dirs.contains(&entry.path().to_path_buf()) {
@@ -715,15 +790,18 @@ mod tests {
                 }
             }
         }
-        let walk = walk(&roots).unwrap();
+        let walk = walk(&roots, None).unwrap();
         let order: Vec<PathBuf> = walk.order.iter().map(|&i| walk.path(i)).collect();
         assert_eq!(order, sorted);
         let walked_dirs: Vec<PathBuf> = walk.dirs.iter().map(|d| d.path.clone()).collect();
         assert_eq!(walked_dirs, dirs);
+        let repeated: Vec<_> = walk.repeated.iter().map(|f| f.path.clone()).collect();
+        assert_eq!(repeated, [Some(root.join("b")), Some(root.join("b/c"))]);
         for &index in &walk.order {
             let dir = &walk.dirs[walk.items[index as usize].dir as usize].path;
             assert_eq!(walk.path(index).parent().unwrap(), dir);
         }
-        assert!(walk.dirs[0].is_receipt_dir && walk.dirs[0].state.head_state.is_some());
+        let top = walk.dirs.iter().find(|d| d.path == root).unwrap();
+        assert!(top.is_receipt_dir && top.state.head_state.is_some());
     }
 }

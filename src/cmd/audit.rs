@@ -78,9 +78,10 @@ fn headline(summary: &Summary, outcome: Outcome) -> String {
     const NAMED: usize = 4;
     let authenticated = summary.statuses.get("authenticated").copied().unwrap_or(0);
     let receipts = format!(
-        "{authenticated} of {} receipt{} authenticated",
+        "{authenticated} of {} receipt{} authenticated{}",
         summary.receipts,
-        plural(summary.receipts)
+        plural(summary.receipts),
+        key_qualifier(summary.findings.iter().map(|c| c.code))
     );
     let count = |severity: Severity| -> u64 {
         (summary.findings.iter())
@@ -122,6 +123,16 @@ fn headline(summary: &Summary, outcome: Outcome) -> String {
         "{}: {what} ({named}); {receipts}.",
         super::layout::paint(outcome.title(), super::layout::Verdict::Bad)
     )
+}
+
+/// What "authenticated" rests on when the pinned key was found inside the evidence: said in
+/// the verdict line itself, not only in a finding below it.
+fn key_qualifier(mut codes: impl Iterator<Item = Code>) -> String {
+    if codes.any(|code| code == Code::ReceiptKeyInEvidence) {
+        format!(" {}", crate::receipt::pin::UNDER_KEY_IN_EVIDENCE)
+    } else {
+        String::new()
+    }
 }
 
 /// Writes events as they come, in the chosen format.

@@ -9,6 +9,7 @@ use crate::outcome::Outcome;
 use crate::receipt::{self, pin::Pin, CheckStatus, ReceiptReport, ReceiptStatus, Scratch};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 use serde::Serialize;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// One file's result as `--format json|jsonl` prints it.
@@ -28,6 +29,9 @@ pub fn run(args: VerifyReceiptArgs, global: &Global) -> miette::Result<Outcome> 
         super::receipt_files_start(args.receipt_key.as_deref(), &args.files, "FILE", global)?;
     let mut scratch = Scratch::default();
     let mut outcome = Outcome::Good;
+    // Where the pinned key lies relative to each receipt's directory (one look per directory).
+    let pin_file = pin.as_ref().and_then(Pin::file);
+    let mut inside: HashMap<PathBuf, Option<Finding>> = HashMap::new();
     let mut statuses: Vec<(PathBuf, &'static str)> = Vec::new();
     for file in &args.files {
         let bytes = match read_input(file) {
@@ -59,7 +63,22 @@ pub fn run(args: VerifyReceiptArgs, global: &Global) -> miette::Result<Outcome> 
                 continue;
             }
         };
-        let verified = receipt::verify_bytes(&bytes, pin.as_ref(), &mut scratch);
+        let mut verified = receipt::verify_bytes(&bytes, pin.as_ref(), &mut scratch);
+        if let (Some(pin_file), Ok(report)) = (&pin_file, &mut verified) {
+            let found = evidence_dirs(file).into_iter().find_map(|dir| {
+                inside
+                    .entry(dir)
+                    .or_insert_with_key(|dir| {
+                        // A receipt's findings carry no path (its file is the record's).
+                        (pin_file.in_directory(dir)).map(|how| Finding {
+                            path: None,
+                            ..pin_file.finding(&how)
+                        })
+                    })
+                    .clone()
+            });
+            report.findings.extend(found);
+        }
         let result = match &verified {
             Ok(report) => FileResult {
                 file,
@@ -92,6 +111,24 @@ pub fn run(args: VerifyReceiptArgs, global: &Global) -> miette::Result<Outcome> 
     }
     out.flush().map_err(super::io_report)?;
     Ok(outcome)
+}
+
+/// The directories a receipt file lies in, the evidence a key found there belongs to: the
+/// one its path names and, when the path is a link, the one its file is in (none for
+/// standard input).
+fn evidence_dirs(file: &Path) -> Vec<PathBuf> {
+    if file.as_os_str() == "-" {
+        return Vec::new();
+    }
+    let parent = |path: &Path| match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut dirs = vec![parent(file)];
+    if let Ok(resolved) = file.canonicalize() {
+        dirs.push(parent(&resolved));
+    }
+    dirs
 }
 
 fn read_input(file: &Path) -> std::io::Result<Vec<u8>> {
@@ -185,7 +222,16 @@ pub fn human(result: &FileResult<'_>, pin: Option<&Pin>) -> String {
 
 fn headline(report: &ReceiptReport) -> String {
     use super::layout::{paint, Verdict};
+    let key_in_evidence = (report.findings.iter()).any(|f| f.code == Code::ReceiptKeyInEvidence);
     let status = match report.status {
+        // A key found beside the receipt authenticates nothing independent: not green.
+        ReceiptStatus::Authenticated if key_in_evidence => paint(
+            &format!(
+                "AUTHENTICATED {}",
+                crate::receipt::pin::UNDER_KEY_IN_EVIDENCE
+            ),
+            Verdict::Bad,
+        ),
         ReceiptStatus::Authenticated => paint("AUTHENTICATED", Verdict::Good),
         ReceiptStatus::Unpinned => paint("NOT AUTHENTICATED (signer unpinned)", Verdict::Bad),
         ReceiptStatus::Unsigned => paint(

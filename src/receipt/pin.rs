@@ -53,6 +53,138 @@ impl Pin {
     }
 }
 
+impl Pin {
+    /// The file the key was read from (none for a key given as text), as it stands now.
+    pub fn file(&self) -> Option<PinFile> {
+        let path = match &self.source {
+            PinSource::Hex => return None,
+            PinSource::SeedFile(path) | PinSource::PublicKeyFile(path) => path,
+        };
+        // The path as given with its directory resolved (a link in the evidence pointing
+        // elsewhere is still in the evidence), and the file it finally reaches.
+        let parent = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        let resolved = [
+            parent
+                .canonicalize()
+                .ok()
+                .zip(path.file_name())
+                .map(|(dir, name)| dir.join(name)),
+            path.canonicalize().ok(),
+        ];
+        let metadata = std::fs::metadata(path).ok();
+        Some(PinFile {
+            path: path.clone(),
+            resolved: resolved.into_iter().flatten().collect(),
+            id: metadata.as_ref().and_then(file_id),
+            bytes: crate::input::read_file_capped(path, MAX_PIN_BYTES).ok(),
+        })
+    }
+}
+
+/// What the verdict line says "authenticated" rests on when the pinned key was found inside
+/// the evidence (`audit`, `report`, `verify receipt`).
+pub const UNDER_KEY_IN_EVIDENCE: &str = "under a key found in the evidence itself";
+
+/// Key files are small; a pin file is compared with files of its own size only.
+const MAX_PIN_BYTES: u64 = 4096;
+
+/// The file a pinned key was read from, to tell whether it lies inside the evidence checked
+/// under it (docs/trust-model.md): whoever could rewrite that evidence could rewrite the key
+/// too, so the signatures would show only that the evidence agrees with itself.
+#[derive(Debug, Clone)]
+pub struct PinFile {
+    pub path: PathBuf,
+    /// Absolute paths that reach it (its directory resolved; the file itself resolved).
+    resolved: Vec<PathBuf>,
+    id: Option<(u64, u64)>,
+    bytes: Option<Vec<u8>>,
+}
+
+/// How a pinned key was found inside the evidence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Inside {
+    /// The key file lies under this evidence directory (by its path or through links).
+    Under(PathBuf),
+    /// This file of the evidence is the key file itself (a hard link, a mount).
+    SameFile(PathBuf),
+    /// This file of the evidence has the key file's exact bytes.
+    Copy(PathBuf),
+}
+
+impl PinFile {
+    /// Whether the key file lies under the directory `dir` (resolved), by any path to it.
+    pub fn under(&self, dir: &Path) -> Option<Inside> {
+        let dir = dir.canonicalize().ok()?;
+        self.resolved
+            .iter()
+            .any(|path| path.starts_with(&dir))
+            .then_some(Inside::Under(dir))
+    }
+
+    /// Whether the evidence file at `path` (with `metadata`, not following a link) is the
+    /// key file or a copy of its bytes.
+    pub fn matches(&self, path: &Path, metadata: &std::fs::Metadata) -> Option<Inside> {
+        if !metadata.is_file() {
+            return None;
+        }
+        if self.id.is_some() && file_id(metadata) == self.id {
+            return Some(Inside::SameFile(path.to_path_buf()));
+        }
+        let bytes = self.bytes.as_ref()?;
+        if metadata.len() != bytes.len() as u64 {
+            return None;
+        }
+        let read = crate::input::read_file_capped(path, MAX_PIN_BYTES).ok()?;
+        (read == *bytes).then(|| Inside::Copy(path.to_path_buf()))
+    }
+
+    /// Whether the key file lies in `dir` (a receipt's directory) or is, or has the bytes of,
+    /// a file directly in it.
+    pub fn in_directory(&self, dir: &Path) -> Option<Inside> {
+        if let Some(under) = self.under(dir) {
+            return Some(under);
+        }
+        std::fs::read_dir(dir).ok()?.flatten().find_map(|entry| {
+            let metadata = entry.metadata().ok()?;
+            self.matches(&entry.path(), &metadata)
+        })
+    }
+
+    /// The `receipt-key-in-evidence` finding (path: the key file as given; its message names
+    /// it too, for outputs whose findings carry no path).
+    pub fn finding(&self, inside: &Inside) -> crate::finding::Finding {
+        let how = match inside {
+            Inside::Under(dir) => format!("it lies under {}", dir.display()),
+            Inside::SameFile(path) => format!("it is {} (the same file)", path.display()),
+            Inside::Copy(path) => format!("it has the exact bytes of {}", path.display()),
+        };
+        crate::finding::Finding::new(
+            crate::finding::Code::ReceiptKeyInEvidence,
+            Some(self.path.clone()),
+            format!(
+                "the pinned receipt key {} was read from inside the evidence ({how}): whoever could rewrite the receipts could rewrite it too, so the signatures show only that the evidence agrees with itself; pin a key kept apart from it (the public key recorded when the host was installed, or the one its configuration holds)",
+                self.path.display()
+            ),
+        )
+    }
+}
+
+fn file_id(metadata: &std::fs::Metadata) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some((metadata.dev(), metadata.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = metadata;
+        None
+    }
+}
+
 /// Why `--receipt-key` gives no key (code `bad-receipt-key`): the message says which form
 /// of the value was tried; the key error underneath, when there is one, is kept as the cause.
 #[derive(Debug, thiserror::Error)]

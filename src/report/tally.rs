@@ -56,7 +56,10 @@ pub struct Tally {
 struct Candidate {
     severity: Severity,
     count: u64,
+    /// Rows carrying the code: a row's findings come together (a late chain finding is the
+    /// only one of its code on its row), so a row is counted when it differs from the last.
     rows: u64,
+    last_row: Option<usize>,
     /// The first such finding of the earliest row with a decision time: (time, walk
     /// position, finding).
     timed: Option<(u64, usize, Finding)>,
@@ -119,7 +122,10 @@ impl Tally {
     pub fn row_finding(&mut self, finding: &Finding, time: Option<u64>, seq: usize) {
         self.count(finding);
         if let Some(candidate) = self.candidate(finding) {
-            candidate.rows += 1;
+            if candidate.last_row != Some(seq) {
+                candidate.rows += 1;
+                candidate.last_row = Some(seq);
+            }
             match time {
                 Some(time) => {
                     if candidate
@@ -173,6 +179,7 @@ impl Tally {
                 severity: finding.severity,
                 count: 0,
                 rows: 0,
+                last_row: None,
                 timed: None,
                 untimed: None,
                 other: None,
@@ -295,12 +302,22 @@ fn verdict(summary: &Summary, candidates: BTreeMap<Code, Candidate>) -> Conclusi
         .sum();
     causes.truncate(CAUSES);
     let receipts = summary.receipts;
+    // A pinned key found inside the evidence authenticates nothing independent: the verdict
+    // line says so itself.
+    let under = if summary
+        .findings_by_code
+        .contains_key(&Code::ReceiptKeyInEvidence)
+    {
+        format!(" {}", crate::receipt::pin::UNDER_KEY_IN_EVIDENCE)
+    } else {
+        String::new()
+    };
     let (outcome, headline) = if unchecked > 0 {
         // What could not be checked comes first: the report cannot say the evidence holds.
         (
             "could-not-check",
             format!(
-                "{unchecked} finding{} of a trust-annotation reference or captured frame that could not be checked; {errors} error finding{}; {authenticated} of {receipts} receipt{} authenticated.",
+                "{unchecked} finding{} of a trust-annotation reference or captured frame that could not be checked; {errors} error finding{}; {authenticated} of {receipts} receipt{} authenticated{under}.",
                 plural(unchecked),
                 plural(errors),
                 plural(receipts)
@@ -318,7 +335,7 @@ fn verdict(summary: &Summary, candidates: BTreeMap<Code, Candidate>) -> Conclusi
         (
             "problems",
             format!(
-                "{what}; {authenticated} of {receipts} receipt{} authenticated.",
+                "{what}; {authenticated} of {receipts} receipt{} authenticated{under}.",
                 plural(receipts)
             ),
         )
@@ -331,7 +348,7 @@ fn verdict(summary: &Summary, candidates: BTreeMap<Code, Candidate>) -> Conclusi
         (
             "good",
             format!(
-                "All {receipts} receipt{} authenticated; no error finding ({warnings} warning{}).",
+                "All {receipts} receipt{} authenticated{under}; no error finding ({warnings} warning{}).",
                 plural(receipts),
                 plural(warnings)
             ),

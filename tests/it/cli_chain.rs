@@ -125,7 +125,7 @@ fn receipt_dir(state: &[u8]) -> tempfile::TempDir {
 /// held before the fix too).
 #[test]
 fn audit_finds_the_repeated_head_an_error() {
-    let key = "testdata/receipts/fixture-dir/.seal-receipt-ed25519.key";
+    let key = "testdata/keys/fixture-dir-receipt.pub";
     let good = receipt_dir(
         &std::fs::read("testdata/receipts/fixture-dir/.seal-audit-head.state").unwrap(),
     );

@@ -64,7 +64,7 @@ fn quiet_prints_nothing_and_keeps_exit_0_1_and_2() {
                     "receipt",
                     "testdata/receipts/fixture-dir/receipt-00000000000000000001-460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793.json",
                     "--receipt-key",
-                    "testdata/receipts/fixture-dir/.seal-receipt-ed25519.key",
+                    "testdata/keys/fixture-dir-receipt.pub",
                 ],
                 0,
             ),

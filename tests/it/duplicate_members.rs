@@ -38,7 +38,7 @@ const ALLOW_RECEIPT: &str = "receipt-00000000000000000002-460d746ba064ab93988851
 fn a_second_verdict_under_a_valid_signature_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let from = format!("{}/{ALLOW_RECEIPT}", support::NEW_RECEIPTS);
-    let key = support::receipt_seed_file(support::NEW_RECEIPTS);
+    let key = support::receipt_key_file(support::NEW_RECEIPTS);
     // The genuine receipt authenticates: the control.
     sealkit()
         .args(["verify", "receipt", "--receipt-key"])

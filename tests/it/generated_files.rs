@@ -106,14 +106,17 @@ fn codes(page: &str) -> Vec<String> {
     let labels = || Label::ALL.iter().map(|l| l.as_str().to_owned());
     match page {
         "sealkit-target" | "sealkit-approve" | "sealkit-envelope" => refusals().collect(),
-        "sealkit-audit" => findings(&[Scope::Receipt, Scope::File, Scope::Directory]),
+        "sealkit-audit" => {
+            findings(&[Scope::Receipt, Scope::Anchor, Scope::File, Scope::Directory])
+        }
         "sealkit-report" => findings(&[
             Scope::Receipt,
+            Scope::Anchor,
             Scope::File,
             Scope::Directory,
             Scope::ReportJoin,
         ]),
-        "sealkit-verify-receipt" => findings(&[Scope::Receipt, Scope::File]),
+        "sealkit-verify-receipt" => findings(&[Scope::Receipt, Scope::Anchor, Scope::File]),
         // A head state file that names a member twice; the chain's own errors are diagnostics.
         "sealkit-verify-chain" => vec![Code::DuplicateMember.as_str().to_owned()],
         "sealkit-verify-approval" => Reason::ALL

@@ -358,8 +358,7 @@ fn evidence_runs() -> Vec<Run> {
         &[2],
     ));
     const NEW_RECEIPTS: &str = "testdata/receipts/legacy-vs-current/new/receipts";
-    const NEW_KEY: &str =
-        "testdata/receipts/legacy-vs-current/new/receipts/.seal-receipt-ed25519.key";
+    const NEW_KEY: &str = "testdata/keys/legacy-vs-current-receipt.pub";
     const FIXTURE_RECEIPT: &str = "testdata/receipts/fixture-dir/receipt-00000000000000000001-460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793.json";
     const ANNOTATED: &str = "testdata/evidence/annotated.capture";
     runs.extend([

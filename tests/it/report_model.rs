@@ -261,7 +261,7 @@ fn a_token_under_an_untrusted_key_is_rejected_and_joins_nothing() {
         .args(["--format", "json", "report", "--out"])
         .arg(&out)
         .arg("--receipt-key")
-        .arg(fixture("new/receipts/.seal-receipt-ed25519.key"))
+        .arg(report_support::receipt_key())
         // Not the approval key: the receipt key's public half.
         .args([
             "--pubkey",
@@ -298,7 +298,7 @@ fn a_token_under_an_untrusted_key_is_rejected_and_joins_nothing() {
             .args(["--format", format, "report", "--out"])
             .arg(out)
             .arg("--receipt-key")
-            .arg(fixture("new/receipts/.seal-receipt-ed25519.key"))
+            .arg(report_support::receipt_key())
             .arg("--trusted-approvers")
             .arg(&keys)
             .arg("--tokens")
@@ -487,10 +487,7 @@ fn out_never_replaces_an_input_by_any_name() {
         let entry = entry.unwrap();
         std::fs::copy(entry.path(), receipts.join(entry.file_name())).unwrap();
     }
-    let key = copy(
-        fixture("new/receipts/.seal-receipt-ed25519.key"),
-        "pinned.key",
-    );
+    let key = copy(report_support::receipt_key(), "pinned.pub");
     let tokens = copy(fixture("new/approvals-L.ndjson"), "tokens.ndjson");
     let sealed = copy(fixture("new/sealed.json"), "sealed.json");
     let lines = copy(fixture("new/sealed.json"), "audit.lines");

@@ -282,7 +282,7 @@ fn without_the_token_it_signs_a_release_has_no_matching_token_whatever_else_appr
 fn audit_counts_a_claim_apart_from_the_verdicts() {
     let temp = tempfile::tempdir().unwrap();
     let (receipts, _) = tampered_inputs(temp.path(), true);
-    let key = fixture("new/receipts/.seal-receipt-ed25519.key");
+    let key = report_support::receipt_key();
     let run = |format: &str| {
         report_support::sealkit()
             .args(["--format", format, "audit", "--receipt-key"])

@@ -29,6 +29,12 @@ pub fn fixture(rel: &str) -> PathBuf {
     root().join(FIXTURE).join(rel)
 }
 
+/// The fixture's receipt key as an operator keeps it, apart from the receipts (a key read
+/// from inside them would authenticate nothing independent).
+pub fn receipt_key() -> PathBuf {
+    root().join("testdata/keys/legacy-vs-current-receipt.pub")
+}
+
 pub fn sealkit() -> Command {
     Command::new(env!("CARGO_BIN_EXE_sealkit"))
 }
@@ -140,7 +146,7 @@ pub fn report(out: &Path, receipts: &Path, tokens: &[PathBuf], extra: &[&str]) -
         .arg("--out")
         .arg(out)
         .arg("--receipt-key")
-        .arg(fixture("new/receipts/.seal-receipt-ed25519.key"))
+        .arg(receipt_key())
         .arg("--pubkey")
         .arg(APPROVAL_PUBKEY);
     for token in tokens {

@@ -164,6 +164,20 @@ pub fn receipt_seed_file(dir: &str) -> PathBuf {
         .join(".seal-receipt-ed25519.key")
 }
 
+/// The public key of a receipt directory's seed as an operator keeps it, apart from the
+/// directory (`testdata/keys/`): what tests pin, since a key read from inside the evidence
+/// authenticates nothing independent (`receipt-key-in-evidence`).
+pub fn receipt_key_file(dir: &str) -> PathBuf {
+    let name = match dir.trim_end_matches('/') {
+        NEW_RECEIPTS => "legacy-vs-current-receipt.pub",
+        "testdata/receipts/fixture-dir" => "fixture-dir-receipt.pub",
+        other => panic!("no public key kept for {other}"),
+    };
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/keys")
+        .join(name)
+}
+
 /// The 32-byte receipt-signing seed of a receipt directory.
 pub fn receipt_seed(dir: &str) -> [u8; 32] {
     std::fs::read(receipt_seed_file(dir))
