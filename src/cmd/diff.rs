@@ -11,7 +11,7 @@ use super::{Global, Out, Typed};
 use crate::cli::{DiffArgs, Format};
 use crate::inert::escape;
 use crate::migrate::diff::verify::LabelCheck;
-use crate::migrate::diff::{self, short, DiffReport, Pair, View};
+use crate::migrate::diff::{self, DiffReport, Pair, View};
 use crate::migrate::{Label, Options, Presence};
 use crate::outcome::Outcome;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
@@ -103,7 +103,7 @@ fn target_text(view: &View) -> String {
         None => "—".into(),
         Some(t) => format!(
             "{} {}",
-            escape(&short(t)),
+            escape(t),
             view.target_profile.map_or("(no profile)", |p| p.as_str())
         ),
     }
@@ -122,8 +122,8 @@ fn meta_text(view: &View) -> String {
 
 fn pair_row(index: usize, pair: &Pair) -> Vec<String> {
     let frame = match pair.key.length {
-        Some(length) => format!("{}\n{length} bytes", escape(&short(&pair.key.sha256))),
-        None => format!("request\n{}", escape(&short(&pair.key.sha256))),
+        Some(length) => format!("{}\n{length} bytes", escape(&pair.key.sha256)),
+        None => format!("request\n{}", escape(&pair.key.sha256)),
     };
     let frame = if pair.of > 1 {
         format!("{frame}\n({} of {})", pair.position, pair.of)
@@ -139,7 +139,7 @@ fn pair_row(index: usize, pair: &Pair) -> Vec<String> {
     let mut target = arrow(&target_text(&pair.old), &target_text(&pair.new));
     if let Some(committed) = &pair.committed_target {
         if pair.new.target.as_ref() != Some(committed) {
-            target.push_str(&format!("\ncommitted {}", escape(&short(committed))));
+            target.push_str(&format!("\ncommitted {}", escape(committed)));
         }
     }
     let canonical = arrow(
@@ -147,12 +147,12 @@ fn pair_row(index: usize, pair: &Pair) -> Vec<String> {
             .old
             .canonical_request_sha256
             .as_deref()
-            .map_or("—".into(), |h| escape(&short(h)).into_owned()),
+            .map_or("—".into(), |h| escape(h).into_owned()),
         &pair
             .new
             .canonical_request_sha256
             .as_deref()
-            .map_or("—".into(), |h| escape(&short(h)).into_owned()),
+            .map_or("—".into(), |h| escape(h).into_owned()),
     );
     let (old_meta, new_meta) = (meta_text(&pair.old), meta_text(&pair.new));
     let meta = if old_meta == new_meta {
@@ -248,7 +248,11 @@ fn human(report: &DiffReport, args: &DiffArgs) -> String {
     if !report.notes.is_empty() {
         text.push_str("migration facts:\n");
         for note in &report.notes {
-            text.push_str(&format!("  - {}\n", escape(&note.message)));
+            text.push_str(&format!(
+                "  - {}: {}\n",
+                note.code.as_str(),
+                escape(&note.message)
+            ));
         }
     }
     let conflicts = report

@@ -11,7 +11,7 @@ use crate::input::Input;
 use crate::migrate::frames::FrameIndex;
 use crate::migrate::output;
 use crate::migrate::run::{self, CaptureInfo, Plan, RunError, Summary};
-use crate::migrate::{diff::short, Change, Label, Options, Presence, Record};
+use crate::migrate::{Change, Label, Options, Presence, Record};
 use crate::outcome::Outcome;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 use std::io::{self, BufRead, Read, Write};
@@ -183,29 +183,20 @@ pub(super) fn changes_text(changes: &[Change]) -> String {
     }
 }
 
-/// A receipt's file name, `<counter>-<short hash>` for seal-host's naming.
+/// A receipt's file name, whole (its hash is a digest: never shortened, so `grep` finds it).
 pub(super) fn receipt_name(path: &str) -> String {
     let name = Path::new(path)
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.to_owned());
-    match name
-        .strip_prefix("receipt-")
-        .and_then(|rest| rest.strip_suffix(".json"))
-        .and_then(|stem| stem.rsplit_once('-'))
-    {
-        Some((counter, hash)) if crate::digest::is_sha256_hex(hash) => {
-            format!("{}-{}", escape(counter), short(hash))
-        }
-        _ => escape(&name).into_owned(),
-    }
+    escape(&name).into_owned()
 }
 
 fn target_cell(target: Option<&String>, profile: Option<&str>) -> String {
     match (target, profile) {
         (None, _) => "— (not guarded)".into(),
-        (Some(t), Some(p)) => format!("{} {p}", escape(&short(t))),
-        (Some(t), None) => format!("{} (no profile)", escape(&short(t))),
+        (Some(t), Some(p)) => format!("{} {p}", escape(t)),
+        (Some(t), None) => format!("{} (no profile)", escape(t)),
     }
 }
 
@@ -218,7 +209,7 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
             .set_content_arrangement(ContentArrangement::Dynamic)
             .set_width(160)
             .set_header(vec![
-                "receipt (counter-hash)",
+                "receipt",
                 "verdict",
                 "label",
                 "changes",
@@ -233,7 +224,7 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
             };
             let committed = match (&r.old_target, &r.committed_target) {
                 (None, _) => "— (not guarded)".into(),
-                (Some(_), Some(t)) => escape(&short(t)).into_owned(),
+                (Some(_), Some(t)) => escape(t).into_owned(),
                 (Some(_), None) => "unknown".into(),
             };
             table.add_row(vec![

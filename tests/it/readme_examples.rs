@@ -163,17 +163,23 @@ fn diff_rows_and_the_whole_migrate_output_are_printed() {
     let diff = block_after("Real output (`tests/cmd/diff/legacy-vs-current.*`");
     let mut args = vec!["diff", "old/receipts", "new/receipts", "--frames"];
     args.extend(captures);
-    assert_rows_in_order(diff, &run(dir, &args));
+    // The page shows it fitted to 100 columns (one record per pair).
+    assert_rows_in_order(diff, &run_with(dir, &args, Some("100")));
     let out = tempfile::tempdir().unwrap();
     let out = out.path().join("out");
-    let migrate =
-        block_after("Real output (`cd testdata/receipts/legacy-vs-current; sealkit migrate");
+    let migrate = block_after(
+        "Real output (`cd testdata/receipts/legacy-vs-current; COLUMNS=100 sealkit migrate",
+    );
     let mut args = vec!["migrate", "old/receipts", "--frames"];
     args.extend(captures);
     args.extend(["--out", out.to_str().unwrap()]);
-    let actual = run(dir, &args).replace(out.to_str().unwrap(), "/tmp/out");
+    let actual = run_with(dir, &args, Some("100")).replace(out.to_str().unwrap(), "/tmp/out");
+    // The temporary NEW_DIR is longer than `/tmp/out`, so a line naming it wraps elsewhere:
+    // compared with wrapped lines joined.
+    let joined = |text: &str| text.replace("\n    ", " ");
     assert_eq!(
-        migrate, actual,
+        joined(migrate),
+        joined(&actual),
         "the whole migrate output, its digest included"
     );
 }
