@@ -265,7 +265,7 @@ impl Writer {
                 out.typed("summary", summary)?;
                 out.text("}\n")
             }
-            Format::Human => out.text(&super::layout::text(&self.human(summary, pin, outcome))),
+            Format::Human => out.human(&self.human(summary, pin, outcome)),
         }
     }
 

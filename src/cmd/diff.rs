@@ -30,7 +30,7 @@ pub fn run(args: DiffArgs, global: &Global) -> miette::Result<Outcome> {
             .map_err(super::io_report)?,
         Format::Jsonl => jsonl(&mut out, &report).map_err(super::io_report)?,
         Format::Human => out
-            .text(&super::layout::text(&human(&report, &args)))
+            .human(&human(&report, &args))
             .map_err(super::io_report)?,
     }
     out.flush().map_err(super::io_report)?;

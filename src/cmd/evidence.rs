@@ -66,7 +66,7 @@ fn run_ref(args: EvidenceRefArgs, global: &Global) -> miette::Result<Outcome> {
         match (global.format, &mut array) {
             (Format::Json, Some(array)) => array.item(&mut out, "evidence-ref", &record),
             (Format::Jsonl, _) => out.json_line("evidence-ref", &record),
-            _ => out.text(&human_ref(&record)),
+            _ => write_human_ref(&mut out, &record),
         }
         .map_err(super::io_report)?;
     }
@@ -77,25 +77,29 @@ fn run_ref(args: EvidenceRefArgs, global: &Global) -> miette::Result<Outcome> {
     Ok(outcome)
 }
 
-fn human_ref(record: &RefRecord<'_>) -> String {
-    let mut text = format!("{}\n", escape(&record.file.display().to_string()));
+/// One receipt's reference as people read it: its file, then the evidenceRef or why there is
+/// none, through the one layout ([`Out::human`]) except the evidenceRef's JSON, which is made
+/// to be pasted: it is printed whole on its own line however wide (a terminal soft-wraps it
+/// and a copy of it stays one line; a line break inside would corrupt a string in it).
+fn write_human_ref(out: &mut Out, record: &RefRecord<'_>) -> std::io::Result<()> {
+    out.human(&format!("{}\n", escape(&record.file.display().to_string())))?;
     match &record.made.evidence_ref {
         Some(evidence_ref) => {
             // Exact JSON to paste into an annotation; made inert like any other human text.
             let json = serde_json::to_string(evidence_ref).unwrap_or_default();
-            text.push_str(&format!("  evidenceRef {}\n", escape(&json)));
+            out.text(&format!("  evidenceRef {}\n", escape(&json)))
         }
         None => {
-            text.push_str(&format!(
+            let mut text = format!(
                 "  NO REFERENCE  the receipt is {}, so it names nothing\n",
                 record.made.status
-            ));
+            );
             for finding in &record.made.findings {
                 text.push_str(&format!("    {}\n", super::finding_line(finding)));
             }
+            out.human(&text)
         }
     }
-    text
 }
 
 fn run_verify(args: EvidenceVerifyArgs, global: &Global) -> miette::Result<Outcome> {
@@ -176,7 +180,7 @@ fn print_checks(records: &[Record], global: &Global) -> miette::Result<()> {
             }
         }
         Format::Human => out
-            .text(&super::layout::text(&human_checks(records)))
+            .human(&human_checks(records))
             .map_err(super::io_report)?,
     }
     out.flush().map_err(super::io_report)

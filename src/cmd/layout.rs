@@ -483,8 +483,9 @@ mod tests {
 
     /// Issue 38 items 1 and 2: piped, every row is one line with every value whole; at a
     /// width, a table that cannot keep its words whole becomes records, and no digest, code
-    /// or path is cut or shortened. Seen red on 07add1e, which shortened the digests to
-    /// `abababababab…` at a terminal and wrapped the code mid-word.
+    /// or path is cut or shortened. 5027bf8 had no layout (its tables shortened digests and
+    /// wrapped codes mid-word: tests/it/terminal_tables.rs was red on it); this test was seen
+    /// red with the fallback to records removed (`fit` always returning the fitted table).
     #[test]
     fn no_value_is_cut_piped_or_at_a_width() {
         let (table, hash) = findings_table();

@@ -75,9 +75,7 @@ pub fn run(args: MigrateArgs, global: &Global) -> miette::Result<Outcome> {
             out.text("}\n").map_err(super::io_report)?;
         }
         Format::Human => out
-            .text(&super::layout::text(&human(
-                &shown, more, &summary, &args.out,
-            )))
+            .human(&human(&shown, more, &summary, &args.out))
             .map_err(super::io_report)?,
     }
     out.flush().map_err(super::io_report)?;

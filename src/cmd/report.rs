@@ -171,11 +171,11 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
         let s = &model.summary;
         let mut out = Out::new();
         let count = crate::outcome::count;
-        out.text(&format!(
+        out.human(&format!(
             "{}: {}\nwrote {} ({}): {}, {}, {}, {}, {}\n",
             model.verdict.title(),
             model.verdict.headline,
-            args.out.display(),
+            crate::inert::escape(&args.out.display().to_string()),
             count(written, "byte", "bytes"),
             count(s.receipts, "receipt", "receipts"),
             count(model.tokens.len() as u64, "token", "tokens"),

@@ -380,11 +380,11 @@ impl<'g> Report<'g> {
         writeln!(out, "{}", super::layout::table(&table))?;
         for row in self.page.drain(..) {
             if let Some(text) = row.explain {
-                writeln!(out, "{text}")?;
+                out.human(&format!("{text}\n"))?;
             }
         }
         for diagnostic in self.diagnostics.drain(..) {
-            writeln!(out, "{diagnostic}")?;
+            out.human(&format!("{diagnostic}\n"))?;
         }
         Ok(())
     }
@@ -413,11 +413,7 @@ impl<'g> Report<'g> {
                 let policy = format!(
                     "unknown _meta keys: {UNKNOWN_KEY_POLICY} (hashed into every identity that covers _meta, like the known keys)"
                 );
-                write!(
-                    out,
-                    "{}",
-                    super::layout::text(&format!("{summary}\n{policy}\n"))
-                )
+                out.human(&format!("{summary}\n{policy}\n"))
             }
         }
     }

@@ -696,7 +696,7 @@ impl Human {
             )?;
         }
         let mut stdout = self.out;
-        stdout.text(&super::layout::text(&String::from_utf8_lossy(&out)))?;
+        stdout.human(&String::from_utf8_lossy(&out))?;
         stdout.flush()
     }
 }
@@ -705,7 +705,12 @@ impl Human {
 fn write_conflicts(out: &mut impl Write, conflicts: &[Conflict]) -> io::Result<()> {
     for conflict in conflicts.iter().take(MAX_DIAGNOSTICS) {
         let error = super::layout::paint("error", super::layout::Verdict::Bad);
-        writeln!(out, "{error} [{}]: {}", conflict.code, conflict.message)?;
+        writeln!(
+            out,
+            "{error} [{}]: {}",
+            conflict.code,
+            escape(&conflict.message)
+        )?;
     }
     if conflicts.len() > MAX_DIAGNOSTICS {
         writeln!(

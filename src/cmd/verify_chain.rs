@@ -174,7 +174,7 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
     let mut out = Out::new();
     match global.format {
         Format::Json | Format::Jsonl => out.json_line("chain", &result),
-        Format::Human => out.text(&human(&result)),
+        Format::Human => out.human(&human(&result)),
     }
     .and_then(|()| out.flush())
     .map_err(super::io_report)?;

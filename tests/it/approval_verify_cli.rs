@@ -515,8 +515,8 @@ fn human_output_has_a_table_diagnostics_and_says_what_was_not_checked() {
         .unwrap();
     let text = String::from_utf8(output.stdout).unwrap();
     // Piped, each row is one line, its target whole and the approver shown as what the
-    // record claims, with its times as dates (issue 38 item 6; seen red on 07add1e, which
-    // showed `2a01d254…c565` and no approver, times or session).
+    // record claims, with its times as dates (issue 38 item 6; seen red on 5027bf8, its binary
+    // in place of target/debug/sealkit: `2a01d254…c565` and no approver, times or session).
     let row = text
         .lines()
         .find(|l| l.starts_with("│ 1    ┆ accepted ┆ approval-record-v2 ┆ "))
@@ -670,7 +670,7 @@ fn a_line_longer_than_seal_host_reads_is_measured_not_held() {
 /// approver is shown as the claim it is; under a trusted-approvers list the name the list
 /// gives the key comes first, the record's own name beside it. Times are dates. Fitted to
 /// 80 columns (`COLUMNS`), each token is a record with every value whole. Seen red on
-/// 07add1e, which showed status, kind and a shortened target only.
+/// 5027bf8 (run with the binary built from 5027bf8 in place of target/debug/sealkit), which showed status, kind and a shortened target only.
 #[test]
 fn accepted_tokens_say_who_approved_what_and_when() {
     let dir = tempfile::tempdir().unwrap();

@@ -332,8 +332,8 @@ fn a_sealed_log_on_standard_input_reads_as_the_file_does() {
 
 /// Issue 38 item 7: a failed chain has a recorded head and a recomputed one; the head printed
 /// says which it is (the recomputed one, as JSON's `head`). An intact chain's head is both,
-/// and says so by saying nothing more. Seen red on 07add1e, which printed `chain head: …`
-/// under VERIFY FAIL.
+/// and says so by saying nothing more. Seen red on 5027bf8 (run with the binary built from 5027bf8 in place of target/debug/sealkit),
+/// which printed `chain head: …` under VERIFY FAIL.
 #[test]
 fn a_failed_chain_says_which_head_it_prints() {
     let run = |file: &str, format: &str| {

@@ -45,8 +45,8 @@ fn help(words: &[String], flag: &str) -> String {
     String::from_utf8(output.stdout).unwrap()
 }
 
-/// Seen red on 07add1e: `verify approval`, `verify bundle` and `evidence verify` printed usage
-/// lines of 96, 129 and 106 columns.
+/// Seen red on 5027bf8 (run with the binary built from 5027bf8 in place of target/debug/sealkit): `verify approval`, `verify bundle` and
+/// `evidence verify` printed usage lines of 96, 129 and 106 columns.
 #[test]
 fn every_usage_line_fits_80_columns() {
     let mut checked = 0;
@@ -73,7 +73,8 @@ fn every_usage_line_fits_80_columns() {
     assert!(checked >= 20, "{checked} commands");
 }
 
-/// Seen red on 07add1e, whose `--help` had no examples (only the man pages did).
+/// Seen red on 5027bf8 (run with the binary built from 5027bf8 in place of target/debug/sealkit), whose `--help` had no examples (only the man
+/// pages did).
 #[test]
 fn every_help_ends_with_two_or_three_examples() {
     for (words, page, _) in commands() {
@@ -104,8 +105,8 @@ fn every_help_ends_with_two_or_three_examples() {
 }
 
 /// A command that prints codes lists every one its man page's CODES section lists, with its
-/// meaning, at the end of `--help`; no help says "see CODES". Seen red on 07add1e, whose
-/// `target --help` and `audit --help` said "(see CODES)", a section only the man pages have.
+/// meaning, at the end of `--help`; no help says "see CODES". Seen red on 5027bf8
+/// (run with the binary built from 5027bf8 in place of target/debug/sealkit), whose `target --help` and `audit --help` said "(see CODES)", a section only the man pages have.
 #[test]
 fn the_codes_a_command_prints_are_in_its_help() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -265,7 +265,7 @@ fn renderer_2_names_the_signer_and_asks_one_line() {
 /// Issue 38 item 4: a passphrase typed the instant its prompt appears is read, never shown.
 /// Echo is turned off and typed-ahead input discarded before the prompt is drawn, so a
 /// person (or a paste) who types as soon as the prompt shows is neither echoed in clear nor
-/// silently dropped. Seen red on 07add1e, where the prompt was drawn first and echo turned
+/// silently dropped. Seen red on 5027bf8 (run with the binary built from 5027bf8 in place of target/debug/sealkit), where the prompt was drawn first and echo turned
 /// off only after a 200 ms discard: the passphrase appeared on the screen, was discarded,
 /// and the prompt waited without a word (this test then timed out waiting for the second
 /// prompt).
@@ -358,7 +358,7 @@ fn an_interrupt_at_the_passphrase_prompt_restores_the_terminal() {
     let status = exit_status(&session);
     assert!(status.contains("SIGINT"), "{status}");
     assert!(!dir.path().join("keys").exists());
-    // Seen red on 07add1e (the interrupt left echo off) and with the restore before the
+    // Seen red on 5027bf8, its binary run by this test (the interrupt left echo off) and with the restore before the
     // signal left out.
     let master = session.get_process().get_raw_handle().unwrap();
     let modes = rustix::termios::tcgetattr(&master).unwrap().local_modes;
@@ -371,7 +371,8 @@ fn an_interrupt_at_the_passphrase_prompt_restores_the_terminal() {
 
 /// Issue 38 item 5: the approval flow shows the screen, asks, and only then unlocks the key.
 /// A person who declines never types the passphrase; one who accepts types it after reading.
-/// Seen red on 07add1e, which asked for the passphrase before drawing anything.
+/// Seen red on 5027bf8 (run with the binary built from 5027bf8 in place of target/debug/sealkit), which asked for the passphrase before drawing
+/// anything (this test timed out waiting for the question).
 #[test]
 fn declining_never_asks_for_the_passphrase() {
     let dir = tempfile::tempdir().unwrap();

@@ -1,7 +1,7 @@
 //! Issue 38 item 7: no summary says "1 entries", "1 keys", "1 errors", "1 receipts" or
 //! "1 records". Every command that counts runs here over inputs holding one of each thing
 //! it counts, and nothing it prints (human output and its diagnostics) counts one with a
-//! plural noun. Seen red on 07add1e ("1 entries, chain intact", "(1 entries, 1 keys)",
+//! plural noun. Seen red on 5027bf8 (run with the binary built from 5027bf8 in place of target/debug/sealkit) ("1 entries, chain intact", "(1 entries, 1 keys)",
 //! "1 receipts", "1 records", "1 errors").
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

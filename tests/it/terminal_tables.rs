@@ -1,6 +1,9 @@
-//! Human output fits the terminal: `audit`, `migrate`, `diff`, `target`, `verify receipt` and
-//! `verify approval`, run in a pseudo-terminal 80 and 120 columns wide, print no line wider
-//! than the terminal (piped, their layout is unchanged: the transcripts in tests/cmd pin it).
+//! Human output fits the terminal: every command that prints a table (`audit`, `migrate`,
+//! `diff`, `target` and `target --explain`, `verify receipt`, `verify approval`, `evidence
+//! verify`, `envelope`), run in a pseudo-terminal 80 and 120 columns wide, prints no line
+//! wider than the terminal with every digest and code whole; piped, nothing wraps unless
+//! `COLUMNS` is set, and then every command's human output is fitted to it (the transcripts
+//! in tests/cmd pin the piped layout).
 #![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -9,6 +12,10 @@ use expectrl::{Eof, Expect};
 use std::path::Path;
 
 const LEGACY: &str = "testdata/receipts/legacy-vs-current";
+
+/// `envelope`'s signed vector (tests/cmd/envelope/derived-verified.toml).
+const ENVELOPE_SIGNATURE: &str = "2f1ed3cc3485efc99a8c1a5dfcba2bef605bfec3d5b6e20d9f130cdbbb1b09db008a5e9c9a6caddacae87c480819117f57085a185b98cc5ffdb72e65d1353509";
+const ENVELOPE_KEY: &str = "03a107bff3ce10be1d70dd18e74bc09967e4d6309ba50d5f1ddc8664125531b8";
 
 /// What the command printed at a terminal `columns` wide, and the lines wider than it.
 fn at_width(columns: u16, cwd: &Path, args: &[&str]) -> (String, Vec<String>) {
@@ -63,8 +70,9 @@ fn json_codes(value: &serde_json::Value, out: &mut std::collections::BTreeSet<St
 /// Issue 38 item 1: every command with a table, in a pseudo-terminal 80 and 120 columns
 /// wide, prints no line wider than the terminal, no digest cut or shortened (each hex run
 /// shown is one its JSON output holds whole) and every code its JSON names whole on one
-/// line. Seen red on 07add1e: digests shortened to `2a01d25406f…` and codes split mid-token
-/// (`target_or_su|bject_mismat|ch`).
+/// line. Seen red on 5027bf8 (run with the binary built from 5027bf8 in place of target/debug/sealkit): at 80 columns `audit` split
+/// a receipt's name over three lines and shortened its digest (`receipt-000000000000|
+/// 00000000-103292357ca|c….json`); `target` cut its targets to `2a01d25406f…`.
 #[test]
 fn every_table_fits_80_and_120_columns_with_every_digest_and_code_whole() {
     let out = tempfile::tempdir().unwrap();
@@ -93,6 +101,33 @@ fn every_table_fits_80_and_120_columns_with_every_digest_and_code_whole() {
             root(),
             vec!["verify", "receipt", hostile, "--receipt-key", key],
             "malformed-receipt",
+        ),
+        (
+            root(),
+            vec![
+                "target",
+                "--explain",
+                "--server",
+                "srv-a",
+                "--profile",
+                "committed",
+                "testdata/captures/sample.jsonl",
+            ],
+            "duplicate-key",
+        ),
+        (
+            root(),
+            vec![
+                "envelope",
+                "testdata/typed/envelope-call.jsonl",
+                "--params",
+                "testdata/typed/envelope-params.json",
+                "--verify",
+                ENVELOPE_SIGNATURE,
+                "--pubkey",
+                ENVELOPE_KEY,
+            ],
+            "verified",
         ),
         (
             root(),
@@ -173,8 +208,12 @@ fn every_table_fits_80_and_120_columns_with_every_digest_and_code_whole() {
             // Seen red with layout::table printing the caller's layout at a terminal too.
             assert_eq!(wide, Vec::<String>::new(), "{args:?} at {columns}:\n{text}");
             for run in hex_runs(&text) {
+                // A hex string longer than a line (envelope's message, 1080 digits) is the
+                // one kind broken, and only where a line is full.
+                let longer_than_a_line =
+                    |w: &String| w.len() + 4 > usize::from(columns) && w.contains(run.as_str());
                 assert!(
-                    whole.contains(&run),
+                    whole.contains(&run) || whole.iter().any(longer_than_a_line),
                     "{args:?} at {columns}: {run} is cut:\n{text}"
                 );
             }
@@ -287,9 +326,9 @@ fn audit_at(columns: u16, after: Option<&str>) -> (String, Vec<String>) {
 }
 
 /// Issue 38 item 3: the progress bar is no wider than the terminal (a redraw that wraps leaves
-/// lines behind), and a run that lasts milliseconds draws none. Seen red on 07add1e, whose bar
-/// (40 columns of bar and its words) was drawn at once, 84 columns wide on an 80-column
-/// terminal.
+/// lines behind), and a run that lasts milliseconds draws none. Seen red on 5027bf8 (run with the binary built from 5027bf8 in place of target/debug/sealkit),
+/// whose bar (40 columns of bar and its words) was drawn at once, about 120 columns wide
+/// on the 40-column terminal this test tries first.
 #[test]
 fn the_progress_bar_fits_the_terminal_and_only_a_long_run_draws_it() {
     for columns in [40u16, 80, 120] {
@@ -307,8 +346,9 @@ fn the_progress_bar_fits_the_terminal_and_only_a_long_run_draws_it() {
 
 /// Issue 38 item 2: piped, human output never wraps a value, so `| grep` finds a receipt's
 /// whole file name on the line of its finding; with `COLUMNS` set, piped output is fitted to
-/// it like a terminal's. Seen red on 07add1e, whose piped `audit` wrapped its table at 140
-/// columns (the name split over three lines, `grep` found nothing) and ignored `COLUMNS`.
+/// it like a terminal's. Seen red on 5027bf8 (run with the binary built from 5027bf8 in place of target/debug/sealkit), whose
+/// piped `audit` wrapped its table at 140 columns (the name split over three lines, `grep`
+/// found nothing) and ignored `COLUMNS`.
 #[test]
 fn piped_output_keeps_every_value_on_its_line_and_honours_columns() {
     let name = "receipt-00000000000000000003-fbf2ff479c278ef79666dbaedfd8c078391d172d5a15f47d9c7e58b198c271e0.json";
@@ -346,5 +386,138 @@ fn piped_output_keeps_every_value_on_its_line_and_honours_columns() {
             .filter(|l| l.chars().count() > columns)
             .collect();
         assert_eq!(wide, Vec::<&str>::new(), "COLUMNS={columns}:\n{text}");
+    }
+}
+
+/// Fix class of issue 38 items 1 and 2: every command's human output goes through the one
+/// layout (`Out::human`), so piped with `COLUMNS` set, no command prints a line wider than
+/// it, whatever it prints (tables, `label  value` lines, summaries, diagnostics). The one line
+/// exempt is `evidence ref`'s evidenceRef JSON, printed whole to be pasted. Seen red on
+/// 5027bf8 (run with the binary built from 5027bf8 in place of target/debug/sealkit): `target`'s table was
+/// drawn at its full width whatever `COLUMNS` said; and on 4f36145, whose tables were fitted
+/// but `target --explain`'s text, `envelope`'s table, `verify chain|bundle`, `key show`,
+/// `keygen`, `key protect` and `report` were not (`target --explain` was red at 60).
+#[test]
+fn every_command_fits_columns_when_piped() {
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = |name: &str| dir.path().join(name).display().to_string();
+    let (keys, migrated, page) = (tmp("keys"), tmp("migrated"), tmp("page.html"));
+    let (tokens, plain_key, passphrase) = (tmp("tokens.ndjson"), tmp("plain.key"), tmp("pass"));
+    let line = crate::support::fixture_line();
+    std::fs::write(&tokens, format!("{line}\n {line}\n")).unwrap();
+    std::fs::write(&passphrase, "correct horse battery staple\n").unwrap();
+    std::fs::write(&plain_key, format!("{}\n", "1f".repeat(32))).unwrap();
+    std::fs::set_permissions(
+        &plain_key,
+        std::os::unix::fs::PermissionsExt::from_mode(0o600),
+    )
+    .unwrap();
+    let receipt = "testdata/receipts/fixture-dir/receipt-00000000000000000000-460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793.json";
+    let hostile = "testdata/receipts/hostile/receipt-00000000000000000001-460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793.json";
+    let key = "testdata/receipts/fixture-dir/.seal-receipt-ed25519.key";
+    let old = "testdata/receipts/legacy-vs-current/old/receipts";
+    let new = "testdata/receipts/legacy-vs-current/new/receipts";
+    let new_key = "testdata/keys/legacy-vs-current-receipt.pub";
+    let captures = [
+        "testdata/receipts/legacy-vs-current/frames/session-L.capture",
+        "testdata/receipts/legacy-vs-current/frames/session-M.capture",
+    ];
+    let bundle = [
+        "verify",
+        "bundle",
+        "testdata/receipts/bundles/bundle-closed.json",
+        "--issuer-pubkey",
+        "8a88e3dd7409f195fd52db2d3cba5d72ca6709bf1d94121bf3748801b40f6f5c",
+        "--request-pubkey",
+        "8139770ea87d175f56a35466c34c7ecccb8d8a91b4ee37a25df60f5b8fc9b394",
+        "--approval-pubkey",
+        "ed4928c628d1c2c6eae90338905995612959273a5c63f93636c14614ac8737d1",
+    ];
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["target", "testdata/captures/sample.jsonl"],
+        vec!["target", "--explain", "testdata/captures/sample.jsonl"],
+        vec![
+            "envelope",
+            "testdata/typed/envelope-call.jsonl",
+            "--params",
+            "testdata/typed/envelope-params.json",
+            "--verify",
+            ENVELOPE_SIGNATURE,
+            "--pubkey",
+            ENVELOPE_KEY,
+        ],
+        vec!["verify", "receipt", hostile, "--receipt-key", key],
+        vec!["verify", "chain", "testdata/receipts/chain/tampered.json"],
+        bundle.to_vec(),
+        vec![
+            "verify",
+            "approval",
+            &tokens,
+            "--pubkey",
+            crate::support::PUBKEY,
+        ],
+        vec!["audit", old],
+        vec![
+            "migrate",
+            old,
+            "--frames",
+            captures[0],
+            captures[1],
+            "--out",
+            &migrated,
+        ],
+        vec!["diff", old, new, "--frames", captures[0], captures[1]],
+        vec![
+            "evidence",
+            "verify",
+            "--frames",
+            "testdata/evidence/annotated.capture",
+            "--evidence",
+            new,
+            "--receipt-key",
+            new_key,
+        ],
+        vec!["evidence", "ref", receipt, hostile, "--receipt-key", key],
+        vec!["key", "show", new_key],
+        vec!["keygen", "--unencrypted", "--out-dir", &keys],
+        vec![
+            "key",
+            "protect",
+            &plain_key,
+            "--passphrase-file",
+            &passphrase,
+        ],
+        vec!["report", "--out", &page, old],
+    ];
+    for columns in [60usize, 80] {
+        for (index, args) in commands.iter().enumerate() {
+            // Commands that write files start afresh at each width.
+            if index == 0 {
+                let _ = std::fs::remove_dir_all(&keys);
+                let _ = std::fs::remove_dir_all(&migrated);
+                let _ = std::fs::remove_file(&page);
+                std::fs::write(&plain_key, format!("{}\n", "1f".repeat(32))).unwrap();
+            }
+            let output = assert_cmd::Command::cargo_bin("sealkit")
+                .unwrap()
+                .current_dir(root())
+                .args(args)
+                .args(["--color", "never"])
+                .env("COLUMNS", columns.to_string())
+                .output()
+                .unwrap();
+            let text = String::from_utf8(output.stdout.clone()).unwrap();
+            assert!(!text.trim().is_empty(), "{args:?}: {output:?}");
+            let wide: Vec<&str> = text
+                .lines()
+                .filter(|l| !l.starts_with("  evidenceRef {"))
+                .filter(|l| l.chars().count() > columns)
+                .collect();
+            assert_eq!(
+                wide,
+                Vec::<&str>::new(),
+                "{args:?} at COLUMNS={columns}:\n{text}"
+            );
+        }
     }
 }

@@ -540,8 +540,7 @@ fn report(
             )
             .into_diagnostic()?;
             let text = String::from_utf8_lossy(&text);
-            out.text(&layout::wrap(&text, layout::stdout_columns()))
-                .into_diagnostic()?;
+            out.human(&text).into_diagnostic()?;
         }
     }
     out.flush().into_diagnostic()
