@@ -136,6 +136,11 @@ pub fn fit(table: &Table, width: Option<usize>, color: bool) -> String {
     if fits && words_whole(&fitted, header.iter().chain(rows.iter().flatten())) {
         return fitted;
     }
+    // Rows of a short name and its value (`envelope`'s fields, `audit`'s counts).
+    let label = |name: &String| name.chars().count() + 2 <= width / 3 && !name.contains('\n');
+    if header.len() == 2 && rows.iter().all(|row| row.len() == 2 && label(&row[0])) {
+        return pairs(&header, &rows, width, color);
+    }
     blocks(&header, &rows, width, color)
 }
 
@@ -230,31 +235,61 @@ fn blocks(header: &[String], rows: &[Vec<String>], width: usize, color: bool) ->
         }
         for (at, value) in row.iter().enumerate() {
             let name = header.get(at).map_or("", String::as_str);
-            let shown = match cell_verdict(value) {
-                Some(verdict) => painted(value, verdict, color),
-                None => value.clone(),
-            };
-            let longest = value
-                .split([' ', '\n'])
-                .map(|w| w.chars().count())
-                .max()
-                .unwrap_or(0);
-            let beside = name.chars().count() < column && column + longest <= width;
-            let (first, indent) = if beside {
-                (format!("{name:<column$}"), " ".repeat(column))
-            } else {
-                text.push_str(name);
-                text.push('\n');
-                ("  ".to_owned(), "  ".to_owned())
-            };
-            for (line_index, line) in shown.split('\n').enumerate() {
-                let start = if line_index == 0 { &first } else { &indent };
-                text.push_str(&wrap_line(start, &indent, line, width));
-            }
+            push_field(&mut text, name, value, column, width, color);
         }
     }
-    // A blank line after the last record too, apart from what follows.
     text
+}
+
+/// A two-column table whose rows are each a short name and its value, when it does not fit:
+/// its header as one line, then a `name  value` line for each row, as [`blocks`] writes a
+/// record's lines.
+fn pairs(header: &[String], rows: &[Vec<String>], width: usize, color: bool) -> String {
+    let names = rows
+        .iter()
+        .map(|row| row[0].chars().count())
+        .max()
+        .unwrap_or(0);
+    let column = (names + 2).min(width / 3);
+    let mut text = wrap_line("", "    ", &header.join("  "), width);
+    for row in rows {
+        push_field(&mut text, &row[0], &row[1], column, width, color);
+    }
+    text
+}
+
+/// One `name  value` line of a record: the value word-wrapped under a column `column` wide,
+/// or, too wide beside its name, on the lines below it; its own line breaks kept.
+fn push_field(
+    text: &mut String,
+    name: &str,
+    value: &str,
+    column: usize,
+    width: usize,
+    color: bool,
+) {
+    let shown = match cell_verdict(value) {
+        Some(verdict) => painted(value, verdict, color),
+        None => value.to_owned(),
+    };
+    let longest = value
+        .split([' ', '\n'])
+        .map(|w| w.chars().count())
+        .max()
+        .unwrap_or(0);
+    let beside = name.chars().count() < column && column + longest <= width;
+    let (first, indent) = if beside {
+        (format!("{name:<column$}"), " ".repeat(column))
+    } else {
+        // Below its name, indented under it (a name may be indented itself: a member's).
+        let under = " ".repeat(name.len() - name.trim_start_matches(' ').len() + 2);
+        text.push_str(&wrap_line("", &under, name, width));
+        (under.clone(), under)
+    };
+    for (line_index, line) in shown.split('\n').enumerate() {
+        let start = if line_index == 0 { &first } else { &indent };
+        text.push_str(&wrap_line(start, &indent, line, width));
+    }
 }
 
 /// Word-wraps each line of `text` longer than `width` (when there is one): the line breaks
@@ -516,6 +551,29 @@ mod tests {
         let wide = fit(&table, Some(240), false);
         assert!(wide.starts_with('┌') || wide.starts_with('+'), "{wide}");
         assert!(wide.lines().all(|l| l.chars().count() <= 240), "{wide}");
+    }
+
+    /// A two-column table of names and values that does not fit is one `name  value` line per
+    /// row under its header, not a block per row repeating the header's words. Seen red with
+    /// the two-column case removed from `fit` (each row a block led by the long header).
+    #[test]
+    fn a_name_value_table_becomes_name_value_lines() {
+        let mut table = Table::new();
+        table.set_header(vec!["field (reported, as given or derived)", "value"]);
+        let hash = "cd".repeat(32);
+        table.add_row(vec!["authority".to_owned(), hash.clone()]);
+        table.add_row(vec!["key_id".to_owned(), "\"alice\"".to_owned()]);
+        let text = fit(&table, Some(80), false);
+        assert_eq!(
+            text,
+            format!(
+                "field (reported, as given or derived)  value\nauthority  {hash}\nkey_id     \"alice\"\n"
+            )
+        );
+        // Piped, or wide enough, still the table.
+        assert!(
+            fit(&table, None, false).starts_with('┌') || fit(&table, None, false).starts_with('+')
+        );
     }
 
     #[test]
