@@ -205,7 +205,7 @@ def verify_receipt(
     >>> receipts = pathlib.Path("testdata/receipts/fixture-dir")
     >>> records = sealkit.verify_receipt(
     ...     sorted(receipts.glob("receipt-*.json")),
-    ...     receipt_key=receipts / ".seal-receipt-ed25519.key",
+    ...     receipt_key="testdata/keys/fixture-dir-receipt.pub",  # kept apart from them
     ... )
     >>> [(r["status"], r["reported"]["verdict"]) for r in records]
     [('authenticated', 'BLOCK'), ('authenticated', 'ALLOW')]
@@ -332,7 +332,8 @@ def audit(
     ``deny_warnings``).
 
     >>> receipts = "testdata/receipts/legacy-vs-current/new/receipts"
-    >>> stream = sealkit.audit(receipts, receipt_key=receipts + "/.seal-receipt-ed25519.key")
+    >>> key = "testdata/keys/legacy-vs-current-receipt.pub"  # kept apart from the receipts
+    >>> stream = sealkit.audit(receipts, receipt_key=key)
     >>> records = list(stream)
     >>> records[-1]["type"], records[-1]["statuses"]["authenticated"]
     ('summary', 13)
@@ -341,8 +342,7 @@ def audit(
     >>> # The signing key lies beside the receipts it signs: a warning.
     >>> [(r["code"], r["severity"]) for r in records if r.get("code") == "signing-key-exposed"]
     [('signing-key-exposed', 'warning')]
-    >>> strict = sealkit.audit(receipts, receipt_key=receipts + "/.seal-receipt-ed25519.key",
-    ...                        deny_warnings=True)
+    >>> strict = sealkit.audit(receipts, receipt_key=key, deny_warnings=True)
     >>> strict.verdict is None, list(strict)[-1]["type"], strict.verdict
     (True, 'summary', <Verdict.PROBLEMS: 1>)
     """
@@ -377,7 +377,7 @@ def evidence_ref(
     >>> receipts = pathlib.Path("testdata/receipts/legacy-vs-current/new/receipts")
     >>> first = sorted(receipts.glob("receipt-*.json"))[0]
     >>> record = sealkit.evidence_ref(
-    ...     first, receipt_key=receipts / ".seal-receipt-ed25519.key"
+    ...     first, receipt_key="testdata/keys/legacy-vs-current-receipt.pub"
     ... ).record
     >>> record["status"], sorted(record["evidenceRef"])
     ('authenticated', ['canonicalization', 'digest', 'ref', 'schema', 'type'])
@@ -406,7 +406,7 @@ def evidence_verify(
     >>> records = sealkit.evidence_verify(
     ...     frames="testdata/evidence/annotated.capture",
     ...     evidence=receipts,
-    ...     receipt_key=receipts + "/.seal-receipt-ed25519.key",
+    ...     receipt_key="testdata/keys/legacy-vs-current-receipt.pub",
     ... )
     >>> {record["status"] for record in records}, records.ok
     ({'verified'}, True)

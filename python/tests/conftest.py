@@ -19,11 +19,16 @@ ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(os.environ.get("SEALKIT_BIN", ROOT / "target" / "debug" / "sealkit"))
 
 RECEIPT_DIR = ROOT / "testdata/receipts/fixture-dir"
-RECEIPT_KEY = RECEIPT_DIR / ".seal-receipt-ed25519.key"
+#: The receipt keys pinned: public keys kept apart from the receipt directories
+#: (testdata/keys/PROVENANCE.md). A key read from inside the directory checked authenticates
+#: nothing independent, and sealkit says so (receipt-key-in-evidence, a problem).
+RECEIPT_KEY = ROOT / "testdata/keys/fixture-dir-receipt.pub"
 LVC = ROOT / "testdata/receipts/legacy-vs-current"
 NEW_RECEIPTS = LVC / "new/receipts"
 OLD_RECEIPTS = LVC / "old/receipts"
-NEW_KEY = NEW_RECEIPTS / ".seal-receipt-ed25519.key"
+NEW_KEY = ROOT / "testdata/keys/legacy-vs-current-receipt.pub"
+#: The seed seal-host wrote beside the receipts (inside the evidence).
+NEW_SEED_IN_EVIDENCE = NEW_RECEIPTS / ".seal-receipt-ed25519.key"
 #: The approval fixtures' key (seed 0x17 × 32, testdata/approvals/PROVENANCE.md).
 APPROVAL_PUBKEY = "31debe55d37c722768b137131caa6087080b2e0b60b94bd785d14575cfa498bc"
 

@@ -13,7 +13,7 @@ from typing import List
 import pytest
 
 import sealkit
-from conftest import LVC, NEW_KEY, NEW_RECEIPTS, OLD_RECEIPTS, ROOT, cli, conforms, same_as_cli
+from conftest import LVC, NEW_KEY, NEW_RECEIPTS, NEW_SEED_IN_EVIDENCE, OLD_RECEIPTS, ROOT, cli, conforms, same_as_cli
 
 MANIFEST = json.loads((ROOT / "testdata/legacy-vs-current/manifest.json").read_text())
 
@@ -41,6 +41,25 @@ def test_every_record_version_3_receipt_authenticates_with_its_manifest_verdict(
     by_hex = sealkit.verify_receipt(files, receipt_key=MANIFEST["receipt_key_new"]["public_key"])
     assert by_hex.verdict is sealkit.Verdict.GOOD
     assert [r["status"] for r in by_hex] == ["authenticated"] * 13
+
+
+def test_a_key_read_from_inside_the_receipts_is_a_problem_not_a_pass() -> None:
+    # The seed seal-host wrote beside the receipts authenticates them only against
+    # themselves: whoever rewrote the receipts could rewrite it. Every receipt still checks
+    # (status authenticated), and the run is a problem with receipt-key-in-evidence, as the
+    # CLI says (the CI run that failed on 2026-12-05 was this test's docs passing such a key).
+    files = relative(sorted(NEW_RECEIPTS.glob("receipt-*.json")))
+    key = str(NEW_SEED_IN_EVIDENCE.relative_to(ROOT))
+    records = sealkit.verify_receipt(files, receipt_key=key)
+    assert records.verdict is sealkit.Verdict.PROBLEMS and records.exit_status == 1
+    assert [r["status"] for r in records.of_type("receipt")] == ["authenticated"] * 13
+    codes = {f["code"] for r in records for f in r.get("findings", [])}
+    codes |= {r["code"] for r in records if r.get("type") == "finding"}
+    assert "receipt-key-in-evidence" in codes
+    same_as_cli(records, "verify", "receipt", "--receipt-key", key, *files)
+    stream = sealkit.audit(str(NEW_RECEIPTS.relative_to(ROOT)), receipt_key=key, jobs=1)
+    found = [r["code"] for r in stream if r["type"] == "finding"]
+    assert "receipt-key-in-evidence" in found and stream.verdict is sealkit.Verdict.PROBLEMS
 
 
 def test_one_receipt_by_path_or_bytes() -> None:
