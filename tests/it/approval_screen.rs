@@ -13,16 +13,18 @@ use serde_json::Value;
 use std::path::Path;
 use std::time::Duration;
 
-/// `sealkit ARGS…` in a pseudo-terminal `columns` wide (set with stty before sealkit starts).
+/// `sealkit ARGS…` in a pseudo-terminal `columns` wide (set before sealkit starts).
 pub fn spawn_at(columns: u16, dir: &Path, args: &[String]) -> Session {
     let mut command = std::process::Command::new("sh");
     command
         .arg("-c")
-        // The size is set, then checked, before sealkit starts: a CI run once drew the screen
-        // at the pty's default 80 columns in the 120-column case.
+        // sealkit starts only once the pty has the size the test sets below. The size is set
+        // from this side, after the spawn: ptyprocess sets its default 80x24 on the master
+        // once the child runs, which undid a size the child set itself whenever it came late
+        // (a loaded run drew the screen at 80 columns in the 120-column case).
         .arg(format!(
-            "for _ in 1 2 3 4 5 6 7 8 9 10; do stty cols {columns} rows 500; \
-             [ \"$(stty size)\" = \"500 {columns}\" ] && exec \"$0\" \"$@\"; sleep 0.1; done; \
+            "for _ in $(seq 100); do [ \"$(stty size)\" = \"500 {columns}\" ] && \
+             exec \"$0\" \"$@\"; sleep 0.1; done; \
              echo 'the pty did not take the size' >&2; exit 99"
         ))
         .arg(assert_cmd::cargo::cargo_bin("sealkit"))
@@ -30,6 +32,10 @@ pub fn spawn_at(columns: u16, dir: &Path, args: &[String]) -> Session {
         .current_dir(dir)
         .env("NO_COLOR", "1");
     let mut session = Session::spawn(command).unwrap();
+    session
+        .get_process_mut()
+        .set_window_size(columns, 500)
+        .unwrap();
     session.set_expect_timeout(Some(Duration::from_secs(60)));
     session
 }

@@ -303,9 +303,11 @@ fn audit_at(columns: u16, after: Option<&str>) -> (String, Vec<String>) {
     let mut command = std::process::Command::new("sh");
     command
         .arg("-c")
+        // As in `approval_screen::spawn_at`: the size set from this side once spawned, and
+        // awaited before sealkit starts.
         .arg(format!(
-            "stty cols {columns} rows 500 && [ \"$(stty size)\" = \"500 {columns}\" ] && \
-             exec \"$0\" \"$@\""
+            "for _ in $(seq 100); do [ \"$(stty size)\" = \"500 {columns}\" ] && \
+             exec \"$0\" \"$@\"; sleep 0.1; done; exit 99"
         ))
         .arg(assert_cmd::cargo::cargo_bin("sealkit"))
         .args(["audit", "--color", "never", "--jobs", "1"])
@@ -316,6 +318,10 @@ fn audit_at(columns: u16, after: Option<&str>) -> (String, Vec<String>) {
         None => command.env_remove("SEALKIT_PROGRESS_AFTER_MS"),
     };
     let mut session = Session::spawn(command).unwrap();
+    session
+        .get_process_mut()
+        .set_window_size(columns, 500)
+        .unwrap();
     session.set_expect_timeout(Some(std::time::Duration::from_secs(60)));
     let shown = session.expect(Eof).unwrap().as_bytes().to_vec();
     let text = String::from_utf8_lossy(&shown).into_owned();
