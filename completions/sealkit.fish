@@ -132,8 +132,8 @@ complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l now -d 'The 
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l expiry -d 'expiry: `now`, RFC 3339 or Unix milliseconds (default: authorized_at + TTL)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l ttl -d 'Lifetime in SECONDS: expiry = authorized_at + TTL (default 120; the host caps its own TTL at 300)' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l session -d 'Approval session label (default: sealkit-approve/<random hex>)' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l approver -d 'Who approves, as recorded in the signed payload' -r
-complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l renderer-version -d 'Approval screen layout: 3 (the default: every signed value shown, fitted to the terminal\'s width), 2 (signer, validity and a one-line question first, lines as long as their values) or 1 (the first layout). Records of every version verify alike; the record names the renderer version it used' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l approver -d 'Who approves, as recorded in the signed payload [default: "local CLI operator"]; the screen says which' -r
+complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l renderer-version -d 'Approval screen layout: 4 (the default: every signed value shown and said in words, fitted to the terminal\'s width, long lines cut between words), 3 (the same values, cut at the width), 2 (signer, validity and a one-line question first, lines as long as their values) or 1 (the first layout). Records of every version verify alike; the record names the renderer version it used' -r
 complete -c sealkit -n "__fish_sealkit_using_subcommand approve" -l format -d 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts' -r -f -a "human\t'Tables and diagnostics for a person at a terminal'
 json\t'One JSON document (an array or an object) on stdout'
 jsonl\t'One JSON object per line on stdout'"

@@ -4,9 +4,127 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
+mod codes;
+
+/// What `-h` says at its end: where the rest is.
+const SHORT_AFTER: &str = "Examples: --help";
+/// What `-h` says at its end for a command that prints codes.
+const SHORT_AFTER_CODES: &str = "Examples, and the codes this command can print: --help";
+
+/// The end of a command's `--help` (`page` names its man page, `sealkit-target`): the codes it
+/// can print, then its examples.
+fn after_long_help(page: &str) -> String {
+    let mut text = codes::help(page).to_owned();
+    if !text.is_empty() {
+        text.push_str("\n\n");
+    }
+    text.push_str("Examples:");
+    for (what, command) in examples(page) {
+        text.push_str(&format!("\n  {what}\n      $ {command}"));
+    }
+    text
+}
+
+/// Two or three examples for each command, shown at the end of its `--help` and as its man
+/// page's EXAMPLES: what it does, then the command line.
+pub fn examples(page: &str) -> &'static [(&'static str, &'static str)] {
+    match page {
+        "sealkit" => &[
+            ("Identities of every frame in a capture:", "sealkit target capture.jsonl"),
+            ("Audit a receipt directory against the installation's receipt key, as recorded apart from the receipts when the host was installed:", "sealkit audit /var/lib/seal/receipts --receipt-key /etc/seal/receipt.pub"),
+            ("The codes a command can print, and what each means:", "sealkit target --help"),
+        ],
+        "sealkit-target" => &[
+            ("Identities of a capture, with the server identity the host is configured with:", "sealkit target --server prod-db capture.jsonl"),
+            ("One JSON record per frame, for scripts:", "sealkit target --format jsonl capture.jsonl"),
+            ("A frame from standard input, with every canonical part shown:", "sealkit target --explain - < frame.json"),
+        ],
+        "sealkit-keygen" => &[
+            ("A new approval key pair in keys/, the secret key encrypted under a passphrase asked on the terminal:", "sealkit keygen --out-dir keys"),
+            ("The same with the passphrase from the first line of a file, for scripts:", "sealkit keygen --out-dir keys --name oncall --passphrase-file pass.txt"),
+            ("A key pair in seal-host's bare-hex format, for tools that need it:", "sealkit keygen --out-dir keys --unencrypted"),
+        ],
+        "sealkit-key" => &[
+            ("What a key file is, and the public key the host's --approval-pubkey takes:", "sealkit key show keys/approval.key"),
+            ("Encrypt a plain secret key file in place:", "sealkit key protect keys/approval.key"),
+        ],
+        "sealkit-key-show" => &[
+            ("Kind, public key and key id of a key file:", "sealkit key show keys/approval.pub"),
+            ("The same as JSON, for an OpenSSH public key:", "sealkit key show --format json ~/.ssh/id_ed25519.pub"),
+        ],
+        "sealkit-key-protect" => &[
+            ("Encrypt a plain secret key file in place, asked for the new passphrase twice:", "sealkit key protect keys/approval.key"),
+            ("The same with the passphrase from a file:", "sealkit key protect keys/approval.key --passphrase-file pass.txt"),
+        ],
+        "sealkit-approve" => &[
+            ("Approve from the host's refusal line, appending to the token file:", "sealkit approve --refusal refusal.json --key-file keys/approval.key --token-file tokens.ndjson"),
+            ("Sign with the Ed25519 key held by the running ssh-agent:", "sealkit approve --refusal refusal.json --ssh-agent --ssh-key ~/.ssh/id_ed25519.pub --token-file tokens.ndjson"),
+            ("Sign a decline instead:", "sealkit approve --refusal refusal.json --key-file keys/approval.key --token-file tokens.ndjson --deny"),
+        ],
+        "sealkit-verify" => &[
+            ("Verify a token file against the host's approval key:", "sealkit verify approval tokens.ndjson --pubkey keys/approval.pub"),
+            ("Verify a sealed audit log:", "sealkit verify chain sealed.json"),
+            ("Verify receipts against the installation's receipt key, kept apart from them:", "sealkit verify receipt receipts/receipt-*.json --receipt-key /etc/seal/receipt.pub"),
+        ],
+        "sealkit-verify-approval" => &[
+            ("Every token in a file, against the key the host trusts:", "sealkit verify approval tokens.ndjson --pubkey keys/approval.pub"),
+            ("Name the approver of each token from a list of trusted approvers (key rotation included):", "sealkit verify approval tokens.ndjson --trusted-approvers approvers.txt"),
+            ("Also check the binding to a captured frame at a given time:", "sealkit verify approval tokens.ndjson --pubkey keys/approval.pub --frame frame.json --now 2026-08-06T07:07:00Z"),
+        ],
+        "sealkit-verify-receipt" => &[
+            ("Receipts against the installation's receipt key, kept apart from them:", "sealkit verify receipt receipts/receipt-*.json --receipt-key /etc/seal/receipt.pub"),
+            ("Record that key when the host is installed (seal-host writes its seed beside the receipts, where whoever can rewrite them can replace it):", "sealkit key show /var/lib/seal/receipts/.seal-receipt-ed25519.key"),
+        ],
+        "sealkit-verify-chain" => &[
+            ("A sealed log:", "sealkit verify chain sealed.json"),
+            ("A sealed log that must end at a known head:", "sealkit verify chain sealed.json --head 6371adc9ae7b23ab6914d51a87793b750379f62145ce4a4e7e06ea3bf3b89363"),
+            ("Raw audit lines against the directory's head state:", "sealkit verify chain --audit-lines audit.lines --state receipts/.seal-audit-head.state"),
+        ],
+        "sealkit-verify-bundle" => &[
+            ("A detached statement bundle with its three trusted keys:", "sealkit verify bundle bundle.json --issuer-pubkey issuer.pub --request-pubkey request.pub --approval-pubkey approval.pub"),
+            ("The same as JSON, the approval key from ssh-agent's public key file:", "sealkit verify bundle bundle.json --format json --issuer-pubkey issuer.pub --request-pubkey request.pub --approval-pubkey ~/.ssh/id_ed25519.pub"),
+        ],
+        "sealkit-audit" => &[
+            ("A receipt directory against the receipt key recorded at install time, two worker threads:", "sealkit audit receipts/ --receipt-key /etc/seal/receipt.pub --jobs 2"),
+            ("Findings as JSON Lines for a script:", "sealkit audit receipts/ --receipt-key /etc/seal/receipt.pub --format jsonl"),
+            ("Not this: a key read from inside the directory audited authenticates nothing independent (receipt-key-in-evidence, exit 1):", "sealkit audit receipts/ --receipt-key receipts/.seal-receipt-ed25519.key"),
+        ],
+        "sealkit-diff" => &[
+            ("Old receipts against a migration output, with the captured frames:", "sealkit diff old-receipts/ migrated/ --frames capture.jsonl"),
+            ("Old receipts against new ones, as JSON Lines:", "sealkit diff old-receipts/ new-receipts/ --frames captures/ --format jsonl"),
+        ],
+        "sealkit-evidence" => &[
+            ("References for authenticated receipts, one JSON line each:", "sealkit evidence ref --format jsonl --receipt-key receipt.pub receipts/receipt-*.json"),
+            ("Check the references captured responses carry against the receipt directory:", "sealkit evidence verify --frames session.capture --evidence receipts/ --receipt-key receipt.pub"),
+        ],
+        "sealkit-evidence-ref" => &[
+            ("An evidenceRef for each receipt that authenticates under the installation's key:", "sealkit evidence ref --receipt-key receipt.pub receipts/receipt-*.json"),
+            ("The same, one JSON line per receipt, for a file `evidence verify --refs` reads:", "sealkit evidence ref --format jsonl --receipt-key receipt.pub receipts/receipt-*.json > refs.jsonl"),
+        ],
+        "sealkit-evidence-verify" => &[
+            ("References in captured responses, evidence looked for only under receipts/:", "sealkit evidence verify --frames session.capture --evidence receipts/ --receipt-key receipt.pub"),
+            ("References from a file, annotations under another _meta key:", "sealkit evidence verify --refs refs.jsonl --evidence receipts/ --receipt-key receipt.pub --annotation-key com.example/trust"),
+        ],
+        "sealkit-report" => &[
+            ("One page joining a receipt directory with its tokens, chain and captured frames, against the receipt key recorded apart from the receipts at install time:", "sealkit report --out incident.html --receipt-key /etc/seal/receipt.pub --trusted-approvers approvers.txt --tokens tokens.ndjson --chain sealed.json --frames capture.jsonl receipts/"),
+            ("The joined model as JSON, for a dashboard of your own:", "sealkit report --out incident.json --format json --receipt-key /etc/seal/receipt.pub receipts/"),
+        ],
+        "sealkit-migrate" => &[
+            ("Label old receipts, recovering frames from a capture:", "sealkit migrate old-receipts/ --frames capture.jsonl --out migrated/"),
+            ("Under the server identity the host is configured with, frames from a directory:", "sealkit migrate old-receipts/ --frames captures/ --server prod-db --out migrated/"),
+        ],
+        "sealkit-envelope" => &[
+            ("The V2.3 signed message for one frame:", "sealkit envelope frame.json --params params.json"),
+            ("Check a signature over that message:", "sealkit envelope frame.json --params params.json --verify SIGNATURE_HEX --pubkey signer.pub"),
+        ],
+        _ => &[],
+    }
+}
+
 /// Offline toolkit for the evidence around Seal-mediated MCP tool calls.
 #[derive(Debug, Parser)]
-#[command(name = "sealkit", version, about, long_about = None, propagate_version = true)]
+#[command(name = "sealkit", version, about, long_about = None, propagate_version = true,
+          after_help = SHORT_AFTER, after_long_help = after_long_help("sealkit"))]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -35,11 +153,15 @@ pub enum Command {
     /// Each frame goes through Seal's wire guards, seal-host's lexical caps, the JSON-RPC and
     /// tools/call shape checks and the era's `_meta` rules, in Seal's order; a frame that
     /// passes gets its committed, host and legacy targets, one that fails is refused with the
-    /// code and JSON-RPC error the host would answer (see CODES).
+    /// code and JSON-RPC error the host would answer (the codes are listed at the end of
+    /// --help).
+    #[command(after_help = SHORT_AFTER_CODES, after_long_help = after_long_help("sealkit-target"))]
     Target(TargetArgs),
     /// Create an Ed25519 approval key pair; the secret key is encrypted with a passphrase.
+    #[command(after_help = SHORT_AFTER, after_long_help = after_long_help("sealkit-keygen"))]
     Keygen(KeygenArgs),
     /// Inspect or protect key files.
+    #[command(after_help = SHORT_AFTER, after_long_help = after_long_help("sealkit-key"))]
     Key(KeyArgs),
     /// Sign an ApprovalRecord v2 for a blocked call after showing exactly what it approves.
     ///
@@ -47,37 +169,45 @@ pub enum Command {
     /// one of its profiles. The screen shows every value the record signs; only an explicit
     /// yes typed at the terminal (or --yes) signs, and nothing is signed that the host would
     /// drop as expired or replayed. One token line is appended under a lock.
+    #[command(after_help = SHORT_AFTER_CODES, after_long_help = after_long_help("sealkit-approve"))]
     Approve(ApproveArgs),
     /// Verify evidence: approval tokens, receipts, audit chains, statement bundles.
+    #[command(after_help = SHORT_AFTER, after_long_help = after_long_help("sealkit-verify"))]
     Verify(VerifyArgs),
     /// Audit whole receipt directories: every receipt, names, counters, chain state, files.
     ///
     /// Every receipt is verified as `verify receipt` does (signature under the pinned key,
     /// every recomputed digest, decision and release); then file names against contents,
     /// counters, the chain head state and file modes. Each problem is a finding with a stable
-    /// code and severity (see CODES).
+    /// code and severity (the codes are listed at the end of --help).
+    #[command(after_help = SHORT_AFTER_CODES, after_long_help = after_long_help("sealkit-audit"))]
     Audit(AuditArgs),
     /// Pair old receipts with new ones (or with a migration output) and show what changed.
     ///
     /// Receipts are paired by the frame they bind (recovered from the captures), never by
     /// counters or file names; each pair gets its migration label, recomputed from the
     /// receipt bytes, and a migration output's recorded labels are checked against it.
+    #[command(after_help = SHORT_AFTER_CODES, after_long_help = after_long_help("sealkit-diff"))]
     Diff(DiffArgs),
     /// Migrate _meta-blind receipts: one record per receipt (label, changes, old and
     /// committed identity) written to NEW_DIR.
     ///
     /// Each receipt's frame is recovered from the captures and checked against the receipt's
     /// digests; the label says whether its identity survives the move to the committed
-    /// profile (see CODES). Nothing is adopted from a receipt that fails its own checks.
+    /// profile (the labels are listed at the end of --help). Nothing is adopted from a receipt that fails its own checks.
+    #[command(after_help = SHORT_AFTER_CODES, after_long_help = after_long_help("sealkit-migrate"))]
     Migrate(MigrateArgs),
     /// Build the V2.3 `seal.effect/v2` signed message for one frame; optionally check an
     /// Ed25519 signature over it.
+    #[command(after_help = SHORT_AFTER_CODES, after_long_help = after_long_help("sealkit-envelope"))]
     Envelope(Box<EnvelopeArgs>),
     /// One offline HTML page (or, with --format json, one JSON document) joining receipts,
     /// approval tokens, chain entries and captured frames for an incident.
+    #[command(after_help = SHORT_AFTER_CODES, after_long_help = after_long_help("sealkit-report"))]
     Report(Box<ReportArgs>),
     /// Trust-annotation evidence: name receipts in `evidenceRef` objects, and check the
     /// references responses carry against local evidence.
+    #[command(after_help = SHORT_AFTER, after_long_help = after_long_help("sealkit-evidence"))]
     Evidence(EvidenceArgs),
 }
 
@@ -239,9 +369,11 @@ pub struct EvidenceArgs {
 pub enum EvidenceCommand {
     /// One `evidenceRef` object for each receipt that authenticates (its digest under RFC
     /// 8785, its file name as `ref`); a receipt that does not gets its findings instead.
+    #[command(after_help = SHORT_AFTER_CODES, after_long_help = after_long_help("sealkit-evidence-ref"))]
     Ref(EvidenceRefArgs),
     /// Check `evidenceRef` objects from captured responses and reference files against local
     /// evidence: digest, canonicalization, and for Seal receipts authentication and the call.
+    #[command(after_help = SHORT_AFTER_CODES, after_long_help = after_long_help("sealkit-evidence-verify"))]
     Verify(EvidenceVerifyArgs),
 }
 
@@ -259,6 +391,10 @@ pub struct EvidenceRefArgs {
 
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("references").required(true).multiple(true).args(["frames", "refs"])))]
+#[command(
+    override_usage = "sealkit evidence verify [OPTIONS] --evidence <DIR|FILE>...
+           (--frames <CAPTURE>... | --refs <FILE>...)"
+)]
 pub struct EvidenceVerifyArgs {
     /// Captures of JSON-RPC frames (requests and responses, one per line): the references in
     /// each response's `result._meta[ANNOTATION_KEY]`, paired with their requests.
@@ -300,18 +436,22 @@ pub enum VerifyCommand {
     /// Every line is checked in seal-host's order (size and JSON limits, token and payload
     /// shape, signer, canonical payload, Ed25519 signature), then, when given, its binding to
     /// the frame and target and its freshness; the first failure is seal-host's own reason
-    /// code (see CODES). An allow beside a signed decline for its target is a conflict.
+    /// code (listed at the end of --help). An allow beside a signed decline for its target is a conflict.
+    #[command(after_help = SHORT_AFTER_CODES, after_long_help = after_long_help("sealkit-verify-approval"))]
     Approval(VerifyApprovalArgs),
     /// Verify authorization-decision receipts (record_version 3 signed, record_version 2 unsigned).
     ///
     /// The signature is checked under the pinned receipt key, then every value the receipt
     /// records is recomputed from the frame it signs: request hash, canonical request,
     /// arguments hash, guard target, kernel audit line, decision, config and release. Each
-    /// disagreement is a finding (see CODES).
+    /// disagreement is a finding (the codes are listed at the end of --help).
+    #[command(after_help = SHORT_AFTER_CODES, after_long_help = after_long_help("sealkit-verify-receipt"))]
     Receipt(VerifyReceiptArgs),
     /// Verify a seal-verifiable-record/v1 sealed log, or recompute a head from audit lines.
+    #[command(after_help = SHORT_AFTER_CODES, after_long_help = after_long_help("sealkit-verify-chain"))]
     Chain(VerifyChainArgs),
     /// Verify a detached statement bundle (receipt-verifier/verify.mjs input).
+    #[command(after_help = SHORT_AFTER, after_long_help = after_long_help("sealkit-verify-bundle"))]
     Bundle(VerifyBundleArgs),
 }
 
@@ -352,6 +492,10 @@ pub struct VerifyChainArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(
+    override_usage = "sealkit verify bundle [OPTIONS] <FILE> --issuer-pubkey <HEX|FILE>
+           --request-pubkey <HEX|FILE> --approval-pubkey <HEX|FILE>"
+)]
 pub struct VerifyBundleArgs {
     /// The bundle: {issuer_statement, request_statement, approval_statement} ("-" for stdin).
     #[arg(value_name = "FILE")]
@@ -428,8 +572,10 @@ pub struct KeyArgs {
 #[derive(Debug, Subcommand)]
 pub enum KeyCommand {
     /// Say what a key file is: its kind, public key (64 hex) and key id. Never prints a secret.
+    #[command(after_help = SHORT_AFTER, after_long_help = after_long_help("sealkit-key-show"))]
     Show(KeyShowArgs),
     /// Encrypt a plain secret key file in place with a passphrase (atomically).
+    #[command(after_help = SHORT_AFTER, after_long_help = after_long_help("sealkit-key-protect"))]
     Protect(KeyProtectArgs),
 }
 
@@ -524,9 +670,10 @@ pub struct ApproveArgs {
     #[arg(long, value_name = "S")]
     pub session: Option<String>,
 
-    /// Who approves, as recorded in the signed payload.
-    #[arg(long, value_name = "NAME", default_value = "local CLI operator")]
-    pub approver: String,
+    /// Who approves, as recorded in the signed payload [default: "local CLI operator"]; the
+    /// screen says which.
+    #[arg(long, value_name = "NAME")]
+    pub approver: Option<String>,
 
     /// Sign without asking (for scripts; no terminal needed).
     #[arg(long)]
@@ -536,17 +683,22 @@ pub struct ApproveArgs {
     #[arg(long)]
     pub deny: bool,
 
-    /// Approval screen layout: 3 (the default: every signed value shown, fitted to the
-    /// terminal's width), 2 (signer, validity and a one-line question first, lines as long
+    /// Approval screen layout: 4 (the default: every signed value shown and said in words,
+    /// fitted to the terminal's width, long lines cut between words), 3 (the same values,
+    /// cut at the width), 2 (signer, validity and a one-line question first, lines as long
     /// as their values) or 1 (the first layout). Records of every version verify alike; the
     /// record names the renderer version it used.
-    #[arg(long, value_name = "N", default_value_t = 3,
-          value_parser = clap::value_parser!(u8).range(1..=3))]
+    #[arg(long, value_name = "N", default_value_t = 4,
+          value_parser = clap::value_parser!(u8).range(1..=4))]
     pub renderer_version: u8,
 }
 
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("trusted_key").required(true).args(["pubkey", "trusted_approvers"])))]
+#[command(
+    override_usage = "sealkit verify approval [OPTIONS] --pubkey <HEX|FILE> [FILE]
+       sealkit verify approval [OPTIONS] --trusted-approvers <FILE> [FILE]"
+)]
 pub struct VerifyApprovalArgs {
     /// Token file (NDJSON, one token per line); "-" or nothing for stdin.
     #[arg(value_name = "FILE")]

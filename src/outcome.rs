@@ -75,6 +75,13 @@ pub fn plural(n: u64) -> &'static str {
     }
 }
 
+/// A count and its noun in a human sentence: `count(1, "entry", "entries")` is `1 entry`,
+/// `count(2, "entry", "entries")` is `2 entries` (for the nouns [`plural`]'s `s` does not
+/// make; every summary counts through one of the two).
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -84,6 +91,15 @@ mod tests {
         assert_eq!(Outcome::Good.exit_code(), 0);
         assert_eq!(Outcome::Problems.exit_code(), 1);
         assert_eq!(Outcome::Unchecked.exit_code(), 2);
+    }
+
+    #[test]
+    fn one_is_singular_and_every_other_count_plural() {
+        assert_eq!(count(1, "entry", "entries"), "1 entry");
+        assert_eq!(count(0, "entry", "entries"), "0 entries");
+        assert_eq!(count(2, "key", "keys"), "2 keys");
+        assert_eq!(format!("1 receipt{}", plural(1)), "1 receipt");
+        assert_eq!(format!("3 receipt{}", plural(3)), "3 receipts");
     }
 
     #[test]

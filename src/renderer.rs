@@ -16,6 +16,7 @@ use crate::request::{Call, MetaState};
 
 pub mod v2;
 pub mod v3;
+pub mod v4;
 
 pub const RENDERER_NAME: &str = "sealkit-approve-terminal";
 pub const RENDERER_VERSION: &str = "1";

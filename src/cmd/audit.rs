@@ -5,14 +5,14 @@
 
 use super::{Global, Out};
 use crate::approvers::Approvers;
-use crate::audit::{self, AuditError, Event, Observer, Options, Summary};
+use crate::audit::{self, AuditError, Event, Options, Summary};
 use crate::cli::{AuditArgs, Format};
 use crate::finding::{Code, Finding, Severity};
 use crate::inert::escape;
 use crate::outcome::{plural, Outcome};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 use std::collections::BTreeMap;
-use std::io::{self, IsTerminal};
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// Human output lists at most this many findings per code.
@@ -34,10 +34,10 @@ pub fn run(args: AuditArgs, global: &Global) -> miette::Result<Outcome> {
         .map_err(super::diagnostic::report)?;
     let trust_line = match (&args.trusted_approvers, &approvers) {
         (Some(path), Some(list)) => Some(format!(
-            "trusted approvers {} ({} entries, {} keys)",
+            "trusted approvers {} ({}, {})",
             escape(&path.display().to_string()),
-            list.entries.len(),
-            list.keys().len()
+            crate::outcome::count(list.entries.len() as u64, "entry", "entries"),
+            crate::outcome::count(list.keys().len() as u64, "key", "keys")
         )),
         _ => None,
     };
@@ -46,7 +46,7 @@ pub fn run(args: AuditArgs, global: &Global) -> miette::Result<Outcome> {
         approvers,
         jobs,
     };
-    let progress = Progress::new();
+    let progress = super::progress::Progress::new("files");
     let mut out = Out::new();
     let mut writer = Writer::new(global.format, trust_line, &args.dirs);
     let result = audit::audit(&args.dirs, &options, &progress, &mut |event| {
@@ -150,48 +150,6 @@ fn key_qualifier(mut codes: impl Iterator<Item = Code>) -> String {
         format!(" {}", crate::receipt::pin::UNDER_KEY_IN_EVIDENCE)
     } else {
         String::new()
-    }
-}
-
-/// A progress bar on a terminal, nothing elsewhere.
-struct Progress {
-    bar: indicatif::ProgressBar,
-}
-
-impl Progress {
-    fn new() -> Self {
-        let bar = if io::stderr().is_terminal() && !super::quiet() {
-            let bar = indicatif::ProgressBar::new(0);
-            if let Ok(style) = indicatif::ProgressStyle::with_template(
-                "{spinner} auditing {pos}/{len} files [{bar:40}] {rate} files/s eta {eta}",
-            ) {
-                let style = style.with_key(
-                    "rate",
-                    |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                        let _ = write!(w, "{}", super::layout::rate(state.per_sec()));
-                    },
-                );
-                bar.set_style(style.progress_chars("=> "));
-            }
-            bar
-        } else {
-            indicatif::ProgressBar::hidden()
-        };
-        Progress { bar }
-    }
-
-    fn finish(&self) {
-        self.bar.finish_and_clear();
-    }
-}
-
-impl Observer for Progress {
-    fn walked(&self, files: u64) {
-        self.bar.set_length(files);
-    }
-
-    fn checked(&self) {
-        self.bar.inc(1);
     }
 }
 
@@ -345,7 +303,7 @@ impl Writer {
                 out.typed("summary", summary)?;
                 out.text("}\n")
             }
-            Format::Human => out.text(&super::layout::text(&self.human(summary, pin, outcome))),
+            Format::Human => out.human(&self.human(summary, pin, outcome)),
         }
     }
 
@@ -404,8 +362,9 @@ impl Writer {
             for (code, count) in &self.per_code {
                 if *count > HUMAN_ROWS_PER_CODE {
                     text.push_str(&format!(
-                        "… and {} more {code} findings (--format jsonl lists every one)\n",
-                        count - HUMAN_ROWS_PER_CODE
+                        "… and {} more {code} finding{} (--format jsonl lists every one)\n",
+                        count - HUMAN_ROWS_PER_CODE,
+                        plural((count - HUMAN_ROWS_PER_CODE) as u64)
                     ));
                 }
             }
@@ -448,8 +407,9 @@ impl Writer {
         let mut text = format!("{}\n", super::layout::table(&table));
         if total > self.approved.len() {
             text.push_str(&format!(
-                "… and {} more attributed receipts (--format jsonl lists every one)\n",
-                total - self.approved.len()
+                "… and {} more attributed receipt{} (--format jsonl lists every one)\n",
+                total - self.approved.len(),
+                plural((total - self.approved.len()) as u64)
             ));
         }
         let mut counts = Table::new();

@@ -11,7 +11,7 @@ use super::{Global, Out, Typed};
 use crate::cli::{DiffArgs, Format};
 use crate::inert::escape;
 use crate::migrate::diff::verify::LabelCheck;
-use crate::migrate::diff::{self, short, DiffReport, Pair, View};
+use crate::migrate::diff::{self, DiffReport, Pair, View};
 use crate::migrate::{Label, Options, Presence};
 use crate::outcome::Outcome;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
@@ -36,7 +36,7 @@ pub fn run(args: DiffArgs, global: &Global) -> miette::Result<Outcome> {
             .map_err(super::io_report)?,
         Format::Jsonl => jsonl(&mut out, &report).map_err(super::io_report)?,
         Format::Human => out
-            .text(&super::layout::text(&human(&report, &args)))
+            .human(&human(&report, &args))
             .map_err(super::io_report)?,
     }
     out.flush().map_err(super::io_report)?;
@@ -109,7 +109,7 @@ fn target_text(view: &View) -> String {
         None => "—".into(),
         Some(t) => format!(
             "{} {}",
-            escape(&short(t)),
+            escape(t),
             view.target_profile.map_or("(no profile)", |p| p.as_str())
         ),
     }
@@ -128,8 +128,8 @@ fn meta_text(view: &View) -> String {
 
 fn pair_row(index: usize, pair: &Pair) -> Vec<String> {
     let frame = match pair.key.length {
-        Some(length) => format!("{}\n{length} bytes", escape(&short(&pair.key.sha256))),
-        None => format!("request\n{}", escape(&short(&pair.key.sha256))),
+        Some(length) => format!("{}\n{length} bytes", escape(&pair.key.sha256)),
+        None => format!("request\n{}", escape(&pair.key.sha256)),
     };
     let frame = if pair.of > 1 {
         format!("{frame}\n({} of {})", pair.position, pair.of)
@@ -145,7 +145,7 @@ fn pair_row(index: usize, pair: &Pair) -> Vec<String> {
     let mut target = arrow(&target_text(&pair.old), &target_text(&pair.new));
     if let Some(committed) = &pair.committed_target {
         if pair.new.target.as_ref() != Some(committed) {
-            target.push_str(&format!("\ncommitted {}", escape(&short(committed))));
+            target.push_str(&format!("\ncommitted {}", escape(committed)));
         }
     }
     let canonical = arrow(
@@ -153,12 +153,12 @@ fn pair_row(index: usize, pair: &Pair) -> Vec<String> {
             .old
             .canonical_request_sha256
             .as_deref()
-            .map_or("—".into(), |h| escape(&short(h)).into_owned()),
+            .map_or("—".into(), |h| escape(h).into_owned()),
         &pair
             .new
             .canonical_request_sha256
             .as_deref()
-            .map_or("—".into(), |h| escape(&short(h)).into_owned()),
+            .map_or("—".into(), |h| escape(h).into_owned()),
     );
     let (old_meta, new_meta) = (meta_text(&pair.old), meta_text(&pair.new));
     let meta = if old_meta == new_meta {
@@ -195,11 +195,11 @@ const UNVERIFIED: &str = "(reported by the migration output, not verified)";
 
 fn human(report: &DiffReport, args: &DiffArgs) -> String {
     let mut text = format!(
-        "old: {} ({} receipts)   new: {} ({} receipts)\n",
+        "old: {} ({})   new: {} ({})\n",
         escape(&args.old.display().to_string()),
-        report.summary.old_receipts,
+        crate::outcome::count(report.summary.old_receipts as u64, "receipt", "receipts"),
         escape(&args.new.display().to_string()),
-        report.summary.new_receipts
+        crate::outcome::count(report.summary.new_receipts as u64, "receipt", "receipts")
     );
     if !report.pairs.is_empty() {
         let mut table = Table::new();
@@ -254,7 +254,11 @@ fn human(report: &DiffReport, args: &DiffArgs) -> String {
     if !report.notes.is_empty() {
         text.push_str("migration facts:\n");
         for note in &report.notes {
-            text.push_str(&format!("  - {}\n", escape(&note.message)));
+            text.push_str(&format!(
+                "  - {}: {}\n",
+                note.code.as_str(),
+                escape(&note.message)
+            ));
         }
     }
     let conflicts = report

@@ -105,7 +105,7 @@ pub fn run(args: EnvelopeArgs, global: &Global) -> miette::Result<Outcome> {
     let mut out = Out::new();
     match global.format {
         Format::Json | Format::Jsonl => out.json_line("envelope", &report).into_diagnostic()?,
-        Format::Human => out.text(&human(&report)).into_diagnostic()?,
+        Format::Human => out.human(&human(&report)).into_diagnostic()?,
     }
     out.flush().into_diagnostic()?;
     Ok(report.outcome(global.deny_warnings))
@@ -134,7 +134,7 @@ fn refused(frame: &[u8], refusal: &Refusal, global: &Global) -> miette::Result<O
             };
             let diagnostic =
                 super::target::render_diagnostic("frame", &frame_view, refusal, global.color);
-            out.text(&format!(
+            out.human(&format!(
                 "{diagnostic}\nno seal.effect/v2 message: sealkit refuses this frame ({}, JSON-RPC {}, byte offset {})\n",
                 refusal.code.as_str(),
                 refusal.jsonrpc_code(),
@@ -353,8 +353,11 @@ fn human(report: &Report<'_>) -> String {
     }
     let m = &report.message;
     let mut text = format!(
-        "{table}\nseal.effect/v2 message: {} bytes, sha256 {}\n{}\n",
-        m.length, m.sha256, m.hex
+        "{}\nseal.effect/v2 message: {} bytes, sha256 {}\n{}\n",
+        super::layout::table(&table),
+        m.length,
+        m.sha256,
+        m.hex
     );
     text.push_str(&match &report.signature {
         None => "signature: not checked (give --verify SIG --pubkey HEX)\n".to_owned(),
@@ -381,7 +384,7 @@ fn human(report: &Report<'_>) -> String {
             };
             findings.add_row([f.code, severity, &escape(&f.message)]);
         }
-        text.push_str(&format!("{findings}\n"));
+        text.push_str(&format!("{}\n", super::layout::table(&findings)));
     }
     text
 }

@@ -11,7 +11,7 @@ use crate::inert::escape;
 use crate::input::Input;
 use crate::outcome::Outcome;
 use crate::receipt::Scratch;
-use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
 use serde::Serialize;
 use std::path::Path;
 
@@ -64,7 +64,7 @@ fn run_ref(args: EvidenceRefArgs, global: &Global) -> miette::Result<Outcome> {
         match (global.format, &mut array) {
             (Format::Json, Some(array)) => array.item(&mut out, "evidence-ref", &record),
             (Format::Jsonl, _) => out.json_line("evidence-ref", &record),
-            _ => out.text(&human_ref(&record)),
+            _ => write_human_ref(&mut out, &record),
         }
         .map_err(super::io_report)?;
     }
@@ -75,25 +75,29 @@ fn run_ref(args: EvidenceRefArgs, global: &Global) -> miette::Result<Outcome> {
     Ok(outcome)
 }
 
-fn human_ref(record: &RefRecord<'_>) -> String {
-    let mut text = format!("{}\n", escape(&record.file.display().to_string()));
+/// One receipt's reference as people read it: its file, then the evidenceRef or why there is
+/// none, through the one layout ([`Out::human`]) except the evidenceRef's JSON, which is made
+/// to be pasted: it is printed whole on its own line however wide (a terminal soft-wraps it
+/// and a copy of it stays one line; a line break inside would corrupt a string in it).
+fn write_human_ref(out: &mut Out, record: &RefRecord<'_>) -> std::io::Result<()> {
+    out.human(&format!("{}\n", escape(&record.file.display().to_string())))?;
     match &record.made.evidence_ref {
         Some(evidence_ref) => {
             // Exact JSON to paste into an annotation; made inert like any other human text.
             let json = serde_json::to_string(evidence_ref).unwrap_or_default();
-            text.push_str(&format!("  evidenceRef {}\n", escape(&json)));
+            out.text(&format!("  evidenceRef {}\n", escape(&json)))
         }
         None => {
-            text.push_str(&format!(
+            let mut text = format!(
                 "  NO REFERENCE  the receipt is {}, so it names nothing\n",
                 record.made.status
-            ));
+            );
             for finding in &record.made.findings {
                 text.push_str(&format!("    {}\n", super::finding_line(finding)));
             }
+            out.human(&text)
         }
     }
-    text
 }
 
 fn run_verify(args: EvidenceVerifyArgs, global: &Global) -> miette::Result<Outcome> {
@@ -181,7 +185,9 @@ fn print_checks(records: &[Record], global: &Global) -> miette::Result<()> {
                     .map_err(super::io_report)?;
             }
         }
-        Format::Human => out.text(&human_checks(records)).map_err(super::io_report)?,
+        Format::Human => out
+            .human(&human_checks(records))
+            .map_err(super::io_report)?,
     }
     out.flush().map_err(super::io_report)
 }
@@ -213,8 +219,6 @@ fn human_checks(records: &[Record]) -> String {
     let mut table = Table::new();
     table
         .load_preset(UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_width(110)
         .set_header(vec!["where", "verdict", "binding", "evidence", "detail"]);
     for record in records {
         let source = &record.source;
@@ -241,14 +245,13 @@ fn human_checks(records: &[Record]) -> String {
             Binding::RequestRefused => "request refused",
             Binding::NotApplicable => "-",
         };
-        // The file's name keeps the table readable; JSON carries the whole path.
+        // The whole path: a file name alone could be any of several directories' files.
         let evidence = record
             .verdict
             .evidence
             .as_ref()
             .map_or("-".to_owned(), |e| {
-                let name = e.file.file_name().unwrap_or(e.file.as_os_str());
-                format!("{} (by {})", name.to_string_lossy(), e.by)
+                format!("{} (by {})", e.file.display(), e.by)
             });
         // The type is shown where sealkit does not evaluate it.
         let mut detail = record.verdict.message.clone();
@@ -263,6 +266,6 @@ fn human_checks(records: &[Record]) -> String {
             escape(&detail).into_owned(),
         ]);
     }
-    text.push_str(&format!("{table}\n"));
+    text.push_str(&format!("{}\n", super::layout::table(&table)));
     text
 }

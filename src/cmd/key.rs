@@ -14,7 +14,6 @@ use crate::keys::{encrypted, store, KeyError, PublicKey, SecretKey};
 use crate::outcome::Outcome;
 use miette::IntoDiagnostic;
 use serde::Serialize;
-use std::io::Write;
 
 pub fn run(args: KeyArgs, global: &Global) -> miette::Result<Outcome> {
     match args.what {
@@ -58,46 +57,35 @@ fn show(args: KeyShowArgs, global: &Global) -> miette::Result<Outcome> {
     match global.format {
         Format::Json | Format::Jsonl => out.json_line("key", &record).into_diagnostic()?,
         Format::Human => {
-            writeln!(
-                out,
-                "file        {}",
-                crate::inert::escape(&record.file.display().to_string())
-            )
-            .into_diagnostic()?;
-            writeln!(out, "kind        {}", record.kind).into_diagnostic()?;
+            let file = crate::inert::escape(&record.file.display().to_string()).into_owned();
+            let mut text = format!("file        {file}\nkind        {}\n", record.kind);
             match &record.public_key {
-                Some(hex) => writeln!(out, "public key  {hex}").into_diagnostic()?,
-                None => writeln!(
-                    out,
+                Some(hex) => text.push_str(&format!("public key  {hex}\n")),
+                None => text.push_str(
                     "public key  (not shown: the file is not recognisably a public key; make \
-                     it readable by others if it is one)"
-                )
-                .into_diagnostic()?,
+                     it readable by others if it is one)\n",
+                ),
             }
-            writeln!(out, "key id      {}", record.key_id).into_diagnostic()?;
+            text.push_str(&format!("key id      {}\n", record.key_id));
             if let Some(fingerprint) = &record.ssh_fingerprint {
                 let comment = record.ssh_comment.as_deref().unwrap_or("");
                 let line = format!("{fingerprint} {comment}");
                 let line = crate::inert::escape(line.trim_end());
-                writeln!(out, "ssh key     {line}").into_diagnostic()?;
+                text.push_str(&format!("ssh key     {line}\n"));
             }
             if kind == Kind::SecretEncrypted {
-                writeln!(
-                    out,
+                text.push_str(
                     "note        the public key is the one the file states beside the encrypted \
-                     seed; unlocking the key checks that it is the seed's"
-                )
-                .into_diagnostic()?;
+                     seed; unlocking the key checks that it is the seed's\n",
+                );
             }
             if kind == Kind::SecretPlain {
-                writeln!(
-                    out,
-                    "note        the secret key is not encrypted; `sealkit key protect {}` \
-                     encrypts it",
-                    crate::inert::escape(&record.file.display().to_string())
-                )
-                .into_diagnostic()?;
+                text.push_str(&format!(
+                    "note        the secret key is not encrypted; `sealkit key protect {file}` \
+                     encrypts it\n"
+                ));
             }
+            out.human(&text).into_diagnostic()?;
         }
     }
     out.flush().into_diagnostic()?;
@@ -169,13 +157,13 @@ fn protect(args: KeyProtectArgs, global: &Global) -> miette::Result<Outcome> {
         Format::Json | Format::Jsonl => {
             out.json_line("key-protected", &record).into_diagnostic()?
         }
-        Format::Human => writeln!(
-            out,
-            "encrypted {} in place with your passphrase (key id {})",
-            crate::inert::escape(&record.file.display().to_string()),
-            record.key_id
-        )
-        .into_diagnostic()?,
+        Format::Human => out
+            .human(&format!(
+                "encrypted {} in place with your passphrase (key id {})\n",
+                crate::inert::escape(&record.file.display().to_string()),
+                record.key_id
+            ))
+            .into_diagnostic()?,
     }
     out.flush().into_diagnostic()?;
     Ok(Outcome::Good)

@@ -12,7 +12,6 @@ use crate::keys::{self, Protection};
 use crate::outcome::Outcome;
 use miette::IntoDiagnostic;
 use serde::Serialize;
-use std::io::Write;
 
 #[derive(Serialize)]
 struct Generated {
@@ -54,27 +53,19 @@ pub fn run(args: KeygenArgs, global: &Global) -> miette::Result<Outcome> {
             } else {
                 "UNENCRYPTED, mode 0600; keep it private"
             };
-            let secret_file = &report.secret_key_file.display().to_string();
-            writeln!(
-                out,
-                "secret key file  {} ({protection})",
-                escape(secret_file)
-            )
-            .into_diagnostic()?;
-            writeln!(
-                out,
-                "public key file  {}",
-                escape(&report.public_key_file.display().to_string())
-            )
-            .into_diagnostic()?;
-            writeln!(out, "public key       {}", report.public_key).into_diagnostic()?;
-            writeln!(out, "key id           {}", report.key_id).into_diagnostic()?;
-            writeln!(
-                out,
-                "give the host --approval-pubkey {}; sign with sealkit approve --key-file {}",
+            let secret_file = escape(&report.secret_key_file.display().to_string()).into_owned();
+            out.human(&format!(
+                "secret key file  {secret_file} ({protection})\n\
+                 public key file  {}\n\
+                 public key       {}\n\
+                 key id           {}\n\
+                 give the host --approval-pubkey {}; sign with sealkit approve --key-file \
+                 {secret_file}\n",
+                escape(&report.public_key_file.display().to_string()),
                 report.public_key,
-                escape(secret_file)
-            )
+                report.key_id,
+                report.public_key,
+            ))
             .into_diagnostic()?;
         }
     }

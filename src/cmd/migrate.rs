@@ -10,7 +10,7 @@ use crate::input::{Input, Kind, Unreadable};
 use crate::migrate::frames::FrameIndex;
 use crate::migrate::output;
 use crate::migrate::run::{self, CaptureInfo, Plan, RunError, Summary};
-use crate::migrate::{diff::short, Change, Label, Options, Presence, Record};
+use crate::migrate::{Change, Label, Options, Presence, Record};
 use crate::outcome::Outcome;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 use std::io::{self, Write};
@@ -90,9 +90,7 @@ pub fn run(args: MigrateArgs, global: &Global) -> miette::Result<Outcome> {
             out.text("}\n").map_err(super::io_report)?;
         }
         Format::Human => out
-            .text(&super::layout::text(&human(
-                &shown, more, &summary, &args.out,
-            )))
+            .human(&human(&shown, more, &summary, &args.out))
             .map_err(super::io_report)?,
     }
     out.flush().map_err(super::io_report)?;
@@ -186,22 +184,13 @@ pub(super) fn changes_text(changes: &[Change]) -> String {
     }
 }
 
-/// A receipt's file name, `<counter>-<short hash>` for seal-host's naming.
+/// A receipt's file name, whole (its hash is a digest: never shortened, so `grep` finds it).
 pub(super) fn receipt_name(path: &str) -> String {
     let name = Path::new(path)
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.to_owned());
-    match name
-        .strip_prefix("receipt-")
-        .and_then(|rest| rest.strip_suffix(".json"))
-        .and_then(|stem| stem.rsplit_once('-'))
-    {
-        Some((counter, hash)) if crate::digest::is_sha256_hex(hash) => {
-            format!("{}-{}", escape(counter), short(hash))
-        }
-        _ => escape(&name).into_owned(),
-    }
+    escape(&name).into_owned()
 }
 
 /// A list in a sentence: its items, or `none` (never a label with nothing after it).
@@ -229,8 +218,8 @@ fn detail_cell(record: &Record) -> String {
 fn target_cell(target: Option<&String>, profile: Option<&str>) -> String {
     match (target, profile) {
         (None, _) => "— (not guarded)".into(),
-        (Some(t), Some(p)) => format!("{} {p}", escape(&short(t))),
-        (Some(t), None) => format!("{} (no profile)", escape(&short(t))),
+        (Some(t), Some(p)) => format!("{} {p}", escape(t)),
+        (Some(t), None) => format!("{} (no profile)", escape(t)),
     }
 }
 
@@ -243,7 +232,7 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
             .set_content_arrangement(ContentArrangement::Dynamic)
             .set_width(200)
             .set_header(vec![
-                "receipt (counter-hash)",
+                "receipt",
                 "verdict",
                 "label",
                 "changes",
@@ -259,7 +248,7 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
             };
             let committed = match (&r.old_target, &r.committed_target) {
                 (None, _) => "— (not guarded)".into(),
-                (Some(_), Some(t)) => escape(&short(t)).into_owned(),
+                (Some(_), Some(t)) => escape(t).into_owned(),
                 (Some(_), None) => "unknown".into(),
             };
             table.add_row(vec![
@@ -286,7 +275,8 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
     }
     if more > 0 {
         text.push_str(&format!(
-            "… and {more} more receipts (every record is in {})\n",
+            "… and {more} more receipt{} (every record is in {})\n",
+            crate::outcome::plural(more as u64),
             escape(&out_dir.join(output::RECORDS_FILE).display().to_string())
         ));
     }
@@ -326,9 +316,9 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
         .map(|(name, n)| format!("{name} {n}"))
         .collect();
     text.push_str(&format!(
-        "{} receipts, {} need attention; changes: {}; _meta: {}; old targets: {}\n",
-        summary.receipts,
-        summary.needs_attention,
+        "{}, {} attention; changes: {}; _meta: {}; old targets: {}\n",
+        crate::outcome::count(summary.receipts, "receipt", "receipts"),
+        crate::outcome::count(summary.needs_attention, "needs", "need"),
         listed(&changes),
         listed(&meta),
         listed(&profiles)
@@ -341,9 +331,9 @@ fn human(records: &[Record], more: usize, summary: &Summary, out_dir: &Path) -> 
         )),
     }
     text.push_str(&format!(
-        "wrote {} ({} records, sha256 {}) and {}\n",
+        "wrote {} ({}, sha256 {}) and {}\n",
         escape(&out_dir.join(output::RECORDS_FILE).display().to_string()),
-        summary.records.count,
+        crate::outcome::count(summary.records.count, "record", "records"),
         summary.records.sha256,
         escape(&out_dir.join(output::SUMMARY_FILE).display().to_string())
     ));

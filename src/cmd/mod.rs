@@ -26,6 +26,7 @@ pub mod keygen;
 pub mod layout;
 pub mod migrate;
 pub mod passphrase;
+mod progress;
 pub mod report;
 pub mod slips;
 pub mod target;
@@ -273,7 +274,7 @@ pub fn refused_duplicate(
                 findings: [&finding],
             },
         ),
-        Format::Human => out.text(&format!(
+        Format::Human => out.human(&format!(
             "{}\n  REFUSED  {}\n",
             crate::inert::escape(&file.display().to_string()),
             finding_line(&finding)
@@ -350,6 +351,15 @@ impl Out {
 
     pub fn text(&mut self, text: &str) -> io::Result<()> {
         self.write_all(text.as_bytes())
+    }
+
+    /// Human output, fitted to where it is printed by the one layout rule
+    /// ([`layout::text`]: word-wrapped to the terminal or `COLUMNS`, never wrapped when piped
+    /// without it). Every command writes its human text through here, tables drawn by
+    /// [`layout::table`] first; `text` is for JSON and for the one line made to be pasted whole
+    /// (`evidence ref`'s evidenceRef).
+    pub fn human(&mut self, text: &str) -> io::Result<()> {
+        self.text(&layout::text(text))
     }
 
     pub fn flush(&mut self) -> io::Result<()> {

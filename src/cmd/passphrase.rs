@@ -1,5 +1,6 @@
 //! Where passphrases come from: the first line of a `--passphrase-file`, or the terminal
-//! (asked without echo; on Windows through the console). Passphrases are held as
+//! (echo turned off and input typed ahead discarded before the prompt is drawn; on Windows
+//! through the console). File names in prompts are shown inert. Passphrases are held as
 //! `SecretString`, wiped when dropped, and never printed.
 
 use crate::input::Input;
@@ -31,33 +32,38 @@ pub fn from_file(path: &Path) -> Result<SecretString, KeyError> {
 
 /// Asks once on the terminal.
 pub fn ask(prompt: &str) -> Result<SecretString, KeyError> {
-    let answer = read_after_prompt(prompt).map_err(|_| KeyError::NoPassphrase)?;
-    non_empty(SecretString::from(answer))
+    let answer = read(prompt)?;
+    non_empty(SecretString::from(answer.as_str().to_owned()))
 }
 
-/// Shows the prompt, then discards whatever was typed before it (a line pasted ahead must not
-/// become the passphrase), then reads without echo.
+/// Reads without echo, the prompt drawn only once echo is off and input typed before it is
+/// discarded (see `terminal::read_passphrase`).
 #[cfg(unix)]
-fn read_after_prompt(prompt: &str) -> std::io::Result<String> {
-    use std::io::Write;
-    let mut tty = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open("/dev/tty")?;
-    tty.write_all(prompt.as_bytes())?;
-    tty.flush()?;
-    super::terminal::discard_typed_ahead(&tty)?;
-    rpassword::read_password()
+fn read(prompt: &str) -> Result<Zeroizing<String>, KeyError> {
+    super::terminal::read_passphrase(prompt).map_err(|error| match error.kind() {
+        std::io::ErrorKind::UnexpectedEof => {
+            KeyError::BadPassphrase("the terminal's input ended before a passphrase was entered")
+        }
+        std::io::ErrorKind::InvalidData => {
+            KeyError::BadPassphrase("it is not UTF-8 text, or longer than 64 KiB")
+        }
+        _ => KeyError::NoPassphrase,
+    })
 }
 
 #[cfg(not(unix))]
-fn read_after_prompt(prompt: &str) -> std::io::Result<String> {
+fn read(prompt: &str) -> Result<Zeroizing<String>, KeyError> {
     rpassword::prompt_password(prompt)
+        .map(Zeroizing::new)
+        .map_err(|_| KeyError::NoPassphrase)
 }
 
 /// Asks twice on the terminal for a new passphrase; both entries must agree.
 pub fn ask_new(what: &str) -> Result<SecretString, KeyError> {
-    let first = ask(&format!("New passphrase for {what}: "))?;
+    let first = ask(&format!(
+        "New passphrase for {}: ",
+        crate::inert::escape(what)
+    ))?;
     let second = ask("Same passphrase again: ")?;
     if first.expose_secret() != second.expose_secret() {
         return Err(KeyError::BadPassphrase("the two entries differ"));
@@ -69,7 +75,10 @@ pub fn ask_new(what: &str) -> Result<SecretString, KeyError> {
 pub fn existing(file: Option<&Path>, key_path: &Path) -> Result<SecretString, KeyError> {
     match file {
         Some(file) => from_file(file),
-        None => ask(&format!("Passphrase for {}: ", key_path.display())),
+        None => ask(&format!(
+            "Passphrase for {}: ",
+            crate::inert::escape(&key_path.display().to_string())
+        )),
     }
 }
 

@@ -202,17 +202,18 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
     if global.format == Format::Human {
         let s = &model.summary;
         let mut out = Out::new();
-        out.text(&format!(
-            "{}: {}\nwrote {} ({} bytes): {} receipts, {} tokens, {} chain entries, {} errors, {} warnings\n",
+        let count = crate::outcome::count;
+        out.human(&format!(
+            "{}: {}\nwrote {} ({}): {}, {}, {}, {}, {}\n",
             model.verdict.title(),
             model.verdict.headline,
-            args.out.display(),
-            written,
-            s.receipts,
-            model.tokens.len(),
-            s.chain_entries,
-            model.verdict.errors,
-            model.verdict.warnings
+            crate::inert::escape(&args.out.display().to_string()),
+            count(written, "byte", "bytes"),
+            count(s.receipts, "receipt", "receipts"),
+            count(model.tokens.len() as u64, "token", "tokens"),
+            count(s.chain_entries, "chain entry", "chain entries"),
+            count(model.verdict.errors, "error", "errors"),
+            count(model.verdict.warnings, "warning", "warnings")
         ))
         .and_then(|()| out.flush())
         .map_err(super::io_report)?;

@@ -402,11 +402,11 @@ impl<'g> Report<'g> {
         writeln!(out, "{}", super::layout::table(&table))?;
         for row in self.page.drain(..) {
             if let Some(text) = row.explain {
-                writeln!(out, "{text}")?;
+                out.human(&format!("{text}\n"))?;
             }
         }
         for diagnostic in self.diagnostics.drain(..) {
-            writeln!(out, "{diagnostic}")?;
+            out.human(&format!("{diagnostic}\n"))?;
         }
         Ok(())
     }
@@ -435,11 +435,7 @@ impl<'g> Report<'g> {
                 let policy = format!(
                     "unknown _meta keys: {UNKNOWN_KEY_POLICY} (hashed into every identity that covers _meta, like the known keys)"
                 );
-                write!(
-                    out,
-                    "{}",
-                    super::layout::text(&format!("{summary}\n{policy}\n"))
-                )
+                out.human(&format!("{summary}\n{policy}\n"))
             }
         }
     }
@@ -529,7 +525,7 @@ fn explain_text(call: &Call, server: &str) -> String {
             row.extend(layouts.iter().map(|parts| {
                 parts
                     .get(i)
-                    .map(|p| clip(&escape(&p.framed()), 56))
+                    .map(|p| escape(&p.framed()).into_owned())
                     .unwrap_or_default()
             }));
             table.add_row(row);
@@ -558,14 +554,6 @@ fn explain_text(call: &Call, server: &str) -> String {
         }
     }
     text
-}
-
-fn clip(text: &str, limit: usize) -> String {
-    if text.chars().count() <= limit {
-        return text.to_owned();
-    }
-    let kept: String = text.chars().take(limit).collect();
-    format!("{kept}…")
 }
 
 /// A miette diagnostic pointing at the refused bytes, on a window of the frame (frames can

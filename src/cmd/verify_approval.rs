@@ -23,7 +23,7 @@ use crate::input::{stdin_once, Input, Kind};
 use crate::keys::{public_key_arg, PublicKey};
 use crate::outcome::Outcome;
 use crate::tokenfile::{Batch, LineReader, MAX_TOKEN_FILE_BYTES};
-use comfy_table::{presets, Cell, ContentArrangement, Table};
+use comfy_table::{presets, Cell, Table};
 use miette::{miette, IntoDiagnostic, WrapErr};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -526,15 +526,53 @@ struct Human {
     rows: usize,
     diagnostics: Vec<miette::MietteDiagnostic>,
     more_diagnostics: u64,
+    /// Whether an accepted approval's approver was shown as a claim no list vouches for.
+    claims: bool,
 }
 
 fn new_table() -> Table {
     let mut table = Table::new();
+    table.load_preset(presets::UTF8_FULL_CONDENSED).set_header([
+        "line",
+        "status",
+        "kind",
+        "target",
+        "approver",
+        "authorized",
+        "expiry",
+        "session",
+        "binding",
+        "reason",
+    ]);
     table
-        .load_preset(presets::UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Disabled)
-        .set_header(["line", "status", "kind", "target", "binding", "reason"]);
-    table
+}
+
+/// Who approved, as the record says: the name signed in the record, marked a claim when no
+/// trusted-approvers list vouches for it; with a list, the name the list gives the key (and
+/// the record's own name beside it when it differs). `-` for a decline (it names no approver)
+/// and for a line whose signature did not verify (its fields are no one's word).
+fn approver_text(report: &LineReport) -> String {
+    let Some(Signed::Approval(approval)) = &report.signed else {
+        return "-".to_owned();
+    };
+    let claim = format!("\"{}\"", escape(&approval.approver));
+    match &report.signed_by {
+        // Approver names are refused at parse time if they hold invisible characters.
+        Some(by) if by.name == approval.approver => format!("{} (trusted list)", by.name),
+        Some(by) => format!("{} (trusted list); record claims {claim}", by.name),
+        None => format!("{claim} (claim)"),
+    }
+}
+
+/// When the record says it was signed and until when it is valid, as RFC 3339 UTC times (a
+/// decline has its issue time and no expiry); `-` for a rejected line.
+fn times_text(report: &LineReport) -> (String, String) {
+    let time = crate::timestamp::rfc3339;
+    match &report.signed {
+        Some(Signed::Approval(a)) => (time(a.authorized_at), time(a.expiry)),
+        Some(Signed::Decline(d)) => (time(d.issued_at), "-".to_owned()),
+        None => ("-".to_owned(), "-".to_owned()),
+    }
 }
 
 impl Human {
@@ -545,40 +583,47 @@ impl Human {
             rows: 0,
             diagnostics: Vec::new(),
             more_diagnostics: 0,
+            claims: false,
         }
     }
 
     fn add(&mut self, report: &LineReport) -> io::Result<()> {
         let target = match &report.signed {
-            Some(Signed::Approval(a)) => short(&a.target),
-            Some(Signed::Decline(d)) => short(&d.target),
+            Some(Signed::Approval(a)) => a.target.clone(),
+            Some(Signed::Decline(d)) => d.target.clone(),
             None => report
                 .reported
                 .as_ref()
                 .and_then(|r| r.target.as_deref())
-                .map(|t| format!("{} (unverified)", short(&escape(t))))
+                .map(|t| format!("{} (unverified)", unverified_target(t)))
                 .unwrap_or_else(|| "-".to_owned()),
         };
         let status = match report.status {
             TokenStatus::Accepted => "accepted",
             TokenStatus::Rejected => "REJECTED",
         };
-        // Each cell from the text it shows, with no intermediate copy (comfy-table copies a
-        // cell's text into its own lines).
-        let status = match &report.signed_by {
-            // Approver names are refused at parse time if they hold invisible characters.
-            Some(by) => Cell::new_owned(format!("{status} ({})", by.name)),
-            None => Cell::new(status),
+        let (authorized, expiry) = times_text(report);
+        self.claims |=
+            matches!(report.signed, Some(Signed::Approval(_))) && report.signed_by.is_none();
+        let session = match &report.signed {
+            Some(Signed::Approval(a)) => escape(&a.session).into_owned(),
+            _ => "-".to_owned(),
         };
         let reason = match report.reason.as_deref() {
             Some(reason) => Cell::new(escape(reason)),
             None => Cell::new("-"),
         };
+        // Each cell from the text it shows, with no intermediate copy (comfy-table copies a
+        // cell's text into its own lines).
         self.table.add_row(vec![
             Cell::new(report.line),
-            status,
+            Cell::new(status),
             Cell::new(report.kind),
             Cell::new_owned(target),
+            Cell::new_owned(approver_text(report)),
+            Cell::new_owned(authorized),
+            Cell::new_owned(expiry),
+            Cell::new_owned(session),
             Cell::new_owned(binding_text(report)),
             reason,
         ]);
@@ -634,8 +679,9 @@ impl Human {
         if self.more_diagnostics > 0 {
             writeln!(
                 out,
-                "… and {} more rejected lines (see the table)",
-                self.more_diagnostics
+                "… and {} more rejected line{} (see the table)",
+                self.more_diagnostics,
+                crate::outcome::plural(self.more_diagnostics)
             )?;
         }
         write_conflicts(&mut out, conflicts)?;
@@ -649,8 +695,15 @@ impl Human {
             )?;
         }
         write_summary(&mut out, summary)?;
+        if self.claims {
+            writeln!(
+                out,
+                "approver names are claims: each was signed by the trusted key's holder, and no \
+                 --trusted-approvers list vouches for it"
+            )?;
+        }
         let mut stdout = self.out;
-        stdout.text(&super::layout::text(&String::from_utf8_lossy(&out)))?;
+        stdout.human(&String::from_utf8_lossy(&out))?;
         stdout.flush()
     }
 }
@@ -659,13 +712,19 @@ impl Human {
 fn write_conflicts(out: &mut impl Write, conflicts: &[Conflict]) -> io::Result<()> {
     for conflict in conflicts.iter().take(MAX_DIAGNOSTICS) {
         let error = super::layout::paint("error", super::layout::Verdict::Bad);
-        writeln!(out, "{error} [{}]: {}", conflict.code, conflict.message)?;
+        writeln!(
+            out,
+            "{error} [{}]: {}",
+            conflict.code,
+            escape(&conflict.message)
+        )?;
     }
     if conflicts.len() > MAX_DIAGNOSTICS {
         writeln!(
             out,
-            "… and {} more targets with an allow beside a signed decline",
-            conflicts.len() - MAX_DIAGNOSTICS
+            "… and {} more target{} with an allow beside a signed decline",
+            conflicts.len() - MAX_DIAGNOSTICS,
+            crate::outcome::plural((conflicts.len() - MAX_DIAGNOSTICS) as u64)
         )?;
     }
     Ok(())
@@ -686,8 +745,19 @@ fn diagnostic(report: &LineReport) -> miette::MietteDiagnostic {
     diagnostic
 }
 
-/// A 64-hex target as `8…4` characters; counted in characters, so an unverified target of
-/// any text is shortened without splitting one.
+/// A target read from a line that failed verification: whole when it is 64 hex digits (a
+/// digest is never cut), otherwise escaped and shortened (it is no target, only text to help
+/// find the line).
+fn unverified_target(text: &str) -> String {
+    if is_sha256_hex(text) {
+        text.to_owned()
+    } else {
+        short(&escape(text))
+    }
+}
+
+/// Text of any length as `8…4` characters; counted in characters, so unverified text is
+/// shortened without splitting one.
 fn short(hex: &str) -> String {
     let chars = hex.chars().count();
     if chars > 16 {
@@ -779,10 +849,10 @@ fn write_summary(out: &mut impl Write, summary: &Summary) -> io::Result<()> {
         },
         (None, Some(list)) => writeln!(
             out,
-            "trusted approvers {} ({} entries, {} keys; each accepted record names its approver)",
-            list.file.display(),
-            list.entries,
-            list.keys
+            "trusted approvers {} ({}, {}; each accepted record names its approver)",
+            escape(&list.file.display().to_string()),
+            crate::outcome::count(list.entries as u64, "entry", "entries"),
+            crate::outcome::count(list.keys as u64, "key", "keys")
         )?,
         (None, None) => {}
     }

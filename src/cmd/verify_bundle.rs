@@ -67,7 +67,7 @@ pub fn run(mut args: VerifyBundleArgs, global: &Global) -> miette::Result<Outcom
                 report: &report,
             },
         ),
-        Format::Human => out.text(&human(&report)),
+        Format::Human => out.human(&human(&report)),
     }
     .and_then(|()| out.flush())
     .map_err(super::io_report)?;

@@ -189,7 +189,7 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
     let mut out = Out::new();
     match global.format {
         Format::Json | Format::Jsonl => out.json_line("chain", &result),
-        Format::Human => out.text(&human(&result)),
+        Format::Human => out.human(&human(&result)),
     }
     .and_then(|()| out.flush())
     .map_err(super::io_report)?;
@@ -236,9 +236,13 @@ fn human(result: &ChainResult) -> String {
     }
     if let Some(lines) = &result.audit_lines {
         text.push_str(&format!(
-            "{} audit lines chained ({} empty lines dropped){}\n",
-            lines.payloads,
-            lines.dropped_empty_lines,
+            "{} chained ({} dropped){}\n",
+            crate::outcome::count(lines.payloads as u64, "audit line", "audit lines"),
+            crate::outcome::count(
+                lines.dropped_empty_lines as u64,
+                "empty line",
+                "empty lines"
+            ),
             if lines.not_utf8 {
                 "; the file is not UTF-8, invalid bytes were read as U+FFFD"
             } else {
@@ -258,7 +262,16 @@ fn human(result: &ChainResult) -> String {
             cut.line
         ));
     }
-    text.push_str(&format!("chain head: {}\n", result.head));
+    // A failed chain has two heads: say which one this is.
+    let which = match (&result.sealed, result.status) {
+        (Some(sealed), _) if sealed.first_bad_entry.is_some() => {
+            ", recomputed from the payloads (not the log's recorded head)"
+        }
+        (Some(_), "fail") => " (the log's recorded head, which recomputes)",
+        (None, "fail") => ", recomputed from the audit lines",
+        _ => "",
+    };
+    text.push_str(&format!("chain head{which}: {}\n", result.head));
     if let Some(check) = &result.expected_head {
         text.push_str(&if check.ok {
             "HEAD OK: equals --head\n".to_owned()
@@ -313,8 +326,8 @@ fn sealed_text(report: &SealedReport) -> String {
         text.push_str(&format!("  expected:   {}\n", report.genesis.expected));
         if report.first_bad_entry.is_none() {
             text.push_str(&format!(
-                "  (every one of the {} entries recomputes from the expected genesis)\n",
-                report.entries
+                "  (every one of the {} recomputes from the expected genesis)\n",
+                crate::outcome::count(report.entries as u64, "entry", "entries")
             ));
         }
     }
@@ -339,9 +352,9 @@ fn sealed_text(report: &SealedReport) -> String {
         }
         None if report.genesis.ok => {
             text.push_str(&format!(
-                "{}: {} entries, chain intact.\n",
+                "{}: {}, chain intact.\n",
                 super::layout::paint("VERIFY OK", super::layout::Verdict::Good),
-                report.entries
+                crate::outcome::count(report.entries as u64, "entry", "entries")
             ));
         }
         None => {}

@@ -87,7 +87,7 @@ pub fn run(args: VerifyReceiptArgs, global: &Global) -> miette::Result<Outcome> 
         match (global.format, &mut array) {
             (Format::Json, Some(array)) => array.item(&mut out, "receipt", &result),
             (Format::Jsonl, _) => out.json_line("receipt", &result),
-            _ => out.text(&super::layout::text(&human(&result, pin.as_ref()))),
+            _ => out.human(&human(&result, pin.as_ref())),
         }
         .map_err(super::io_report)?;
     }
@@ -95,8 +95,7 @@ pub fn run(args: VerifyReceiptArgs, global: &Global) -> miette::Result<Outcome> 
         array.end(&mut out).map_err(super::io_report)?;
     }
     if global.format == Format::Human && statuses.len() > 1 {
-        out.text(&super::layout::text(&summary(&statuses)))
-            .map_err(super::io_report)?;
+        out.human(&summary(&statuses)).map_err(super::io_report)?;
     }
     out.flush().map_err(super::io_report)?;
     Ok(outcome)

@@ -276,6 +276,46 @@ pub fn read_secret_key_file(
     path: &Path,
     passphrase: &mut dyn FnMut() -> Result<SecretString, KeyError>,
 ) -> Result<(SecretKey, KeyLocation), KeyError> {
+    match open_secret_key_file(path)? {
+        OpenedSecret::Plain(key) => Ok((key, KeyLocation::File(path.to_path_buf()))),
+        OpenedSecret::Encrypted(locked) => {
+            let key = locked.unlock(passphrase()?)?;
+            Ok((key, KeyLocation::EncryptedFile(path.to_path_buf())))
+        }
+    }
+}
+
+/// A secret key file read and checked, its secret not yet used.
+pub enum OpenedSecret {
+    /// A plain seed file: the key.
+    Plain(SecretKey),
+    /// A passphrase-encrypted key file, decrypted only by [`LockedKey::unlock`].
+    Encrypted(LockedKey),
+}
+
+/// An encrypted key file's bytes, with the public key it states in the clear (absent in files
+/// written before the line existed).
+pub struct LockedKey {
+    path: PathBuf,
+    bytes: Zeroizing<Vec<u8>>,
+    pub stated: Option<PublicKey>,
+}
+
+impl LockedKey {
+    /// Decrypts the key with the passphrase (checking it against the stated public key).
+    pub fn unlock(&self, passphrase: SecretString) -> Result<SecretKey, KeyError> {
+        encrypted::decrypt(&self.path, &self.bytes, passphrase)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Reads a secret key file, plain or encrypted, without asking for a passphrase: the checks
+/// of [`read_secret_key_file`] (not standard input, private to its owner, a secret key) run
+/// here, and an encrypted file's public key line is read.
+pub fn open_secret_key_file(path: &Path) -> Result<OpenedSecret, KeyError> {
     if path.as_os_str() == "-" {
         return Err(KeyError::NotFromStdin);
     }
@@ -292,16 +332,14 @@ pub fn read_secret_key_file(
         }
     }
     match inspect(path)? {
-        Content::Encrypted(bytes) => {
-            let key = encrypted::decrypt(path, &bytes, passphrase()?)?;
-            Ok((key, KeyLocation::EncryptedFile(path.to_path_buf())))
-        }
+        Content::Encrypted(bytes) => Ok(OpenedSecret::Encrypted(LockedKey {
+            path: path.to_path_buf(),
+            stated: encrypted::stated_public(path, &bytes)?,
+            bytes: Zeroizing::new(bytes),
+        })),
         Content::PlainSeed {
             seed, raw: false, ..
-        } => Ok((
-            SecretKey::from_seed(&seed),
-            KeyLocation::File(path.to_path_buf()),
-        )),
+        } => Ok(OpenedSecret::Plain(SecretKey::from_seed(&seed))),
         // Owner-only 64 hex is taken for a secret above; other shapes are not approval keys.
         _ => Err(KeyError::NotSecret {
             path: path.to_path_buf(),

@@ -153,6 +153,18 @@ pub enum NoteCode {
     SeveralReceiptsPerFrame,
 }
 
+impl NoteCode {
+    /// The code as JSON writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NoteCode::TargetProfiles => "target-profiles",
+            NoteCode::SharedCanonicalHash => "shared-canonical-hash",
+            NoteCode::CounterReused => "counter-reused",
+            NoteCode::SeveralReceiptsPerFrame => "several-receipts-per-frame",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Note {
     pub code: NoteCode,
@@ -644,13 +656,6 @@ fn pair(
     }
 }
 
-pub fn short(hex: &str) -> String {
-    match hex.get(..12) {
-        Some(prefix) if hex.len() > 12 => format!("{prefix}…"),
-        _ => hex.to_owned(),
-    }
-}
-
 fn several_per_frame(
     key: &(String, Option<u64>),
     link: Link,
@@ -672,8 +677,8 @@ fn several_per_frame(
         .map(|(a, b)| format!("{a} → {b}"))
         .collect();
     let frame = match (link, key.1) {
-        (Link::FramedSubject, Some(length)) => format!("frame {} ({length} bytes)", short(&key.0)),
-        _ => format!("request {}", short(&key.0)),
+        (Link::FramedSubject, Some(length)) => format!("frame {} ({length} bytes)", key.0),
+        _ => format!("request {}", key.0),
     };
     let mut message = format!(
         "{frame} has {} old and {} new receipts, paired in session order (now, then counter): {}",
@@ -717,9 +722,10 @@ fn target_profiles(side: Side, views: &[&View]) -> Option<Note> {
         code: NoteCode::TargetProfiles,
         side: Some(side),
         message: format!(
-            "{}: {guarded} of {} receipts carry a guard target: {}",
+            "{}: {guarded} of {} {} a guard target: {}",
             side.as_str(),
-            views.len(),
+            crate::outcome::count(views.len() as u64, "receipt", "receipts"),
+            if guarded == 1 { "carries" } else { "carry" },
             parts.join(", ")
         ),
         items: by_profile.keys().map(|k| (*k).to_owned()).collect(),
@@ -753,9 +759,9 @@ fn shared_canonical(side: Side, views: &[&View]) -> Vec<Note> {
                 message: format!(
                     "{}: canonical_request_sha256 {} names {count} receipts of {} distinct frames ({}): {why}",
                     side.as_str(),
-                    short(canonical),
+                    canonical,
                     subjects.len(),
-                    subjects.iter().map(|s| short(s)).collect::<Vec<_>>().join(", ")
+                    subjects.iter().map(|s| &**s).collect::<Vec<&str>>().join(", ")
                 ),
                 items: std::iter::once(canonical.to_owned())
                     .chain(subjects.iter().map(|s| (*s).to_owned()))
@@ -811,4 +817,25 @@ fn counters(side: Side, views: &[&View]) -> Vec<Note> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::NoteCode;
+
+    #[test]
+    fn a_note_code_reads_as_json_writes_it() {
+        for code in [
+            NoteCode::TargetProfiles,
+            NoteCode::SharedCanonicalHash,
+            NoteCode::CounterReused,
+            NoteCode::SeveralReceiptsPerFrame,
+        ] {
+            assert_eq!(
+                serde_json::to_string(&code).unwrap(),
+                format!("\"{}\"", code.as_str())
+            );
+        }
+    }
 }

@@ -22,9 +22,9 @@ pub const MAX_WIDTH: usize = 160;
 /// The width used when there is no terminal to measure (`--yes` into a pipe).
 pub const DEFAULT_WIDTH: usize = 80;
 /// Where a value starts after its label (`  approver   `).
-const VALUE_COLUMN: usize = 13;
+pub(super) const VALUE_COLUMN: usize = 13;
 /// The mark starting a line that continues the line before it.
-const CONTINUED: &str = "+ ";
+pub(super) const CONTINUED: &str = "+ ";
 
 /// The renderer manifest; `manifest_sha256` is the SHA-256 of exactly these bytes.
 pub const RENDERER_MANIFEST: &str = concat!(
@@ -179,7 +179,7 @@ fn vouched(text: &mut Text, width: usize, request: &Request<'_>, record: &Record
 }
 
 /// The key that signs and the kind of record it makes.
-fn signed_with(text: &mut Text, width: usize, signer: &Signer<'_>, record: &Record<'_>) {
+pub(super) fn signed_with(text: &mut Text, width: usize, signer: &Signer<'_>, record: &Record<'_>) {
     field(text, width, "key id", |t| t.raw(signer.key_id));
     field(text, width, "key", |t| t.visible(signer.location));
     if let Some(fingerprint) = signer.fingerprint {
@@ -200,7 +200,7 @@ fn signed_with(text: &mut Text, width: usize, signer: &Signer<'_>, record: &Reco
 }
 
 /// The exact frame: what the record binds it by, then its bytes, cut to fit.
-fn frame(text: &mut Text, width: usize, frame: &[u8]) {
+pub(super) fn frame(text: &mut Text, width: usize, frame: &[u8]) {
     let (body, delimiter) = split_delimiter(frame);
     let ending = match delimiter {
         b"\r\n" => "ends with CRLF",
@@ -248,6 +248,11 @@ fn question(text: &mut Text, width: usize, request: &Request<'_>, record: &Recor
     }
     part.raw("? [y/N] ");
     parts.push(part);
+    join_question(text, width, parts);
+}
+
+/// The question's parts on one line when they fit, else broken between parts.
+pub(super) fn join_question(text: &mut Text, width: usize, parts: Vec<Text>) {
     let mut column = 0;
     for (index, part) in parts.into_iter().enumerate() {
         if index > 0 {
@@ -269,7 +274,7 @@ fn question(text: &mut Text, width: usize, request: &Request<'_>, record: &Recor
 
 /// `  label      value`, or, when the value does not fit beside its label, the label alone
 /// and the value on the next line indented by four spaces.
-fn field(text: &mut Text, width: usize, label: &str, value: impl FnOnce(&mut Text)) {
+pub(super) fn field(text: &mut Text, width: usize, label: &str, value: impl FnOnce(&mut Text)) {
     let mut shown = Text::default();
     value(&mut shown);
     let label = format!("  {label:<width$}", width = VALUE_COLUMN - 2);
@@ -286,7 +291,7 @@ fn field(text: &mut Text, width: usize, label: &str, value: impl FnOnce(&mut Tex
 
 /// Our own words (printable ASCII), word-wrapped at `width`, every line starting with
 /// `indent`.
-fn prose(text: &mut Text, width: usize, indent: &str, words: &str) {
+pub(super) fn prose(text: &mut Text, width: usize, indent: &str, words: &str) {
     let mut line = String::from(indent);
     for word in words.split(' ') {
         if line.len() > indent.len() && line.len() + 1 + word.len() > width {
@@ -308,6 +313,19 @@ fn prose(text: &mut Text, width: usize, indent: &str, words: &str) {
 /// escape. The text is ASCII (everything else is escaped), so a byte is a column; a line's
 /// CR before its LF takes none.
 fn fit(text: &[u8], width: usize) -> Vec<u8> {
+    fit_with(text, width, |line, limit, _| {
+        cut_outside_escape(line, limit)
+    })
+}
+
+/// [`fit`] with another rule for where a line is cut: `cut(rest, limit, next)` says how
+/// many bytes of `rest` go on a piece of at most `limit` columns (at least one), `next` being
+/// the room on the pieces after it.
+pub(super) fn fit_with(
+    text: &[u8],
+    width: usize,
+    cut: impl Fn(&[u8], usize, usize) -> usize,
+) -> Vec<u8> {
     let mut out = Vec::with_capacity(text.len() + text.len() / width * 4);
     for line in text.split_inclusive(|&b| b == b'\n') {
         let content_end = line
@@ -317,7 +335,7 @@ fn fit(text: &[u8], width: usize) -> Vec<u8> {
         let (mut rest, end) = line.split_at(content_end);
         let mut limit = width;
         while rest.len() > limit {
-            let cut = cut_outside_escape(rest, limit);
+            let cut = cut(rest, limit, width - CONTINUED.len()).clamp(1, limit);
             out.extend_from_slice(&rest[..cut]);
             out.push(b'\n');
             out.extend_from_slice(CONTINUED.as_bytes());
@@ -333,7 +351,7 @@ fn fit(text: &[u8], width: usize) -> Vec<u8> {
 /// Where to cut a line longer than `limit`: at `limit`, moved back before a `\u{HEX}`
 /// escape it would cut through, and before spaces that would end the piece (where nobody
 /// could see them; they start the next piece instead).
-fn cut_outside_escape(line: &[u8], limit: usize) -> usize {
+pub(super) fn cut_outside_escape(line: &[u8], limit: usize) -> usize {
     let mut cut = limit;
     if let Some(start) = line[..limit].windows(3).rposition(|w| w == b"\\u{") {
         if start > 0 && !line[start..limit].contains(&b'}') {

@@ -125,11 +125,11 @@ fn approve_from_frame_and_target_signs_a_bound_token() {
     );
 }
 
-/// The default screen is renderer version 2; with --yes its closing question is answered
+/// The default screen is renderer version 4; with --yes its closing question is answered
 /// on the same line, and shown_sha256 commits to the screen exactly as printed before that
 /// answer.
 #[test]
-fn approve_defaults_to_renderer_3_and_yes_answers_its_question() {
+fn approve_defaults_to_renderer_4_and_yes_answers_its_question() {
     let dir = tempfile::tempdir().unwrap();
     let frame = frame_path().display().to_string();
     let output = approve(
@@ -150,13 +150,13 @@ fn approve_defaults_to_renderer_3_and_yes_answers_its_question() {
     .unwrap();
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     let stdout = String::from_utf8(output.stdout).unwrap();
-    let question =
-        "Sign ALLOW for db.execute on server \"\", target 2a01...c565, valid 120 s? [y/N] ";
+    let question = "Sign ALLOW for db.execute with no server identity,\n\
+                    target 2a01...c565, valid 120 s? [y/N] ";
     let answered = format!("{question}yes (--yes)\nsigned allow for target={TARGET}\n");
     let shown_end = stdout.find(&answered).expect(&stdout) + question.len();
     let shown = &stdout.as_bytes()[..shown_end];
     // Standard output is a pipe: the screen is drawn at the default 80 columns.
-    assert!(stdout.starts_with("Seal approval request (sealkit-approve-terminal 3, 80 columns)\n"));
+    assert!(stdout.starts_with("Seal approval request (sealkit-approve-terminal 4, 80 columns)\n"));
     let (code, records) = verify_jsonl(
         &dir.path().join("tokens.ndjson"),
         &[
@@ -170,7 +170,7 @@ fn approve_defaults_to_renderer_3_and_yes_answers_its_question() {
     );
     assert_eq!(code, 0);
     let signed = &records[0]["signed"];
-    assert_eq!(signed["renderer"]["version"], "3");
+    assert_eq!(signed["renderer"]["version"], "4");
     assert_eq!(signed["shown"]["length"], shown.len() as u64);
     assert_eq!(
         signed["shown"]["sha256"],

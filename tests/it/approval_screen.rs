@@ -13,16 +13,18 @@ use serde_json::Value;
 use std::path::Path;
 use std::time::Duration;
 
-/// `sealkit ARGS…` in a pseudo-terminal `columns` wide (set with stty before sealkit starts).
+/// `sealkit ARGS…` in a pseudo-terminal `columns` wide (set before sealkit starts).
 pub fn spawn_at(columns: u16, dir: &Path, args: &[String]) -> Session {
     let mut command = std::process::Command::new("sh");
     command
         .arg("-c")
-        // The size is set, then checked, before sealkit starts: a CI run once drew the screen
-        // at the pty's default 80 columns in the 120-column case.
+        // sealkit starts only once the pty has the size the test sets below. The size is set
+        // from this side, after the spawn: ptyprocess sets its default 80x24 on the master
+        // once the child runs, which undid a size the child set itself whenever it came late
+        // (a loaded run drew the screen at 80 columns in the 120-column case).
         .arg(format!(
-            "for _ in 1 2 3 4 5 6 7 8 9 10; do stty cols {columns} rows 500; \
-             [ \"$(stty size)\" = \"500 {columns}\" ] && exec \"$0\" \"$@\"; sleep 0.1; done; \
+            "for _ in $(seq 100); do [ \"$(stty size)\" = \"500 {columns}\" ] && \
+             exec \"$0\" \"$@\"; sleep 0.1; done; \
              echo 'the pty did not take the size' >&2; exit 99"
         ))
         .arg(assert_cmd::cargo::cargo_bin("sealkit"))
@@ -30,6 +32,10 @@ pub fn spawn_at(columns: u16, dir: &Path, args: &[String]) -> Session {
         .current_dir(dir)
         .env("NO_COLOR", "1");
     let mut session = Session::spawn(command).unwrap();
+    session
+        .get_process_mut()
+        .set_window_size(columns, 500)
+        .unwrap();
     session.set_expect_timeout(Some(Duration::from_secs(60)));
     session
 }
@@ -108,7 +114,7 @@ fn the_screen_and_the_result_fit_80_and_120_columns() {
             shown.extend_from_slice(rest.as_bytes());
             let text = String::from_utf8_lossy(&shown).into_owned();
             assert!(
-                text.contains(&format!("(sealkit-approve-terminal 3, {columns} columns)")),
+                text.contains(&format!("(sealkit-approve-terminal 4, {columns} columns)")),
                 "{text}"
             );
             assert!(text.contains("signed "), "{text}");
@@ -172,7 +178,10 @@ fn every_signed_field_is_on_the_screen_that_was_shown() {
         checked += 1;
     }
     assert_eq!(checked, 15, "{payload}");
-    for label in ["  approver   alice-oncall\n", "  session    inc-4711\n"] {
+    for label in [
+        "  approver   \"alice-oncall\" (from --approver)\n",
+        "  session    inc-4711\n",
+    ] {
         assert!(screen.contains(label), "{screen}");
     }
 }
@@ -244,50 +253,51 @@ fn a_given_window_that_passed_is_refused_in_readable_times() {
     assert!(!dir.path().join("tokens.ndjson").exists());
 }
 
-/// The documented version 3 screen (docs/approvals.md) and the README's excerpt of it are
-/// what `approve --yes` shows for the getting-started frame at 80 columns.
+/// The documented version 3 and 4 screens (docs/approvals.md) and the README's excerpt of the
+/// default one are what `approve --yes` shows for the getting-started frame at 80 columns.
 #[test]
-fn the_documented_version_3_screen_is_the_real_one() {
+fn the_documented_version_3_and_4_screens_are_the_real_ones() {
     let docs = crate::support::documentation();
-    let block = fenced_block(
-        &docs,
-        "Seal approval request (sealkit-approve-terminal 3, 80 columns)",
-    );
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("keys")).unwrap();
     key_file(&dir.path().join("keys"));
-    let output = assert_cmd::Command::cargo_bin("sealkit")
-        .unwrap()
-        .current_dir(dir.path())
-        .args([
-            "approve",
-            "--yes",
-            "--format",
-            "json",
-            "--token-file",
-            "t.ndjson",
-        ])
-        .args([
-            "--key-file",
-            "keys/approval.key",
-            "--target",
-            TARGET,
-            "--frame",
-        ])
-        .arg(frame_path())
-        .args(["--authorized-at", "1786000000000", "--now", "1786000000500"])
-        .args(["--nonce", "demo-1", "--session", "demo-session"])
-        .args(["--approver", "alice-oncall"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(0), "{output:?}");
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
-    let screen = report["shown"]["text"].as_str().unwrap();
-    assert_eq!(screen.trim_end(), block.trim_end());
+    let runs = std::cell::Cell::new(0);
+    let screen = |version: &str| {
+        runs.set(runs.get() + 1);
+        let output = assert_cmd::Command::cargo_bin("sealkit")
+            .unwrap()
+            .current_dir(dir.path())
+            .args(["approve", "--yes", "--format", "json"])
+            .args(["--token-file", &format!("t{}.ndjson", runs.get())])
+            .args(["--renderer-version", version])
+            .args(["--key-file", "keys/approval.key", "--target", TARGET])
+            .arg("--frame")
+            .arg(frame_path())
+            .args(["--authorized-at", "1786000000000", "--now", "1786000000500"])
+            .args(["--nonce", "demo-1", "--session", "demo-session"])
+            .args(["--approver", "alice-oncall"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+        report["shown"]["text"].as_str().unwrap().to_owned()
+    };
+    for version in ["3", "4"] {
+        let block = fenced_block(
+            &docs,
+            &format!("Seal approval request (sealkit-approve-terminal {version}, 80 columns)"),
+        );
+        assert_eq!(
+            screen(version).trim_end(),
+            block.trim_end(),
+            "version {version}"
+        );
+    }
     let readme =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let excerpt = fenced_block(&readme, "You vouch for:");
-    let mut lines = screen.lines().map(str::trim_end);
+    let default = screen("4");
+    let mut lines = default.lines().map(str::trim_end);
     for line in excerpt.lines() {
         assert!(
             lines.any(|shown| shown == line),
@@ -312,7 +322,7 @@ fn the_fixed_layouts_say_when_they_do_not_fit() {
         assert!(!String::from_utf8_lossy(note.before()).contains("Seal approval request"));
         let rest = session.expect("[y/N] ").unwrap();
         let before = String::from_utf8_lossy(rest.before()).into_owned();
-        assert!(before.contains("version 3 (the default) fits"), "{before}");
+        assert!(before.contains("version 4 (the default) fits"), "{before}");
         let note_lines: Vec<&str> = before
             .split("Seal approval request")
             .next()
@@ -328,5 +338,32 @@ fn the_fixed_layouts_say_when_they_do_not_fit() {
         answer(&mut session, "n");
         session.expect(Eof).unwrap();
         assert!(!dir.path().join("tokens.ndjson").exists());
+    }
+}
+
+/// Each renderer's manifest, as docs/approvals.md prints it, is byte for byte the manifest
+/// the records name, and the digest printed beside it is its SHA-256: a person can check a
+/// record's `manifest_sha256` from the page alone.
+#[test]
+fn every_renderer_manifest_on_the_page_is_the_one_signed() {
+    use sealkit::renderer::{self, v2, v3, v4};
+    let docs = crate::support::documentation();
+    for (version, manifest, digest) in [
+        (
+            "1",
+            renderer::RENDERER_MANIFEST,
+            renderer::manifest_sha256(),
+        ),
+        ("2", v2::RENDERER_MANIFEST, v2::manifest_sha256()),
+        ("3", v3::RENDERER_MANIFEST, v3::manifest_sha256()),
+        ("4", v4::RENDERER_MANIFEST, v4::manifest_sha256()),
+    ] {
+        assert_eq!(sealkit::digest::sha256_hex(manifest.as_bytes()), digest);
+        assert!(
+            docs.lines().any(|line| line == manifest),
+            "version {version}'s manifest is not on the page as it is signed"
+        );
+        let named = format!("\"version\":\"{version}\",\n\"manifest_sha256\":\"{digest}\"}}`");
+        assert!(docs.contains(&named), "version {version}: {named}");
     }
 }

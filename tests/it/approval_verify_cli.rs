@@ -514,8 +514,24 @@ fn human_output_has_a_table_diagnostics_and_says_what_was_not_checked() {
         .output()
         .unwrap();
     let text = String::from_utf8(output.stdout).unwrap();
+    // Piped, each row is one line, its target whole and the approver shown as what the
+    // record claims, with its times as dates (issue 38 item 6; seen red on 5027bf8, its binary
+    // in place of target/debug/sealkit: `2a01d254…c565` and no approver, times or session).
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("│ 1    ┆ accepted ┆ approval-record-v2 ┆ "))
+        .expect(&text);
+    for cell in [
+        TARGET,
+        "\"local CLI operator\" (claim)",
+        "2026-08-06T07:06:40Z",
+        "2026-08-06T07:08:40Z",
+        "approve-cli/fixture",
+    ] {
+        assert!(row.contains(cell), "{cell} in {row}");
+    }
     assert!(
-        text.contains("│ 1    ┆ accepted ┆ approval-record-v2 ┆ 2a01d254…c565"),
+        text.contains("approver names are claims: each was signed by the trusted key's holder"),
         "{text}"
     );
     assert!(
@@ -647,4 +663,58 @@ fn a_line_longer_than_seal_host_reads_is_measured_not_held() {
         summary["file_findings"][0]["code"],
         "token_file_bytes_exceeded"
     );
+}
+
+/// Issue 38 item 6: for each accepted token, who approved and when, as minisign prints its
+/// trusted comment and `ssh-keygen -Y verify` its principal. Under one key the signed
+/// approver is shown as the claim it is; under a trusted-approvers list the name the list
+/// gives the key comes first, the record's own name beside it. Times are dates. Fitted to
+/// 80 columns (`COLUMNS`), each token is a record with every value whole. Seen red on
+/// 5027bf8 (run with the binary built from 5027bf8 in place of target/debug/sealkit), which showed status, kind and a shortened target only.
+#[test]
+fn accepted_tokens_say_who_approved_what_and_when() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.ndjson");
+    std::fs::write(&path, format!("{}\n", fixture_line())).unwrap();
+    let list = dir.path().join("approvers.txt");
+    std::fs::write(&list, format!("alice {PUBKEY}\n")).unwrap();
+    let run = |trust: &[&str]| {
+        let output = Command::cargo_bin("sealkit")
+            .unwrap()
+            .args(["verify", "approval", "--color", "never"])
+            .arg(&path)
+            .args(trust)
+            .env("COLUMNS", "80")
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let list_arg = list.display().to_string();
+    for (trust, approver) in [
+        (
+            vec!["--pubkey", PUBKEY],
+            "approver    \"local CLI operator\" (claim)\n",
+        ),
+        (
+            vec!["--trusted-approvers", list_arg.as_str()],
+            "approver    alice (trusted list); record claims \"local CLI operator\"\n",
+        ),
+    ] {
+        let text = run(&trust);
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        for line in [
+            "line        1\n",
+            "status      accepted\n",
+            &format!("target      {TARGET}\n"),
+            approver,
+            "authorized  2026-08-06T07:06:40Z\n",
+            "expiry      2026-08-06T07:08:40Z\n",
+            "session     approve-cli/fixture\n",
+        ] {
+            assert!(text.contains(line), "{line:?} in\n{text}");
+        }
+        let claims = text.contains("approver names are claims");
+        assert_eq!(claims, trust[0] == "--pubkey", "{text}");
+    }
 }

@@ -173,7 +173,7 @@ fn audit_lines_whose_last_line_is_cut_off_are_a_finding() {
         stdout(&human).starts_with(
             "3 audit lines chained (0 empty lines dropped)\nVERIFY FAIL: line 3 is cut off: the \
              file ends without an LF after it and it is not a JSON value (chained above as it \
-             stands)\nchain head: "
+             stands)\nchain head, recomputed from the audit lines: "
         ),
         "{}",
         stdout(&human)
@@ -328,4 +328,35 @@ fn a_sealed_log_on_standard_input_reads_as_the_file_does() {
         assert_eq!(stderr(&by_stdin), stderr(&by_name), "{}", path.display());
         assert_eq!(by_stdin.stderr.is_empty(), code != 2, "{}", path.display());
     }
+}
+
+/// Issue 38 item 7: a failed chain has a recorded head and a recomputed one; the head printed
+/// says which it is (the recomputed one, as JSON's `head`). An intact chain's head is both,
+/// and says so by saying nothing more. Seen red on 5027bf8 (run with the binary built from 5027bf8 in place of target/debug/sealkit),
+/// which printed `chain head: …` under VERIFY FAIL.
+#[test]
+fn a_failed_chain_says_which_head_it_prints() {
+    let run = |file: &str, format: &str| {
+        let output = assert_cmd::Command::cargo_bin("sealkit")
+            .unwrap()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args([
+                "verify", "chain", "--color", "never", "--format", format, file,
+            ])
+            .output()
+            .unwrap();
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let json: serde_json::Value =
+        serde_json::from_str(&run("testdata/receipts/chain/tampered.json", "json")).unwrap();
+    let head = json["head"].as_str().unwrap();
+    let human = run("testdata/receipts/chain/tampered.json", "human");
+    assert!(
+        human.contains(&format!(
+            "\nchain head, recomputed from the payloads (not the log's recorded head): {head}\n"
+        )),
+        "{human}"
+    );
+    let intact = run("testdata/receipts/chain/sealed.json", "human");
+    assert!(intact.contains("\nchain head: "), "{intact}");
 }

@@ -230,8 +230,8 @@ fn the_readme_migration_facts_are_in_the_notes() {
         "forces id 1",
         "counters never identify a receipt",
         "paired in session order (now, then counter): BLOCK → BLOCK, ALLOW → ALLOW",
-        "58309503cc30… legacy",
-        "→ 85545fe07578… host",
+        "58309503cc30803da92ad66ba02f9b3e182d6513fad532dea18d37d3f25eb39d legacy",
+        "→ 85545fe075783b72f2703c8b4769da0b5ef1962bc2e8ecf62e3c9bf366a65aca host",
     ] {
         assert!(human.contains(fact), "{fact}");
     }

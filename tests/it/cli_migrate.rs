@@ -184,7 +184,10 @@ fn without_captures_old_receipts_are_unrecoverable_and_meta_unknown_never_absent
     for banned in ["not present", "inert"] {
         assert!(!text.contains(banned), "{banned} in {text}");
     }
-    let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("│ 0000")).collect();
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("│ receipt-0000"))
+        .collect();
     assert_eq!(rows.len(), 13, "{text}");
     for row in rows {
         assert!(

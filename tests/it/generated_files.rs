@@ -9,6 +9,9 @@ use sealkit::cli::Cli;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// The generated help text of every command's codes (compiled into the binary).
+const CODES_HELP_FILE: &str = "src/cli/codes.rs";
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -19,6 +22,10 @@ fn generated() -> BTreeMap<PathBuf, Vec<u8>> {
     let mut command = Cli::command();
     command.build();
     man_pages(&command, "sealkit", &mut files);
+    files.insert(
+        PathBuf::from(CODES_HELP_FILE),
+        codes_help_source().into_bytes(),
+    );
     for shell in [
         Shell::Bash,
         Shell::Zsh,
@@ -195,8 +202,9 @@ fn manual_sections(page: &str) -> String {
     }
     let examples = examples(page);
     assert!(
-        !examples.is_empty(),
-        "man page {page} has no EXAMPLES: add them to examples() in tests/it/generated_files.rs"
+        (2..=3).contains(&examples.len()),
+        "man page {page} has {} EXAMPLES, not two or three: see examples() in src/cli.rs",
+        examples.len()
     );
     roff.push_str(".SH EXAMPLES\n");
     for (what, command) in examples {
@@ -233,92 +241,73 @@ const ENVIRONMENT: &[(&str, &str)] = &[
         "NO_COLOR",
         "When set, --color auto prints no colour (--color always still does).",
     ),
+    (
+        "COLUMNS",
+        "When standard output is not a terminal, the width human output is fitted to (tables become one record per block where they do not fit); unset, piped output is never wrapped.",
+    ),
+    (
+        "SEALKIT_PROGRESS_AFTER_MS",
+        "How long an audit runs before its progress bar is drawn on a terminal's stderr, in milliseconds (default 1000).",
+    ),
 ];
 
-/// Examples for each page; every page must have some.
+/// Examples for each page (shown at the end of its `--help` too); every page must have two
+/// or three.
 fn examples(page: &str) -> &'static [(&'static str, &'static str)] {
-    match page {
-        "sealkit" => &[
-            ("Identities of every frame in a capture:", "sealkit target capture.jsonl"),
-            ("Audit a receipt directory against the installation's receipt key, as recorded apart from the receipts when the host was installed:", "sealkit audit /var/lib/seal/receipts --receipt-key /etc/seal/receipt.pub"),
-        ],
-        "sealkit-target" => &[
-            ("Identities of a capture, with the server identity the host is configured with:", "sealkit target --server prod-db capture.jsonl"),
-            ("One JSON record per frame, for scripts:", "sealkit target --format jsonl capture.jsonl"),
-            ("A frame from standard input, with every canonical part shown:", "sealkit target --explain - < frame.json"),
-        ],
-        "sealkit-keygen" => &[
-            ("A new approval key pair in keys/, the secret key encrypted under a passphrase asked on the terminal:", "sealkit keygen --out-dir keys"),
-            ("A key pair in seal-host's bare-hex format, for tools that need it:", "sealkit keygen --out-dir keys --unencrypted"),
-        ],
-        "sealkit-key" => &[
-            ("What a key file is, and the public key the host's --approval-pubkey takes:", "sealkit key show keys/approval.key"),
-            ("Encrypt a plain secret key file in place:", "sealkit key protect keys/approval.key"),
-        ],
-        "sealkit-key-show" => &[
-            ("Kind, public key and key id of a key file:", "sealkit key show keys/approval.pub"),
-            ("The same as JSON:", "sealkit key show --format json ~/.ssh/id_ed25519.pub"),
-        ],
-        "sealkit-key-protect" => &[
-            ("Encrypt a plain secret key file in place, with the passphrase from a file:", "sealkit key protect keys/approval.key --passphrase-file pass.txt"),
-        ],
-        "sealkit-approve" => &[
-            ("Approve from the host's refusal line, appending to the token file:", "sealkit approve --refusal refusal.json --key-file keys/approval.key --token-file tokens.ndjson"),
-            ("Sign with the Ed25519 key held by the running ssh-agent:", "sealkit approve --refusal refusal.json --ssh-agent --ssh-key ~/.ssh/id_ed25519.pub --token-file tokens.ndjson"),
-            ("Sign a decline instead:", "sealkit approve --refusal refusal.json --key-file keys/approval.key --token-file tokens.ndjson --deny"),
-        ],
-        "sealkit-verify" => &[
-            ("Verify a token file against the host's approval key:", "sealkit verify approval tokens.ndjson --pubkey-file keys/approval.pub"),
-            ("Verify a sealed audit log:", "sealkit verify chain sealed.json"),
-        ],
-        "sealkit-verify-approval" => &[
-            ("Every token in a file, against the key the host trusts:", "sealkit verify approval tokens.ndjson --pubkey-file keys/approval.pub"),
-            ("Name the approver of each token from a list of trusted approvers (key rotation included):", "sealkit verify approval tokens.ndjson --trusted-approvers approvers.txt"),
-            ("Also check the binding to a captured frame at a given time:", "sealkit verify approval tokens.ndjson --pubkey-file keys/approval.pub --frame frame.json --now 1786000000000"),
-        ],
-        "sealkit-verify-receipt" => &[
-            ("Receipts against the installation's receipt key, kept apart from them:", "sealkit verify receipt receipts/receipt-*.json --receipt-key /etc/seal/receipt.pub"),
-            ("Record that key when the host is installed (seal-host writes its seed beside the receipts, where whoever can rewrite them can replace it):", "sealkit key show /var/lib/seal/receipts/.seal-receipt-ed25519.key"),
-        ],
-        "sealkit-verify-chain" => &[
-            ("A sealed log:", "sealkit verify chain sealed.json"),
-            ("Raw audit lines against the directory's head state:", "sealkit verify chain --audit-lines audit.lines --state receipts/.seal-audit-head.state"),
-        ],
-        "sealkit-verify-bundle" => &[
-            ("A detached statement bundle with its three trusted keys:", "sealkit verify bundle bundle.json --issuer-pubkey HEX --request-pubkey HEX --approval-pubkey HEX"),
-        ],
-        "sealkit-audit" => &[
-            ("A receipt directory against the receipt key recorded at install time, two worker threads:", "sealkit audit receipts/ --receipt-key /etc/seal/receipt.pub --jobs 2"),
-            ("Findings as JSON Lines for a script:", "sealkit audit receipts/ --receipt-key /etc/seal/receipt.pub --format jsonl"),
-            ("Not this: a key read from inside the directory audited authenticates nothing independent (receipt-key-in-evidence, exit 1):", "sealkit audit receipts/ --receipt-key receipts/.seal-receipt-ed25519.key"),
-        ],
-        "sealkit-diff" => &[
-            ("Old receipts against a migration output, with the captured frames:", "sealkit diff old-receipts/ migrated/ --frames capture.jsonl"),
-        ],
-        "sealkit-evidence" => &[
-            ("References for authenticated receipts, one JSON line each:", "sealkit evidence ref --format jsonl --receipt-key receipt.pub receipts/receipt-*.json"),
-            ("Check the references captured responses carry against the receipt directory:", "sealkit evidence verify --frames session.capture --evidence receipts/ --receipt-key receipt.pub"),
-        ],
-        "sealkit-evidence-ref" => &[
-            ("An evidenceRef for each receipt that authenticates under the installation's key:", "sealkit evidence ref --receipt-key receipt.pub receipts/receipt-*.json"),
-        ],
-        "sealkit-evidence-verify" => &[
-            ("References in captured responses, evidence looked for only under receipts/:", "sealkit evidence verify --frames session.capture --evidence receipts/ --receipt-key receipt.pub"),
-            ("References from a file, annotations under another _meta key:", "sealkit evidence verify --refs refs.jsonl --evidence receipts/ --receipt-key receipt.pub --annotation-key com.example/trust"),
-        ],
-        "sealkit-report" => &[
-            ("One page joining a receipt directory with its tokens, chain and captured frames, against the receipt key recorded apart from the receipts at install time:", "sealkit report --out incident.html --receipt-key /etc/seal/receipt.pub --trusted-approvers approvers.txt --tokens tokens.ndjson --chain sealed.json --frames capture.jsonl receipts/"),
-            ("The joined model as JSON, for a dashboard of your own:", "sealkit report --out incident.json --format json --receipt-key /etc/seal/receipt.pub receipts/"),
-        ],
-        "sealkit-migrate" => &[
-            ("Label old receipts, recovering frames from a capture:", "sealkit migrate old-receipts/ --frames capture.jsonl --out migrated/"),
-        ],
-        "sealkit-envelope" => &[
-            ("The V2.3 signed message for one frame:", "sealkit envelope frame.json --params params.json"),
-        ],
-        _ => &[],
-    }
+    sealkit::cli::examples(page)
 }
+
+/// Every man page's name, walking the command tree (`sealkit`, `sealkit-verify-approval`, …).
+fn pages() -> Vec<String> {
+    fn walk(command: &clap::Command, name: &str, out: &mut Vec<String>) {
+        out.push(name.to_owned());
+        for sub in command.get_subcommands().filter(|s| s.get_name() != "help") {
+            walk(sub, &format!("{name}-{}", sub.get_name()), out);
+        }
+    }
+    let mut command = Cli::command();
+    command.build();
+    let mut out = Vec::new();
+    walk(&command, "sealkit", &mut out);
+    out
+}
+
+/// `src/cli/codes.rs`: each command's codes as the end of its `--help` shows them, one entry
+/// each (the code, then its meaning from the documentation's code tables, indented as clap
+/// indents an option's help so that it wraps under itself).
+fn codes_help_source() -> String {
+    let docs = crate::support::documentation();
+    let mut source = String::from(CODES_HELP_HEAD);
+    for page in pages() {
+        let codes = codes(&page);
+        if codes.is_empty() {
+            continue;
+        }
+        let mut text = format!("Codes it can print (also in `man {page}`):");
+        for code in codes {
+            text.push_str(&format!(
+                "\n  {code}\n          {}",
+                documented_meaning(&docs, &code)
+            ));
+        }
+        source.push_str(&format!("        {page:?} => {text:?},\n"));
+    }
+    source.push_str("        _ => \"\",\n    }\n}\n");
+    source
+}
+
+const CODES_HELP_HEAD: &str = "\
+//! The codes each command can print, as the end of its `--help` shows them (the CODES section
+//! of its man page lists the same): one entry each, its meaning from the documentation's code
+//! tables. Generated by tests/it/generated_files.rs from docs/; refresh with
+//! `SEALKIT_REGENERATE=1 cargo test --test it generated_files` (a test fails when it is stale).
+
+/// The codes the command of man page `page` (`sealkit-target`) can print, as help text; empty
+/// for a command that prints none.
+#[rustfmt::skip]
+pub fn help(page: &str) -> &'static str {
+    match page {
+";
 
 #[test]
 fn man_pages_and_completions_are_current() {
@@ -334,6 +323,10 @@ fn man_pages_and_completions_are_current() {
         return;
     }
     let mut on_disk = BTreeMap::new();
+    on_disk.insert(
+        PathBuf::from(CODES_HELP_FILE),
+        std::fs::read(root().join(CODES_HELP_FILE)).unwrap(),
+    );
     for dir in ["man", "completions"] {
         for entry in std::fs::read_dir(root().join(dir)).unwrap() {
             let path = entry.unwrap().path();

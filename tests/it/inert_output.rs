@@ -369,4 +369,26 @@ proptest! {
         let output = run(&root(), &["envelope", frame.to_str().unwrap(), "--params", missing.to_str().unwrap()], b"");
         assert_inert("envelope (unreadable parameter file)", &output);
     }
+    /// Key files and the report's page named with hostile text: `key show`, `key protect`,
+    /// `keygen` and `report` show the name escaped. Seen red on 5027bf8 (run with the binary
+    /// built from it in place of target/debug/sealkit): `key show` printed the file name raw.
+    #[test]
+    fn keys_and_report(p in payload(false)) {
+        let dir = tempfile::tempdir().unwrap();
+        let public = write(&dir.path().join(name_with(&p, ".pub")), format!("{}\n", crate::support::PUBKEY));
+        let output = run(dir.path(), &["key", "show", public.to_str().unwrap()], b"");
+        assert_inert("key show", &output);
+        let secret = write(&dir.path().join(name_with(&p, ".key")), format!("{}\n", "1f".repeat(32)));
+        #[cfg(unix)]
+        std::fs::set_permissions(&secret, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+        let pass = write(&dir.path().join("pass"), "correct horse battery staple\n");
+        let output = run(dir.path(), &["key", "protect", secret.to_str().unwrap(), "--passphrase-file", pass.to_str().unwrap()], b"");
+        assert_inert("key protect", &output);
+        let keys = dir.path().join(name_with(&p, "-keys"));
+        let output = run(dir.path(), &["keygen", "--unencrypted", "--out-dir", keys.to_str().unwrap()], b"");
+        assert_inert("keygen", &output);
+        let page = dir.path().join(name_with(&p, ".html"));
+        let output = run(&root(), &["report", "--out", page.to_str().unwrap(), "testdata/receipts/legacy-vs-current/old/receipts"], b"");
+        assert_inert("report", &output);
+    }
 }

@@ -166,7 +166,7 @@ fn protected_key_signs_byte_identical_tokens_and_wrong_passphrase_writes_nothing
     let plain = key_file(&plain_dir);
     let plain_tokens = dir.path().join("plain.ndjson");
     // Renderer version 1's screen does not say where the key lives, so its records are
-    // byte-identical whatever the storage; version 3 (the default) is compared below.
+    // byte-identical whatever the storage; version 4 (the default) is compared below.
     let (code, _, stderr) = approve(&plain_tokens, &plain, &["--renderer-version", "1"]);
     assert_eq!(code, 0, "{stderr}");
     let plain_v2 = dir.path().join("plain-v2.ndjson");
@@ -229,7 +229,7 @@ fn protected_key_signs_byte_identical_tokens_and_wrong_passphrase_writes_nothing
         std::fs::read(&tokens).unwrap(),
         std::fs::read(&plain_tokens).unwrap()
     );
-    // Under version 3 the screen names the storage ("key file" / "encrypted key file"), so
+    // Under version 4 the screen names the storage ("key file" / "encrypted key file"), so
     // only the shown-text digest and length differ; every other member is the same.
     let protected_v2 = dir.path().join("enc-v2.ndjson");
     let (code, _, stderr) = approve(

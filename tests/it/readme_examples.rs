@@ -26,24 +26,44 @@ fn block_after(marker: &str) -> &'static str {
 
 /// `sealkit ARGS` run in `dir` (relative to the crate), stderr merged into stdout.
 fn run(dir: &str, args: &[&str]) -> String {
-    let output = Command::new("sh")
+    run_with(dir, args, None)
+}
+
+/// [`run`] with `COLUMNS` set to `columns`, or removed.
+fn run_with(dir: &str, args: &[&str], columns: Option<&str>) -> String {
+    let mut command = Command::new("sh");
+    command
         .arg("-c")
         .arg(r#"exec "$0" "$@" 2>&1"#)
         .arg(assert_cmd::cargo::cargo_bin("sealkit"))
         .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(dir))
-        .output()
-        .unwrap();
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(dir));
+    match columns {
+        Some(columns) => command.env("COLUMNS", columns),
+        None => command.env_remove("COLUMNS"),
+    };
+    let output = command.output().unwrap();
     String::from_utf8(output.stdout).unwrap()
 }
 
-/// The README's `$ sealkit …` commands of a block (with their `\` continuation lines), each
+/// The README's `$ sealkit …` commands of a block (with their `\` continuation lines, and
+/// a `COLUMNS=N` before `sealkit` where the block shows output fitted to a width), each
 /// followed by what it prints today.
 fn transcript(block: &str) -> String {
     let mut out = String::new();
     let mut lines = block.lines();
     while let Some(line) = lines.next() {
-        let Some(first) = line.strip_prefix("$ sealkit ") else {
+        let Some(command) = line.strip_prefix("$ ") else {
+            continue;
+        };
+        let (columns, command) = match command.strip_prefix("COLUMNS=") {
+            Some(rest) => {
+                let (columns, rest) = rest.split_once(' ').unwrap();
+                (Some(columns), rest)
+            }
+            None => (None, command),
+        };
+        let Some(first) = command.strip_prefix("sealkit ") else {
             continue;
         };
         out.push_str(line);
@@ -56,7 +76,11 @@ fn transcript(block: &str) -> String {
             out.push('\n');
             command.push_str(next);
         }
-        out.push_str(&run(".", &command.split_whitespace().collect::<Vec<_>>()));
+        out.push_str(&run_with(
+            ".",
+            &command.split_whitespace().collect::<Vec<_>>(),
+            columns,
+        ));
     }
     assert!(!out.is_empty(), "no `$ sealkit` command in the block");
     out
@@ -139,17 +163,23 @@ fn diff_rows_and_the_whole_migrate_output_are_printed() {
     let diff = block_after("Real output (`tests/cmd/diff/legacy-vs-current.*`");
     let mut args = vec!["diff", "old/receipts", "new/receipts", "--frames"];
     args.extend(captures);
-    assert_rows_in_order(diff, &run(dir, &args));
+    // The page shows it fitted to 100 columns (one record per pair).
+    assert_rows_in_order(diff, &run_with(dir, &args, Some("100")));
     let out = tempfile::tempdir().unwrap();
     let out = out.path().join("out");
-    let migrate =
-        block_after("Real output (`cd testdata/receipts/legacy-vs-current; sealkit migrate");
+    let migrate = block_after(
+        "Real output (`cd testdata/receipts/legacy-vs-current; COLUMNS=100 sealkit migrate",
+    );
     let mut args = vec!["migrate", "old/receipts", "--frames"];
     args.extend(captures);
     args.extend(["--out", out.to_str().unwrap()]);
-    let actual = run(dir, &args).replace(out.to_str().unwrap(), "/tmp/out");
+    let actual = run_with(dir, &args, Some("100")).replace(out.to_str().unwrap(), "/tmp/out");
+    // The temporary NEW_DIR is longer than `/tmp/out`, so a line naming it wraps elsewhere:
+    // compared with wrapped lines joined.
+    let joined = |text: &str| text.replace("\n    ", " ");
     assert_eq!(
-        migrate, actual,
+        joined(migrate),
+        joined(&actual),
         "the whole migrate output, its digest included"
     );
 }

@@ -9,7 +9,7 @@ use crate::approval::line_reports::line_reserving_nonce;
 use crate::approval::{DEFAULT_TTL_SECONDS, MAX_TTL_SECONDS};
 use crate::cli::{ApproveArgs, Format};
 use crate::error_code::Coded as _;
-use crate::keys::Signer;
+use crate::keys::PublicKey;
 use crate::renderer::Decision;
 use crate::tokenfile::{self, AppendError, Appended};
 use std::fs::File;
@@ -18,7 +18,7 @@ use std::io::{self, BufReader, Seek, SeekFrom};
 /// The checks that need no answer, run before the person is asked.
 pub(super) fn before_asking(
     args: &ApproveArgs,
-    key: &dyn Signer,
+    public: &PublicKey,
     decision: Decision,
     now: u64,
 ) -> Result<(), Refused> {
@@ -29,7 +29,7 @@ pub(super) fn before_asking(
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
             Err(e) => return Err(refused(args, &AppendError::Io(e))),
         };
-        nonce_free(file, key, nonce).map_err(|e| refused(args, &e))?;
+        nonce_free(file, public, nonce).map_err(|e| refused(args, &e))?;
     }
     Ok(())
 }
@@ -37,7 +37,7 @@ pub(super) fn before_asking(
 /// Appends the signed line, checking the nonce again under the lock.
 pub(super) fn append(
     args: &ApproveArgs,
-    key: &dyn Signer,
+    public: &PublicKey,
     decision: Decision,
     line: &str,
 ) -> Result<Appended, AppendError> {
@@ -45,7 +45,7 @@ pub(super) fn append(
     tokenfile::append_line_checked(&args.token_file, line, |file| match nonce {
         Some(nonce) => {
             file.seek(SeekFrom::Start(0))?;
-            nonce_free(&mut *file, key, nonce)
+            nonce_free(&mut *file, public, nonce)
         }
         None => Ok(()),
     })
@@ -61,9 +61,9 @@ fn reserved_nonce(args: &ApproveArgs, decision: Decision) -> Option<&str> {
     }
 }
 
-fn nonce_free(file: impl io::Read, key: &dyn Signer, nonce: &str) -> Result<(), AppendError> {
+fn nonce_free(file: impl io::Read, public: &PublicKey, nonce: &str) -> Result<(), AppendError> {
     let reader = BufReader::with_capacity(1 << 16, file);
-    match line_reserving_nonce(reader, key.public(), nonce)? {
+    match line_reserving_nonce(reader, public, nonce)? {
         None => Ok(()),
         Some(line) => Err(AppendError::Refused {
             code: "nonce-reserved",

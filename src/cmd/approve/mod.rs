@@ -3,8 +3,10 @@
 //! host's refusal line or is given with its target; its
 //! identities are recomputed and the challenged target must match one of its profiles. The
 //! text shown is sealkit's renderer output and is what `shown_sha256` commits to. Without a
-//! terminal nothing is signed unless `--yes`. One token line is appended to the token file
-//! under an exclusive lock.
+//! terminal nothing is signed unless `--yes`. The order is the person's: the screen, the
+//! question, and only after a yes the key is unlocked (an encrypted key's passphrase asked)
+//! and the record signed. One token line is appended to the token file under an exclusive
+//! lock.
 //!
 //! Exit: 0 signed and appended; 1 checked and refused (frame refused by validation, target
 //! matching no profile, a nonce already reserved in the token file, an approval already
@@ -28,7 +30,7 @@ use crate::tokenfile::{AppendError, Appended};
 use miette::{miette, IntoDiagnostic};
 use serde::Serialize;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 
 mod checks;
@@ -56,8 +58,7 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
         "the token file is appended to, under a lock, where the host reads it",
     )
     .map_err(super::diagnostic::report)?;
-    let (key, location, fingerprint) = key::load(&args)?;
-    let key = key.as_ref();
+    let mut key = key::ApprovalKey::load(&args)?;
     let mut fixed = prompt::fix(&mut args)?;
     let (target, frame) = challenged(&args)?;
     let call = match identify(&frame, &args.server) {
@@ -83,8 +84,11 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
         call: &call,
         frame: &frame,
     };
+    let location = key.location.clone();
+    let fingerprint = key.fingerprint.clone();
+    let public = key.public.clone();
     let signer = prompt::SignerShown {
-        key,
+        key_id: &public.key_id,
         location: &location,
         fingerprint: fingerprint.as_deref(),
     };
@@ -98,7 +102,7 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
     let mut tty: Option<File> = None;
     let (shown_text, now) = loop {
         let now = clock(&args)?;
-        if let Err(refused) = checks::before_asking(&args, key, decision, now) {
+        if let Err(refused) = checks::before_asking(&args, &public, decision, now) {
             return refuse(global, &refused);
         }
         checks::warn_ttl(&args, decision, now, global);
@@ -124,6 +128,9 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
                 );
             }
         }
+        // Unlocked only now, once the person said yes (or --yes did): one who declines never
+        // types the passphrase, and the screen is read before the key is unlocked.
+        key.unlock(&args)?;
         let now = clock(&args)?;
         let Err(refused) = checks::not_expired(&args, decision, now) else {
             break (shown_text, now);
@@ -141,8 +148,15 @@ pub fn run(mut args: ApproveArgs, global: &Global) -> miette::Result<Outcome> {
             _ => return refuse(global, &refused),
         }
     };
-    let signed = sign(&args, key, &request, &shown_text, now, fixed.as_ref())?;
-    let appended = match checks::append(&args, key, decision, &signed.line) {
+    let signed = sign(
+        &args,
+        key.unlock(&args)?,
+        &request,
+        &shown_text,
+        now,
+        fixed.as_ref(),
+    )?;
+    let appended = match checks::append(&args, &public, decision, &signed.line) {
         Ok(appended) => appended,
         Err(error) => return append_failed(global, &args, error),
     };
@@ -351,21 +365,12 @@ fn ask(
 
 /// Writes `text` (ending with its question) and reads a yes typed after it was shown.
 fn question(tty: &mut File, text: &[u8]) -> miette::Result<bool> {
-    tty.write_all(text).into_diagnostic()?;
-    tty.flush().into_diagnostic()?;
     // Only what is typed once the question is on the screen answers it.
-    super::terminal::discard_typed_ahead(tty).into_diagnostic()?;
-    let answer = read_answer(tty).into_diagnostic()?;
+    let answer = super::terminal::answer(tty, text, MAX_ANSWER_BYTES).into_diagnostic()?;
     Ok(matches!(
         answer.trim().to_ascii_lowercase().as_str(),
         "y" | "yes"
     ))
-}
-
-fn read_answer(tty: &File) -> std::io::Result<String> {
-    let mut line = Vec::new();
-    BufReader::new(tty.take(MAX_ANSWER_BYTES)).read_until(b'\n', &mut line)?;
-    Ok(String::from_utf8_lossy(&line).into_owned())
 }
 
 /// The signed line and what it says.
@@ -430,7 +435,7 @@ fn sign(
         subject: Subject::of(frame),
         shown: Subject::of(shown_text),
         renderer: renderer.clone(),
-        approver: args.approver.clone(),
+        approver: prompt::approver(args).to_owned(),
     };
     let signed = sign_approval(key, &inputs).map_err(sign_error)?;
     Ok(Signed {
@@ -520,7 +525,7 @@ fn report(
                 authorized_at: signed.authorized_at,
                 expiry: signed.expiry,
                 session: signed.session.as_deref(),
-                approver: (signed.decision == Decision::Allow).then_some(args.approver.as_str()),
+                approver: (signed.decision == Decision::Allow).then_some(prompt::approver(args)),
                 signer_key_id: &signed.signer_key_id,
                 subject: &signed.subject,
                 shown: ShownReport {
@@ -547,8 +552,7 @@ fn report(
             )
             .into_diagnostic()?;
             let text = String::from_utf8_lossy(&text);
-            out.text(&layout::wrap(&text, layout::stdout_columns()))
-                .into_diagnostic()?;
+            out.human(&text).into_diagnostic()?;
         }
     }
     out.flush().into_diagnostic()

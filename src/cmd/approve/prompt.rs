@@ -1,21 +1,23 @@
-//! The approval screens of renderer versions 2 and 3 for `sealkit approve`: the values the
-//! record will carry and that are not in the request (the validity; for version 3 also the
-//! nonce and session) are fixed before the screen is drawn, so what is shown is what is
-//! signed; the signer is named with where its key lives; a "no" reads as a calm "nothing
+//! The approval screens of renderer versions 2 to 4 for `sealkit approve`: the values the
+//! record will carry and that are not in the request (the validity; from version 3 on also
+//! the nonce and session) are fixed before the screen is drawn, so what is shown is what is
+//! signed; the signer is named with where its key lives, the approver with where its name
+//! came from (version 4); a "no" reads as a calm "nothing
 //! signed"; a window that passed while the person read is said in words and times, and
 //! drawn again with a new window only if the person asks.
 
 use crate::approval::{Renderer, DEFAULT_TTL_SECONDS};
 use crate::cli::{ApproveArgs, Format};
 use crate::cmd::Global;
-use crate::keys::{KeyLocation, Signer};
+use crate::keys::KeyLocation;
 use crate::outcome::Outcome;
-use crate::renderer::{self, v2, v3};
+use crate::renderer::{self, v2, v3, v4};
 use miette::miette;
 
 /// The renderer a record names for the chosen screen version.
 pub fn renderer(version: u8) -> Renderer {
     let (version, manifest_sha256) = match version {
+        4 => (v4::RENDERER_VERSION, v4::manifest_sha256()),
         3 => (v3::RENDERER_VERSION, v3::manifest_sha256()),
         2 => (v2::RENDERER_VERSION, v2::manifest_sha256()),
         _ => (renderer::RENDERER_VERSION, renderer::manifest_sha256()),
@@ -101,9 +103,17 @@ pub fn renew(args: &mut ApproveArgs, fixed: &mut Fixed, now: u64) {
     fixed.validity = window(args, now);
 }
 
+/// The approver name the record carries when `--approver` is not given.
+pub const DEFAULT_APPROVER: &str = "local CLI operator";
+
+/// The approver name the record carries: `--approver`, else [`DEFAULT_APPROVER`].
+pub fn approver(args: &ApproveArgs) -> &str {
+    args.approver.as_deref().unwrap_or(DEFAULT_APPROVER)
+}
+
 /// How the signer is named on the screen.
 pub struct SignerShown<'a> {
-    pub key: &'a dyn Signer,
+    pub key_id: &'a str,
     pub location: &'a KeyLocation,
     /// An ssh-agent key's `SHA256:… comment`.
     pub fingerprint: Option<&'a str>,
@@ -123,26 +133,34 @@ pub fn draw(
     };
     let decline = request.decision == renderer::Decision::Deny;
     let location = signer.location.describe();
-    let key_id = &signer.key.public().key_id;
+    let key_id = signer.key_id;
     match (&fixed.nonce, &fixed.session) {
-        (Some(nonce), Some(session)) => v3::render(
-            request,
-            &v3::Signer {
+        (Some(nonce), Some(session)) => {
+            let shown_signer = v3::Signer {
                 key_id,
                 location: &location,
                 fingerprint: signer.fingerprint,
-            },
-            &v3::Record {
+            };
+            let record = v3::Record {
                 nonce,
                 authorized_at: fixed.validity.authorized_at,
                 approval: (!decline).then_some(v3::Approval {
                     expiry: fixed.validity.expiry,
                     session,
-                    approver: &args.approver,
+                    approver: approver(args),
                 }),
-            },
-            v3::width_for(columns),
-        ),
+            };
+            let width = v3::width_for(columns);
+            if args.renderer_version >= 4 {
+                let source = match args.approver {
+                    Some(_) => v4::ApproverSource::Flag,
+                    None => v4::ApproverSource::Default,
+                };
+                v4::render(request, &shown_signer, &record, source, width)
+            } else {
+                v3::render(request, &shown_signer, &record, width)
+            }
+        }
         _ => v2::render(
             request,
             &v2::Signer {
@@ -155,7 +173,7 @@ pub fn draw(
 }
 
 /// For the fixed layouts of versions 1 and 2 on a terminal narrower than their widest line:
-/// a note (not part of the signed text) that lines will wrap, and that version 3 fits.
+/// a note (not part of the signed text) that lines will wrap, and that version 4 (the default) fits.
 pub fn narrow_note(shown: &[u8], columns: Option<usize>, version: u8) -> Option<String> {
     let columns = columns?;
     let widest = String::from_utf8_lossy(shown)
@@ -165,7 +183,7 @@ pub fn narrow_note(shown: &[u8], columns: Option<usize>, version: u8) -> Option<
     (version < 3 && widest > columns).then(|| {
         let note = format!(
             "note: the version {version} screen has lines up to {widest} columns and this \
-             terminal has {columns}, so long lines wrap; version 3 (the default) fits the \
+             terminal has {columns}, so long lines wrap; version 4 (the default) fits the \
              terminal.\n\n"
         );
         crate::cmd::layout::wrap(&note, Some(columns))
