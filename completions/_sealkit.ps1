@@ -377,7 +377,7 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             break
         }
         'sealkit;evidence;ref' {
-            [CompletionResult]::new('--receipt-key', '--receipt-key', [CompletionResultType]::ParameterName, 'The installation''s receipt key (64 hex, raw 32-byte seed file, or public key file). Without it no receipt authenticates, so none gets a reference')
+            [CompletionResult]::new('--receipt-key', '--receipt-key', [CompletionResultType]::ParameterName, 'The installation''s receipt key, kept apart from the receipts (the public key recorded when the host was installed): 64 hex, a public key file or a raw 32-byte seed file. Without it no receipt authenticates, so none gets a reference; nor does one under a key read from beside it (receipt-key-in-evidence)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')
             [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Treat warning-severity findings as problems (exit status 1)')
@@ -393,7 +393,7 @@ Register-ArgumentCompleter -Native -CommandName 'sealkit' -ScriptBlock {
             [CompletionResult]::new('--frames', '--frames', [CompletionResultType]::ParameterName, 'Captures of JSON-RPC frames (requests and responses, one per line): the references in each response''s `result._meta[ANNOTATION_KEY]`, paired with their requests')
             [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'Files of references: one JSON value (a reference, an object with `evidenceRef`, or an array of those) or JSON Lines of them, as `sealkit evidence ref` prints')
             [CompletionResult]::new('--evidence', '--evidence', [CompletionResultType]::ParameterName, 'Where evidence is looked for: directories (a `ref` is resolved under them and never leaves them) or files. Nothing is fetched from the network')
-            [CompletionResult]::new('--receipt-key', '--receipt-key', [CompletionResultType]::ParameterName, 'The installation''s receipt key (64 hex, raw 32-byte seed file, or public key file): references to Seal receipts verify only when the receipt authenticates under it')
+            [CompletionResult]::new('--receipt-key', '--receipt-key', [CompletionResultType]::ParameterName, 'The installation''s receipt key, kept apart from the evidence (the public key recorded when the host was installed): 64 hex, a public key file or a raw 32-byte seed file. References to Seal receipts verify only when the receipt authenticates under it; a key read from inside an --evidence root authenticates nothing independent (receipt-key-in-evidence)')
             [CompletionResult]::new('--annotation-key', '--annotation-key', [CompletionResultType]::ParameterName, 'The `result._meta` key responses carry trust annotations under')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output')

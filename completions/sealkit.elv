@@ -346,7 +346,7 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'sealkit;evidence;ref'= {
-            cand --receipt-key 'The installation''s receipt key (64 hex, raw 32-byte seed file, or public key file). Without it no receipt authenticates, so none gets a reference'
+            cand --receipt-key 'The installation''s receipt key, kept apart from the receipts (the public key recorded when the host was installed): 64 hex, a public key file or a raw 32-byte seed file. Without it no receipt authenticates, so none gets a reference; nor does one under a key read from beside it (receipt-key-in-evidence)'
             cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
             cand --color 'When to use colour in human output'
             cand --deny-warnings 'Treat warning-severity findings as problems (exit status 1)'
@@ -361,7 +361,7 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand --frames 'Captures of JSON-RPC frames (requests and responses, one per line): the references in each response''s `result._meta[ANNOTATION_KEY]`, paired with their requests'
             cand --refs 'Files of references: one JSON value (a reference, an object with `evidenceRef`, or an array of those) or JSON Lines of them, as `sealkit evidence ref` prints'
             cand --evidence 'Where evidence is looked for: directories (a `ref` is resolved under them and never leaves them) or files. Nothing is fetched from the network'
-            cand --receipt-key 'The installation''s receipt key (64 hex, raw 32-byte seed file, or public key file): references to Seal receipts verify only when the receipt authenticates under it'
+            cand --receipt-key 'The installation''s receipt key, kept apart from the evidence (the public key recorded when the host was installed): 64 hex, a public key file or a raw 32-byte seed file. References to Seal receipts verify only when the receipt authenticates under it; a key read from inside an --evidence root authenticates nothing independent (receipt-key-in-evidence)'
             cand --annotation-key 'The `result._meta` key responses carry trust annotations under'
             cand --format 'Output format: tables and diagnostics for people, JSON or JSON Lines for scripts'
             cand --color 'When to use colour in human output'

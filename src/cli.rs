@@ -383,8 +383,10 @@ pub struct EvidenceRefArgs {
     #[arg(value_name = "RECEIPT", required = true)]
     pub files: Vec<PathBuf>,
 
-    /// The installation's receipt key (64 hex, raw 32-byte seed file, or public key file).
-    /// Without it no receipt authenticates, so none gets a reference.
+    /// The installation's receipt key, kept apart from the receipts (the public key recorded
+    /// when the host was installed): 64 hex, a public key file or a raw 32-byte seed file.
+    /// Without it no receipt authenticates, so none gets a reference; nor does one under a
+    /// key read from beside it (receipt-key-in-evidence).
     #[arg(long, value_name = "HEX|FILE")]
     pub receipt_key: Option<String>,
 }
@@ -411,8 +413,11 @@ pub struct EvidenceVerifyArgs {
     #[arg(long, value_name = "DIR|FILE", num_args = 1.., required = true)]
     pub evidence: Vec<PathBuf>,
 
-    /// The installation's receipt key (64 hex, raw 32-byte seed file, or public key file):
-    /// references to Seal receipts verify only when the receipt authenticates under it.
+    /// The installation's receipt key, kept apart from the evidence (the public key recorded
+    /// when the host was installed): 64 hex, a public key file or a raw 32-byte seed file.
+    /// References to Seal receipts verify only when the receipt authenticates under it; a key
+    /// read from inside an --evidence root authenticates nothing independent
+    /// (receipt-key-in-evidence).
     #[arg(long, value_name = "HEX|FILE")]
     pub receipt_key: Option<String>,
 

@@ -380,7 +380,8 @@ def evidence_ref(
     """The ``evidenceRef`` object naming a receipt in a trust annotation (RFC 8785 digest,
     the receipt's ``ref``): one ``evidence-ref`` record per receipt, as
     ``sealkit evidence ref --format jsonl`` prints. Only a receipt that authenticates under
-    ``receipt_key`` gets a reference; the others are problems.
+    ``receipt_key`` gets a reference, and none under a key read from beside it
+    (``receipt-key-in-evidence``); the others are problems.
 
     >>> receipts = pathlib.Path("testdata/receipts/legacy-vs-current/new/receipts")
     >>> first = sorted(receipts.glob("receipt-*.json"))[0]
@@ -408,7 +409,9 @@ def evidence_verify(
     captures of requests and responses) or that reference files list (``refs``), against
     local ``evidence`` (directories a ``ref`` is resolved under, or files). One
     ``evidence-check`` record per reference, as ``sealkit evidence verify --format jsonl``
-    prints; the verdict is ``GOOD`` only if every reference verified.
+    prints; the verdict is ``GOOD`` only if every reference verified. A ``receipt_key`` read
+    from inside ``evidence`` is a problem: a ``finding`` record
+    (``receipt-key-in-evidence``) comes first, and the verdict is not ``GOOD``.
 
     >>> receipts = "testdata/receipts/legacy-vs-current/new/receipts"
     >>> records = sealkit.evidence_verify(

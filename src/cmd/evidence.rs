@@ -7,9 +7,11 @@ use crate::cli::{EvidenceArgs, EvidenceCommand, EvidenceRefArgs, EvidenceVerifyA
 use crate::evidence::checked::{self, Record};
 use crate::evidence::store::Store;
 use crate::evidence::{self, Binding, Context, EvidenceCode};
+use crate::finding::{Code, Finding};
 use crate::inert::escape;
 use crate::input::Input;
 use crate::outcome::Outcome;
+use crate::receipt::pin::{KeyPlacement, Pin};
 use crate::receipt::Scratch;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
 use serde::Serialize;
@@ -42,6 +44,9 @@ fn run_ref(args: EvidenceRefArgs, global: &Global) -> miette::Result<Outcome> {
         super::receipt_files_start(args.receipt_key.as_deref(), &args.files, "RECEIPT", global)?;
     let mut scratch = Scratch::default();
     let mut outcome = Outcome::Good;
+    // A key read from beside a receipt authenticates nothing independent (docs/trust-model.md).
+    let pin_file = pin.as_ref().and_then(Pin::file);
+    let mut placement = pin_file.as_ref().map(KeyPlacement::new);
     for file in &args.files {
         let input = Input::new(file);
         let bytes = match input.read_capped(crate::audit::MAX_RECEIPT_BYTES) {
@@ -56,7 +61,17 @@ fn run_ref(args: EvidenceRefArgs, global: &Global) -> miette::Result<Outcome> {
             .path()
             .and_then(Path::file_name)
             .map(|name| name.to_string_lossy().into_owned());
-        let made = evidence::reference_for(&bytes, name.as_deref(), pin.as_ref(), &mut scratch);
+        let mut made = evidence::reference_for(&bytes, name.as_deref(), pin.as_ref(), &mut scratch);
+        if let (Some(placement), Some(_)) = (&mut placement, &made.evidence_ref) {
+            // No reference for a receipt the evidence alone vouches for: its finding instead.
+            if let Some(how) = placement.beside(file) {
+                made.evidence_ref = None;
+                made.findings.push(Finding {
+                    path: None,
+                    ..placement.finding(&how)
+                });
+            }
+        }
         let record = RefRecord { file, made };
         if record.made.evidence_ref.is_none() {
             outcome = outcome.worst(Outcome::Problems);
@@ -88,16 +103,38 @@ fn write_human_ref(out: &mut Out, record: &RefRecord<'_>) -> std::io::Result<()>
             out.text(&format!("  evidenceRef {}\n", escape(&json)))
         }
         None => {
-            let mut text = format!(
-                "  NO REFERENCE  the receipt is {}, so it names nothing\n",
-                record.made.status
-            );
+            let why = if key_in_evidence(&record.made.findings) {
+                format!(
+                    "the receipt is authenticated only {}, so it names nothing",
+                    crate::receipt::pin::UNDER_KEY_IN_EVIDENCE
+                )
+            } else {
+                format!("the receipt is {}, so it names nothing", record.made.status)
+            };
+            let mut text = format!("  NO REFERENCE  {why}\n");
             for finding in &record.made.findings {
                 text.push_str(&format!("    {}\n", super::finding_line(finding)));
             }
             out.human(&text)
         }
     }
+}
+
+/// Whether a receipt-key-in-evidence finding is among `findings`.
+fn key_in_evidence(findings: &[Finding]) -> bool {
+    findings
+        .iter()
+        .any(|f| f.code == Code::ReceiptKeyInEvidence)
+}
+
+/// The `receipt-key-in-evidence` finding when the pinned key file lies under an `--evidence`
+/// root or beside a root given as a file (the receipts a `ref` resolves to are in them):
+/// whoever could write that evidence could write the key.
+fn key_inside_roots(pin: Option<&Pin>, roots: &[std::path::PathBuf]) -> Option<Finding> {
+    let pin_file = pin.and_then(Pin::file)?;
+    let mut placement = KeyPlacement::new(&pin_file);
+    let inside = roots.iter().find_map(|root| placement.in_root(root))?;
+    Some(placement.finding(&inside))
 }
 
 fn run_verify(args: EvidenceVerifyArgs, global: &Global) -> miette::Result<Outcome> {
@@ -117,6 +154,7 @@ fn run_verify(args: EvidenceVerifyArgs, global: &Global) -> miette::Result<Outco
     )
     .map_err(super::diagnostic::report)?;
     let mut store = Store::new(&args.evidence).map_err(super::diagnostic::report)?;
+    let key_inside = key_inside_roots(pin.as_ref(), &args.evidence);
     let mut scratch = Scratch::default();
     let mut context = Context {
         store: &mut store,
@@ -160,18 +198,33 @@ fn run_verify(args: EvidenceVerifyArgs, global: &Global) -> miette::Result<Outco
             global,
         );
     }
-    let outcome = checked::outcome(inputs, &records);
+    // The key's finding is an error: the references' verdicts rest on it.
+    let key_outcome = if key_inside.is_some() {
+        Outcome::Problems
+    } else {
+        Outcome::Good
+    };
+    let outcome = checked::outcome(inputs, &records).worst(key_outcome);
     if !records.is_empty() {
-        print_checks(&records, global)?;
+        print_checks(&records, key_inside.as_ref(), global)?;
     }
     Ok(outcome)
 }
 
-fn print_checks(records: &[Record], global: &Global) -> miette::Result<()> {
+fn print_checks(
+    records: &[Record],
+    key_inside: Option<&Finding>,
+    global: &Global,
+) -> miette::Result<()> {
     let mut out = Out::new();
     match global.format {
         Format::Json => {
             let mut array = JsonArray::begin(&mut out).map_err(super::io_report)?;
+            if let Some(finding) = key_inside {
+                array
+                    .item(&mut out, "finding", finding)
+                    .map_err(super::io_report)?;
+            }
             for record in records {
                 array
                     .item(&mut out, "evidence-check", record)
@@ -180,19 +233,23 @@ fn print_checks(records: &[Record], global: &Global) -> miette::Result<()> {
             array.end(&mut out).map_err(super::io_report)?;
         }
         Format::Jsonl => {
+            if let Some(finding) = key_inside {
+                out.json_line("finding", finding)
+                    .map_err(super::io_report)?;
+            }
             for record in records {
                 out.json_line("evidence-check", record)
                     .map_err(super::io_report)?;
             }
         }
         Format::Human => out
-            .human(&human_checks(records))
+            .human(&human_checks(records, key_inside))
             .map_err(super::io_report)?,
     }
     out.flush().map_err(super::io_report)
 }
 
-fn human_checks(records: &[Record]) -> String {
+fn human_checks(records: &[Record], key_inside: Option<&Finding>) -> String {
     let count = |status: &str| {
         records
             .iter()
@@ -204,18 +261,27 @@ fn human_checks(records: &[Record]) -> String {
         .iter()
         .filter(|r| r.verdict.binding == Binding::Bound)
         .count();
+    // The verdict line is the exit status's: a key found in the evidence is a problem, and
+    // what verified did so only under it.
     let headline = if unchecked > 0 {
         "EVIDENCE NOT CHECKED"
-    } else if failed > 0 {
+    } else if failed > 0 || key_inside.is_some() {
         "EVIDENCE FAIL"
     } else {
         "EVIDENCE OK"
     };
+    let under = match key_inside {
+        Some(_) => format!(" {}", crate::receipt::pin::UNDER_KEY_IN_EVIDENCE),
+        None => String::new(),
+    };
     let mut text = format!(
-        "{headline}: {} reference{}: {verified} verified ({bound} bound to their call), {failed} failed, {unchecked} not checked\n",
+        "{headline}: {} reference{}: {verified} verified{under} ({bound} bound to their call), {failed} failed, {unchecked} not checked\n",
         records.len(),
         if records.len() == 1 { "" } else { "s" }
     );
+    if let Some(finding) = key_inside {
+        text.push_str(&format!("{}\n", super::finding_line(finding)));
+    }
     let mut table = Table::new();
     table
         .load_preset(UTF8_FULL_CONDENSED)

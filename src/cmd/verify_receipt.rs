@@ -6,10 +6,10 @@ use crate::cli::{Format, VerifyReceiptArgs};
 use crate::finding::{Code, Finding, Severity};
 use crate::inert::escape;
 use crate::outcome::Outcome;
-use crate::receipt::{self, pin::Pin, CheckStatus, ReceiptReport, ReceiptStatus, Scratch};
+use crate::receipt::pin::{KeyPlacement, Pin};
+use crate::receipt::{self, CheckStatus, ReceiptReport, ReceiptStatus, Scratch};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 use serde::Serialize;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// One file's result as `--format json|jsonl` prints it.
@@ -32,7 +32,7 @@ pub fn run(args: VerifyReceiptArgs, global: &Global) -> miette::Result<Outcome> 
     let mut outcome = Outcome::Good;
     // Where the pinned key lies relative to each receipt's directory (one look per directory).
     let pin_file = pin.as_ref().and_then(Pin::file);
-    let mut inside: HashMap<PathBuf, Option<Finding>> = HashMap::new();
+    let mut placement = pin_file.as_ref().map(KeyPlacement::new);
     let mut statuses: Vec<(PathBuf, &'static str)> = Vec::new();
     for file in &args.files {
         let input = crate::input::Input::new(file);
@@ -53,18 +53,11 @@ pub fn run(args: VerifyReceiptArgs, global: &Global) -> miette::Result<Outcome> 
             }
         };
         let mut verified = receipt::verify_bytes(&bytes, pin.as_ref(), &mut scratch);
-        if let (Some(pin_file), Ok(report)) = (&pin_file, &mut verified) {
-            let found = evidence_dirs(file).into_iter().find_map(|dir| {
-                inside
-                    .entry(dir)
-                    .or_insert_with_key(|dir| {
-                        // A receipt's findings carry no path (its file is the record's).
-                        (pin_file.in_directory(dir)).map(|how| Finding {
-                            path: None,
-                            ..pin_file.finding(&how)
-                        })
-                    })
-                    .clone()
+        if let (Some(placement), Ok(report)) = (&mut placement, &mut verified) {
+            // A receipt's findings carry no path (its file is the record's).
+            let found = placement.beside(file).map(|how| Finding {
+                path: None,
+                ..placement.finding(&how)
             });
             report.findings.extend(found);
         }
@@ -99,24 +92,6 @@ pub fn run(args: VerifyReceiptArgs, global: &Global) -> miette::Result<Outcome> 
     }
     out.flush().map_err(super::io_report)?;
     Ok(outcome)
-}
-
-/// The directories a receipt file lies in, the evidence a key found there belongs to: the
-/// one its path names and, when the path is a link, the one its file is in (none for
-/// standard input).
-fn evidence_dirs(file: &Path) -> Vec<PathBuf> {
-    if file.as_os_str() == "-" {
-        return Vec::new();
-    }
-    let parent = |path: &Path| match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut dirs = vec![parent(file)];
-    if let Ok(resolved) = file.canonicalize() {
-        dirs.push(parent(&resolved));
-    }
-    dirs
 }
 
 /// Exit contribution of one file: errors (including "cannot be authenticated") are problems;

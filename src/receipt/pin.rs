@@ -7,6 +7,7 @@ use crate::error_code::Coded as _;
 use crate::keys::file::{inspect, Content};
 use crate::keys::KeyError;
 use crate::signature::{parse_key_hex, public_key_of_seed};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Where the pinned public key came from; reported beside every signature result.
@@ -153,6 +154,24 @@ impl PinFile {
         })
     }
 
+    /// Whether the key file lies under the directory `root` (by any path to it), or is, or has
+    /// the bytes of, a regular file anywhere under it (the walk follows no link, as the
+    /// commands' own walks do not).
+    pub fn within(&self, root: &Path) -> Option<Inside> {
+        if let Some(under) = self.under(root) {
+            return Some(under);
+        }
+        walkdir::WalkDir::new(root)
+            .follow_links(false)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_map(Result::ok)
+            .find_map(|entry| {
+                let metadata = entry.metadata().ok()?;
+                self.matches(entry.path(), &metadata)
+            })
+    }
+
     /// The `receipt-key-in-evidence` finding (path: the key file as given; its message names
     /// it too, for outputs whose findings carry no path).
     pub fn finding(&self, inside: &Inside) -> crate::finding::Finding {
@@ -170,6 +189,69 @@ impl PinFile {
             ),
         )
     }
+}
+
+/// Where the pinned key is looked for among the evidence of a command that takes evidence
+/// file by file and root by root (`verify receipt`, `evidence ref`, `evidence verify`; `audit`
+/// and `report` compare it during their own walk): each directory is looked at once.
+#[derive(Debug)]
+pub struct KeyPlacement<'a> {
+    key: &'a PinFile,
+    seen: HashMap<PathBuf, Option<Inside>>,
+}
+
+impl<'a> KeyPlacement<'a> {
+    pub fn new(key: &'a PinFile) -> Self {
+        KeyPlacement {
+            key,
+            seen: HashMap::new(),
+        }
+    }
+
+    /// The key found beside the evidence file `file` ([`PinFile::beside`]).
+    pub fn beside(&mut self, file: &Path) -> Option<Inside> {
+        let key = self.key;
+        evidence_dirs(file).into_iter().find_map(|dir| {
+            (self.seen.entry(dir))
+                .or_insert_with_key(|dir| key.in_directory(dir))
+                .clone()
+        })
+    }
+
+    /// The key found in the evidence root `root`: a directory ([`PinFile::within`]) or a
+    /// file (beside it).
+    pub fn in_root(&mut self, root: &Path) -> Option<Inside> {
+        if !root.is_dir() {
+            return self.beside(root);
+        }
+        let key = self.key;
+        (self.seen.entry(root.to_path_buf()))
+            .or_insert_with(|| key.within(root))
+            .clone()
+    }
+
+    /// The finding for the key found as `inside`.
+    pub fn finding(&self, inside: &Inside) -> crate::finding::Finding {
+        self.key.finding(inside)
+    }
+}
+
+/// The directories an evidence file lies in, the evidence a key found there belongs to: the
+/// one its path names and, when the path is a link, the one its file is in (none for
+/// standard input).
+fn evidence_dirs(file: &Path) -> Vec<PathBuf> {
+    if file.as_os_str() == "-" {
+        return Vec::new();
+    }
+    let parent = |path: &Path| match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut dirs = vec![parent(file)];
+    if let Ok(resolved) = file.canonicalize() {
+        dirs.push(parent(&resolved));
+    }
+    dirs
 }
 
 fn file_id(metadata: &std::fs::Metadata) -> Option<(u64, u64)> {

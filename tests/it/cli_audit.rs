@@ -706,7 +706,9 @@ fn human_tables_show_paths_relative_to_the_one_directory_given() {
 /// the evidence holds (exit 0), problems found naming the error codes (exit 1), warnings made
 /// problems by `--deny-warnings` (exit 1), and an empty directory (exit 1, `no-receipts`).
 /// Seen red with the headline computed from the worst severity alone (ignoring
-/// `--deny-warnings`) and with the good branch taken for any outcome.
+/// `--deny-warnings`) and with the good branch taken for any outcome; and under `headline`'s
+/// `errors > 0` → `<`, `>=` and `==` (the errors' line named warnings, or the warnings' line
+/// "0 error findings ()"), each applied to a binary built from 2269f68 (docs/mutants.md).
 #[test]
 fn the_first_human_line_is_the_verdict_the_exit_status_gives() {
     let first_line = |dir: &Path, extra: &[&str]| {
@@ -771,4 +773,49 @@ fn the_first_human_line_is_the_verdict_the_exit_status_gives() {
                 .to_owned()
         )
     );
+}
+
+/// A receipt name whose counter is digits but not twenty of them (`receipt-0-<hash>.json`) is
+/// `misnamed-receipt`, the only error: its receipt is still read under its own name. Seen red
+/// under `parse_receipt_name`'s `counter.len() != 20 || !digits` → `&&` (applied to a binary
+/// built from 2269f68, docs/mutants.md): the name was taken for counter 0's, the file looked
+/// for under seal-host's name (`unreadable-file`) and the counter's chain and operation state
+/// reported broken instead.
+#[test]
+fn a_counter_of_fewer_than_twenty_digits_is_only_misnamed() {
+    let dir = full_new_dir();
+    let short = L1_ALLOW.replacen("receipt-00000000000000000000-", "receipt-0-", 1);
+    std::fs::rename(dir.path().join(L1_ALLOW), dir.path().join(&short)).unwrap();
+    let output = Command::cargo_bin("sealkit")
+        .unwrap()
+        .args(["--format", "json", "audit", "--receipt-key", &seed_file()])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let document: Value = serde_json::from_slice(&output.stdout).unwrap();
+    // Findings about the directory, then each receipt's own and its file's (under its file).
+    let mut errors: Vec<(&str, &str)> = (document["findings"].as_array().unwrap().iter())
+        .filter(|f| f["severity"] == "error")
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap(),
+                f["path"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    for receipt in document["receipts"].as_array().unwrap() {
+        let file = receipt["file"].as_str().unwrap();
+        let findings = [&receipt["findings"], &receipt["file_findings"]]
+            .into_iter()
+            .filter_map(Value::as_array)
+            .flatten();
+        errors.extend(
+            findings
+                .filter(|f| f["severity"] == "error")
+                .map(|f| (f["code"].as_str().unwrap(), file)),
+        );
+    }
+    let path = dir.path().join(&short).display().to_string();
+    assert_eq!(errors, [("misnamed-receipt", path.as_str())]);
 }

@@ -32,7 +32,8 @@ fn root() -> PathBuf {
 }
 
 fn receipt_key() -> String {
-    format!("{RECEIPTS}/.seal-receipt-ed25519.key")
+    // Kept apart from the receipts: a key read from among them authenticates nothing.
+    "testdata/keys/legacy-vs-current-receipt.pub".to_owned()
 }
 
 /// The binary under test: `SEALKIT_BIN` when set (to check a test against an older build),

@@ -367,10 +367,21 @@ fn evidence_runs() -> Vec<Run> {
                 "evidence",
                 "ref",
                 "--receipt-key",
-                RECEIPT_KEY,
+                "testdata/keys/fixture-dir-receipt.pub",
                 FIXTURE_RECEIPT,
             ],
             &[0],
+        ),
+        // The key beside the receipt: no reference, the finding instead.
+        run(
+            &[
+                "evidence",
+                "ref",
+                "--receipt-key",
+                RECEIPT_KEY,
+                FIXTURE_RECEIPT,
+            ],
+            &[1],
         ),
         run(&["evidence", "ref", FIXTURE_RECEIPT], &[1]),
         run(
@@ -385,6 +396,20 @@ fn evidence_runs() -> Vec<Run> {
                 NEW_RECEIPTS,
             ],
             &[0],
+        ),
+        // The key from inside the evidence root: a `finding` before the checks.
+        run(
+            &[
+                "evidence",
+                "verify",
+                "--receipt-key",
+                "testdata/receipts/legacy-vs-current/new/receipts/.seal-receipt-ed25519.key",
+                "--frames",
+                ANNOTATED,
+                "--evidence",
+                NEW_RECEIPTS,
+            ],
+            &[1],
         ),
         // The wrong receipts: references not found, or found by name and not matching.
         run(

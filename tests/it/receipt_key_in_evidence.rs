@@ -4,7 +4,9 @@
 //! authenticated only "under a key found in the evidence itself", in a
 //! `receipt-key-in-evidence` error finding and in the verdict line, and exit 1; the same key
 //! kept apart (the public key recorded at install time) is a clean check, exit 0. Seen red on
-//! 5027bf8: every case below exited 0 with "The evidence holds" and no finding.
+//! 5027bf8: every case below exited 0 with "The evidence holds" and no finding. The same for
+//! `evidence verify` (a key under an `--evidence` root) and `evidence ref` (a key beside the
+//! receipt), seen red on 642f4e5.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::cli_audit::{full_new_dir, write_private, L1_ALLOW};
@@ -299,4 +301,149 @@ fn verify_receipt_says_so_for_a_key_beside_the_receipt() {
     assert_eq!(output.status.code(), Some(0));
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.contains("status     AUTHENTICATED — "), "{text}");
+}
+
+/// The annotated capture whose references name the receipts of `NEW` (testdata/evidence).
+const CAPTURE: &str = "testdata/evidence/annotated.capture";
+
+/// `evidence verify` of the bundled capture against `roots`: (first line of the human output,
+/// the JSON Lines records, exit status).
+fn evidence_verify(roots: &[&Path], key: &Path) -> (String, Vec<Value>, i32) {
+    let capture = Path::new(env!("CARGO_MANIFEST_DIR")).join(CAPTURE);
+    let run = |format: &str| {
+        let mut command = sealkit();
+        command
+            .args(["--format", format, "evidence", "verify", "--frames"])
+            .arg(&capture)
+            .arg("--receipt-key")
+            .arg(key)
+            .arg("--evidence")
+            .args(roots);
+        command.output().unwrap()
+    };
+    let (human, json) = (run("human"), run("jsonl"));
+    assert_eq!(human.status.code(), json.status.code());
+    let records = (String::from_utf8(json.stdout).unwrap().lines())
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let first = (String::from_utf8(human.stdout).unwrap().lines().next())
+        .unwrap_or_default()
+        .to_owned();
+    (first, records, human.status.code().unwrap())
+}
+
+/// `evidence verify` with the key under an `--evidence` root (by path, through links, as a
+/// hard link or a copy of a file there, in a subdirectory) or beside a root given as a file:
+/// not "EVIDENCE OK" but a problem (exit 1), the verdict line saying what "verified" rests on
+/// and a `receipt-key-in-evidence` finding first in the JSON; the key kept apart: exit 0.
+/// Seen red on 642f4e5 (main): every case exited 0 with "EVIDENCE OK" and no finding.
+#[test]
+fn evidence_verify_says_so_for_a_key_inside_an_evidence_root() {
+    let evidence = Evidence::new();
+    let nested = evidence.dir.path().join("keys");
+    std::fs::create_dir(&nested).unwrap();
+    let nested_key = nested.join("receipt.pub");
+    std::fs::copy(support::receipt_key_file(NEW), &nested_key).unwrap();
+    let mut cases = evidence.pins_inside();
+    cases.push(("a public key in a subdirectory of the root", nested_key));
+    let failing =
+        format!("EVIDENCE FAIL: 5 references: 5 verified {PHRASE} (5 bound to their call), 0 failed, 0 not checked");
+    for (what, key) in &cases {
+        let (first, records, status) = evidence_verify(&[evidence.dir.path()], key);
+        assert_eq!((status, first.as_str()), (1, failing.as_str()), "{what}");
+        assert_eq!(records[0]["type"], "finding", "{what}");
+        assert_eq!(records[0]["code"], Code::ReceiptKeyInEvidence.as_str());
+        assert_eq!(records[0]["severity"], "error");
+        assert_eq!(records[0]["path"], key.display().to_string());
+        let checks = &records[1..];
+        assert_eq!(checks.len(), 5);
+        assert!(checks.iter().all(|r| r["status"] == "verified"), "{what}");
+    }
+    // Roots given as files (the receipts, one by one) with the seed beside them, and the
+    // receipts' directory given after a clean root.
+    let mut receipts: Vec<PathBuf> = (std::fs::read_dir(evidence.dir.path()).unwrap())
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| {
+            path.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with("receipt-")
+        })
+        .collect();
+    receipts.sort();
+    assert_eq!(receipts.len(), 13);
+    let roots: Vec<&Path> = receipts.iter().map(PathBuf::as_path).collect();
+    let (first, records, status) = evidence_verify(&roots, &evidence.seed());
+    assert_eq!((status, first.as_str()), (1, failing.as_str()));
+    assert_eq!(records[0]["code"], Code::ReceiptKeyInEvidence.as_str());
+    let clean = tempfile::tempdir().unwrap();
+    let (first, _, status) =
+        evidence_verify(&[clean.path(), evidence.dir.path()], &evidence.seed());
+    assert_eq!((status, first.as_str()), (1, failing.as_str()));
+    // Kept apart (the public key recorded at install time): a clean check. A key beside the
+    // capture alone is not flagged: the capture is unsigned claims, checked against the
+    // receipts under the roots, and the man pages' examples keep `receipt.pub` beside
+    // `session.capture` (docs/trust-model.md).
+    // Not the bytes of the public key file now inside the directory: the key, as recorded.
+    let kept = evidence.elsewhere.path().join("kept.pub");
+    let mut text = std::fs::read(support::receipt_key_file(NEW)).unwrap();
+    text.pop();
+    std::fs::write(&kept, &text).unwrap();
+    let (first, records, status) = evidence_verify(&[evidence.dir.path()], &kept);
+    assert_eq!(status, 0, "{first}");
+    assert_eq!(
+        first,
+        "EVIDENCE OK: 5 references: 5 verified (5 bound to their call), 0 failed, 0 not checked"
+    );
+    assert!(records.iter().all(|r| r["type"] == "evidence-check"));
+}
+
+/// `evidence ref` with the key beside the receipt (every way `verify receipt` is tested
+/// with): no reference for a receipt only the evidence vouches for, its
+/// `receipt-key-in-evidence` finding instead, exit 1; the kept key: a reference, exit 0.
+/// Seen red on 642f4e5 (main): every case printed a reference and exited 0.
+#[test]
+fn evidence_ref_makes_no_reference_under_a_key_beside_the_receipt() {
+    let evidence = Evidence::new();
+    let receipt = evidence.dir.path().join(L1_ALLOW);
+    let run = |format: &str, key: &Path| {
+        sealkit()
+            .args(["--format", format, "evidence", "ref", "--receipt-key"])
+            .arg(key)
+            .arg(&receipt)
+            .output()
+            .unwrap()
+    };
+    for (what, key) in evidence.pins_inside() {
+        let json = run("jsonl", &key);
+        assert_eq!(json.status.code(), Some(1), "{what}");
+        let record: Value = serde_json::from_slice(&json.stdout).unwrap();
+        assert_eq!(record["status"], "authenticated", "{what}");
+        assert!(record.get("evidenceRef").is_none(), "{what}: {record}");
+        let codes: Vec<&Value> = (record["findings"].as_array().unwrap().iter())
+            .map(|f| &f["code"])
+            .collect();
+        assert_eq!(codes, [Code::ReceiptKeyInEvidence.as_str()], "{what}");
+        let human = run("human", &key);
+        assert_eq!(human.status.code(), Some(1), "{what}");
+        let text = String::from_utf8(human.stdout).unwrap();
+        assert!(
+            text.contains(&format!(
+                "  NO REFERENCE  the receipt is authenticated only {PHRASE}, so it names nothing\n"
+            )),
+            "{what}: {text}"
+        );
+        assert!(!text.contains("evidenceRef"), "{what}: {text}");
+    }
+    // Not the bytes of the public key file now inside the directory: the key, as recorded.
+    let kept = evidence.elsewhere.path().join("kept.pub");
+    let mut text = std::fs::read(support::receipt_key_file(NEW)).unwrap();
+    text.pop();
+    std::fs::write(&kept, &text).unwrap();
+    let json = run("jsonl", &kept);
+    assert_eq!(json.status.code(), Some(0));
+    let record: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(record["evidenceRef"]["ref"], L1_ALLOW);
+    assert!(record.get("findings").is_none());
 }

@@ -386,7 +386,8 @@ fn the_report_counts_each_row_once_in_its_place() {
     assert_eq!(summary["chain_breaks"], 1);
     assert_eq!(summary["tokens_never_used"], 1);
     assert_eq!(summary["released_without_token"], 0);
-    // Errors are what the line names (seen red under `verdict`'s `errors > 0` → `<`).
+    // Errors are what the line names (seen red under `verdict`'s `errors > 0` → `<` and → `==`,
+    // each applied to a binary built from 2269f68: docs/mutants.md).
     assert_eq!(
         model["verdict"]["headline"],
         "5 error findings; 12 of 13 receipts authenticated."
@@ -419,7 +420,8 @@ fn the_report_counts_each_row_once_in_its_place() {
 }
 
 /// A released receipt whose token file is not given is counted as released without a token.
-/// Seen red under `Tally::count`'s `released_without_token` `+=` → `*=` (0).
+/// Seen red under `Tally::count`'s `released_without_token` `+=` → `*=` (0), applied to a binary
+/// built from 2269f68 (docs/mutants.md).
 #[test]
 fn a_release_without_its_token_is_counted() {
     let out = tempfile::tempdir().unwrap();
@@ -462,7 +464,8 @@ fn rows_without_a_captured_frame_are_counted() {
 }
 
 /// With only warnings, --deny-warnings makes the verdict a problem that says it rests on the
-/// warnings. Seen red under `verdict`'s `errors > 0` → `>=` ("0 error findings").
+/// warnings. Seen red under `verdict`'s `errors > 0` → `>=` and → `==` ("0 error findings"),
+/// each applied to a binary built from 2269f68 (docs/mutants.md).
 #[test]
 fn the_verdict_line_names_warnings_under_deny_warnings() {
     let scratch = tempfile::tempdir().unwrap();
