@@ -938,3 +938,55 @@ fn signed_v1_lines_in_a_batch_get_the_verdict_their_signature_alone_gives() {
     assert!(counts.values().all(|&n| n > 60), "{counts:?}");
     assert_eq!(counts.len(), 4, "{counts:?}");
 }
+
+/// A batch of exactly `MAX_BATCH` (2,048) pending signatures, a full batch of lines, is one
+/// batch: all accepted, exit 0. Catches `terms.len() > MAX_BATCH` → `==` in `batch_passes`
+/// (the batch then splits into itself until the stack overflows). Seen red against the
+/// binary a stopped mutation run left built, with `>` → `>=` (the same recursion): killed by
+/// a signal, no exit status.
+#[test]
+fn a_full_batch_of_good_lines_is_accepted_in_one_batch() {
+    use sealkit::approval::binding::Subject;
+    use sealkit::approval::sign::{sign_approval, ApprovalInputs};
+    use sealkit::approval::Renderer;
+    use sealkit::keys::SecretKey;
+    use sealkit::signature::batch::MAX_BATCH;
+    let key = SecretKey::from_seed(&[0x31u8; 32]);
+    let mut file = String::new();
+    for index in 0..MAX_BATCH {
+        let inputs = ApprovalInputs {
+            target: format!("{:064x}", index + 1),
+            authorized_at: 1_786_000_000_000,
+            expiry: 1_786_000_120_000,
+            nonce: format!("full-{index}"),
+            session: "full".to_owned(),
+            subject: Subject::of(b"frame"),
+            shown: Subject::of(b"shown"),
+            renderer: Renderer {
+                name: "full".to_owned(),
+                version: "1".to_owned(),
+                manifest_sha256: "0".repeat(64),
+            },
+            approver: "full".to_owned(),
+        };
+        file.push_str(&sign_approval(&key, &inputs).unwrap().line);
+        file.push('\n');
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tokens.ndjson");
+    std::fs::write(&path, &file).unwrap();
+    let output = Command::cargo_bin("sealkit")
+        .unwrap()
+        .args(["verify", "approval"])
+        .arg(&path)
+        .args(["--format", "jsonl", "--pubkey", &key.public.hex])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let accepted = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| l.contains("\"status\":\"accepted\""))
+        .count();
+    assert_eq!(accepted, MAX_BATCH);
+}
