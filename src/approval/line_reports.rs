@@ -105,7 +105,7 @@ pub struct Checker<'k> {
     /// When set, lines are verified under the listed keys instead of `key`.
     approvers: Option<&'k Approvers>,
     expected: Expectations,
-    seen_nonces: HashSet<String>,
+    reserved: ReservedNonces,
 }
 
 impl<'k> Checker<'k> {
@@ -114,7 +114,7 @@ impl<'k> Checker<'k> {
             key,
             approvers: None,
             expected,
-            seen_nonces: HashSet::new(),
+            reserved: ReservedNonces::default(),
         }
     }
 
@@ -163,7 +163,7 @@ impl<'k> Checker<'k> {
             report.binding.nonce = NonceUse::NotApplicable;
             return;
         }
-        if self.seen_nonces.insert(signed.nonce.clone()) {
+        if self.reserved.reserve(&signed.nonce) {
             return;
         }
         let material = super::reason::record_material(
@@ -178,6 +178,44 @@ impl<'k> Checker<'k> {
         report.host_record_id = Some(host_record_id(material.as_bytes()));
         report.detail = Some(binding_detail(&Reason::ReplayedNonce));
     }
+}
+
+/// The nonces reserved so far, each exactly and in little memory: this is what a file's
+/// replay check has to remember, one nonce per accepted approval (it cannot be forgotten: a
+/// replay may come on any later line). A nonce of 32 lowercase hex digits — what seal's
+/// approve CLI (uuid4 hex) and `sealkit approve` (128 random bits) write — is kept as the 16
+/// bytes it spells; any other nonce as its text. The two forms never meet: which set a nonce
+/// belongs to depends on its text alone, and within each the mapping is one to one.
+#[derive(Default)]
+struct ReservedNonces {
+    hex: HashSet<u128>,
+    other: HashSet<Box<str>>,
+}
+
+impl ReservedNonces {
+    /// Reserves `nonce`; false when it was reserved already.
+    fn reserve(&mut self, nonce: &str) -> bool {
+        match lowercase_hex_128(nonce) {
+            Some(value) => self.hex.insert(value),
+            None => self.other.insert(nonce.into()),
+        }
+    }
+}
+
+/// The value of exactly 32 lowercase hex digits (no other spelling of it is accepted, so
+/// distinct texts never share a value).
+fn lowercase_hex_128(text: &str) -> Option<u128> {
+    if text.len() != 32 {
+        return None;
+    }
+    text.bytes().try_fold(0u128, |value, byte| {
+        let digit = match byte {
+            b'0'..=b'9' => byte - b'0',
+            b'a'..=b'f' => byte - b'a' + 10,
+            _ => return None,
+        };
+        Some(value << 4 | u128::from(digit))
+    })
 }
 
 /// The first line of a token file holding an approval that passes seal-host's token checks
@@ -508,4 +546,48 @@ fn reported(bytes: &[u8]) -> Option<Reported> {
         approver: text(&payload, "approver"),
     };
     (reported != Reported::default()).then_some(reported)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_32_lowercase_hex_digits_are_kept_as_their_value() {
+        let hex = "0123456789abcdef0f1e2d3c4b5a6978";
+        assert_eq!(
+            lowercase_hex_128(hex),
+            Some(0x0123456789abcdef0f1e2d3c4b5a6978)
+        );
+        assert_eq!(lowercase_hex_128(&"f".repeat(32)), Some(u128::MAX));
+        assert_eq!(lowercase_hex_128(&"0".repeat(32)), Some(0));
+        // Another spelling of the same value, or another length, is not this form.
+        for other in [
+            "0123456789ABCDEF0F1E2D3C4B5A6978",
+            "0123456789abcdef0f1e2d3c4b5a697",
+            "0123456789abcdef0f1e2d3c4b5a69780",
+            "0123456789abcdef0f1e2d3c4b5a697g",
+            "0123456789abcdef0f1e2d3c4b5a697/",
+            "0123456789abcdef0f1e2d3c4b5a697:",
+            "0123456789abcdef0f1e2d3c4b5a697`",
+            "",
+        ] {
+            assert_eq!(lowercase_hex_128(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn a_nonce_is_reserved_once_whatever_its_form_and_distinct_texts_never_meet() {
+        let mut reserved = ReservedNonces::default();
+        let hex = "d9e47d04f3726be69a5903fd6412e350";
+        let upper = hex.to_uppercase();
+        for nonce in [hex, upper.as_str(), "demo-1", "", "d9e47d04"] {
+            assert!(reserved.reserve(nonce), "{nonce:?} first");
+        }
+        for nonce in [hex, upper.as_str(), "demo-1", "", "d9e47d04"] {
+            assert!(!reserved.reserve(nonce), "{nonce:?} again");
+        }
+        assert!(reserved.reserve("d9e47d04f3726be69a5903fd6412e351"));
+        assert_eq!((reserved.hex.len(), reserved.other.len()), (2, 4));
+    }
 }

@@ -211,19 +211,37 @@ impl From<TokenVerdict> for LineCheck<'_> {
     }
 }
 
-/// A v2 line that passed every check before its signature.
+/// A line that passed every check before its signature: an ApprovalRecord v2, or a signed
+/// v1 token (whose signature seal-host checks before anything in its payload).
 pub struct PendingSignature<'a> {
     line: &'a str,
-    payload: Payload,
-    payload_text: Cow<'a, str>,
+    signed: SignedText<'a>,
     signature: signature::SignatureBytes,
 }
 
+/// What a pending signature covers, by the path the line took.
+// Nearly every pending line is a v2 record; boxing its payload would add an allocation per line.
+#[allow(clippy::large_enum_variant)]
+enum SignedText<'a> {
+    /// `domain || 0x00 || payload`; the payload's fields are already read and checked.
+    V2 {
+        payload: Payload,
+        text: Cow<'a, str>,
+    },
+    /// The payload text alone; its checks follow the signature's.
+    V1 { payload: String },
+}
+
 impl PendingSignature<'_> {
-    /// The signed bytes in the parts they are hashed from: the domain, 0x00, and the payload
-    /// text (which equals the canonical rendering of its fields, an earlier check).
+    /// The signed bytes in the parts they are hashed from: for a v2 record the domain, 0x00
+    /// and the payload text (which equals the canonical rendering of its fields, an earlier
+    /// check); for a signed v1 token the payload text, after two empty parts (hashing the
+    /// parts is hashing their concatenation).
     pub fn message(&self) -> [&[u8]; 3] {
-        [DOMAIN.as_bytes(), b"\0", self.payload_text.as_bytes()]
+        match &self.signed {
+            SignedText::V2 { text, .. } => [DOMAIN.as_bytes(), b"\0", text.as_bytes()],
+            SignedText::V1 { payload } => [b"", b"", payload.as_bytes()],
+        }
     }
 
     /// The decoded signature bytes (any length; only 64 can verify).
@@ -233,17 +251,18 @@ impl PendingSignature<'_> {
 
     /// The line's verdict once its signature check returned `result`.
     pub fn verdict(self, result: Result<(), Failure>) -> TokenVerdict {
-        match result {
-            Ok(()) => TokenVerdict::Approval(Box::new(VerifiedApproval {
-                payload: self.payload,
-            })),
-            Err(failure) => signature_drop(
-                &OnPath {
-                    kind: TokenKind::ApprovalRecordV2,
-                },
-                failure,
-                self.line.as_bytes(),
-            ),
+        match self.signed {
+            SignedText::V2 { payload, .. } => match result {
+                Ok(()) => TokenVerdict::Approval(Box::new(VerifiedApproval { payload })),
+                Err(failure) => signature_drop(
+                    &OnPath {
+                        kind: TokenKind::ApprovalRecordV2,
+                    },
+                    failure,
+                    self.line.as_bytes(),
+                ),
+            },
+            SignedText::V1 { payload } => v1_after_signature(self.line, payload, result),
         }
     }
 }
@@ -298,7 +317,7 @@ pub fn check_line<'a>(line: &'a str, key: &PublicKey) -> LineCheck<'a> {
         },
     };
     match version {
-        None => verify_v1(line, key).into(),
+        None => verify_v1(line),
         Some(Some(2)) => verify_v2(line, envelope, parsed, key),
         Some(_) => OnPath {
             kind: TokenKind::ApprovalRecordV2,
@@ -456,8 +475,10 @@ fn verify_v2<'a>(
     };
     LineCheck::Signature(PendingSignature {
         line,
-        payload,
-        payload_text: envelope.payload,
+        signed: SignedText::V2 {
+            payload,
+            text: envelope.payload,
+        },
         signature: signature_bytes,
     })
 }
@@ -484,35 +505,52 @@ fn signature_drop(drop: &OnPath, failure: Failure, material: &[u8]) -> TokenVerd
     }
 }
 
-fn verify_v1(line: &str, key: &PublicKey) -> TokenVerdict {
+/// The signed v1 path up to its signature check, which comes first in seal-host's order (a
+/// signature that does not verify is `bad_signature` whatever its payload holds).
+fn verify_v1(line: &str) -> LineCheck<'_> {
     let drop = OnPath {
         kind: TokenKind::SignedV1,
     };
     let envelope: EnvelopeV1 = match serde_json::from_str(line) {
         Ok(envelope) => envelope,
         Err(error) => {
-            return drop.reject(
+            return LineCheck::Done(drop.reject(
                 Reason::ParseError,
                 format!("not a signed token {{payload, signature}}: {error}"),
                 line.as_bytes(),
-            )
+            ))
         }
     };
+    // Hex that does not decode is no signature: the empty one, which no key verifies.
     let signature = hex_decode(&envelope.signature).unwrap_or_default();
-    if let Err(failure) = signature::verify(&key.verifying, envelope.payload.as_bytes(), &signature)
-    {
+    LineCheck::Signature(PendingSignature {
+        line,
+        signed: SignedText::V1 {
+            payload: envelope.payload,
+        },
+        signature: signature::SignatureBytes::Heap(signature),
+    })
+}
+
+/// The rest of the signed v1 path once its signature check returned `result`: the payload's
+/// limits, its fields, and its decision.
+fn v1_after_signature(line: &str, text: String, result: Result<(), Failure>) -> TokenVerdict {
+    let drop = OnPath {
+        kind: TokenKind::SignedV1,
+    };
+    if let Err(failure) = result {
         return signature_drop(&drop, failure, line.as_bytes());
     }
-    if let Some(rejected) = payload_over_limits(&drop, envelope.payload.as_bytes()) {
+    if let Some(rejected) = payload_over_limits(&drop, text.as_bytes()) {
         return rejected;
     }
-    let payload: PayloadV1 = match serde_json::from_str(&envelope.payload) {
+    let payload: PayloadV1 = match serde_json::from_str(&text) {
         Ok(payload) => payload,
         Err(error) => {
             return drop.reject(
                 Reason::ParseError,
                 format!("signed payload is not {{target, issuedAt, nonce, decision}}: {error}"),
-                envelope.payload.as_bytes(),
+                text.as_bytes(),
             )
         }
     };

@@ -27,18 +27,29 @@
 //!    cheaper than `[L]Rᵢ` for each R: each evaluation of a group equation yields one element of
 //!    the 8-element torsion group, and telling apart all 2ⁿ patterns of order-2 parts needs n
 //!    of them; `[L]R` alone costs about three quarters of a verification.)
-//! 5. `Σ zᵢ·Dᵢ = 0` for uniform 128-bit zᵢ, one chunk of [`EQUATION_CHUNK`] at a time. With
-//!    2–4 every Dᵢ lies in the prime-order subgroup; if one is not 0, fixing the other
-//!    coefficients, at most one value of zᵢ modulo L satisfies the equation, so a false
-//!    pass has probability at most 2⁻¹²⁸.
+//! 5. `Σ zᵢ·Dᵢ = 0` for uniform 128-bit zᵢ over a part of the batch. With 2–4 every Dᵢ lies
+//!    in the prime-order subgroup; if one is not 0, fixing the other coefficients, at most one
+//!    value of zᵢ modulo L satisfies the equation, so a false pass of any one equation has
+//!    probability at most 2⁻¹²⁸. The batch is split into one part per thread (at least
+//!    [`MIN_EQUATION_PART`] signatures each, so that the multiplication is a Pippenger one);
+//!    a part whose equation fails is halved and each half tested again with the same
+//!    coefficients, down to parts of [`EQUATION_LEAF`] signatures, whose members are verified
+//!    alone. Every part tested is a part of the halving trees, whose leaves hold at least
+//!    [`EQUATION_LEAF`]/2 signatures, and a tree has fewer nodes than twice its leaves: a
+//!    batch of at most [`MAX_BATCH`] signatures evaluates fewer than
+//!    4·[`MAX_BATCH`]/[`EQUATION_LEAF`] = 128 equations, so a false pass anywhere in it has
+//!    probability below 2⁷·2⁻¹²⁸ = 2⁻¹²¹ (a union bound: it needs no independence between
+//!    the equations), and with check 4's 2⁻¹²⁸, below the 2⁻¹²⁰ of the first paragraph.
 //!
 //! Then every Dᵢ = 0, so `[S]B − [k]A` is the point R, whose compression is the R bytes:
 //! `verify` accepts each one. Conversely, signatures `verify` accepts pass 2–5 whenever
 //! they pass 1–3 (their R equals the torsion-free `[S]B − [k]A`, and every Dᵢ is 0), so a
-//! batch of good signatures never falls back. A chunk that fails is verified one by one, so
-//! every signature keeps its own result and reason. Without randomness from the operating
-//! system, or with fewer than [`MIN_BATCHED`] signatures to batch, everything is verified one
-//! by one.
+//! batch of good signatures never falls back. A signature whose part fails down to its leaf
+//! is verified one by one, so every signature keeps its own result and reason: one bad
+//! signature costs its neighbours a few halved equations and the one-by-one checks of its
+//! leaf. Without randomness from the operating system, or with fewer than [`MIN_BATCHED`]
+//! signatures to batch, everything is verified one by one; a batch of more than
+//! [`MAX_BATCH`] is checked [`MAX_BATCH`] at a time, each with its own randomness.
 
 use super::{checked_signature, verify_challenge, verify_parts, Challenge, Failure};
 use curve25519_dalek::constants::ED25519_BASEPOINT_POINT;
@@ -49,14 +60,22 @@ use ed25519_dalek::VerifyingKey;
 use rayon::prelude::*;
 use sha2::{Digest, Sha512};
 use std::iter::once;
+use std::ops::Range;
 
 /// Random subset-sum tests of the R points' torsion (each misses a torsion part with
 /// probability at most 1/2).
 pub const TORSION_TESTS: usize = 128;
-/// Signatures per batch equation: a chunk that fails is verified one by one, so this bounds
-/// what one bad signature costs its neighbours; above ~100 the shared doublings no longer
-/// matter much.
-pub const EQUATION_CHUNK: usize = 128;
+/// The fewest signatures of a part of the batch whose equation is tested first: from about
+/// 190 points curve25519-dalek multiplies by Pippenger's method, which costs about 0.55 of
+/// Straus's per point at 1,024 (and 0.57 at 512), where the 128-signature chunks this
+/// replaced used Straus.
+pub const MIN_EQUATION_PART: usize = 256;
+/// A part of at most this many signatures whose equation fails is not halved again: its
+/// members are verified one by one.
+pub const EQUATION_LEAF: usize = 64;
+/// The most signatures one batch (one draw of randomness, one set of torsion tests) holds;
+/// the bound on its equations in the module docs counts on it.
+pub const MAX_BATCH: usize = 2048;
 /// Fewer signatures than this are verified one by one: the torsion tests cost a fixed 128
 /// multiplications by L (about 100 verifications), which batching saves back only from about
 /// this many signatures on.
@@ -225,6 +244,15 @@ fn below_field_prime(encoded: &[u8; 32]) -> bool {
 
 /// For each batched signature, whether checks 4 and 5 passed for it.
 fn batch_passes(key: &VerifyingKey, terms: &[&Terms]) -> Vec<bool> {
+    if terms.len() > MAX_BATCH {
+        // Equal shares of at most MAX_BATCH, each a batch of its own.
+        let shares = terms.len().div_ceil(MAX_BATCH);
+        let share = terms.len().div_ceil(shares);
+        return terms
+            .chunks(share)
+            .flat_map(|terms| batch_passes(key, terms))
+            .collect();
+    }
     let mut passed = vec![false; terms.len()];
     if terms.len() < MIN_BATCHED {
         return passed;
@@ -237,16 +265,55 @@ fn batch_passes(key: &VerifyingKey, terms: &[&Terms]) -> Vec<bool> {
         return passed;
     }
     let a = key.to_edwards();
+    let holds = |range: Range<usize>| {
+        equation_holds(&a, &terms[range.clone()], &random.coefficients[range])
+    };
+    for_each_part(
+        terms.len(),
+        rayon::current_num_threads(),
+        &mut passed,
+        |start, passed| {
+            settle(start, &holds, passed);
+        },
+    );
     passed
-        .par_chunks_mut(EQUATION_CHUNK)
-        .zip(terms.par_chunks(EQUATION_CHUNK))
-        .zip(random.coefficients.par_chunks(EQUATION_CHUNK))
-        .for_each(|((passed, terms), coefficients)| {
-            if equation_holds(&a, terms, coefficients) {
-                passed.fill(true);
-            }
-        });
+}
+
+/// Splits `count` signatures into one part per thread, each of at least
+/// [`MIN_EQUATION_PART`] (fewer than two of them are one part), in equal shares, and runs
+/// `each` on the parts in parallel with the part's first index and its results.
+fn for_each_part(
+    count: usize,
+    threads: usize,
+    passed: &mut [bool],
+    each: impl Fn(usize, &mut [bool]) + Sync,
+) {
+    let parts = (count / MIN_EQUATION_PART).clamp(1, threads.max(1));
+    let part = count.div_ceil(parts);
     passed
+        .par_chunks_mut(part)
+        .enumerate()
+        .for_each(|(index, passed)| each(index * part, passed));
+}
+
+/// Check 5 over the signatures `start..start + passed.len()`: when `holds` (their equation)
+/// is true every member passed; when it is false each half is settled again (with the same
+/// coefficients), down to parts of [`EQUATION_LEAF`] signatures, whose members are left to be
+/// verified alone.
+fn settle(start: usize, holds: &(impl Fn(Range<usize>) -> bool + Sync), passed: &mut [bool]) {
+    if holds(start..start + passed.len()) {
+        passed.fill(true);
+        return;
+    }
+    if passed.len() <= EQUATION_LEAF {
+        return;
+    }
+    let half = passed.len() / 2;
+    let (first, second) = passed.split_at_mut(half);
+    rayon::join(
+        || settle(start, holds, first),
+        || settle(start + half, holds, second),
+    );
 }
 
 /// Fresh randomness for one batch: 128-bit equation coefficients and the subset bits.
@@ -523,10 +590,88 @@ mod tests {
             .collect();
         let terms: Vec<&Terms> = terms.iter().collect();
         let passed = batch_passes(&key, &terms);
-        // Chunks of 128: the second (signature 140) and the third (290) fall back, the first
-        // does not (its result must not be taken for the others').
-        assert!(passed[..128].iter().all(|p| *p));
-        assert!(passed[128..256].iter().all(|p| !p));
-        assert!(passed[256..].iter().all(|p| !p));
+        // One part of 300 (fewer than two of 256), halved wherever its equation fails: 150,
+        // then 75, then 37 and 38, which are leaves. Only the two leaves holding signatures
+        // 140 and 290 fall back; every other part passed (its result must not be taken for
+        // the others').
+        let fell_back: Vec<usize> = (0..300).filter(|&index| !passed[index]).collect();
+        let expected: Vec<usize> = (112..150).chain(262..300).collect();
+        assert_eq!(fell_back, expected);
+    }
+
+    /// The equations one batch may evaluate, whatever fails: every part its halving tests.
+    fn equations_tested(
+        count: usize,
+        threads: usize,
+        fails: impl Fn(usize) -> bool + Sync,
+    ) -> Vec<Range<usize>> {
+        let tested = std::sync::Mutex::new(Vec::new());
+        let holds = |range: Range<usize>| {
+            tested.lock().unwrap().push(range.clone());
+            !range.into_iter().any(&fails)
+        };
+        let mut passed = vec![false; count];
+        for_each_part(count, threads, &mut passed, |start, passed| {
+            settle(start, &holds, passed);
+        });
+        // A failing signature never passes.
+        for (index, passed) in passed.iter().enumerate() {
+            assert!(!(*passed && fails(index)), "{count} {threads} {index}");
+        }
+        tested.into_inner().unwrap()
+    }
+
+    #[test]
+    fn a_batch_tests_fewer_than_128_equations_whatever_fails() {
+        // The bound the module docs' 2⁻¹²¹ counts on, for every size of batch and number of
+        // threads, when every signature fails (the most halving there can be).
+        for count in [
+            MIN_BATCHED,
+            255,
+            256,
+            511,
+            512,
+            513,
+            1000,
+            1760,
+            2047,
+            MAX_BATCH,
+        ] {
+            for threads in [1, 2, 3, 4, 8, 64] {
+                let tested = equations_tested(count, threads, |_| true);
+                assert!(tested.len() < 128, "{count} {threads}: {}", tested.len());
+                // Every part is tested once, and the smallest parts hold at least half a leaf.
+                assert!(tested.iter().all(|part| part.len() >= EQUATION_LEAF / 2));
+                // Parts per thread, each of at least MIN_EQUATION_PART unless the batch is
+                // smaller than two of them.
+                let roots: Vec<&Range<usize>> = tested
+                    .iter()
+                    .filter(|part| {
+                        !tested.iter().any(|other| {
+                            other != *part && other.start <= part.start && part.end <= other.end
+                        })
+                    })
+                    .collect();
+                assert!(roots.len() <= threads.max(1), "{count} {threads}");
+                if count >= 2 * MIN_EQUATION_PART {
+                    assert!(roots.iter().all(|part| part.len() >= MIN_EQUATION_PART));
+                }
+            }
+        }
+        // One failing signature costs halved equations down to its leaf, nothing else.
+        let tested = equations_tested(MAX_BATCH, 2, |index| index == 700);
+        let fell_back: Vec<&Range<usize>> =
+            tested.iter().filter(|part| part.contains(&700)).collect();
+        assert_eq!(
+            fell_back,
+            [
+                &(0..1024),
+                &(512..1024),
+                &(512..768),
+                &(640..768),
+                &(640..704)
+            ]
+        );
+        assert_eq!(tested.len(), 2 + 2 * 4);
     }
 }

@@ -770,3 +770,223 @@ fn verify_approval_reports_every_randomly_damaged_line_as_verifying_it_alone_doe
     }
     assert!(rejected > LINES / 6, "{rejected}");
 }
+
+/// Signed v1 lines (seal-host's signed declines, `{payload, signature}` with hex) are batched
+/// too: their signature is checked before anything in the payload, so a line whose signature
+/// verifies and whose payload is not JSON is `parse_error`, one whose signature does not is
+/// `bad_signature` (or `non_canonical_signature_scalar`) whatever it holds. 1,500 lines with
+/// random damage, among undamaged ApprovalRecord v2 lines: the binary reports every v1 line as
+/// `signature::verify` over its payload alone decides (the oracle here does not go through
+/// `check_line`, which the batch shares with `verify_line`). No damage gives R a small-order
+/// part, so the batch's equations, not its fallback, decide. Seen red with check 5 made to
+/// pass every part (`settle`: damaged lines accepted).
+#[test]
+fn signed_v1_lines_in_a_batch_get_the_verdict_their_signature_alone_gives() {
+    use ed25519_dalek::Signer;
+    use sealkit::approval::binding::Subject;
+    use sealkit::approval::sign::{sign_approval, sign_decline, ApprovalInputs};
+    use sealkit::approval::Renderer;
+    use sealkit::digest::hex_lower;
+    use sealkit::keys::SecretKey;
+    const LINES: usize = 1500;
+    let seed = [0x29u8; 32];
+    let key = SecretKey::from_seed(&seed);
+    let signing = SigningKey::from_bytes(&seed);
+    let verifying = signing.verifying_key();
+    let mut damage = Damage(0x0b1d_5eed_1234);
+    let mut file = String::new();
+    // Per line: None for a v2 line (accepted), else the v1 verdict expected.
+    let mut expected: Vec<(String, Value)> = Vec::new();
+    let mut kinds = [0usize; 7];
+    for index in 0..LINES {
+        let target = format!("{:064x}", index + 1);
+        if index % 5 == 4 {
+            let inputs = ApprovalInputs {
+                target,
+                authorized_at: 1_786_000_000_000 + index as u64,
+                expiry: 1_786_000_120_000 + index as u64,
+                nonce: format!("v2-nonce-{index}"),
+                session: "v1-batch-session".to_owned(),
+                subject: Subject::of(b"frame"),
+                shown: Subject::of(b"shown"),
+                renderer: Renderer {
+                    name: "v1-batch".to_owned(),
+                    version: "1".to_owned(),
+                    manifest_sha256: "0".repeat(64),
+                },
+                approver: "v1 batch approver".to_owned(),
+            };
+            file.push_str(&sign_approval(&key, &inputs).unwrap().line);
+            file.push('\n');
+            expected.push(("accepted".to_owned(), Value::Null));
+            continue;
+        }
+        let line = sign_decline(&key, &target, 1_786_000_000_000 + index as u64, "n").unwrap();
+        let token: Value = serde_json::from_str(&line).unwrap();
+        let mut payload = token["payload"].as_str().unwrap().to_owned();
+        let mut signature_hex = token["signature"].as_str().unwrap().to_owned();
+        let kind = damage.below(8);
+        if kind < 7 {
+            kinds[kind] += 1;
+        }
+        match kind {
+            0 => {
+                // One hex digit of S (sometimes the same digit again; a changed digit of R
+                // would mostly give a point with a small-order part).
+                let position = 64 + damage.below(64);
+                let digit = b"0123456789abcdef"[damage.below(16)] as char;
+                signature_hex.replace_range(position..=position, &digit.to_string());
+            }
+            1 => {
+                // One digit of issuedAt, not signed again.
+                let at = payload.find("\"issuedAt\":").unwrap() + 11 + damage.below(13);
+                let digit = b"0123456789"[damage.below(10)] as char;
+                payload.replace_range(at..=at, &digit.to_string());
+            }
+            2 => {
+                // R of another message's signature: a point of prime order, so the batch's
+                // torsion tests pass and only its equation can tell (random bytes for R
+                // would have a small-order part and send the whole batch one by one).
+                let mut raw = hex_decode(&signature_hex).unwrap();
+                let other = signing.sign(format!("other {index}").as_bytes()).to_bytes();
+                raw[..32].copy_from_slice(&other[..32]);
+                signature_hex = hex_lower(&raw);
+            }
+            3 => {
+                // S replaced by random bytes, half of them below L (the equation decides).
+                let mut raw = hex_decode(&signature_hex).unwrap();
+                for byte in &mut raw[32..] {
+                    *byte = damage.next() as u8;
+                }
+                if damage.below(2) == 0 {
+                    raw[63] &= 0x0f;
+                }
+                signature_hex = hex_lower(&raw);
+            }
+            4 => {
+                // Not a signature: cut short, or not hex.
+                if damage.below(2) == 0 {
+                    signature_hex.truncate(damage.below(128));
+                } else {
+                    signature_hex.replace_range(0..1, "z");
+                }
+            }
+            5 => {
+                // Signed, but not a payload: the signature verifies, the payload then fails.
+                payload = format!("not json {index}");
+                signature_hex = hex_lower(&signing.sign(payload.as_bytes()).to_bytes());
+            }
+            6 => {
+                // S + L: the same point equation, but seal-host refuses S ≥ L first.
+                let mut raw = hex_decode(&signature_hex).unwrap();
+                let s = BigUint::from_bytes_le(&raw[32..]) + order();
+                let mut bytes = s.to_bytes_le();
+                bytes.resize(32, 0);
+                raw[32..].copy_from_slice(&bytes);
+                signature_hex = hex_lower(&raw);
+            }
+            _ => {}
+        }
+        let line = serde_json::json!({"payload": payload, "signature": signature_hex}).to_string();
+        let alone = signature::verify(
+            &verifying,
+            payload.as_bytes(),
+            &hex_decode(&signature_hex).unwrap_or_default(),
+        );
+        expected.push(match alone {
+            Err(Failure::NonCanonicalScalar) => (
+                "rejected".to_owned(),
+                Value::from("non_canonical_signature_scalar"),
+            ),
+            Err(_) => ("rejected".to_owned(), Value::from("bad_signature")),
+            Ok(()) if serde_json::from_str::<Value>(&payload).is_ok() => {
+                ("accepted".to_owned(), Value::Null)
+            }
+            Ok(()) => ("rejected".to_owned(), Value::from("parse_error")),
+        });
+        file.push_str(&line);
+        file.push('\n');
+    }
+    assert!(kinds.iter().all(|&k| k > 60), "{kinds:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tokens.ndjson");
+    std::fs::write(&path, &file).unwrap();
+    let output = Command::cargo_bin("sealkit")
+        .unwrap()
+        .args(["verify", "approval"])
+        .arg(&path)
+        .args(["--format", "jsonl", "--pubkey", &key.public.hex])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let records: Vec<Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|r: &Value| r.get("line").is_some())
+        .collect();
+    assert_eq!(records.len(), LINES);
+    let mut counts = BTreeMap::new();
+    for (index, record) in records.iter().enumerate() {
+        let (status, reason) = &expected[index];
+        assert_eq!(record["line"], index + 1);
+        assert_eq!(record["status"], *status, "line {}: {record}", index + 1);
+        assert_eq!(record["reason"], *reason, "line {}: {record}", index + 1);
+        *counts.entry(reason.to_string()).or_insert(0) += 1;
+    }
+    // Every outcome is there in numbers: accepted, and each of the three rejections.
+    assert!(counts.values().all(|&n| n > 60), "{counts:?}");
+    assert_eq!(counts.len(), 4, "{counts:?}");
+}
+
+/// A batch of exactly `MAX_BATCH` (2,048) pending signatures, a full batch of lines, is one
+/// batch: all accepted, exit 0. Catches `terms.len() > MAX_BATCH` → `==` in `batch_passes`
+/// (the batch then splits into itself until the stack overflows). Seen red against the
+/// binary a stopped mutation run left built, with `>` → `>=` (the same recursion): killed by
+/// a signal, no exit status.
+#[test]
+fn a_full_batch_of_good_lines_is_accepted_in_one_batch() {
+    use sealkit::approval::binding::Subject;
+    use sealkit::approval::sign::{sign_approval, ApprovalInputs};
+    use sealkit::approval::Renderer;
+    use sealkit::keys::SecretKey;
+    use sealkit::signature::batch::MAX_BATCH;
+    let key = SecretKey::from_seed(&[0x31u8; 32]);
+    let mut file = String::new();
+    for index in 0..MAX_BATCH {
+        let inputs = ApprovalInputs {
+            target: format!("{:064x}", index + 1),
+            authorized_at: 1_786_000_000_000,
+            expiry: 1_786_000_120_000,
+            nonce: format!("full-{index}"),
+            session: "full".to_owned(),
+            subject: Subject::of(b"frame"),
+            shown: Subject::of(b"shown"),
+            renderer: Renderer {
+                name: "full".to_owned(),
+                version: "1".to_owned(),
+                manifest_sha256: "0".repeat(64),
+            },
+            approver: "full".to_owned(),
+        };
+        file.push_str(&sign_approval(&key, &inputs).unwrap().line);
+        file.push('\n');
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tokens.ndjson");
+    std::fs::write(&path, &file).unwrap();
+    let output = Command::cargo_bin("sealkit")
+        .unwrap()
+        .args(["verify", "approval"])
+        .arg(&path)
+        .args(["--format", "jsonl", "--pubkey", &key.public.hex])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let accepted = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| l.contains("\"status\":\"accepted\""))
+        .count();
+    assert_eq!(accepted, MAX_BATCH);
+}
