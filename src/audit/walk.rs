@@ -147,18 +147,6 @@ impl Walk {
         hasher.finish().max(1)
     }
 
-    /// A hasher keyed like the fingerprints (random per audit).
-    pub fn keyed_hasher(&self) -> impl Hasher {
-        self.keys.build_hasher()
-    }
-
-    /// Whether the file `index` at `path` is as the walk saw it (its fingerprint unchanged).
-    pub fn unchanged(&self, index: u32, path: &Path) -> bool {
-        let stamp = self.items[index as usize].stamp;
-        stamp != 0
-            && std::fs::symlink_metadata(path).is_ok_and(|metadata| self.stamp(&metadata) == stamp)
-    }
-
     /// seal-host's modes: receipt directories 0700, the files it writes there 0600. Made one at
     /// a time as they are written out: a copy of a receipt directory made with another umask
     /// has a finding for every file, and they need not all be held at once.

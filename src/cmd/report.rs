@@ -279,6 +279,10 @@ fn stream(
             path.display()
         )),
         AuditError::Sink(error) => Err(error),
+        // Only an audit reduced from facts mapped elsewhere meets these.
+        error @ (AuditError::Facts(_) | AuditError::FactsFormat(_)) => {
+            Ok(miette!(code = "facts-mismatch", "{error}"))
+        }
     })?;
     builder.finish().map_err(Err)
 }
