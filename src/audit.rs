@@ -192,6 +192,20 @@ impl Plan {
         })
     }
 
+    /// A plan over files listed elsewhere (object storage), in the order given; `read` reads
+    /// a state file's bytes (at most the limit given). `roots` only name what was listed.
+    pub fn listed(
+        roots: &[PathBuf],
+        files: &[PathBuf],
+        read: &mut dyn FnMut(&Path, u64) -> Result<Vec<u8>, String>,
+    ) -> Plan {
+        Plan {
+            walk: walk::listed(files, read),
+            roots: roots.to_vec(),
+            pin_inside: None,
+        }
+    }
+
     /// How many entries the listing holds (the map's facts come one per entry).
     pub fn len(&self) -> usize {
         self.walk.order.len()

@@ -171,8 +171,14 @@ impl Reduce {
         if let Some(observed) = receipt.observed {
             self.receipts[dir].add(index, observed, state);
         }
-        if let Some(record) = record {
-            sink(Event::Receipt(record)).map_err(AuditError::Sink)?;
+        match record {
+            Some(record) => sink(Event::Receipt(record)).map_err(AuditError::Sink)?,
+            // Reduced without its record (mapped elsewhere): its findings stand alone.
+            None => {
+                for finding in &receipt.findings {
+                    sink(Event::Finding(finding)).map_err(AuditError::Sink)?;
+                }
+            }
         }
         match conflict {
             Some(finding) => self.finding(&finding, sink),

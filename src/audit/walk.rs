@@ -635,11 +635,47 @@ fn dir_for(
     i
 }
 
+/// A walk over a listing made elsewhere (object storage: `sealkit.dask` lists with fsspec),
+/// in the order given: each file's directory is the part of its path before its name, and
+/// the state files' bytes come from `read` (capped at `limit` bytes). There are no links,
+/// modes or unreadable entries in such a listing, and no file is compared with the pinned key.
+pub fn listed(files: &[PathBuf], read: &mut dyn FnMut(&Path, u64) -> Result<Vec<u8>, String>) -> Walk {
+    let mut walk = Walk::default();
+    let mut dir_index: HashMap<PathBuf, u32> = HashMap::new();
+    for path in files {
+        let parent = path.parent().unwrap_or(Path::new("")).to_path_buf();
+        let next = walk.dirs.len() as u32;
+        let dir = *dir_index.entry(parent.clone()).or_insert_with(|| {
+            walk.dirs.push(Dir {
+                path: parent,
+                walked: true,
+                ..Dir::default()
+            });
+            next
+        });
+        let name_kind = classify_name(path);
+        note_state_file_read(&name_kind, path, &mut walk.dirs[dir as usize], read);
+        walk.order.push(walk.items.len() as u32);
+        walk.push(path.clone(), dir, ItemKind::File, name_kind);
+    }
+    walk
+}
+
 /// Marks receipt directories and reads their state files.
 fn note_state_file(kind: &NameKind, path: &Path, dir: &mut Dir) {
-    let read = |limit: u64| {
+    note_state_file_read(kind, path, dir, &mut |path, limit| {
         crate::input::read_file_capped(path, limit).map_err(|e| format!("cannot read: {e}"))
-    };
+    })
+}
+
+/// [`note_state_file`], reading with `read`.
+fn note_state_file_read(
+    kind: &NameKind,
+    path: &Path,
+    dir: &mut Dir,
+    read_file: &mut dyn FnMut(&Path, u64) -> Result<Vec<u8>, String>,
+) {
+    let mut read = |limit: u64| read_file(path, limit);
     match kind {
         NameKind::Receipt { .. }
         | NameKind::MisnamedReceipt
