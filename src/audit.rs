@@ -194,11 +194,7 @@ impl Plan {
 
     /// A plan over files listed elsewhere (object storage), in the order given; `read` reads
     /// a state file's bytes (at most the limit given). `roots` only name what was listed.
-    pub fn listed(
-        roots: &[PathBuf],
-        files: &[PathBuf],
-        read: &mut dyn FnMut(&Path, u64) -> Result<Vec<u8>, String>,
-    ) -> Plan {
+    pub fn listed(roots: &[PathBuf], files: &[PathBuf], read: &mut walk::ReadListed<'_>) -> Plan {
         Plan {
             walk: walk::listed(files, read),
             roots: roots.to_vec(),

@@ -78,7 +78,8 @@ class AuditPlan:
     @property
     def paths(self) -> List[str]:
         """Every listed path, in order (each is one partition entry)."""
-        return self.native.paths(0, len(self.native))
+        paths: List[str] = self.native.paths(0, len(self.native))
+        return paths
 
     def partitions(self, count: int) -> List[List[str]]:
         """The paths in ``count`` contiguous partitions of near-equal size (fewer if there
@@ -92,7 +93,8 @@ class AuditPlan:
     def receipt_key(self) -> Optional[str]:
         """The pinned receipt key as 64 hex digits (what mappers elsewhere are given: they
         may not have the key's file), or None."""
-        return self.native.receipt_key_hex
+        key: Optional[str] = self.native.receipt_key_hex
+        return key
 
 
 def _key(receipt_key: Optional[StrPath]) -> Optional[str]:

@@ -51,7 +51,7 @@ def plan(
     roots = [os.fsdecode(os.fspath(p)) for p in paths_or_urls]
     if not any(_is_url(root) for root in roots):
         return audit_plan(roots, receipt_key=receipt_key)
-    import fsspec
+    import fsspec  # type: ignore[import-untyped]
 
     options = storage_options or {}
     files: List[str] = []
@@ -62,7 +62,8 @@ def plan(
 
     def read(url: str, limit: int) -> bytes:
         with fsspec.open(url, "rb", **options) as file:
-            return file.read(limit + 1)
+            data: bytes = file.read(limit + 1)
+            return data
 
     return AuditPlan.listed(roots, files, read, receipt_key=receipt_key)
 

@@ -136,7 +136,8 @@ impl Reduce {
             }
             let finding = copies::duplicate(&path, &walk.path(first), again);
             self.finding(&finding, sink)?;
-            let own = |f: &&Finding| matches!(f.code, Code::MisnamedReceipt | Code::ChangedDuringAudit);
+            let own =
+                |f: &&Finding| matches!(f.code, Code::MisnamedReceipt | Code::ChangedDuringAudit);
             for finding in receipt.findings.iter().filter(own) {
                 self.finding(finding, sink)?;
             }

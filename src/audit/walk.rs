@@ -635,11 +635,14 @@ fn dir_for(
     i
 }
 
+/// Reads a listed file's bytes (at most the limit given are used), or says why not.
+pub type ReadListed<'r> = dyn FnMut(&Path, u64) -> Result<Vec<u8>, String> + 'r;
+
 /// A walk over a listing made elsewhere (object storage: `sealkit.dask` lists with fsspec),
 /// in the order given: each file's directory is the part of its path before its name, and
 /// the state files' bytes come from `read` (capped at `limit` bytes). There are no links,
 /// modes or unreadable entries in such a listing, and no file is compared with the pinned key.
-pub fn listed(files: &[PathBuf], read: &mut dyn FnMut(&Path, u64) -> Result<Vec<u8>, String>) -> Walk {
+pub fn listed(files: &[PathBuf], read: &mut ReadListed<'_>) -> Walk {
     let mut walk = Walk::default();
     let mut dir_index: HashMap<PathBuf, u32> = HashMap::new();
     for path in files {
@@ -673,7 +676,7 @@ fn note_state_file_read(
     kind: &NameKind,
     path: &Path,
     dir: &mut Dir,
-    read_file: &mut dyn FnMut(&Path, u64) -> Result<Vec<u8>, String>,
+    read_file: &mut ReadListed<'_>,
 ) {
     let mut read = |limit: u64| read_file(path, limit);
     match kind {

@@ -150,7 +150,12 @@ fn an_archive_with_problems_across_partitions_reduces_to_the_commands_findings()
     let mut receipts: Vec<PathBuf> = std::fs::read_dir(&host)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("receipt-"))
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("receipt-")
+        })
         .collect();
     receipts.sort();
     // A released ALLOW deleted from the copy; another receipt altered in the original.
@@ -205,8 +210,13 @@ fn facts_out_of_order_or_missing_are_refused() {
         .unwrap_err();
     assert!(error.to_string().contains("out of order"), "{error}");
     let mut reduce = reduce::Reduce::begin(&plan, &mut sink).unwrap();
-    reduce.add(&plan, facts[1].clone(), None, &mut sink).unwrap();
+    reduce
+        .add(&plan, facts[1].clone(), None, &mut sink)
+        .unwrap();
     let error = reduce.finish(&plan, &mut sink).unwrap_err();
-    assert!(error.to_string().contains("partition is missing"), "{error}");
+    assert!(
+        error.to_string().contains("partition is missing"),
+        "{error}"
+    );
     assert!(facts_codec::decode(b"{\"sealkit_audit_facts\":2,\"files\":[]}").is_err());
 }
