@@ -152,3 +152,26 @@ def test_dask_audit_of_fsspec_urls(tmp_path: Path, client: Client) -> None:
     )
     assert stripped == expected
     assert got_summary == summary
+
+
+def test_the_example_script_audits_on_a_running_cluster(tmp_path: Path, client: Client) -> None:
+    """examples/dask_audit.py, pointed at the test's cluster: the command's exit status, and
+    its error findings printed."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    root = archive(tmp_path / "archive")
+    expected, summary, status = cli_pairs(root)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples/dask_audit.py"), "--scheduler",
+         client.scheduler.address, "--receipt-key", str(NEW_KEY), str(root)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == status == 1, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-1].startswith(f"PROBLEMS: {summary['statuses']['authenticated']} of {summary['receipts']}")
+    errors = sum(n for (code, _), n in expected.items() if code in {
+        c["code"] for c in summary["findings"] if c["severity"] == "error"})
+    assert len(lines) - 1 == errors
