@@ -11,6 +11,7 @@ and the load average before and after.
 from __future__ import annotations
 
 import json
+import os
 import resource
 import sys
 import time
@@ -19,6 +20,12 @@ from distributed import Client, LocalCluster
 
 import sealkit
 import sealkit.dask
+from sealkit import _native
+
+
+def resident() -> int:
+    with open("/proc/self/statm") as file:
+        return int(file.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
 def load() -> str:
@@ -45,11 +52,27 @@ def main() -> None:
                 summary = record
         elapsed = time.perf_counter() - started
         after = load()
+        # The reduce alone: every partition's facts gathered first (the same map again), then
+        # reduced on this thread; its CPU time, and how much the reduce's state grew the
+        # resident set by the last partition (an upper bound: freed blocks may stay).
+        plan = sealkit.audit_plan(directory, receipt_key=key)
+        parts = plan.partitions(partitions or 4 * workers)
+        facts = list(
+            sealkit.dask._in_order(
+                client, sealkit.dask._map, parts, window=2 * workers + 2,
+                receipt_key=plan.receipt_key, approvers=None, storage_options=None,
+            )
+        )
     assert summary is not None
-    # The facts of a sample, as a worker sends them.
-    plan = sealkit.audit_plan(directory, receipt_key=key)
-    sample = plan.paths[: min(len(plan), 5000)]
-    facts = sealkit.audit_partition(sample, receipt_key=key)
+    facts_bytes = sum(map(len, facts))
+    resident_before = resident()
+    cpu = time.process_time()
+    reducer = _native.AuditReducer(plan.native)
+    for part in facts:
+        reducer.add(part)
+    resident_at_end = resident()
+    reducer.finish(False)
+    reduce_cpu = time.process_time() - cpu
     print(
         json.dumps(
             {
@@ -58,7 +81,9 @@ def main() -> None:
                 "receipts": summary["receipts"],
                 "seconds": elapsed,
                 "findings": findings,
-                "facts_bytes_per_file": len(facts) / max(1, len(sample)),
+                "facts_bytes_per_file": facts_bytes / max(1, len(plan)),
+                "reduce_cpu_us_per_file": reduce_cpu * 1e6 / max(1, len(plan)),
+                "reduce_state_bytes_per_file": (resident_at_end - resident_before) / max(1, len(plan)),
                 "summary": summary,
                 "verdict": int(audit.verdict) if audit.verdict is not None else None,
                 "driver_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
