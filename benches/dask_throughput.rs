@@ -18,6 +18,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "support/child.rs"]
+#[allow(dead_code)]
 mod child;
 #[path = "support/evidence/mod.rs"]
 mod evidence;
