@@ -308,7 +308,7 @@ set edit:completion:arg-completer[sealkit] = {|@words|
             cand --version 'Print version'
         }
         &'sealkit;report'= {
-            cand --out 'Where to write the page (the JSON model with --format json, one row per receipt with --format jsonl); replaced atomically, and never one of the inputs'
+            cand --out 'Where to write the page (the JSON model with --format json; with --format jsonl one row per receipt, then the annotations on no row, the findings and the verdict); replaced atomically, and never one of the inputs'
             cand --receipt-key 'The installation''s receipt key, kept apart from the directories reported on (the public key recorded when the host was installed): 64 hex, a public key file or a raw 32-byte seed file. A key read from inside them authenticates nothing independent (receipt-key-in-evidence)'
             cand --pubkey 'The trusted approval public key the token files are checked against: 64 hex digits, an `ssh-ed25519 AAAA…` key, or a file holding either'
             cand --trusted-approvers 'Trusted approvers, one per line: NAME KEY [valid-after=TIME] [valid-before=TIME] (as `verify approval` and `audit`): tokens and approval receipts name their approver'

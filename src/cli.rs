@@ -633,8 +633,9 @@ pub struct ReportArgs {
     #[arg(value_name = "DIR", required = true)]
     pub dirs: Vec<PathBuf>,
 
-    /// Where to write the page (the JSON model with --format json, one row per receipt with
-    /// --format jsonl); replaced atomically, and never one of the inputs.
+    /// Where to write the page (the JSON model with --format json; with --format jsonl one
+    /// row per receipt, then the annotations on no row, the findings and the verdict);
+    /// replaced atomically, and never one of the inputs.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
 

@@ -7,6 +7,7 @@
 //! reading the inputs is the command's job.
 
 pub mod chain_order;
+pub mod chart;
 pub mod counts;
 pub mod html;
 pub mod joins;
@@ -14,7 +15,9 @@ pub mod markup;
 pub mod model;
 pub mod rows;
 pub mod sample;
+pub mod sentences;
 pub mod sort;
 pub mod stream;
 pub mod tally;
+pub mod time_axis;
 pub mod timeline;

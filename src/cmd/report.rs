@@ -5,7 +5,9 @@
 //! their own files first, then the receipts streamed from the audit into the model
 //! ([`crate::report::stream`]); writes one page ([`crate::report::html`]) or, with
 //! `--format json`, the joined model (bounded as the page is), or with `--format jsonl`
-//! one `report-row` object per receipt as its joins are final, atomically. Exit status as `audit`: 1 when an
+//! one `report-row` object per receipt as its joins are final, then every trust annotation
+//! on no row, every finding not about one receipt and the verdict, atomically (every format
+//! carries the same findings). Exit status as `audit`: 1 when an
 //! error-severity finding is in the report (warnings too with --deny-warnings), 2 when an
 //! input cannot be read.
 
@@ -133,14 +135,28 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
     let (model, written) = if global.format == Format::Jsonl {
         let mut file = AtomicFile::create(&args.out, 0o600).map_err(|e| cannot_write(&args, e))?;
         let mut bytes = 0u64;
-        let mut write = |row: &model::Row| -> std::io::Result<()> {
-            let mut line = super::typed("report-row", row).map_err(std::io::Error::other)?;
+        // One typed record a line.
+        let mut line = |record: std::io::Result<Vec<u8>>| -> std::io::Result<()> {
+            let mut line = record?;
             line.push(b'\n');
             bytes += line.len() as u64;
             file.write_all(&line)
         };
-        let model = stream(&args, &options, evidence, global, Rows::Each(&mut write))
-            .map_err(|e| e.unwrap_or_else(|e| cannot_write(&args, e)))?;
+        let model = {
+            let mut write = |row: &model::Row| line(super::typed("report-row", row));
+            stream(&args, &options, evidence, global, Rows::Each(&mut write))
+                .map_err(|e| e.unwrap_or_else(|e| cannot_write(&args, e)))?
+        };
+        // What the page shows beside the rows, so every format carries the same findings:
+        // the trust annotations on no row (every one), the findings not about one receipt,
+        // and last the verdict the exit status gives.
+        (model.annotations.iter())
+            .try_for_each(|annotation| line(super::typed("report-annotation", annotation)))
+            .and_then(|()| {
+                (model.findings.iter()).try_for_each(|f| line(super::typed("finding", f)))
+            })
+            .and_then(|()| line(super::typed("report-verdict", &model.verdict)))
+            .map_err(|e| cannot_write(&args, e))?;
         file.commit().map_err(|e| cannot_write(&args, e))?;
         (model, bytes)
     } else {

@@ -9,7 +9,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Time bins of the timeline (its drawing has the same size for ten receipts or a million).
-pub const BINS: usize = 200;
+pub use super::time_axis::BINS;
 
 /// Counts for the summary.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -98,11 +98,13 @@ pub struct Aggregate {
     pub warnings: u64,
 }
 
-/// Decisions over time: per lane, counts in equal time bins from `start` to `end`.
+/// Decisions over time: per lane, counts in the bins of `axis` from `start` to `end` (long
+/// pauses compressed).
 #[derive(Debug, Clone)]
 pub struct Timeline {
     pub start: u64,
     pub end: u64,
+    pub axis: super::time_axis::Axis,
     /// (label, CSS class, counts per bin), top to bottom.
     pub lanes: Vec<(&'static str, &'static str, Vec<u64>)>,
 }

@@ -4,16 +4,19 @@
 //! (inline CSS, script and SVG only, and a Content-Security-Policy that allows exactly the
 //! inline style and script by their SHA-256 and nothing else); the model is embedded as JSON
 //! with `<`, `>`, `&`, U+2028 and U+2029 escaped so it cannot end its script element; the
-//! verdict comes first and says what the exit status says; the verdict, summary, timeline
-//! and first page of rows (problems first) are rendered here, so the page reads without
-//! JavaScript; colour marks only counts that need attention; and the same model gives the
-//! same bytes.
+//! verdict comes first and says what the exit status says, followed by what happened in
+//! sentences ([`super::sentences`]) and the page's one table of finding codes; the verdict,
+//! summary (a few cards and the chart of decisions per tool), timeline and first page of
+//! rows (problems first) are rendered here, so the page reads without JavaScript; colour
+//! marks only counts that need attention, from one palette (page.css's `:root`); every
+//! table sits in a box of its own that scrolls, so nothing is wider than a phone's screen;
+//! and the same model gives the same bytes.
 
 use super::markup::{escape, is_invisible};
 use super::model::Model;
 use crate::digest::sha256_hex;
 use crate::finding::Code;
-use crate::timestamp::iso_ms;
+use crate::outcome::plural;
 use base64::Engine as _;
 use std::fmt::Write as _;
 
@@ -123,162 +126,243 @@ pub fn render(model: &Model) -> Result<String, serde_json::Error> {
     Ok(page)
 }
 
-/// The verdict, as the exit status gives it, and the findings it rests on, most serious
-/// first; each links to the rows that carry it (the filter in the URL fragment), or to the
-/// findings not about one receipt.
+/// The verdict, as the exit status gives it; then what happened, in sentences (most serious
+/// first, each linking to the rows that carry it or to the findings not about one receipt);
+/// then the counts it rests on and every finding code with its count, most serious first.
 fn verdict(page: &mut String, model: &Model) {
     let v = &model.verdict;
     let title = v.title();
     let _ = write!(
         page,
-        "<section id=\"verdict\" class=\"verdict {}\" data-outcome=\"{}\"><h2>{title}</h2><p>{}</p>",
-        v.outcome,
-        v.outcome,
-        escape(&v.headline)
+        "<section id=\"verdict\" class=\"verdict {}\" data-outcome=\"{}\"><h2>{title}</h2>",
+        v.outcome, v.outcome
     );
-    if !v.causes.is_empty() {
-        page.push_str("<table class=\"grid causes\"><thead><tr><th>severity</th><th>finding</th><th>count</th><th>first</th><th>what it says</th></tr></thead><tbody>");
-        for cause in &v.causes {
-            let link = if cause.rows > 0 {
-                format!("#finding={}", cause.code.as_str())
+    if !model.sentences.is_empty() {
+        page.push_str("<ul class=\"sentences\">");
+        for sentence in &model.sentences {
+            let go = if sentence.link.starts_with("#finding=") {
+                "show the calls"
+            } else if sentence.link == "#codes" {
+                "show the codes"
+            } else if sentence.link == "#calls" {
+                "show the calls"
             } else {
-                "#other-findings".to_owned()
-            };
-            let where_ = if cause.rows > 0 {
-                format!(
-                    "{} ({} row{})",
-                    cause.count,
-                    cause.rows,
-                    if cause.rows == 1 { "" } else { "s" }
-                )
-            } else {
-                cause.count.to_string()
+                "show the findings"
             };
             let _ = write!(
                 page,
-                "<tr class=\"{}\"><td>{}</td><td><a href=\"{link}\">{}</a></td><td>{where_}</td><td>{}</td><td>{}</td></tr>",
-                cause.severity.as_str(),
-                cause.severity.as_str(),
-                cause.code.as_str(),
-                escape(&cause.first_time.map(iso_ms).unwrap_or_default()),
-                escape(&cause.example.message)
+                "<li class=\"{}\">{} <a class=\"go\" href=\"{}\">{go}</a></li>",
+                sentence.severity.map_or("none", |s| s.as_str()),
+                escape(&sentence.text),
+                escape(&sentence.link)
             );
         }
-        page.push_str("</tbody></table>");
+        page.push_str("</ul>");
     }
+    let _ = write!(page, "<p class=\"headline\">{}", escape(&v.headline));
+    if let Some(timeline) = &model.timeline {
+        let (first, _) = super::time_axis::date_time(timeline.start);
+        let (last, _) = super::time_axis::date_time(timeline.end);
+        if first == last {
+            let _ = write!(page, " Times are UTC, on {first}.");
+        } else {
+            page.push_str(" Times are UTC.");
+        }
+    }
+    page.push_str("</p>");
+    codes(page, model);
     page.push_str("</section>\n");
 }
 
-/// One count; its colour only when it is not zero (a zero never needs attention).
-fn count(page: &mut String, key: &str, label: &str, value: u64, class: &str) {
+/// Every finding code of the report with its count, most serious first, then the most
+/// frequent: each links to the calls that carry it, or to the findings not about one
+/// receipt. The one table of codes on the page.
+fn codes(page: &mut String, model: &Model) {
+    let s = &model.summary;
+    if s.findings_by_code.is_empty() {
+        return;
+    }
+    let severity = |name: &str| s.findings_by_severity.get(name).copied().unwrap_or(0);
+    page.push_str("<h3 id=\"codes\">Findings by code: ");
+    for (i, (key, words)) in [("error", "error"), ("warning", "warning"), ("info", "info")]
+        .into_iter()
+        .enumerate()
+    {
+        let n = severity(key);
+        let _ = write!(
+            page,
+            "{}<span class=\"{}\"><span class=\"n\" data-k=\"{key}\">{n}</span> {words}{}</span>",
+            if i == 0 { "" } else { ", " },
+            if n == 0 { "zero" } else { key },
+            if key == "info" { "" } else { plural(n) }
+        );
+    }
+    page.push_str("</h3>");
+    let on_rows: std::collections::BTreeSet<Code> = (model.rows.iter())
+        .flat_map(|r| r.findings.iter().map(|f| f.code))
+        .collect();
+    let mut codes: Vec<(&Code, &u64)> = s.findings_by_code.iter().collect();
+    codes.sort_by_key(|(code, n)| (std::cmp::Reverse(code.severity()), std::cmp::Reverse(**n)));
+    page.push_str("<div class=\"scroll\"><table class=\"grid codes\"><thead><tr><th>severity</th><th>finding</th><th>count</th><th>what it means</th></tr></thead><tbody>");
+    for (code, n) in codes {
+        let severity = code.severity().as_str();
+        let link = if on_rows.contains(code) {
+            format!("#finding={}", code.as_str())
+        } else {
+            format!("#other-{}", code.as_str())
+        };
+        let _ = write!(
+            page,
+            "<tr class=\"{severity}\"><td>{severity}</td><td><a href=\"{link}\">{}</a></td><td>{n}</td><td class=\"sub\">{}</td></tr>",
+            code.as_str(),
+            escape(code.meaning())
+        );
+    }
+    page.push_str("</tbody></table></div>");
+}
+
+/// One count in a card's list; its colour only when it is not zero (a zero never needs
+/// attention).
+fn item(page: &mut String, key: &str, label: &str, value: u64, class: &str) {
     let class = if value == 0 { "zero" } else { class };
     let _ = write!(
         page,
-        "<div class=\"card {class}\"><span class=\"n\" data-k=\"{key}\">{value}</span><span class=\"l\">{label}</span></div>"
+        "<li class=\"{class}\"><span class=\"n\" data-k=\"{key}\">{value}</span> {label}</li>"
     );
 }
 
+/// What changes a decision, in a few cards: the receipts and whether they authenticate, the
+/// approvals, the audit log and the captures (each only when given), then the decisions per
+/// tool. The finding codes are in the verdict, not repeated here.
 fn summary(page: &mut String, model: &Model) {
     let s = &model.summary;
     let status = |name: &str| s.statuses.get(name).copied().unwrap_or(0);
-    let verdict = |name: &str| s.verdicts.get(name).copied().unwrap_or(0);
-    let severity = |name: &str| s.findings_by_severity.get(name).copied().unwrap_or(0);
     page.push_str("<section id=\"summary\"><h2>Summary</h2><div class=\"cards\">");
-    count(page, "error", "error findings", severity("error"), "bad");
-    count(page, "warning", "warnings", severity("warning"), "warn");
-    count(page, "info", "info", severity("info"), "");
-    count(page, "receipts", "receipts", s.receipts, "");
-    count(
+    let _ = write!(
         page,
-        "authenticated",
-        "authenticated",
-        status("authenticated"),
-        "good",
+        "<div class=\"card\"><h3><span class=\"n\" data-k=\"receipts\">{}</span> receipt{}</h3><ul>",
+        s.receipts,
+        plural(s.receipts)
     );
-    for (key, class) in [
-        ("failed", "bad"),
-        ("unsigned", "warn"),
-        ("unpinned", "warn"),
-        ("unreadable", "bad"),
-    ] {
-        count(page, key, key, status(key), class);
-    }
-    page.push_str("</div><div class=\"cards\">");
-    count(page, "allow", "ALLOW", verdict("allow"), "allow");
-    count(
-        page,
-        "released",
-        "released (approved)",
-        verdict("released"),
-        "released",
-    );
-    count(page, "block", "BLOCK", verdict("block"), "block");
-    for (claim, n) in &s.claims {
-        // Claims of receipts that do not authenticate: counted apart, never as verdicts.
-        let _ = write!(
+    // Under a pin read from inside the evidence, "authenticated" is self-consistency only:
+    // the card says so, as the verdict line does, and is not drawn as good.
+    if s.findings_by_code.contains_key(&Code::ReceiptKeyInEvidence) {
+        item(
             page,
-            "<div class=\"card claim\"><span class=\"n\" data-k=\"claims-{}\">{n}</span><span class=\"l\">claims {} — not authenticated</span></div>",
-            escape(claim),
-            escape(claim)
+            "authenticated",
+            &format!(
+                "authenticated {}",
+                crate::receipt::pin::UNDER_KEY_IN_EVIDENCE
+            ),
+            status("authenticated"),
+            "bad",
+        );
+    } else {
+        item(
+            page,
+            "authenticated",
+            "authenticated",
+            status("authenticated"),
+            "good",
         );
     }
-    page.push_str("</div><div class=\"cards\">");
-    let cards: [(&str, &str, u64, &str); 8] = [
-        ("tokens-accepted", "tokens accepted", s.tokens_accepted, ""),
-        (
+    // Only the kinds of failure present: a zero here changes nothing.
+    for (key, class) in [
+        ("failed", "bad"),
+        ("unreadable", "bad"),
+        ("unsigned", "warn"),
+        ("unpinned", "warn"),
+    ] {
+        if status(key) > 0 {
+            item(page, key, key, status(key), class);
+        }
+    }
+    if s.rows_omitted > 0 {
+        let _ = write!(
+            page,
+            "<li class=\"sub\">{} good ones counted, not listed</li>",
+            s.rows_omitted
+        );
+    }
+    page.push_str("</ul></div>");
+    if !model.tokens.is_empty() || s.verdicts.get("released").copied().unwrap_or(0) > 0 {
+        page.push_str("<div class=\"card\"><h3>Approvals</h3><ul>");
+        if model.tokens.is_empty() {
+            page.push_str(
+                "<li class=\"warn\">no token file given: releases not matched to tokens</li>",
+            );
+        }
+        item(
+            page,
+            "tokens-accepted",
+            "tokens accepted",
+            s.tokens_accepted,
+            "",
+        );
+        item(
+            page,
             "tokens-rejected",
             "tokens rejected",
             s.tokens_rejected,
             "bad",
-        ),
-        (
+        );
+        item(
+            page,
             "tokens-never-used",
             "tokens never used",
             s.tokens_never_used,
             "warn",
-        ),
-        (
+        );
+        item(
+            page,
             "released-without-token",
             "released without a matching token",
             s.released_without_token,
             "warn",
-        ),
-        ("chain-entries", "chain entries", s.chain_entries, ""),
-        ("chain-breaks", "broken chains", s.chain_breaks, "bad"),
-        ("frames-captured", "frames captured", s.frames_captured, ""),
-        (
+        );
+        page.push_str("</ul></div>");
+    }
+    if !model.chains.is_empty() {
+        page.push_str("<div class=\"card\"><h3>Audit log</h3><ul>");
+        item(page, "chain-entries", "entries", s.chain_entries, "");
+        item(
+            page,
+            "chain-entries-joined",
+            "joined to a receipt",
+            s.chain_entries_joined,
+            "",
+        );
+        item(page, "chain-breaks", "broken chains", s.chain_breaks, "bad");
+        page.push_str("</ul></div>");
+    }
+    if s.frames_captured > 0 || s.frames_not_captured > 0 {
+        page.push_str("<div class=\"card\"><h3>Captured frames</h3><ul>");
+        item(page, "frames-captured", "captured", s.frames_captured, "");
+        item(
+            page,
+            "frames-joined",
+            "joined to a receipt",
+            s.frames_joined,
+            "",
+        );
+        item(
+            page,
             "frames-not-captured",
-            "frames not captured",
+            "receipts whose frame was not captured",
             s.frames_not_captured,
             "warn",
-        ),
-    ];
-    for (key, label, value, class) in cards {
-        count(page, key, label, value, class);
+        );
+        page.push_str("</ul></div>");
     }
     page.push_str("</div>");
-    if !s.findings_by_code.is_empty() {
-        // Most serious first, then the most frequent.
-        let mut codes: Vec<(&Code, &u64)> = s.findings_by_code.iter().collect();
-        codes.sort_by_key(|(code, n)| (std::cmp::Reverse(code.severity()), std::cmp::Reverse(**n)));
-        page.push_str("<table class=\"grid codes\"><thead><tr><th>severity</th><th>finding</th><th>count</th></tr></thead><tbody>");
-        for (code, n) in codes {
-            let severity = code.severity().as_str();
-            let _ = write!(
-                page,
-                "<tr class=\"{severity}\"><td>{severity}</td><td>{}</td><td>{n}</td></tr>",
-                code.as_str()
-            );
-        }
-        page.push_str("</tbody></table>");
-    }
+    super::chart::html(page, model);
     page.push_str("</section>\n");
 }
 
 /// Where the evidence came from: inputs (path, size, SHA-256) and the keys it was checked
 /// against.
 fn provenance(page: &mut String, model: &Model) {
-    page.push_str("<section id=\"provenance\"><h2>Provenance</h2><h3>Inputs</h3><table class=\"grid\"><thead><tr><th>role</th><th>path</th><th>size</th><th>SHA-256</th></tr></thead><tbody>");
+    page.push_str("<section id=\"provenance\"><h2>Provenance</h2><h3>Inputs</h3><div class=\"scroll\"><table class=\"grid inputs\"><thead><tr><th>role</th><th>path</th><th>size</th><th>SHA-256</th></tr></thead><tbody>");
     for input in &model.inputs {
         let size = if input.sha256.is_some() {
             format!("{} bytes", input.bytes)
@@ -294,7 +378,7 @@ fn provenance(page: &mut String, model: &Model) {
             escape(input.sha256.as_deref().unwrap_or("(directory)"))
         );
     }
-    page.push_str("</tbody></table><h3>Trust anchors</h3><ul class=\"anchors\">");
+    page.push_str("</tbody></table></div><h3>Trust anchors</h3><ul class=\"anchors\">");
     match &model.trust.receipt_key {
         Some(key) => {
             let _ = write!(
@@ -329,4 +413,52 @@ fn provenance(page: &mut String, model: &Model) {
         );
     }
     page.push_str("</ul></section>\n");
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    /// Every colour of the page is named once, in the palette (`:root`); every rule uses the
+    /// palette's names, so an error is the same red in the verdict, the tables, the chart
+    /// and the timeline. Seen red on 07add1e (the timeline's error ticks were orange,
+    /// `#e67e22`, and no rule used a palette).
+    #[test]
+    fn the_page_has_one_palette_and_errors_are_one_red() {
+        let (palette, rules) = STYLE.split_once('}').unwrap();
+        assert!(palette.starts_with(":root{"));
+        let colour = |text: &str| {
+            text.match_indices('#')
+                .map(|(at, _)| text[at..].chars().take(7).collect::<String>())
+                .filter(|c| c.len() > 1 && c[1..].chars().all(|x| x.is_ascii_hexdigit()))
+                .collect::<Vec<_>>()
+        };
+        assert!(colour(palette).len() > 10);
+        assert_eq!(
+            colour(rules),
+            Vec::<String>::new(),
+            "a colour outside the palette"
+        );
+        assert!(!rules.contains("rgb(") && !rules.contains("hsl("));
+        for rule in [
+            ".bad,.st.failed,.st.unreadable{color:var(--err)",
+            "tr.error td:first-child{color:var(--err)",
+            ".verdict.problems{background:var(--err-bg);border-color:var(--err)}",
+            "svg .error{fill:var(--err)}",
+            "tr.row.error td:first-child{box-shadow:inset 4px 0 var(--err)}",
+            "ul.sentences li.error::marker{color:var(--err)}",
+        ] {
+            assert!(rules.contains(rule), "{rule}");
+        }
+    }
+
+    /// The timeline is drawn at least at its own width (a narrow screen scrolls its box
+    /// rather than shrinking its labels).
+    #[test]
+    fn the_css_keeps_the_timeline_at_its_own_width() {
+        let least = format!("min-width:{}px", crate::report::timeline::WIDTH);
+        let rule = &STYLE[STYLE.find("#timeline-svg{").unwrap()..];
+        assert!(rule[..rule.find('}').unwrap()].contains(&least));
+    }
 }

@@ -25,14 +25,14 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-/// Characters that would act on the display instead of being read: controls (LF excepted,
-/// which `<pre>` shows as a line break), bidi controls, zero-width and separator characters.
-/// The page script applies the same list to text it inserts.
+/// Characters that would act on the display instead of being read: the characters the
+/// terminal's escaping function escapes ([`crate::inert::is_unsafe`]: controls, bidi
+/// controls, zero-width and other invisible format characters, tag characters, variation
+/// selectors, separators), LF excepted (`<pre>` shows it as a line break). One list for
+/// every human rendering; the page script applies the same list to text it inserts
+/// (`INVISIBLE` in page.js, checked against this one).
 pub fn is_invisible(c: char) -> bool {
-    matches!(c,
-        '\u{0}'..='\u{9}' | '\u{B}'..='\u{1F}' | '\u{7F}'..='\u{9F}' | '\u{AD}' | '\u{61C}'
-        | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{2069}'
-        | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}')
+    c != '\n' && crate::inert::is_unsafe(c)
 }
 
 #[cfg(test)]
@@ -49,5 +49,49 @@ mod tests {
             escape("a\u{202E}b\u{200B}c\u{7}\td\n"),
             "a\\u{202E}b\\u{200B}c\\u{7}\\u{9}d\n"
         );
+        // Tag characters (hidden text), variation selectors, invisible operators, Hangul
+        // fillers. Seen red on 07add1e: the page passed them through.
+        assert_eq!(
+            escape("x\u{E0041}\u{FE0F}\u{2062}\u{3164}y"),
+            "x\\u{E0041}\\u{FE0F}\\u{2062}\\u{3164}y"
+        );
+    }
+
+    /// The page script's list of characters it shows escaped is this one, code point by
+    /// code point.
+    #[test]
+    fn the_page_script_escapes_the_same_characters() {
+        let script = include_str!("page.js");
+        let start = script.find("var INVISIBLE = /[").unwrap() + "var INVISIBLE = /[".len();
+        let class = &script[start..start + script[start..].find("]/gu").unwrap()];
+        let mut ranges: Vec<(u32, u32)> = Vec::new();
+        let mut rest = class;
+        let point = |rest: &mut &str| -> u32 {
+            let text = rest.strip_prefix("\\u").unwrap();
+            let (hex, after) = match text.strip_prefix('{') {
+                Some(braced) => {
+                    let end = braced.find('}').unwrap();
+                    (&braced[..end], &braced[end + 1..])
+                }
+                None => (&text[..4], &text[4..]),
+            };
+            *rest = after;
+            u32::from_str_radix(hex, 16).unwrap()
+        };
+        while !rest.is_empty() {
+            let low = point(&mut rest);
+            let high = match rest.strip_prefix('-') {
+                Some(after) => {
+                    rest = after;
+                    point(&mut rest)
+                }
+                None => low,
+            };
+            ranges.push((low, high));
+        }
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            let listed = ranges.iter().any(|&(a, b)| (a..=b).contains(&(c as u32)));
+            assert_eq!(listed, is_invisible(c), "U+{:04X}", c as u32);
+        }
     }
 }

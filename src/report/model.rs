@@ -263,6 +263,9 @@ pub struct Model {
     pub generated_at: Option<String>,
     /// What the exit status says, and why: the first thing the page shows.
     pub verdict: Conclusion,
+    /// What happened, in sentences built from the findings, most serious first (the page
+    /// leads with them, under the verdict). Empty in `--format jsonl`'s model.
+    pub sentences: Vec<Sentence>,
     pub summary: Summary,
     /// Every row with an error finding or without authentication, and a sample of the rest,
     /// in decision-time order.
@@ -292,6 +295,25 @@ pub struct Model {
 
 fn is_zero(n: &u64) -> bool {
     *n == 0
+}
+
+/// One sentence of what happened ([`super::sentences`] builds them).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Sentence {
+    /// The severity of the findings it says (none: the sentence of a clean report).
+    pub severity: Option<Severity>,
+    /// The finding codes it says.
+    pub codes: Vec<Code>,
+    /// How many receipts, files, entries or tokens it is about.
+    pub count: u64,
+    /// Where the page shows them: a filter of the calls (`#finding=CODE`) or the findings
+    /// not about one receipt (`#other-CODE`).
+    pub link: String,
+    /// The decision time of its example (Unix milliseconds), when it has one.
+    pub time: Option<u64>,
+    /// The sentence, with values from the evidence (shortened, never escaped: the page
+    /// escapes it).
+    pub text: String,
 }
 
 /// A captured frame's trust annotation (or a frame not read) that is on no row.
@@ -579,6 +601,85 @@ pub fn chain_entry(index: usize, payload: &str, head_ok: bool) -> ChainEntry {
         head_ok,
         joined: false,
         row: None,
+    }
+}
+
+/// A model with nothing in it, for unit tests of what renders one.
+#[cfg(test)]
+pub mod tests_support {
+    use super::*;
+
+    pub fn empty_model() -> Model {
+        Model {
+            title: String::new(),
+            generated_at: None,
+            verdict: Conclusion::default(),
+            sentences: Vec::new(),
+            summary: Summary::default(),
+            rows: Vec::new(),
+            omitted: Vec::new(),
+            tokens: Vec::new(),
+            chains: Vec::new(),
+            findings: Vec::new(),
+            annotations: Vec::new(),
+            annotations_omitted: 0,
+            inputs: Vec::new(),
+            trust: Trust::default(),
+            timeline: None,
+        }
+    }
+
+    /// A row of `tool` at `time` of class `class` (`unauthenticated`: status `failed` and
+    /// `decided` as its claim; else authenticated with `decided` as its verdict).
+    pub fn row(
+        file: &str,
+        class: &'static str,
+        tool: &str,
+        time: u64,
+        decided: &str,
+        findings: Vec<Finding>,
+    ) -> Row {
+        let authenticated = class != "unauthenticated";
+        let mut row = Row {
+            file: file.to_owned(),
+            status: if authenticated {
+                "authenticated"
+            } else {
+                "failed"
+            },
+            record_version: Some(3),
+            time: Some(time),
+            tool: Some(tool.to_owned()),
+            verdict: authenticated.then(|| decided.to_owned()),
+            claimed_verdict: (!authenticated).then(|| decided.to_owned()),
+            class,
+            severity: None,
+            authorization: None,
+            reason: None,
+            session: None,
+            target: None,
+            subject: None,
+            request_sha256: None,
+            canonical_request_sha256: None,
+            approval: None,
+            approval_statement: None,
+            other_approvals: Vec::new(),
+            signed_by: None,
+            chain: None,
+            frame: FrameJoin {
+                status: "unknown",
+                capture: None,
+            },
+            annotations: Vec::new(),
+            findings,
+            details: None,
+            frame_bytes: None,
+            server: String::new(),
+            seq: 0,
+            chain_slot: 0,
+        };
+        row.settle_findings();
+        row
     }
 }
 

@@ -8,10 +8,10 @@
   var PAGE = 100;
   var model = JSON.parse(document.getElementById("sealkit-data").textContent);
   var rows = model.rows;
-  var INVISIBLE = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2069\uFEFF\uFFF9-\uFFFB]/g;
+  var INVISIBLE = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u00AD\u061C\u115F-\u1160\u180B-\u180F\u200B-\u200F\u2028-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF9-\uFFFB\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
   function inert(s) {
     return String(s === null || s === undefined ? "" : s).replace(INVISIBLE, function (c) {
-      return "\\u{" + c.charCodeAt(0).toString(16).toUpperCase() + "}";
+      return "\\u{" + c.codePointAt(0).toString(16).toUpperCase() + "}";
     });
   }
   function el(tag, cls, text) {
@@ -168,7 +168,9 @@
         body.appendChild(tr);
       });
       t.appendChild(body);
-      box.appendChild(t);
+      var scroll = el("div", "scroll");
+      scroll.appendChild(t);
+      box.appendChild(scroll);
     }
     return box;
   }
@@ -250,7 +252,14 @@
   });
   document.getElementById("prev").addEventListener("click", function () { state.page -= 1; writeHash(); render(); });
   document.getElementById("next").addEventListener("click", function () { state.page += 1; writeHash(); render(); });
-  window.addEventListener("hashchange", function () { readHash(); sync(); render(); });
+  // A link that filters the calls (the verdict's sentences and codes) shows them; a link
+  // to an anchor (#other-CODE) is the browser's to follow.
+  window.addEventListener("hashchange", function () {
+    readHash(); sync(); render();
+    if (state.verdict || state.status || state.tool || state.finding || state.approver || state.q) {
+      document.getElementById("calls").scrollIntoView();
+    }
+  });
   document.getElementById("filters").hidden = false;
   readHash();
   sync();

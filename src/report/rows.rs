@@ -45,7 +45,7 @@ pub fn calls(page: &mut String, model: &Model) {
          <p class=\"pager\"><button id=\"prev\" type=\"button\" hidden>previous</button> \
          <span id=\"count\">rows <span id=\"first-row\">{}</span>–<span id=\"last-row\">{}</span> of <span id=\"match-count\">{}</span></span> \
          <button id=\"next\" type=\"button\" hidden>next</button></p>\
-         <table class=\"grid calls\"><thead><tr><th>time (UTC)</th><th>tool</th><th>target</th><th>verdict</th><th>approval</th><th>receipt</th><th>findings</th></tr></thead><tbody id=\"rows\">",
+         <div class=\"scroll\"><table class=\"grid calls\"><thead><tr><th>time (UTC)</th><th>tool</th><th>target</th><th>verdict</th><th>approval</th><th>receipt</th><th>findings</th></tr></thead><tbody id=\"rows\">",
         usize::from(!model.rows.is_empty()),
         model.rows.len().min(PAGE_ROWS),
         model.rows.len()
@@ -53,7 +53,7 @@ pub fn calls(page: &mut String, model: &Model) {
     for index in problem_first(model).into_iter().take(PAGE_ROWS) {
         row_html(page, index, &model.rows[index], model);
     }
-    page.push_str("</tbody></table>");
+    page.push_str("</tbody></table></div>");
     omitted(page, model);
     page.push_str("</section>\n");
 }
@@ -298,7 +298,7 @@ fn frame_details(page: &mut String, details: &Details) {
 }
 
 fn findings_table(page: &mut String, findings: &[Finding], limit: usize) {
-    page.push_str("<table class=\"grid findings\"><thead><tr><th>severity</th><th>code</th><th>path</th><th>message</th></tr></thead><tbody>");
+    page.push_str("<div class=\"scroll\"><table class=\"grid findings\"><thead><tr><th>severity</th><th>code</th><th>path</th><th>message</th></tr></thead><tbody>");
     for finding in findings.iter().take(limit) {
         let _ = write!(
             page,
@@ -316,7 +316,7 @@ fn findings_table(page: &mut String, findings: &[Finding], limit: usize) {
             escape(&finding.message)
         );
     }
-    page.push_str("</tbody></table>");
+    page.push_str("</tbody></table></div>");
     if findings.len() > limit {
         let _ = write!(
             page,
@@ -326,10 +326,74 @@ fn findings_table(page: &mut String, findings: &[Finding], limit: usize) {
     }
 }
 
+/// Findings grouped by code, most serious first (the findings come sorted so), one row per
+/// code with its count and first finding; the row opens to list the others, `limit` findings
+/// in all over the table (every one is in the embedded data). Each row is the target of the
+/// verdict's link for its code (`#other-CODE`).
+fn grouped_findings(page: &mut String, findings: &[Finding], limit: usize) {
+    let mut groups: Vec<(crate::finding::Code, Vec<&Finding>)> = Vec::new();
+    for finding in findings {
+        match groups.iter_mut().find(|(code, _)| *code == finding.code) {
+            Some((_, group)) => group.push(finding),
+            None => groups.push((finding.code, vec![finding])),
+        }
+    }
+    let line = |f: &Finding| {
+        let path = f.path.as_ref().map(|p| p.display().to_string());
+        match path {
+            Some(path) => format!(
+                "<span class=\"path\">{}</span>: {}",
+                escape(&path),
+                escape(&f.message)
+            ),
+            None => escape(&f.message),
+        }
+    };
+    page.push_str("<div class=\"scroll\"><table class=\"grid findings grouped\"><thead><tr><th>severity</th><th>code</th><th>count</th><th>what was found</th></tr></thead><tbody>");
+    let mut listed = 0usize;
+    for (code, group) in &groups {
+        let severity = code.severity().as_str();
+        let _ = write!(
+            page,
+            "<tr class=\"{severity}\" id=\"other-{}\"><td>{severity}</td><td>{}</td><td>{}</td><td>",
+            code.as_str(),
+            code.as_str(),
+            group.len()
+        );
+        let first = group[0];
+        listed += 1;
+        if group.len() == 1 {
+            page.push_str(&line(first));
+        } else {
+            let room = limit.saturating_sub(listed);
+            let _ = write!(
+                page,
+                "<details><summary>{} <span class=\"sub\">and {} more</span></summary><ul class=\"more\">",
+                line(first),
+                group.len() - 1
+            );
+            for finding in group.iter().skip(1).take(room) {
+                let _ = write!(page, "<li>{}</li>", line(finding));
+            }
+            listed += (group.len() - 1).min(room);
+            if group.len() - 1 > room {
+                let _ = write!(
+                    page,
+                    "<li class=\"sub\">… and {} more (all are in the embedded data and in --format json)</li>",
+                    group.len() - 1 - room
+                );
+            }
+            page.push_str("</ul></details>");
+        }
+        page.push_str("</td></tr>");
+    }
+    page.push_str("</tbody></table></div>");
+}
+
 pub fn unjoined(page: &mut String, model: &Model) {
     page.push_str("<section id=\"evidence\"><h2>Tokens, chains and other findings</h2>");
     if !model.tokens.is_empty() {
-        page.push_str("<table class=\"grid tokens\"><thead><tr><th>token</th><th>status</th><th>approver</th><th>authorised</th><th>target</th><th>used by</th></tr></thead><tbody>");
+        page.push_str("<div class=\"scroll\"><table class=\"grid tokens\"><thead><tr><th>token</th><th>status</th><th>approver</th><th>authorised</th><th>target</th><th>used by</th></tr></thead><tbody>");
         for token in &model.tokens {
             let report = &token.report;
             let (approver, authorized, target) = match &report.signed {
@@ -381,7 +445,10 @@ pub fn unjoined(page: &mut String, model: &Model) {
                 escape(&used)
             );
         }
-        page.push_str("</tbody></table>");
+        page.push_str("</tbody></table></div>");
+    }
+    if !model.chains.is_empty() {
+        page.push_str("<div id=\"chains\">");
     }
     for chain in &model.chains {
         let _ = write!(
@@ -404,10 +471,13 @@ pub fn unjoined(page: &mut String, model: &Model) {
             }
         );
     }
+    if !model.chains.is_empty() {
+        page.push_str("</div>");
+    }
     annotations(page, model);
     if !model.findings.is_empty() {
         page.push_str("<h3 id=\"other-findings\">Findings not about one receipt</h3>");
-        findings_table(page, &model.findings, STATIC_FINDINGS);
+        grouped_findings(page, &model.findings, STATIC_FINDINGS);
     }
     page.push_str("</section>\n");
 }
@@ -419,7 +489,7 @@ fn omitted(page: &mut String, model: &Model) {
     }
     let _ = write!(
         page,
-        "<h3 id=\"omitted\">{} good receipts not listed, by tool, verdict and hour</h3><table class=\"grid omitted\"><thead><tr><th>hour (UTC)</th><th>tool</th><th>verdict</th><th>receipts</th><th>warnings</th></tr></thead><tbody>",
+        "<h3 id=\"omitted\">{} good receipts not listed, by tool, verdict and hour</h3><div class=\"scroll\"><table class=\"grid omitted\"><thead><tr><th>hour (UTC)</th><th>tool</th><th>verdict</th><th>receipts</th><th>warnings</th></tr></thead><tbody>",
         model.summary.rows_omitted
     );
     for a in &model.omitted {
@@ -434,7 +504,7 @@ fn omitted(page: &mut String, model: &Model) {
         );
     }
     page.push_str(
-        "</tbody></table><p class=\"sub\">every row is in <code>--format jsonl</code></p>",
+        "</tbody></table></div><p class=\"sub\">every row is in <code>--format jsonl</code></p>",
     );
 }
 
@@ -445,7 +515,7 @@ fn annotations(page: &mut String, model: &Model) {
     if model.annotations.is_empty() {
         return;
     }
-    page.push_str("<h3 id=\"annotations\">Trust annotations on no row</h3><table class=\"grid annotations\"><thead><tr><th>capture frame</th><th>the call it answers</th><th>reference</th></tr></thead><tbody>");
+    page.push_str("<h3 id=\"annotations\">Trust annotations on no row</h3><div class=\"scroll\"><table class=\"grid annotations\"><thead><tr><th>capture frame</th><th>the call it answers</th><th>reference</th></tr></thead><tbody>");
     let mut order: Vec<&crate::report::model::CaptureAnnotation> =
         model.annotations.iter().collect();
     order.sort_by_key(|a| {
@@ -500,7 +570,7 @@ fn annotations(page: &mut String, model: &Model) {
             escape(&references)
         );
     }
-    page.push_str("</tbody></table>");
+    page.push_str("</tbody></table></div>");
     if model.annotations_omitted > 0 {
         let _ = write!(
             page,

@@ -224,6 +224,7 @@ impl<'w> Builder<'w> {
                 }
             }
         }
+        let whole = matches!(self.rows, Rows::Model(_));
         let (mut rows, omitted) = match std::mem::take(&mut self.rows) {
             Rows::Model(sample) => sample.finish(),
             Rows::Each(_) => (Vec::new(), Vec::new()),
@@ -233,7 +234,8 @@ impl<'w> Builder<'w> {
             .map(|(at, row)| (row.seq, at))
             .collect();
         let mut findings = std::mem::take(&mut self.findings);
-        let (annotations, annotations_omitted) = self.annotations.unjoined();
+        // JSON Lines lists every annotation on no row, as it lists every row.
+        let (annotations, annotations_omitted) = self.annotations.unjoined(whole);
         findings.extend(annotations.iter().flat_map(unjoined_findings));
         findings.extend(model::token_findings(&self.tokens.tokens));
         findings.extend(model::chain_findings(&chains));
@@ -270,10 +272,11 @@ impl<'w> Builder<'w> {
             })
             .collect();
         inputs.append(&mut self.inputs);
-        Ok(Model {
+        let mut model = Model {
             title: self.title,
             generated_at: None,
             verdict,
+            sentences: Vec::new(),
             summary,
             rows,
             omitted,
@@ -285,7 +288,12 @@ impl<'w> Builder<'w> {
             inputs,
             trust: self.trust,
             timeline,
-        })
+        };
+        // The sentences need the rows (every receipt that does not authenticate is one).
+        if whole {
+            model.sentences = super::sentences::of(&model);
+        }
+        Ok(model)
     }
 }
 
@@ -363,10 +371,10 @@ impl Annotations {
     }
 
     /// The annotations no row joined, and the frames not read, in capture and frame order:
-    /// every one with a reference that did not verify, and the first [`KEPT_GOOD`] of the
-    /// others (the rest counted in the second value), so the model stays bounded as its
-    /// rows are.
-    fn unjoined(&mut self) -> (Vec<CaptureAnnotation>, u64) {
+    /// every one with a reference that did not verify, and, when `bounded`, the first
+    /// [`KEPT_GOOD`] of the others (the rest counted in the second value), so the model stays
+    /// bounded as its rows are; otherwise every one (JSON Lines, which lists every row).
+    fn unjoined(&mut self, bounded: bool) -> (Vec<CaptureAnnotation>, u64) {
         let all = std::mem::take(&mut self.all);
         let mut good = 0usize;
         let mut omitted = 0u64;
@@ -376,6 +384,9 @@ impl Annotations {
                 let verified =
                     (frame.references.iter()).all(|r| r.verdict.outcome() == Outcome::Good);
                 if !verified {
+                    return true;
+                }
+                if !bounded {
                     return true;
                 }
                 good += 1;

@@ -225,15 +225,10 @@ impl Tally {
     /// do not authenticate in their own lane, approvals at their `authorized_at`, receipts
     /// with error findings and chain entries whose head does not recompute.
     fn timeline(&self) -> Option<Timeline> {
-        let (start, end) = (self.times.iter().chain(&self.approvals)).fold(
-            None,
-            |range: Option<(u64, u64)>, &t| match range {
-                None => Some((t, t)),
-                Some((a, b)) => Some((a.min(t), b.max(t))),
-            },
-        )?;
-        let span = (end - start).max(1);
-        let bin = |t: u64| (((t - start) as u128 * (BINS as u128 - 1)) / span as u128) as usize;
+        // Long pauses are compressed (`time_axis`), so bursts keep their width.
+        let axis =
+            super::time_axis::Axis::new(|| self.times.iter().chain(&self.approvals).copied())?;
+        let bin = |t: u64| axis.slot(t);
         let mut counts = vec![vec![0u64; BINS]; LANES.len()];
         for (&time, &flags) in self.times.iter().zip(&self.flags) {
             let lane = usize::from(flags & NO_LANE);
@@ -251,8 +246,9 @@ impl Tally {
             counts[6][bin(time)] += 1;
         }
         Some(Timeline {
-            start,
-            end,
+            start: axis.start(),
+            end: axis.end(),
+            axis,
             lanes: LANES
                 .iter()
                 .zip(counts)

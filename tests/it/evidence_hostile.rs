@@ -619,6 +619,102 @@ fn the_report_shows_every_annotation_and_agrees_with_evidence_verify() {
     }
 }
 
+/// Every output format carries the same findings (issue 36, the JSON Lines leftover): the
+/// page and the JSON model show a trust annotation on no row (a forged one on a call with no
+/// receipt, 205 verified ones of requests not captured); `--format jsonl` now carries each as
+/// a `report-annotation` line (every one: JSON Lines lists every row, so it is not bounded to
+/// 200 as the model is), then the findings not about one receipt as `finding` lines, and last
+/// the verdict the exit status gives. Seen red with src/ of 30c29e2 (main 642f4e5 merged;
+/// 5027bf8 writes the same, one `report-row` line a receipt and nothing else): the file held
+/// only `report-row` lines, so a script reading it saw no failed annotation at all.
+#[test]
+fn json_lines_carry_the_annotations_on_no_row_the_findings_and_the_verdict() {
+    let scratch = tempfile::tempdir().unwrap();
+    let genuine = reference_to(L1_RECEIPT);
+    let unreceipted = r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"docs.read","arguments":{"path":"SECRETS.md"}}}"#;
+    let mut capture = frames(4);
+    capture.push(unreceipted.to_owned());
+    capture.push(response("9", &annotation(&forged(&genuine))));
+    for id in 0..205 {
+        capture.push(response(&format!("\"none-{id}\""), &annotation(&genuine)));
+    }
+    let capture = write_capture(scratch.path(), "apart.capture", &capture);
+    let (code, model) = report(scratch.path(), &capture);
+    assert_eq!(code, 1, "{}", model["verdict"]);
+    assert_eq!(model["annotations"].as_array().unwrap().len(), 201);
+    assert_eq!(model["annotations_omitted"], 5);
+
+    let out = scratch.path().join("report.jsonl");
+    let done = run(&[
+        "report",
+        "--format",
+        "jsonl",
+        "--out",
+        out.to_str().unwrap(),
+        "--receipt-key",
+        &receipt_key(),
+        "--frames",
+        capture.to_str().unwrap(),
+        RECEIPTS,
+    ]);
+    assert_eq!(done.code, 1, "{}", done.stderr);
+    let lines: Vec<Value> = (std::fs::read_to_string(&out).unwrap().lines())
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let of = |kind: &str| -> Vec<Value> {
+        (lines.iter())
+            .filter(|line| line["type"] == kind)
+            .map(|line| {
+                let mut line = line.clone();
+                line.as_object_mut().unwrap().remove("type");
+                line
+            })
+            .collect()
+    };
+    assert_eq!(of("report-row").len(), 13);
+    // Every annotation on no row, the forged one first, as the model lists them (the
+    // model's 201 are the first 201 of the 206).
+    let apart = of("report-annotation");
+    assert_eq!(apart.len(), 206);
+    assert_eq!(apart[0]["unjoined"], "no-receipt");
+    assert_eq!(apart[0]["request"]["tool"], "docs.read");
+    assert_eq!(
+        apart[0]["references"][0]["code"],
+        "evidence-digest-mismatch"
+    );
+    assert_eq!(apart[..201], model["annotations"].as_array().unwrap()[..]);
+    // The same findings not about one receipt as the model, in its order.
+    let findings = of("finding");
+    assert_eq!(&findings, model["findings"].as_array().unwrap());
+    assert!(findings
+        .iter()
+        .any(|f| f["code"] == "annotation-evidence-failed"
+            && f["message"]
+                .as_str()
+                .unwrap()
+                .contains("frame 6, answering request frame 5")));
+    // Last, the verdict the exit status gives: the model's.
+    assert_eq!(lines.last().unwrap()["type"], "report-verdict");
+    assert_eq!(of("report-verdict"), [model["verdict"].clone()]);
+    assert_eq!(model["verdict"]["outcome"], "problems");
+    if std::env::var_os("SEALKIT_BIN").is_none() {
+        for (kind, schema) in [
+            ("report-annotation", "report-annotation"),
+            ("report-verdict", "report-verdict"),
+            ("finding", "finding"),
+            ("report-row", "report-row"),
+        ] {
+            let schema =
+                std::fs::read(root().join(format!("docs/schema/v1/{schema}.json"))).unwrap();
+            let schema =
+                jsonschema::validator_for(&serde_json::from_slice(&schema).unwrap()).unwrap();
+            for line in lines.iter().filter(|line| line["type"] == kind) {
+                assert!(schema.is_valid(line), "{kind}: {line}");
+            }
+        }
+    }
+}
+
 /// Item 8: a `tools/list` request between a call and its answer keeps the pending call, so
 /// another call's genuine receipt on the answer is `evidence-for-another-call` (exit 1).
 /// Red under the mutant `skipped.kind == SkipKind::Request && begins` → `||` in

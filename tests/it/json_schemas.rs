@@ -454,6 +454,8 @@ const DIRECTORY_KINDS: &[&str] = &[
     "refused-file",
     "report",
     "report-row",
+    "report-annotation",
+    "report-verdict",
     "error",
 ];
 
@@ -521,6 +523,14 @@ fn every_object_of_the_directory_and_key_commands_matches_its_schema() {
         let plain = plain.to_str().unwrap();
         let report = dir.join(format!("report-{format}.json"));
         let report = report.to_str().unwrap();
+        let annotated_report = dir.join(format!("report-annotated-{format}.json"));
+        let annotated_report = annotated_report.to_str().unwrap();
+        // The bundled capture's annotated answer to call 1, without the call.
+        let annotated = dir.join("annotated-alone.capture");
+        let capture =
+            std::fs::read_to_string(root().join("testdata/evidence/annotated.capture")).unwrap();
+        std::fs::write(&annotated, capture.lines().nth(3).unwrap()).unwrap();
+        let annotated = annotated.to_str().unwrap();
         let runs = [
             run(
                 &[
@@ -676,18 +686,39 @@ fn every_object_of_the_directory_and_key_commands_matches_its_schema() {
                 ],
                 &[0, 1],
             ),
+            // A trust annotation on no row (its request is not in the capture): a
+            // `report-annotation` line, then the findings and the verdict.
+            run(
+                &[
+                    "report",
+                    "new/receipts",
+                    "--out",
+                    annotated_report,
+                    "--receipt-key",
+                    "../../keys/legacy-vs-current-receipt.pub",
+                    "--frames",
+                    annotated,
+                ],
+                &[0, 1],
+            )
+            .cwd(&fixtures),
         ];
         for run in &runs {
             run.check(format, &mut seen);
         }
-        let text = std::fs::read_to_string(report).unwrap();
-        if format == "json" {
-            seen.text("report --format json (file)", text.trim_end());
-        } else {
-            // One report-row per receipt.
-            assert!(text.lines().count() > 1, "{text}");
-            for line in text.lines() {
-                seen.text("report --format jsonl (file)", line);
+        for report in [report, annotated_report] {
+            let text = std::fs::read_to_string(report).unwrap();
+            if format == "json" {
+                seen.text("report --format json (file)", text.trim_end());
+            } else {
+                // One report-row per receipt, then the annotations on no row, the findings
+                // not about one receipt and, last, the verdict.
+                assert!(text.lines().count() > 1, "{text}");
+                let last = text.lines().last().unwrap();
+                assert!(last.starts_with("{\"type\":\"report-verdict\","), "{last}");
+                for line in text.lines() {
+                    seen.text("report --format jsonl (file)", line);
+                }
             }
         }
     }
@@ -786,4 +817,39 @@ fn schemas_refuse_a_missing_renamed_or_extra_member() {
     let mut wrong_kind = error;
     wrong_kind["type"] = "frame".into();
     assert!(!errors.is_valid(&wrong_kind));
+}
+
+/// The JSON Lines records of `report` that are parts of the JSON model (`report-annotation`:
+/// an item of its `annotations`; `report-verdict`: its `verdict`) have the model's schema
+/// for that part, member for member, so the two formats cannot drift apart.
+#[test]
+fn the_report_lines_are_the_models_parts() {
+    let read = |kind: &str| -> Value {
+        serde_json::from_slice(&std::fs::read(schema_dir().join(format!("{kind}.json"))).unwrap())
+            .unwrap()
+    };
+    let model = read("report");
+    for (kind, part) in [
+        (
+            "report-annotation",
+            &model["properties"]["annotations"]["items"],
+        ),
+        ("report-verdict", &model["properties"]["verdict"]),
+    ] {
+        let line = read(kind);
+        let mut properties = line["properties"].as_object().unwrap().clone();
+        assert_eq!(
+            properties.remove("type"),
+            Some(serde_json::json!({"const": kind}))
+        );
+        assert_eq!(&Value::Object(properties), &part["properties"], "{kind}");
+        let required = line["required"].as_array().unwrap();
+        assert_eq!(required[0], "type");
+        assert_eq!(
+            &Value::Array(required[1..].to_vec()),
+            &part["required"],
+            "{kind}"
+        );
+        assert_eq!(line["additionalProperties"], false);
+    }
 }

@@ -167,6 +167,58 @@ fn audit_and_report_say_a_key_from_the_evidence_authenticates_nothing_independen
     assert!(!verdict["headline"].as_str().unwrap().contains(PHRASE));
 }
 
+/// The page says it too, before anything else it says in words: its first line is the
+/// verdict the exit status gives, its first sentence is the pin's (with a link to the
+/// finding), and the receipts card counts the receipts as authenticated under a key found
+/// in the evidence, not drawn as good. Seen red on c855b0c merged with 642f4e5: the first
+/// sentence was "1 finding receipt-key-in-evidence: …", and the card said
+/// "13 authenticated" in the colour of good news.
+#[test]
+fn the_page_says_first_that_the_key_came_from_the_evidence() {
+    let evidence = Evidence::new();
+    let (_, key) = evidence.pins_inside().into_iter().next().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let file = out.path().join("report.html");
+    let output = sealkit()
+        .args(["report", "--out"])
+        .arg(&file)
+        .arg("--receipt-key")
+        .arg(&key)
+        .arg(evidence.dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let page = std::fs::read_to_string(&file).unwrap();
+    let body = &page[page.find("<body").unwrap()..];
+    // The first heading is the verdict.
+    let heading = &body[body.find("<h").unwrap()..];
+    assert!(
+        heading.starts_with("<h1>") || heading.starts_with("<header"),
+        "{}",
+        &heading[..200]
+    );
+    let verdict = &body[body.find("<section id=\"verdict\"").unwrap()..];
+    assert!(!body[..body.find("<section id=\"verdict\"").unwrap()].contains("<section"));
+    assert!(
+        verdict.starts_with(
+            "<section id=\"verdict\" class=\"verdict problems\" data-outcome=\"problems\"><h2>Problems found</h2>"
+        ),
+        "{}",
+        &verdict[..200]
+    );
+    let sentences = &body[body.find("<ul class=\"sentences\">").unwrap()..];
+    assert!(
+        sentences.starts_with("<ul class=\"sentences\"><li class=\"error\">The pinned receipt key was read from inside the evidence: "),
+        "{}",
+        &sentences[..300]
+    );
+    assert!(sentences[..sentences.find("</li>").unwrap()]
+        .contains("href=\"#other-receipt-key-in-evidence\""));
+    assert!(page.contains(&format!(
+        "<li class=\"bad\"><span class=\"n\" data-k=\"authenticated\">13</span> authenticated {PHRASE}</li>"
+    )));
+}
+
 /// A file given as a root: the key beside it is the evidence's own too.
 #[test]
 fn a_key_beside_a_receipt_given_as_a_file_is_the_evidences_own() {

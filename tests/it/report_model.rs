@@ -394,7 +394,7 @@ fn usage_errors_are_exit_2_with_a_code() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("missing-approval-key"));
     // JSON Lines: one report-row per receipt, every receipt (without a key none
-    // authenticates: exit 1).
+    // authenticates: exit 1), then the findings not about one receipt and the verdict.
     let rows = temp.path().join("rows.jsonl");
     let output = sealkit()
         .args(["--format", "jsonl", "report", "--out"])
@@ -404,10 +404,25 @@ fn usage_errors_are_exit_2_with_a_code() {
         .unwrap();
     assert_eq!(output.status.code(), Some(1));
     let text = std::fs::read_to_string(&rows).unwrap();
-    assert_eq!(text.lines().count(), 13);
-    for line in text.lines() {
-        let row: Value = serde_json::from_str(line).unwrap();
-        assert_eq!(row["type"], "report-row");
+    let records: Vec<Value> = (text.lines())
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let last = records.last().unwrap();
+    assert_eq!(last["type"], "report-verdict");
+    assert_eq!(last["outcome"], "problems");
+    let kinds: Vec<&str> = (records.iter())
+        .map(|r| r["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "report-row").count(),
+        13,
+        "{kinds:?}"
+    );
+    // Rows first, then findings, then the verdict.
+    let mut order = kinds.clone();
+    order.dedup();
+    assert_eq!(order, ["report-row", "finding", "report-verdict"]);
+    for row in records.iter().filter(|r| r["type"] == "report-row") {
         assert_eq!(row["status"], "unpinned");
         assert!(row["verdict"].is_null());
     }
@@ -775,9 +790,14 @@ fn json_lines_hold_every_row_of_the_model_with_its_joins() {
     assert_eq!(report(&out, &fixture("new/receipts"), &tokens, &args), 0);
     let text = std::fs::read_to_string(&out).unwrap();
     let mut lines: BTreeMap<String, Value> = BTreeMap::new();
+    let mut rest = Vec::new();
     for line in text.lines() {
         let mut row: Value = serde_json::from_str(line).unwrap();
-        assert_eq!(row["type"], "report-row");
+        if row["type"] != "report-row" {
+            rest.push(row);
+            continue;
+        }
+        assert!(rest.is_empty(), "a row after the other records");
         row.as_object_mut().unwrap().remove("type");
         assert!(lines.insert(name(&row["file"]), row).is_none());
     }
@@ -795,4 +815,22 @@ fn json_lines_hold_every_row_of_the_model_with_its_joins() {
         chained += usize::from(!row["chain"].is_null());
     }
     assert!(chained > 0, "no row joined a chain entry");
+    // After the rows: the model's annotations on no row, its findings, its verdict.
+    let strip = |mut v: Value| {
+        v.as_object_mut().unwrap().remove("type");
+        v
+    };
+    let of = |kind: &str| -> Vec<Value> {
+        (rest.iter().filter(|r| r["type"] == kind))
+            .cloned()
+            .map(strip)
+            .collect()
+    };
+    // (members the model leaves out when empty are empty lists here)
+    let list = |member: &str| m[member].as_array().cloned().unwrap_or_default();
+    assert_eq!(of("report-annotation"), list("annotations"));
+    assert_eq!(of("finding"), list("findings"));
+    assert!(!list("findings").is_empty());
+    assert_eq!(of("report-verdict"), [m["verdict"].clone()]);
+    assert_eq!(rest.last().unwrap()["type"], "report-verdict");
 }

@@ -153,6 +153,9 @@ fn hostile_inputs_stay_inert_text() {
         "line",
         "rect",
         "/rect",
+        // A compressed pause of the timeline: its band, hatching and length, grouped.
+        "g",
+        "/g",
         "noscript",
         "/noscript",
         "script",
@@ -197,6 +200,14 @@ fn hostile_inputs_stay_inert_text() {
         "&lt;img src={LEAK}/tool onerror=&quot;document.documentElement.setAttribute(&#39;{PWNED}&#39;,&#39;tool&#39;)&quot;&gt;"
     )));
     assert!(page.contains("x&lt;svg onload="));
+    // What happened, in sentences: the hostile receipt's claim, shortened and escaped by
+    // the page's one escaping function (seen red with the sentence written unescaped: an
+    // `img` element appears above).
+    let sentences = between(&page, "<ul class=\"sentences\">", "</ul>");
+    assert!(
+        sentences.contains("it claims ALLOW of &lt;img src="),
+        "{sentences}"
+    );
     assert!(page.contains("&lt;script&gt;document.documentElement.setAttribute(&#39;data-pwned&#39;,&#39;token&#39;)&lt;/script&gt;"));
 }
 

@@ -341,12 +341,18 @@ fn report(receipts: &Path, chain: &Path, extra: &[&str]) -> (Value, String, i32)
     )
 }
 
-/// The timeline's counts per lane, read from the page's `<title>n lane</title>` marks.
+/// The timeline's counts per lane, read from the page's `<title>n lane from TIME UTC</title>`
+/// marks (a compressed pause's title, "no activity for …", is not a count).
 fn lanes(page: &str) -> BTreeMap<String, u64> {
     let mut lanes = BTreeMap::new();
     let svg = &page[page.find("<svg id=\"timeline-svg\"").unwrap()..];
+    let svg = &svg[..svg.find("</svg>").unwrap()];
     for mark in svg.split("<title>").skip(1) {
         let title = &mark[..mark.find("</title>").unwrap()];
+        if title.starts_with("no activity for ") {
+            continue;
+        }
+        let title = &title[..title.rfind(" from ").unwrap()];
         let (count, lane) = title.split_once(' ').unwrap();
         *lanes.entry(lane.to_owned()).or_default() += count.parse::<u64>().unwrap();
     }
