@@ -58,7 +58,15 @@ fn main() {
 
     let mut command = Command::new(&this);
     command
-        .args(["--format", "jsonl", "audit", "--jobs", "2", "--receipt-key", &pin])
+        .args([
+            "--format",
+            "jsonl",
+            "audit",
+            "--jobs",
+            "2",
+            "--receipt-key",
+            &pin,
+        ])
         .arg(&dir);
     let cli = child::run(command, Duration::from_millis(20));
     let cli_rate = receipts as f64 / cli.elapsed.as_secs_f64();
@@ -103,11 +111,23 @@ fn main() {
 /// The summary record of `sealkit audit --format jsonl --jobs 2`.
 fn cli_summary(sealkit: &Path, dir: &Path, pin: &str) -> serde_json::Value {
     let output = Command::new(sealkit)
-        .args(["--format", "jsonl", "audit", "--jobs", "2", "--receipt-key", pin])
+        .args([
+            "--format",
+            "jsonl",
+            "audit",
+            "--jobs",
+            "2",
+            "--receipt-key",
+            pin,
+        ])
         .arg(dir)
         .output()
         .unwrap();
-    let last = output.stdout.split(|&b| b == b'\n').rfind(|l| !l.is_empty()).unwrap();
+    let last = output
+        .stdout
+        .split(|&b| b == b'\n')
+        .rfind(|l| !l.is_empty())
+        .unwrap();
     serde_json::from_slice(last).unwrap()
 }
 
@@ -126,6 +146,10 @@ fn dask(python: &std::ffi::OsStr, dir: &Path, pin: &str, workers: usize) -> serd
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let last = output.stdout.split(|&b| b == b'\n').rfind(|l| !l.is_empty()).unwrap();
+    let last = output
+        .stdout
+        .split(|&b| b == b'\n')
+        .rfind(|l| !l.is_empty())
+        .unwrap();
     serde_json::from_slice(last).unwrap()
 }
