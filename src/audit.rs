@@ -12,25 +12,23 @@
 pub mod approval_credit;
 mod copies;
 pub mod dir;
+pub mod facts_codec;
+pub mod map;
 pub mod names;
 mod read_ahead;
+pub mod reduce;
 mod walk;
 
 use crate::finding::{Code, Finding, Severity};
-use crate::receipt::{self, pin::Pin, ReceiptReport, Scratch};
-use crate::signature::batch::{self, BatchKey};
-use crate::signature::{Challenge, Failure};
-use dir::Observed;
+use crate::receipt::{pin::Pin, ReceiptReport};
+use crate::signature::batch::BatchKey;
 use ed25519_dalek::VerifyingKey;
-use names::NameKind;
-use rayon::prelude::*;
 use serde::Serialize;
-use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::fs::{File, Metadata};
+use std::fs::Metadata;
 use std::io;
 use std::path::{Path, PathBuf};
-use walk::{Item, ItemKind, Walk};
+use walk::{ItemKind, Walk};
 
 /// Receipts larger than this are not read (seal-host's frames are at most 1 MiB).
 pub const MAX_RECEIPT_BYTES: u64 = 64 * 1024 * 1024;
@@ -152,6 +150,12 @@ pub enum AuditError {
     /// The sink failed (e.g. a closed stdout).
     #[error(transparent)]
     Sink(io::Error),
+    /// Facts mapped elsewhere do not match the listing they are reduced against.
+    #[error("{0}")]
+    Facts(String),
+    /// Facts mapped elsewhere could not be read back.
+    #[error("the facts of a partition are not sealkit's: {0}")]
+    FactsFormat(String),
 }
 
 impl crate::error_code::Coded for AuditError {
@@ -159,11 +163,123 @@ impl crate::error_code::Coded for AuditError {
         match self {
             AuditError::Root(..) => "unreadable-root",
             AuditError::Sink(_) => "io-error",
+            AuditError::Facts(_) | AuditError::FactsFormat(_) => "facts-mismatch",
         }
     }
 }
 
-/// Audits `roots`, streaming every result to `sink`.
+/// The listing an audit maps and reduces over: the walk of its roots (the files in the order
+/// a sorted walk yields them, each directory with its state files and mode), and what the
+/// walk itself found.
+#[derive(Debug)]
+pub struct Plan {
+    walk: Walk,
+    roots: Vec<PathBuf>,
+    /// `receipt-key-in-evidence`, when the pinned key's file lies in the evidence.
+    pin_inside: Option<Finding>,
+}
+
+impl Plan {
+    /// Walks `roots` (on `pool`, which reads the entries' metadata), comparing each file with
+    /// the pinned key's.
+    pub fn walk(
+        roots: &[PathBuf],
+        options: &Options,
+        pool: &rayon::ThreadPool,
+    ) -> Result<Plan, AuditError> {
+        let pin_file = options.pin.as_ref().and_then(Pin::file);
+        let walk = pool.install(|| walk::walk(roots, pin_file.as_ref()))?;
+        let pin_inside = pin_file.as_ref().and_then(|pin| {
+            let under = roots.iter().find_map(|root| pin.under(&evidence_dir(root)));
+            Some(pin.finding(&under.or_else(|| walk.pin_found.clone())?))
+        });
+        Ok(Plan {
+            walk,
+            roots: roots.to_vec(),
+            pin_inside,
+        })
+    }
+
+    /// A plan over files listed elsewhere (object storage), in the order given; `read` reads
+    /// a state file's bytes (at most the limit given). `roots` only name what was listed.
+    pub fn listed(roots: &[PathBuf], files: &[PathBuf], read: &mut walk::ReadListed<'_>) -> Plan {
+        Plan {
+            walk: walk::listed(files, read),
+            roots: roots.to_vec(),
+            pin_inside: None,
+        }
+    }
+
+    /// How many entries the listing holds (the map's facts come one per entry).
+    pub fn len(&self) -> usize {
+        self.walk.order.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.walk.order.is_empty()
+    }
+
+    /// The path of the listing's entry at `position`, as the walk saw it.
+    pub fn path(&self, position: usize) -> PathBuf {
+        self.walk.path(self.walk.order[position])
+    }
+
+    /// The listing's entry at `position`, for [`map::map_batch`].
+    pub fn entry(&self, position: usize) -> map::Entry {
+        let walk = &self.walk;
+        let index = walk.order[position];
+        let item = &walk.items[index as usize];
+        map::Entry {
+            path: walk.path(index),
+            kind: item.kind,
+            stamp: item.stamp,
+            name_kind: walk.name_kind(index),
+            unreadable: walk.unreadable(index).to_owned(),
+            keep_audit_line: walk.dirs[item.dir as usize].state.head_state.is_some(),
+            contents: None,
+        }
+    }
+
+    /// The fingerprint the walk keeps of a file's metadata.
+    pub fn stamp(&self, metadata: &Metadata) -> u64 {
+        self.walk.stamp(metadata)
+    }
+}
+
+/// The pinned key, ready for checking a batch of signatures.
+fn batch_key(options: &Options) -> Option<VerifyingKey> {
+    options
+        .pin
+        .as_ref()
+        .and_then(|pin| VerifyingKey::from_bytes(&pin.public_key).ok())
+}
+
+/// Maps a list of entries (files mapped apart from the walk: another process, another
+/// machine) into their facts, a batch at a time on `pool`; the facts are the same as the
+/// audit's own for the same files.
+pub fn map_entries(
+    entries: &[map::Entry],
+    options: &Options,
+    pool: &rayon::ThreadPool,
+) -> Vec<map::FileFacts> {
+    let key = batch_key(options);
+    let pinned = key.as_ref().map(BatchKey::new);
+    let context = map::Context {
+        options,
+        stamp: &|_| 0,
+        observer: &Quiet,
+    };
+    let mut facts = Vec::with_capacity(entries.len());
+    for batch in entries.chunks(BATCH) {
+        let (mapped, _) = pool.install(|| map::map_batch(batch, &context, pinned.as_ref(), 0));
+        facts.extend(mapped.into_iter().map(|mapped| mapped.facts));
+    }
+    facts
+}
+
+/// Audits `roots`, streaming every result to `sink`: the walk, then each batch of files
+/// mapped to its facts on the pool ([`map`]) while the batch before is reduced in walk order on
+/// this thread ([`reduce`]).
 pub fn audit(
     roots: &[PathBuf],
     options: &Options,
@@ -174,151 +290,70 @@ pub fn audit(
         .num_threads(options.jobs.max(1))
         .build()
         .map_err(|e| AuditError::Sink(io::Error::other(e)))?;
-    // The walk reads the entries' metadata on the pool, comparing each file with the pinned
-    // key's.
-    let pin_file = options.pin.as_ref().and_then(Pin::file);
-    let walk = pool.install(|| walk::walk(roots, pin_file.as_ref()))?;
-    let pin_inside = pin_file.as_ref().and_then(|pin| {
-        let under = roots.iter().find_map(|root| pin.under(&evidence_dir(root)));
-        Some(pin.finding(&under.or_else(|| walk.pin_found.clone())?))
-    });
-    let mut summary = Summary::default();
+    let plan = Plan::walk(roots, options, &pool)?;
+    let walk = &plan.walk;
     let checked = walk
         .items
         .iter()
         .filter(|i| i.kind == ItemKind::File)
         .count();
     observer.walked(checked as u64);
-    let mut emit = |event: Event<'_>, summary: &mut Summary| -> Result<(), AuditError> {
-        match &event {
-            Event::Receipt(entry) => entry.file_findings.iter().for_each(|f| summary.count(f)),
-            Event::Finding(finding) => summary.count(finding),
-        }
-        sink(event).map_err(AuditError::Sink)
-    };
-    let walk_findings = (pin_inside.into_iter())
-        .chain(walk.repeated.iter().cloned())
-        .chain(walk.mode_findings());
-    for finding in walk_findings {
-        emit(Event::Finding(&finding), &mut summary)?;
-    }
-    let mut seen = copies::Seen::default();
-    // The receipts' directory facts are gathered apart from the walk, which the workers
-    // read while they are added.
-    let mut receipts: Vec<dir::Receipts> = walk.dirs.iter().map(|_| Default::default()).collect();
-    // Room for every file of each directory at once: growing by doubling would leave up to
-    // half of the largest list unused, and copy it at each step.
-    let mut files_per_dir = vec![0usize; walk.dirs.len()];
-    for item in walk.items.iter().filter(|i| i.kind == ItemKind::File) {
-        files_per_dir[item.dir as usize] += 1;
-    }
-    for (receipts, files) in receipts.iter_mut().zip(files_per_dir) {
-        receipts.facts.reserve_exact(files);
-    }
+    let mut reduce = reduce::Reduce::begin(&plan, sink)?;
     // The receipts' signatures under the pinned key are checked together, a batch at a time.
-    let pinned = options
-        .pin
-        .as_ref()
-        .and_then(|pin| VerifyingKey::from_bytes(&pin.public_key).ok());
-    let pinned = pinned.as_ref().map(BatchKey::new);
-    {
-        // Batch n+1 is checked on the pool while batch n is written out on this thread.
-        // Also says whether the batch's sampled reads found the page cache cold.
-        let check_batch = |batch: &[u32]| -> (Vec<Checked>, bool) {
-            let (mut read, sampled): (Vec<Read>, Vec<Option<std::time::Duration>>) = batch
-                .par_iter()
-                .enumerate()
-                .map(|(position, &index)| {
-                    let result = check_item(&walk, index, options, observer);
-                    let took = read_ahead::take_last_read();
-                    observer.checked();
-                    (result, took.filter(|_| position < read_ahead::SAMPLE))
-                })
-                .unzip();
-            settle_signatures(&mut read, pinned.as_ref());
-            let checked = read
-                .into_par_iter()
-                .map(|read| match read {
-                    Read::Unsettled(receipt) => finish_receipt(&walk, receipt, options),
-                    Read::Done(checked) => checked,
-                })
-                .collect();
-            (checked, read_ahead::is_cold(sampled.into_iter().flatten()))
-        };
-        // Each step checks one batch on the pool while this thread writes out the batch checked
-        // in the step before; the kernel is asked meanwhile to read the next batch's files if
-        // the batch checked last found the page cache cold (before the first: unknown, so yes),
-        // so the disk and the workers work at once.
-        let batches: Vec<&[u32]> = walk.order.chunks(BATCH).collect();
-        let walk = &walk;
-        let mut written: Option<(&[u32], Vec<Checked>)> = None;
-        let mut cold = true;
-        for number in 0..=batches.len() {
-            let current = batches.get(number).copied();
-            let ahead = batches.get(number + 1).copied().filter(|_| cold);
-            let mut current_results = None;
-            let emitted = pool.in_place_scope(|scope| {
-                if let Some(ahead) = ahead {
-                    scope.spawn(move |_| read_ahead::read_ahead(walk, ahead));
-                }
-                if let Some(current) = current {
-                    let slot = &mut current_results;
-                    let check_batch = &check_batch;
-                    scope.spawn(move |_| *slot = Some(check_batch(current)));
-                }
-                let mut emitted = Ok(());
-                if let Some((batch, results)) = written.take() {
-                    for (&index, result) in batch.iter().zip(results) {
-                        emitted = record(
-                            walk,
-                            index,
-                            result,
-                            &mut Tallies {
-                                receipts: &mut receipts,
-                                seen: &mut seen,
-                                summary: &mut summary,
-                            },
-                            &mut emit,
-                        );
-                        if emitted.is_err() {
-                            break;
-                        }
-                    }
-                }
-                emitted
-            });
-            emitted?;
-            written = current
-                .zip(current_results)
-                .map(|(batch, (results, was_cold))| {
-                    cold = was_cold;
-                    (batch, results)
-                });
-        }
-    }
-    for (dir, receipts) in walk.dirs.iter().zip(&receipts) {
-        if dir.is_receipt_dir {
-            for finding in dir::check(&dir.path, &dir.state, receipts, &walk) {
-                emit(Event::Finding(&finding), &mut summary)?;
+    let key = batch_key(options);
+    let pinned = key.as_ref().map(BatchKey::new);
+    let stamp = |metadata: &Metadata| walk.stamp(metadata);
+    let context = map::Context {
+        options,
+        stamp: &stamp,
+        observer,
+    };
+    // Batch n+1 is mapped on the pool while batch n is reduced and written out on this thread.
+    // Also says whether the batch's sampled reads found the page cache cold.
+    let map_batch = |positions: std::ops::Range<usize>| -> (Vec<map::Mapped>, bool) {
+        let entries: Vec<map::Entry> = positions.map(|p| plan.entry(p)).collect();
+        let (mapped, sampled) =
+            map::map_batch(&entries, &context, pinned.as_ref(), read_ahead::SAMPLE);
+        (mapped, read_ahead::is_cold(sampled))
+    };
+    // Each step maps one batch on the pool while this thread reduces the batch mapped in the
+    // step before; the kernel is asked meanwhile to read the next batch's files if the batch
+    // mapped last found the page cache cold (before the first: unknown, so yes), so the disk
+    // and the workers work at once.
+    let batches: Vec<std::ops::Range<usize>> = (0..walk.order.len())
+        .step_by(BATCH)
+        .map(|start| start..(start + BATCH).min(walk.order.len()))
+        .collect();
+    let mut written: Option<Vec<map::Mapped>> = None;
+    let mut cold = true;
+    for number in 0..=batches.len() {
+        let current = batches.get(number).cloned();
+        let ahead = batches
+            .get(number + 1)
+            .map(|range| &walk.order[range.clone()])
+            .filter(|_| cold);
+        let mut current_results = None;
+        let reduced = pool.in_place_scope(|scope| {
+            if let Some(ahead) = ahead {
+                scope.spawn(move |_| read_ahead::read_ahead(walk, ahead));
             }
-        }
+            if let Some(current) = current {
+                let slot = &mut current_results;
+                let map_batch = &map_batch;
+                scope.spawn(move |_| *slot = Some(map_batch(current)));
+            }
+            for mapped in written.take().into_iter().flatten() {
+                reduce.add(&plan, mapped.facts, mapped.entry.as_deref(), sink)?;
+            }
+            Ok::<(), AuditError>(())
+        });
+        reduced?;
+        written = current_results.map(|(results, was_cold)| {
+            cold = was_cold;
+            results
+        });
     }
-    if summary.receipts == 0 {
-        // Nothing checked is not a clean audit: a responder pointed at the wrong place must
-        // not be told all is well.
-        let named: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
-        let finding = Finding::new(
-            Code::NoReceipts,
-            None,
-            format!(
-                "no receipt file under {}: nothing was checked",
-                named.join(", ")
-            ),
-        );
-        emit(Event::Finding(&finding), &mut summary)?;
-    }
-    summary.finish();
-    Ok(summary)
+    reduce.finish(&plan, sink)
 }
 
 /// The directory whose contents are the evidence of a root: the root, or a file's directory.
@@ -329,476 +364,5 @@ fn evidence_dir(root: &Path) -> PathBuf {
     match root.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
         _ => PathBuf::from("."),
-    }
-}
-
-type Emit<'e> = dyn FnMut(Event<'_>, &mut Summary) -> Result<(), AuditError> + 'e;
-
-/// What [`record`] adds each checked item to.
-struct Tallies<'t> {
-    receipts: &'t mut [dir::Receipts],
-    seen: &'t mut copies::Seen,
-    summary: &'t mut Summary,
-}
-
-/// Counts one checked item, keeps its directory facts, and emits it. A receipt file whose
-/// bytes were read before at another path is not counted again: it is a `duplicate-receipt`
-/// finding (with the findings only its own path or name can have), and its facts join its
-/// directory's unless it is the very entry met before.
-fn record(
-    walk: &Walk,
-    index: u32,
-    result: Checked,
-    tallies: &mut Tallies<'_>,
-    emit: &mut Emit<'_>,
-) -> Result<(), AuditError> {
-    let item = &walk.items[index as usize];
-    let summary = &mut *tallies.summary;
-    summary.files += u64::from(item.kind == ItemKind::File);
-    match result {
-        Checked::Receipt(entry, observed, content) => {
-            let dir = item.dir as usize;
-            let first = content.and_then(|key| {
-                let same = tallies
-                    .seen
-                    .candidates(key)
-                    .iter()
-                    .copied()
-                    .find(|&first| copies::same_bytes(walk, first, index));
-                if same.is_none() {
-                    tallies.seen.add(key, index);
-                }
-                same
-            });
-            if let Some(first) = first {
-                let again = copies::again(walk, first, index);
-                if let (Some(observed), false) = (observed, again == copies::Again::SameEntry) {
-                    tallies.receipts[dir].add(index, *observed, &walk.dirs[dir].state);
-                }
-                let finding = copies::duplicate(&entry.file, &walk.path(first), again);
-                emit(Event::Finding(&finding), summary)?;
-                let own = |f: &&Finding| {
-                    matches!(f.code, Code::MisnamedReceipt | Code::ChangedDuringAudit)
-                };
-                for finding in entry.file_findings.iter().filter(own) {
-                    emit(Event::Finding(finding), summary)?;
-                }
-                return Ok(());
-            }
-            summary.receipts += 1;
-            *summary.statuses.entry(entry.status).or_default() += 1;
-            if entry.report.is_none() {
-                summary.unverifiable += 1;
-            }
-            if let Some(decision) = entry
-                .report
-                .as_ref()
-                .and_then(|r| r.reported.verdict.clone())
-            {
-                // Only a receipt authenticated under the pinned key has a verdict.
-                let tally = if entry.status == "authenticated" {
-                    &mut summary.verdicts
-                } else {
-                    &mut summary.claims
-                };
-                *tally.entry(decision).or_default() += 1;
-            }
-            let conflict = match (dir::Files::counter(walk, index), observed.as_deref()) {
-                (
-                    Some(counter),
-                    Some(Observed {
-                        session: Some(session),
-                        ..
-                    }),
-                ) => tallies
-                    .seen
-                    .counter(index, item.dir, counter, session)
-                    .map(|first| {
-                        copies::conflict(&entry.file, &walk.path(first), counter, session)
-                    }),
-                _ => None,
-            };
-            if let Some(observed) = observed {
-                tallies.receipts[dir].add(index, *observed, &walk.dirs[dir].state);
-            }
-            emit(Event::Receipt(&entry), summary)?;
-            match conflict {
-                Some(finding) => emit(Event::Finding(&finding), summary),
-                None => Ok(()),
-            }
-        }
-        Checked::Findings(findings) => {
-            for finding in &findings {
-                emit(Event::Finding(finding), summary)?;
-            }
-            Ok(())
-        }
-    }
-}
-
-enum Checked {
-    /// A receipt file's entry, its facts for the directory checks, and the key of its bytes
-    /// (when they were read: [`copies::content_key`]).
-    Receipt(Box<ReceiptEntry>, Option<Box<Observed>>, Option<u64>),
-    Findings(Vec<Finding>),
-}
-
-/// An item as its worker leaves it.
-enum Read {
-    Done(Checked),
-    /// A receipt read and checked whose signature under the pinned key may still wait for
-    /// the curve check of its batch ([`settle_signatures`], then [`finish_receipt`]).
-    Unsettled(Unsettled),
-}
-
-struct Unsettled {
-    /// The receipt's entry with its report; its status and findings are [`finish_receipt`]'s
-    /// (made here already, so a receipt costs one such allocation, not two).
-    entry: Box<ReceiptEntry>,
-    dir: u32,
-    kind: NameKind,
-    challenge: Option<Challenge>,
-    /// The file-level findings so far (a change under the audit).
-    findings: Vec<Finding>,
-    /// The key of the file's bytes ([`copies::content_key`]).
-    content: u64,
-}
-
-/// Checks the curve equation of every signature of a batch that waits for it, all together
-/// under the pinned key (each gets exactly the result it would get alone), and settles each
-/// receipt's report with its own result.
-fn settle_signatures(read: &mut [Read], pinned: Option<&BatchKey<'_>>) {
-    let mut waiting: Vec<&mut Unsettled> = read
-        .iter_mut()
-        .filter_map(|read| match read {
-            Read::Unsettled(receipt) if receipt.challenge.is_some() => Some(receipt),
-            _ => None,
-        })
-        .collect();
-    let challenges: Vec<Challenge> = waiting
-        .iter_mut()
-        .filter_map(|receipt| receipt.challenge.take())
-        .collect();
-    let results = match pinned {
-        Some(pinned) => batch::verify_challenges(pinned, &challenges),
-        // A challenge is made only under a pinned key that decompressed.
-        None => vec![Err(Failure::BadPublicKey); challenges.len()],
-    };
-    for (receipt, result) in waiting.into_iter().zip(results) {
-        if let Some(report) = &mut receipt.entry.report {
-            receipt::settle(report, result);
-        }
-    }
-}
-
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
-}
-
-/// A walked file being checked: its path and the fingerprint of the walk's metadata.
-struct Walked {
-    path: PathBuf,
-    stamp: u64,
-    dir: u32,
-}
-
-fn check_item(walk: &Walk, index: u32, options: &Options, observer: &dyn Observer) -> Read {
-    let item: &Item = &walk.items[index as usize];
-    let file = Walked {
-        path: walk.path(index),
-        stamp: item.stamp,
-        dir: item.dir,
-    };
-    let one = |code: Code, message: String| {
-        Read::Done(Checked::Findings(vec![Finding::new(
-            code,
-            Some(file.path.clone()),
-            message,
-        )]))
-    };
-    match item.kind {
-        ItemKind::Unreadable => one(Code::UnreadableFile, walk.unreadable(index).to_owned()),
-        ItemKind::Symlink => one(Code::SymlinkSkipped, symlink_message(&file.path)),
-        ItemKind::Special => one(
-            Code::NotRegularFile,
-            "not a regular file; not opened".into(),
-        ),
-        ItemKind::File => match walk.name_kind(index) {
-            kind @ (NameKind::Receipt { .. } | NameKind::MisnamedReceipt) => {
-                check_receipt_file(walk, &file, &kind, options, observer)
-            }
-            NameKind::OtherJson => check_other_json(walk, &file, options, observer),
-            NameKind::SigningKey => one(Code::SigningKeyExposed, signing_key_message(&file.path)),
-            NameKind::Temp => one(
-                Code::LeftoverTempFile,
-                "a seal-host temporary file left by an interrupted write".into(),
-            ),
-            NameKind::HeadState | NameKind::OperationState => {
-                Read::Done(Checked::Findings(Vec::new()))
-            }
-            NameKind::Other if walk.dirs[item.dir as usize].is_receipt_dir => one(
-                Code::UnexpectedFile,
-                "seal-host does not write this file into receipt directories".into(),
-            ),
-            NameKind::Other => Read::Done(Checked::Findings(Vec::new())),
-        },
-    }
-}
-
-fn symlink_message(path: &Path) -> String {
-    match std::fs::read_link(path) {
-        Ok(target) => format!("symbolic link to {}: not followed", target.display()),
-        Err(_) => "symbolic link: not followed".into(),
-    }
-}
-
-fn signing_key_message(path: &Path) -> String {
-    let public = crate::input::read_file_capped(path, 32)
-        .ok()
-        .and_then(|b| <[u8; 32]>::try_from(b.as_slice()).ok())
-        .map(|seed| receipt::key_hex(&crate::signature::public_key_of_seed(&seed)));
-    match public {
-        Some(public) => format!("the receipt-signing seed (public key {public}) lies beside the receipts it signs: anyone who can read it can forge receipts; pin the installation key from a separate record with --receipt-key"),
-        None => "a receipt-signing key file that is not a 32-byte seed lies beside the receipts".into(),
-    }
-}
-
-thread_local! {
-    /// Each worker's read buffer, reused for every receipt it reads (a fresh 10 KB buffer per
-    /// file costs more in the allocator than the read itself).
-    static READ_BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-}
-
-/// A read buffer that grew beyond this for an unusually large file is not kept.
-const KEPT_BUFFER_BYTES: usize = 1 << 20;
-
-/// Reads a file into `bytes` (cleared first), noticing a replacement or modification since
-/// the walk saw it. Returns the metadata of the opened file and whether it changed.
-fn read_stable(
-    walk: &Walk,
-    walked: &Walked,
-    bytes: &mut Vec<u8>,
-) -> Result<(Option<Metadata>, bool), String> {
-    let mut file = File::open(&walked.path).map_err(|e| e.to_string())?;
-    let opened = file.metadata().map_err(|e| e.to_string())?;
-    if opened.len() > MAX_RECEIPT_BYTES {
-        return Err(format!(
-            "{} bytes: larger than {MAX_RECEIPT_BYTES}, not read",
-            opened.len()
-        ));
-    }
-    crate::input::read_into(&mut file, opened.len() as usize, usize::MAX, bytes)
-        .map_err(|e| e.to_string())?;
-    let changed = (walked.stamp != 0 && walked.stamp != walk.stamp(&opened))
-        || bytes.len() as u64 != opened.len();
-    Ok((Some(opened), changed))
-}
-
-fn same_file_state(a: &Metadata, b: &Metadata) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        a.ino() == b.ino()
-            && a.dev() == b.dev()
-            && a.len() == b.len()
-            && a.mtime() == b.mtime()
-            && a.mtime_nsec() == b.mtime_nsec()
-            && a.ctime() == b.ctime()
-            && a.ctime_nsec() == b.ctime_nsec()
-    }
-    #[cfg(not(unix))]
-    {
-        a.len() == b.len() && a.modified().ok() == b.modified().ok()
-    }
-}
-
-fn check_receipt_file(
-    walk: &Walk,
-    item: &Walked,
-    kind: &NameKind,
-    options: &Options,
-    observer: &dyn Observer,
-) -> Read {
-    let path = Some(item.path.clone());
-    let read = READ_BUFFER.with(|buffer| {
-        let mut buffer = buffer.borrow_mut();
-        let started = std::time::Instant::now();
-        let read = read_stable(walk, item, &mut buffer);
-        read_ahead::note_read(started.elapsed());
-        let read = read.map(|(opened, changed)| {
-            observer.read(&item.path);
-            let content = copies::content_key(walk, &buffer);
-            let verified = SCRATCH.with(|scratch| {
-                let scratch = &mut scratch.borrow_mut();
-                receipt::verify_bytes_deferred(&buffer, options.pin.as_ref(), scratch)
-            });
-            (opened, changed, verified, content)
-        });
-        if buffer.capacity() > KEPT_BUFFER_BYTES {
-            *buffer = Vec::new();
-        }
-        read
-    });
-    let (opened, mut changed, verified, content) = match read {
-        Ok(read) => read,
-        Err(why) => {
-            return Read::Done(Checked::Receipt(
-                Box::new(ReceiptEntry {
-                    file: item.path.clone(),
-                    status: "unreadable",
-                    signed_by: None,
-                    report: None,
-                    file_findings: vec![Finding::new(Code::UnreadableFile, path, why)],
-                }),
-                None,
-                None,
-            ))
-        }
-    };
-    changed |= match (&opened, std::fs::symlink_metadata(&item.path)) {
-        (Some(opened), Ok(now)) => !same_file_state(opened, &now),
-        _ => true,
-    };
-    let mut findings = Vec::new();
-    if changed {
-        findings.push(Finding::new(
-            Code::ChangedDuringAudit,
-            path.clone(),
-            "the file was replaced or modified while it was audited; the result describes the bytes read, rerun the audit",
-        ));
-    }
-    let (report, challenge) = match verified {
-        Ok(verified) => verified,
-        Err(problem) => {
-            findings.insert(0, Finding::new(problem.code, path, problem.message));
-            return Read::Done(Checked::Receipt(
-                Box::new(ReceiptEntry {
-                    file: item.path.clone(),
-                    status: "unreadable",
-                    signed_by: None,
-                    report: None,
-                    file_findings: findings,
-                }),
-                None,
-                Some(content),
-            ));
-        }
-    };
-    Read::Unsettled(Unsettled {
-        entry: Box::new(ReceiptEntry {
-            file: item.path.clone(),
-            status: "failed",
-            signed_by: None,
-            report: Some(report),
-            file_findings: Vec::new(),
-        }),
-        dir: item.dir,
-        kind: kind.clone(),
-        challenge,
-        findings,
-        content,
-    })
-}
-
-/// The rest of a receipt file's checks once its signature is settled: its name, the
-/// approver its statement credits, and its status with the file-level findings.
-fn finish_receipt(walk: &Walk, receipt: Unsettled, options: &Options) -> Checked {
-    let Unsettled {
-        mut entry,
-        dir,
-        kind,
-        challenge: _,
-        mut findings,
-        content,
-    } = receipt;
-    let Some(report) = &entry.report else {
-        return Checked::Receipt(entry, None, Some(content));
-    };
-    let path = Some(entry.file.clone());
-    let name_hash = report.facts.name_hash.as_deref().unwrap_or("(none)");
-    match &kind {
-        NameKind::Receipt { hash, .. } if hash == name_hash => {}
-        NameKind::Receipt { hash, .. } => findings.push(Finding::new(
-            Code::MisnamedReceipt,
-            path.clone(),
-            format!("the name carries {hash}, the receipt's own request hash is {name_hash}"),
-        )),
-        _ => findings.push(Finding::new(
-            Code::MisnamedReceipt,
-            path.clone(),
-            format!("seal-host names it receipt-<20-digit counter>-{name_hash}.json"),
-        )),
-    }
-    let mut file_findings: Vec<Finding> = report
-        .findings
-        .iter()
-        .map(|f| Finding {
-            path: path.clone(),
-            ..f.clone()
-        })
-        .collect();
-    file_findings.extend(findings);
-    let attribution = options
-        .approvers
-        .as_ref()
-        .map(|list| approval_credit::attribute(report, list, &entry.file))
-        .unwrap_or_default();
-    file_findings.extend(attribution.finding);
-    let observed = Observed {
-        session: report.facts.session.clone(),
-        canonical_request_sha256: report.reported.canonical_request_sha256.clone(),
-        framed_subject_sha256: report.facts.framed_subject_sha256.clone(),
-        now: report.facts.now,
-        // Only a head state is compared with the chain of audit lines.
-        audit_line: (walk.dirs[dir as usize].state.head_state.is_some())
-            .then(|| report.facts.audit_line.clone())
-            .flatten(),
-        released: released(report),
-        operation_id: report.facts.operation_id.clone(),
-    };
-    let trust_only = |f: &Finding| matches!(f.code, Code::SignerUnpinned | Code::UnsignedReceipt);
-    let status = if file_findings
-        .iter()
-        .any(|f| f.severity == Severity::Error && !trust_only(f))
-    {
-        "failed"
-    } else {
-        report.status.as_str()
-    };
-    entry.status = status;
-    entry.signed_by = attribution.signed_by;
-    entry.file_findings = file_findings;
-    Checked::Receipt(entry, Some(Box::new(observed)), Some(content))
-}
-
-fn released(report: &ReceiptReport) -> Option<(String, String)> {
-    let facts = &report.facts;
-    match (facts.verdict.as_deref(), facts.release_status.as_deref()) {
-        (Some("ALLOW"), Some("UNKNOWN" | "RELEASED")) => Some((
-            facts.operation_id.clone()?,
-            facts.release_frame_sha256.clone()?,
-        )),
-        _ => None,
-    }
-}
-
-/// A `.json` file that is not named as a receipt: a receipt under another name is misnamed.
-fn check_other_json(
-    walk: &Walk,
-    item: &Walked,
-    options: &Options,
-    observer: &dyn Observer,
-) -> Read {
-    let mut bytes = Vec::new();
-    let looks_like_receipt = read_stable(walk, item, &mut bytes)
-        .ok()
-        .and_then(|_| receipt::parse(&bytes).ok())
-        .is_some_and(|map| {
-            map.get("record_type").and_then(|t| t.as_str()) == Some("seal.authorization-decision")
-        });
-    if looks_like_receipt {
-        check_receipt_file(walk, item, &NameKind::MisnamedReceipt, options, observer)
-    } else {
-        Read::Done(Checked::Findings(Vec::new()))
     }
 }

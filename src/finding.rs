@@ -104,7 +104,7 @@ codes! {
     CounterReused => (Info, "one file counter used by several host sessions (seal-host restarts counters at 0)"),
     CounterDuplicate => (Error, "one file counter used twice by the same host session"),
     CounterConflict => (Error, "receipts in different directories carry one host session's file counter with different content: the host writes each counter once a session, so at most one is what it wrote"),
-    DuplicateReceipt => (Warning, "a receipt file's exact bytes are found again at another path (a copy, a hard link, or one file given twice): checked and counted once, under the first path"),
+    DuplicateReceipt => (Warning, "a receipt file's signed content (its signature and what it signs; the bytes of a file that is no signed receipt) is found again at another path (a copy, a re-spaced copy, a hard link, or one file given twice): checked and counted once, under the first path"),
     DirectoryRepeated => (Warning, "a directory reached again by another path (given twice, through a linked root, inside another root, or a mount): walked once, its receipts counted once"),
     SharedCanonicalHash => (Warning, "distinct frames share one canonical_request_sha256, so the file name does not identify the request"),
     ChainStateInvalid => (Error, ".seal-audit-head.state is not a seal_audit_state v1 record"),

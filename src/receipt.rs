@@ -176,6 +176,12 @@ pub struct Facts {
     /// a canonical ApprovalRecord v2 payload bound to this receipt (only as trustworthy as
     /// the receipt's signature).
     pub approval_statement: Option<crate::approval::payload::Payload>,
+    /// What the signature signs, as one identity: SHA-256 over the signature and its challenge
+    /// `k = H(R ‖ A ‖ M)` (which binds the key and the whole preimage), when the signature was
+    /// decoded and its preimage built, whether or not it verifies. Two files with the same
+    /// identity carry the same signed content, however their JSON is spaced; the audit counts
+    /// them once ([`crate::audit`]).
+    pub signed_content: Option<[u8; 32]>,
 }
 
 /// Everything sealkit established about one receipt.
@@ -596,6 +602,8 @@ struct Ctx<'a> {
     defer_curve: bool,
     /// That signature's challenge, when it did.
     challenge: Option<signature::Challenge>,
+    /// [`Facts::signed_content`].
+    signed_content: Option<[u8; 32]>,
 }
 
 /// The step output object and its parsed audit line.
@@ -637,6 +645,7 @@ impl<'a> Ctx<'a> {
             step,
             defer_curve: false,
             challenge: None,
+            signed_content: None,
         };
         if version == Some(3) {
             let server = ctx.server_identity();
@@ -745,6 +754,7 @@ impl<'a> Ctx<'a> {
             object_a,
             server: self.server_identity(),
             approval_statement,
+            signed_content: self.signed_content,
         }
     }
 }

@@ -3,7 +3,9 @@
 The in-process API of the ``sealkit`` command: each function runs the command's own code and
 returns the records its ``--format jsonl`` prints (docs/schema/v1), with the verdict its exit
 status gives. Errors raise :class:`sealkit.Error` subclasses carrying the command's stable
-code. See docs/python.md.
+code. ``sealkit.audit_plan`` / ``audit_partition`` / ``audit_reduce`` are the audit's walk, map
+and reduce as separate steps, and ``sealkit.dask`` runs them on a Dask cluster. See
+docs/python.md.
 """
 
 from __future__ import annotations
@@ -17,6 +19,13 @@ from ._api import (
     verify_chain,
     verify_receipt,
     verify_tokens,
+)
+from ._archive import (
+    AuditPlan,
+    AuditReduction,
+    audit_partition,
+    audit_plan,
+    audit_reduce,
 )
 from ._errors import (
     Error,
@@ -37,6 +46,11 @@ __all__ = [
     "verify_tokens",
     "verify_chain",
     "audit",
+    "audit_plan",
+    "audit_partition",
+    "audit_reduce",
+    "AuditPlan",
+    "AuditReduction",
     "evidence_ref",
     "evidence_verify",
     "Records",

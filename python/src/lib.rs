@@ -173,9 +173,271 @@ impl Stream {
     }
 }
 
+pyo3::create_exception!(
+    _native,
+    Failure,
+    pyo3::exceptions::PyException,
+    "An error of the audit's map or reduce: args are the JSON error object (text) and whether an I/O failure is under it."
+);
+
+/// The JSON error object of `report`, as the binary prints it in JSON modes.
+fn failure(report: &miette::Report, io: bool) -> PyErr {
+    let object = sealkit::cmd::diagnostic::json(report.as_ref(), io);
+    Failure::new_err((object.to_string(), io))
+}
+
+fn audit_failure(error: sealkit::audit::AuditError) -> PyErr {
+    let io = matches!(error, sealkit::audit::AuditError::Root(..));
+    failure(&sealkit::cmd::diagnostic::report(error), io)
+}
+
+/// The audit options of a map or a plan: the pinned key (hex or a key file, as
+/// `--receipt-key` takes it), a trusted-approvers file, and the worker threads.
+fn audit_options(
+    receipt_key: Option<&str>,
+    trusted_approvers: Option<&std::path::Path>,
+    jobs: usize,
+) -> PyResult<sealkit::audit::Options> {
+    let pin = sealkit::cmd::receipt_pin(receipt_key).map_err(|report| failure(&report, false))?;
+    let approvers = trusted_approvers
+        .map(sealkit::approvers::Approvers::read)
+        .transpose()
+        .map_err(|error| failure(&sealkit::cmd::diagnostic::report(error), false))?;
+    Ok(sealkit::audit::Options {
+        pin,
+        approvers,
+        jobs: jobs.max(1),
+    })
+}
+
+fn pool(jobs: usize) -> PyResult<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start worker threads: {e}")))
+}
+
+/// The listing of an archive audit (`sealkit.audit_plan`): its files in walk order, its
+/// directories with their state files, and what the walk found. Lives on the driver.
+#[pyclass(module = "sealkit._native", frozen)]
+struct AuditPlan {
+    plan: sealkit::audit::Plan,
+    /// The pinned key as hex, for mappers elsewhere (they may not have its file).
+    key_hex: Option<String>,
+}
+
+#[pymethods]
+impl AuditPlan {
+    /// Walks `roots` as `sealkit audit` does (without following links), comparing each file
+    /// with the pinned key's.
+    #[staticmethod]
+    #[pyo3(signature = (roots, receipt_key=None, jobs=1))]
+    fn walk(
+        py: Python<'_>,
+        roots: Vec<std::path::PathBuf>,
+        receipt_key: Option<String>,
+        jobs: usize,
+    ) -> PyResult<Self> {
+        py.detach(|| {
+            let options = audit_options(receipt_key.as_deref(), None, jobs)?;
+            let plan = sealkit::audit::Plan::walk(&roots, &options, &pool(jobs)?)
+                .map_err(audit_failure)?;
+            Ok(AuditPlan {
+                plan,
+                key_hex: options.pin.map(|pin| pin.public_key_hex()),
+            })
+        })
+    }
+
+    /// A plan over files listed elsewhere (URLs), in the order given; `read(path, limit)`
+    /// returns a state file's bytes.
+    #[staticmethod]
+    #[pyo3(signature = (roots, files, read, receipt_key=None))]
+    fn listed(
+        py: Python<'_>,
+        roots: Vec<std::path::PathBuf>,
+        files: Vec<std::path::PathBuf>,
+        read: Bound<'_, PyAny>,
+        receipt_key: Option<String>,
+    ) -> PyResult<Self> {
+        let options = audit_options(receipt_key.as_deref(), None, 1)?;
+        let mut reader = |path: &std::path::Path, limit: u64| -> Result<Vec<u8>, String> {
+            read.call1((path.as_os_str().to_os_string(), limit))
+                .and_then(|bytes| bytes.extract::<Vec<u8>>())
+                .map_err(|e| format!("cannot read: {e}"))
+        };
+        let _ = py;
+        Ok(AuditPlan {
+            plan: sealkit::audit::Plan::listed(&roots, &files, &mut reader),
+            key_hex: options.pin.map(|pin| pin.public_key_hex()),
+        })
+    }
+
+    fn __len__(&self) -> usize {
+        self.plan.len()
+    }
+
+    /// The paths of the listing's entries `start..end`, in order.
+    fn paths(&self, start: usize, end: usize) -> Vec<OsString> {
+        (start..end.min(self.plan.len()))
+            .map(|p| self.plan.path(p).into_os_string())
+            .collect()
+    }
+
+    /// The pinned key as 64 hex digits (for mappers elsewhere), if one was given.
+    #[getter]
+    fn receipt_key_hex(&self) -> Option<String> {
+        self.key_hex.clone()
+    }
+}
+
+/// The map: verifies `paths` (with their `contents` when read elsewhere) and returns their
+/// facts as bytes.
+#[pyfunction]
+#[pyo3(signature = (paths, contents=None, receipt_key=None, trusted_approvers=None, jobs=1))]
+fn audit_partition(
+    py: Python<'_>,
+    paths: Vec<std::path::PathBuf>,
+    contents: Option<Vec<Vec<u8>>>,
+    receipt_key: Option<String>,
+    trusted_approvers: Option<std::path::PathBuf>,
+    jobs: usize,
+) -> PyResult<Py<PyBytes>> {
+    let facts = py.detach(|| {
+        let options = audit_options(receipt_key.as_deref(), trusted_approvers.as_deref(), jobs)?;
+        let mut contents = contents.map(Vec::into_iter);
+        let entries: Vec<sealkit::audit::map::Entry> = paths
+            .into_iter()
+            .map(|path| {
+                let given = contents.as_mut().and_then(Iterator::next);
+                sealkit::audit::map::Entry::from_path(path, given)
+            })
+            .collect();
+        let facts = sealkit::audit::map_entries(&entries, &options, &pool(jobs)?);
+        Ok::<_, PyErr>(sealkit::audit::facts_codec::encode(&facts))
+    })?;
+    Ok(PyBytes::new(py, &facts).unbind())
+}
+
+/// The reduce of one audit (`sealkit.audit_reduce`): facts in, finding records out.
+#[pyclass(module = "sealkit._native", frozen)]
+struct AuditReducer {
+    plan: Py<AuditPlan>,
+    state: Mutex<Option<sealkit::audit::reduce::Reduce>>,
+    /// Records written by `begin`, handed out with the first `add` or `finish`.
+    pending: Mutex<Vec<u8>>,
+}
+
+/// Writes an event as the JSON line `sealkit audit --format jsonl` prints for it.
+fn write_event(records: &mut Vec<u8>, event: sealkit::audit::Event<'_>) -> io::Result<()> {
+    let line = match event {
+        sealkit::audit::Event::Receipt(entry) => sealkit::cmd::typed("receipt", entry)?,
+        sealkit::audit::Event::Finding(finding) => sealkit::cmd::typed("finding", finding)?,
+    };
+    records.extend_from_slice(&line);
+    records.push(b'\n');
+    Ok(())
+}
+
+#[pymethods]
+impl AuditReducer {
+    #[new]
+    fn new(py: Python<'_>, plan: Py<AuditPlan>) -> PyResult<Self> {
+        let mut records = Vec::new();
+        let reduce = {
+            let listing = &plan.get().plan;
+            py.detach(|| {
+                sealkit::audit::reduce::Reduce::begin(listing, &mut |event| {
+                    write_event(&mut records, event)
+                })
+            })
+            .map_err(audit_failure)?
+        };
+        Ok(AuditReducer {
+            plan,
+            state: Mutex::new(Some(reduce)),
+            pending: Mutex::new(records),
+        })
+    }
+
+    /// Reduces the facts of the next partition; the JSON lines of the findings it makes.
+    fn add(&self, py: Python<'_>, facts: &[u8]) -> PyResult<Py<PyBytes>> {
+        let listing = &self.plan.get().plan;
+        let records = py.detach(|| {
+            let mut records = self.take_pending();
+            let decoded = sealkit::audit::facts_codec::decode(facts).map_err(audit_failure)?;
+            let mut state = self
+                .state
+                .lock()
+                .map_err(|_| PyRuntimeError::new_err("the reduce failed before"))?;
+            let reduce = state
+                .as_mut()
+                .ok_or_else(|| PyRuntimeError::new_err("the reduce is finished"))?;
+            for facts in decoded {
+                reduce
+                    .add(listing, facts, None, &mut |event| {
+                        write_event(&mut records, event)
+                    })
+                    .map_err(audit_failure)?;
+            }
+            Ok::<_, PyErr>(records)
+        })?;
+        Ok(PyBytes::new(py, &records).unbind())
+    }
+
+    /// The directory checks and the summary: the last JSON lines, and the exit status the
+    /// command gives (with `deny_warnings` as `--deny-warnings`).
+    #[pyo3(signature = (deny_warnings=false))]
+    fn finish(&self, py: Python<'_>, deny_warnings: bool) -> PyResult<(Py<PyBytes>, u8)> {
+        let listing = &self.plan.get().plan;
+        let (records, status) = py.detach(|| {
+            let mut records = self.take_pending();
+            let reduce = self
+                .state
+                .lock()
+                .map_err(|_| PyRuntimeError::new_err("the reduce failed before"))?
+                .take()
+                .ok_or_else(|| PyRuntimeError::new_err("the reduce is finished"))?;
+            let summary = reduce
+                .finish(listing, &mut |event| write_event(&mut records, event))
+                .map_err(audit_failure)?;
+            let line = sealkit::cmd::typed("summary", &summary)
+                .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+            records.extend_from_slice(&line);
+            records.push(b'\n');
+            // The command's own rule (a file that could not be read: exit 2).
+            let status = summary.outcome(deny_warnings).exit_code();
+            Ok::<_, PyErr>((records, status))
+        })?;
+        Ok((PyBytes::new(py, &records).unbind(), status))
+    }
+
+    /// How many files' facts have been reduced.
+    fn added(&self) -> usize {
+        self.state
+            .lock()
+            .ok()
+            .and_then(|state| state.as_ref().map(|r| r.added()))
+            .unwrap_or(0)
+    }
+}
+
+impl AuditReducer {
+    fn take_pending(&self) -> Vec<u8> {
+        self.pending
+            .lock()
+            .map(|mut pending| std::mem::take(&mut *pending))
+            .unwrap_or_default()
+    }
+}
+
 /// sealkit's engine, run in-process; the API is in `sealkit` (this module is its bridge).
 #[pymodule]
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(audit_partition, module)?)?;
+    module.add_class::<AuditPlan>()?;
+    module.add_class::<AuditReducer>()?;
+    module.add("Failure", module.py().get_type::<Failure>())?;
     module.add_function(wrap_pyfunction!(main, module)?)?;
     module.add_function(wrap_pyfunction!(run, module)?)?;
     module.add_class::<Stream>()?;

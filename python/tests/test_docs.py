@@ -44,3 +44,13 @@ def test_every_example_in_docs_python_md() -> None:
     assert len(test.examples) >= 20
     result = run(test)
     assert result.failed == 0
+
+
+def test_the_archive_audit_examples() -> None:
+    import sealkit._archive
+
+    tests = doctest.DocTestFinder().find(sealkit._archive, globs={"sealkit": sealkit})
+    examples = sum(len(test.examples) for test in tests)
+    assert examples >= 5
+    failed = sum(run(test).failed for test in tests)
+    assert failed == 0

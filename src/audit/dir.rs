@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// What a receipt's checks report for the directory checks, as the worker hands it over
 /// (owned strings, one receipt at a time; [`Receipts::add`] keeps a compact form).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Observed {
     pub session: Option<String>,
     pub canonical_request_sha256: Option<String>,

@@ -147,18 +147,6 @@ impl Walk {
         hasher.finish().max(1)
     }
 
-    /// A hasher keyed like the fingerprints (random per audit).
-    pub fn keyed_hasher(&self) -> impl Hasher {
-        self.keys.build_hasher()
-    }
-
-    /// Whether the file `index` at `path` is as the walk saw it (its fingerprint unchanged).
-    pub fn unchanged(&self, index: u32, path: &Path) -> bool {
-        let stamp = self.items[index as usize].stamp;
-        stamp != 0
-            && std::fs::symlink_metadata(path).is_ok_and(|metadata| self.stamp(&metadata) == stamp)
-    }
-
     /// seal-host's modes: receipt directories 0700, the files it writes there 0600. Made one at
     /// a time as they are written out: a copy of a receipt directory made with another umask
     /// has a finding for every file, and they need not all be held at once.
@@ -647,11 +635,50 @@ fn dir_for(
     i
 }
 
+/// Reads a listed file's bytes (at most the limit given are used), or says why not.
+pub type ReadListed<'r> = dyn FnMut(&Path, u64) -> Result<Vec<u8>, String> + 'r;
+
+/// A walk over a listing made elsewhere (object storage: `sealkit.dask` lists with fsspec),
+/// in the order given: each file's directory is the part of its path before its name, and
+/// the state files' bytes come from `read` (capped at `limit` bytes). There are no links,
+/// modes or unreadable entries in such a listing, and no file is compared with the pinned key.
+pub fn listed(files: &[PathBuf], read: &mut ReadListed<'_>) -> Walk {
+    let mut walk = Walk::default();
+    let mut dir_index: HashMap<PathBuf, u32> = HashMap::new();
+    for path in files {
+        let parent = path.parent().unwrap_or(Path::new("")).to_path_buf();
+        let next = walk.dirs.len() as u32;
+        let dir = *dir_index.entry(parent.clone()).or_insert_with(|| {
+            walk.dirs.push(Dir {
+                path: parent,
+                walked: true,
+                ..Dir::default()
+            });
+            next
+        });
+        let name_kind = classify_name(path);
+        note_state_file_read(&name_kind, path, &mut walk.dirs[dir as usize], read);
+        walk.order.push(walk.items.len() as u32);
+        walk.push(path.clone(), dir, ItemKind::File, name_kind);
+    }
+    walk
+}
+
 /// Marks receipt directories and reads their state files.
 fn note_state_file(kind: &NameKind, path: &Path, dir: &mut Dir) {
-    let read = |limit: u64| {
+    note_state_file_read(kind, path, dir, &mut |path, limit| {
         crate::input::read_file_capped(path, limit).map_err(|e| format!("cannot read: {e}"))
-    };
+    })
+}
+
+/// [`note_state_file`], reading with `read`.
+fn note_state_file_read(
+    kind: &NameKind,
+    path: &Path,
+    dir: &mut Dir,
+    read_file: &mut ReadListed<'_>,
+) {
+    let mut read = |limit: u64| read_file(path, limit);
     match kind {
         NameKind::Receipt { .. }
         | NameKind::MisnamedReceipt

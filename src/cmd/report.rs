@@ -326,6 +326,10 @@ fn stream(
             path.display()
         )),
         AuditError::Sink(error) => Err(error),
+        // Only an audit reduced from facts mapped elsewhere meets these.
+        error @ (AuditError::Facts(_) | AuditError::FactsFormat(_)) => {
+            Ok(miette!(code = "facts-mismatch", "{error}"))
+        }
     });
     audited?;
     // A page over nothing, or over part of the evidence, would look like a verdict: neither

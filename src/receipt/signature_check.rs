@@ -134,11 +134,27 @@ impl Ctx<'_> {
         let feed = |message: &mut signature::MessageStream| {
             preimage::stream_preimage(&parts, object_b, &mut |piece| message.update(piece))
         };
+        // The challenge is computed in every case: it is also the signed content's identity.
+        let challenge =
+            signature::challenge_streamed(key, &signature, feed).map_err(|e| e.to_string())?;
+        self.signed_content = Some(signed_content(&challenge));
         if defer {
-            signature::challenge_streamed(key, &signature, feed).map(Some)
+            Ok(Some(challenge))
         } else {
-            signature::verify_streamed(key, &signature, feed).map(|()| None)
+            signature::verify_challenge(key, &challenge)
+                .map(|()| None)
+                .map_err(|e| e.to_string())
         }
-        .map_err(|e| e.to_string())
     }
+}
+
+/// [`super::Facts::signed_content`]: SHA-256 over the 64 signature bytes and the 32 bytes of
+/// its challenge scalar.
+fn signed_content(challenge: &signature::Challenge) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    hash.update(b"sealkit signed content v1\0");
+    hash.update(challenge.signature);
+    hash.update(challenge.k.as_bytes());
+    hash.finalize().into()
 }

@@ -140,7 +140,7 @@ fn a_copied_directory_is_counted_once_and_each_copy_named() {
     assert_eq!(
         duplicate["message"],
         format!(
-            "a copy of {} (identical bytes): checked and counted once, as {}",
+            "a copy of {} (the same signed content): checked and counted once, as {}",
             first.display(),
             first.display()
         )
@@ -308,4 +308,45 @@ fn one_sessions_counter_with_other_content_in_another_directory_is_a_conflict() 
         let (document, _) = audit(&[dir], &[]);
         assert!(!codes(&document).contains_key("counter-conflict"));
     }
+}
+
+/// A copy of a receipt with its JSON re-spaced (indented further, as a pretty-printer or an
+/// editor leaves it; signature unchanged) in a copied directory is the same receipt: counted
+/// once, a `duplicate-receipt` naming the first; the same copy with one signed value changed
+/// is another receipt, whose signature fails. The identity is the signed content, not the
+/// bytes (issue 36's leftover; issue 39). Seen red on 642f4e5: the re-spaced copy was a
+/// second receipt (14 receipts, 12 duplicate-receipt findings).
+#[test]
+fn a_respaced_copy_in_another_directory_is_counted_once() {
+    let dir = full_new_dir();
+    let other = tempfile::tempdir().unwrap();
+    let copy = other.path().join("copy");
+    copy_dir(dir.path(), &copy);
+    let original = std::fs::read_to_string(dir.path().join(L1_ALLOW)).unwrap();
+    // JSON strings carry no raw line feed: this changes whitespace between tokens only.
+    let respaced = original.replace('\n', "\n  ");
+    assert_ne!(respaced, original);
+    write_private(&copy.join(L1_ALLOW), respaced.as_bytes());
+    let (document, status) = audit(&[dir.path(), &copy], &[]);
+    assert_eq!(status, 0, "{:?}", codes(&document));
+    counted_once(&document, dir.path());
+    assert_eq!(codes(&document)["duplicate-receipt"], 13);
+    let respaced_duplicate = (document["findings"].as_array().unwrap().iter())
+        .find(|f| f["path"] == copy.join(L1_ALLOW).display().to_string());
+    assert_eq!(
+        respaced_duplicate.unwrap()["code"],
+        "duplicate-receipt",
+        "{:?}",
+        codes(&document)
+    );
+
+    // One signed value changed in the copy: not a duplicate, and it fails.
+    let altered = respaced.replacen("\"now\": ", "\"now\": 1", 1);
+    assert_ne!(altered, respaced);
+    write_private(&copy.join(L1_ALLOW), altered.as_bytes());
+    let (document, status) = audit(&[dir.path(), &copy], &[]);
+    assert_eq!(status, 1);
+    assert_eq!(document["summary"]["receipts"], 14);
+    assert_eq!(codes(&document)["duplicate-receipt"], 12);
+    assert!(codes(&document).contains_key("signature-invalid"));
 }

@@ -1,0 +1,222 @@
+//! The audit mapped apart from its walk and reduced from its facts (issue 39, item 5: what
+//! `sealkit.audit_partition` / `sealkit.audit_reduce` and the Dask audit run) gives what the
+//! command's audit gives, finding for finding (code, path and message) and summary for
+//! summary, on the audit fixtures and on an archive whose problems straddle partitions, for
+//! several partition counts: each partition mapped by `Entry::from_path` (no walk metadata),
+//! its facts sent through the byte encoding, and reduced in order.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::cli_audit::{full_new_dir, write_private, L1_ALLOW};
+use crate::support::{self, NEW_RECEIPTS as NEW};
+use sealkit::audit::{self, facts_codec, map, reduce, Event, Options, Plan, Quiet};
+use sealkit::receipt::pin;
+use std::path::{Path, PathBuf};
+
+/// Findings as `(code, path, message)`, sorted, and the summary as JSON.
+type Outcome = (Vec<(String, String, String)>, serde_json::Value);
+
+fn options(key: Option<&Path>) -> Options {
+    Options {
+        pin: key.map(|k| pin::load(&k.display().to_string()).unwrap()),
+        approvers: None,
+        jobs: 2,
+    }
+}
+
+fn keep(findings: &mut Vec<(String, String, String)>, finding: &sealkit::finding::Finding) {
+    findings.push((
+        finding.code.as_str().to_owned(),
+        finding
+            .path
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default(),
+        finding.message.clone(),
+    ));
+}
+
+/// The command's audit: every finding, its receipts' included.
+fn audited(roots: &[PathBuf], options: &Options) -> Outcome {
+    let mut findings = Vec::new();
+    let summary = audit::audit(roots, options, &Quiet, &mut |event| {
+        match event {
+            Event::Receipt(entry) => entry
+                .file_findings
+                .iter()
+                .for_each(|f| keep(&mut findings, f)),
+            Event::Finding(finding) => keep(&mut findings, finding),
+        }
+        Ok(())
+    })
+    .unwrap();
+    findings.sort();
+    (findings, serde_json::to_value(&summary).unwrap())
+}
+
+/// The same audit mapped in `partitions` contiguous partitions, each from its paths alone,
+/// its facts encoded and decoded, then reduced in order.
+fn mapped_and_reduced(roots: &[PathBuf], options: &Options, partitions: usize) -> Outcome {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let plan = Plan::walk(roots, options, &pool).unwrap();
+    let paths: Vec<PathBuf> = (0..plan.len()).map(|p| plan.path(p)).collect();
+    let size = paths.len().div_ceil(partitions).max(1);
+    let encoded: Vec<Vec<u8>> = paths
+        .chunks(size)
+        .map(|partition| {
+            let entries: Vec<map::Entry> = partition
+                .iter()
+                .map(|path| map::Entry::from_path(path.clone(), None))
+                .collect();
+            facts_codec::encode(&audit::map_entries(&entries, options, &pool))
+        })
+        .collect();
+    let mut findings = Vec::new();
+    let mut sink = |event: Event<'_>| {
+        if let Event::Finding(finding) = event {
+            keep(&mut findings, finding);
+        }
+        Ok(())
+    };
+    let mut reduce = reduce::Reduce::begin(&plan, &mut sink).unwrap();
+    for bytes in encoded {
+        for facts in facts_codec::decode(&bytes).unwrap() {
+            reduce.add(&plan, facts, None, &mut sink).unwrap();
+        }
+    }
+    let summary = reduce.finish(&plan, &mut sink).unwrap();
+    findings.sort();
+    (findings, serde_json::to_value(&summary).unwrap())
+}
+
+fn assert_same(roots: &[PathBuf], key: Option<&Path>) -> Outcome {
+    let options = options(key);
+    let expected = audited(roots, &options);
+    for partitions in [1, 2, 3, 7] {
+        let got = mapped_and_reduced(roots, &options, partitions);
+        assert_eq!(got.0, expected.0, "{partitions} partitions, {roots:?}");
+        assert_eq!(got.1, expected.1, "{partitions} partitions, {roots:?}");
+    }
+    expected
+}
+
+fn root(dir: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(dir)
+}
+
+#[test]
+fn the_fixtures_reduce_to_the_commands_findings() {
+    let new = root(NEW);
+    let key = support::receipt_key_file(NEW);
+    let (findings, _) = assert_same(std::slice::from_ref(&new), Some(&key));
+    assert!(findings.iter().any(|f| f.0 == "signing-key-exposed"));
+    assert_same(std::slice::from_ref(&new), None);
+    let fixture = root("testdata/receipts/fixture-dir");
+    assert_same(
+        std::slice::from_ref(&fixture),
+        Some(&support::receipt_key_file("testdata/receipts/fixture-dir")),
+    );
+    assert_same(&[root("testdata/receipts/hostile")], None);
+    assert_same(&[root("testdata/receipts/legacy-vs-current/old")], None);
+    // Several roots, one reached twice, and a file given beside its directory.
+    assert_same(
+        &[new.clone(), fixture, new.join(".."), new.join(L1_ALLOW)],
+        Some(&key),
+    );
+}
+
+/// An archive with its problems across partition boundaries: a copied directory (each
+/// receipt twice, in different partitions), a deleted receipt (its released operation left in
+/// the state file), an altered receipt, a counter gap, a re-spaced copy, a file seal-host does
+/// not write, and an empty result (no receipts). Equal for every partition count; and each
+/// problem is found.
+#[test]
+fn an_archive_with_problems_across_partitions_reduces_to_the_commands_findings() {
+    let archive = tempfile::tempdir().unwrap();
+    let host = archive.path().join("host-a");
+    let full = full_new_dir();
+    std::fs::rename(full.path(), &host).unwrap();
+    let copy = archive.path().join("host-b");
+    std::fs::create_dir(&copy).unwrap();
+    for entry in std::fs::read_dir(&host).unwrap() {
+        let entry = entry.unwrap();
+        write_private(
+            &copy.join(entry.file_name()),
+            &std::fs::read(entry.path()).unwrap(),
+        );
+    }
+    let mut receipts: Vec<PathBuf> = std::fs::read_dir(&host)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("receipt-")
+        })
+        .collect();
+    receipts.sort();
+    // A released ALLOW deleted from the copy; another receipt altered in the original.
+    std::fs::remove_file(copy.join(L1_ALLOW)).unwrap();
+    let altered = std::fs::read_to_string(&receipts[3]).unwrap();
+    write_private(
+        &receipts[3],
+        altered.replacen("\"now\": ", "\"now\": 2", 1).as_bytes(),
+    );
+    // The last receipt re-spaced in the copy.
+    let last = receipts.last().unwrap().file_name().unwrap();
+    let respaced = std::fs::read_to_string(copy.join(last)).unwrap();
+    write_private(&copy.join(last), respaced.replace('\n', "\n ").as_bytes());
+    write_private(&copy.join("notes.txt"), b"not seal-host's");
+    let key = support::receipt_key_file(NEW);
+    let (findings, summary) = assert_same(&[archive.path().to_path_buf()], Some(&key));
+    let codes: std::collections::BTreeSet<&str> = findings.iter().map(|f| f.0.as_str()).collect();
+    for code in [
+        "duplicate-receipt",
+        "operation-receipt-missing",
+        "signature-invalid",
+        "unexpected-file",
+        "chain-state-mismatch",
+    ] {
+        assert!(codes.contains(code), "{code}: {codes:?}");
+    }
+    assert_eq!(summary["receipts"], 14, "{summary}");
+    let empty = tempfile::tempdir().unwrap();
+    let (findings, _) = assert_same(&[empty.path().to_path_buf()], None);
+    assert_eq!(findings[0].0, "no-receipts");
+}
+
+/// Facts reduced out of order, or short of a partition, are refused, not reduced.
+#[test]
+fn facts_out_of_order_or_missing_are_refused() {
+    let new = root(NEW);
+    let options = options(None);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let plan = Plan::walk(std::slice::from_ref(&new), &options, &pool).unwrap();
+    let entries: Vec<map::Entry> = (0..plan.len())
+        .map(|p| map::Entry::from_path(plan.path(p), None))
+        .collect();
+    let mut facts = audit::map_entries(&entries, &options, &pool);
+    let mut sink = |_: Event<'_>| Ok(());
+    let mut reduce = reduce::Reduce::begin(&plan, &mut sink).unwrap();
+    facts.swap(0, 1);
+    let error = reduce
+        .add(&plan, facts[0].clone(), None, &mut sink)
+        .unwrap_err();
+    assert!(error.to_string().contains("out of order"), "{error}");
+    let mut reduce = reduce::Reduce::begin(&plan, &mut sink).unwrap();
+    reduce
+        .add(&plan, facts[1].clone(), None, &mut sink)
+        .unwrap();
+    let error = reduce.finish(&plan, &mut sink).unwrap_err();
+    assert!(
+        error.to_string().contains("partition is missing"),
+        "{error}"
+    );
+    assert!(facts_codec::decode(b"{\"sealkit_audit_facts\":2,\"files\":[]}").is_err());
+}
