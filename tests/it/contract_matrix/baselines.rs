@@ -172,7 +172,9 @@ pub(super) const BASELINES: &[Baseline] = &[
     Baseline {
         command: "evidence ref",
         args: &[
-            ("RECEIPT", Value::File("receipt.json")),
+            // Apart from its key: a key beside the receipt is one found in the evidence
+            // (receipt-key-in-evidence: no reference, exit 1).
+            ("RECEIPT", Value::File("apart/receipt.json")),
             ("--receipt-key", Value::File("receipt.key")),
         ],
         exit: 0,
@@ -379,7 +381,7 @@ pub(super) fn make_fixtures(dir: &Path) {
             "jsonl",
             "--receipt-key",
             "receipt.key",
-            "receipt.json",
+            "apart/receipt.json",
         ])
         .output()
         .unwrap();
