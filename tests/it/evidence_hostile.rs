@@ -550,7 +550,7 @@ fn the_report_shows_every_annotation_and_agrees_with_evidence_verify() {
     let genuine = reference_to(L1_RECEIPT);
     let other = reference_to(L2_RECEIPT);
     // A call whose receipt is in no directory: `docs.read` of another file.
-    let unreceipted = r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"docs.read","arguments":{"path":"SECRETS.md"}}}"#;
+    let unreceipted = r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"docs.read","arguments":{"path":"SECRETS.txt"}}}"#;
     let missing = serde_json::json!({
         "type": "seal.authorization-decision.v3",
         "digest": format!("sha256:{}", "a".repeat(64)),
@@ -632,7 +632,7 @@ fn the_report_shows_every_annotation_and_agrees_with_evidence_verify() {
 fn json_lines_carry_the_annotations_on_no_row_the_findings_and_the_verdict() {
     let scratch = tempfile::tempdir().unwrap();
     let genuine = reference_to(L1_RECEIPT);
-    let unreceipted = r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"docs.read","arguments":{"path":"SECRETS.md"}}}"#;
+    let unreceipted = r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"docs.read","arguments":{"path":"SECRETS.txt"}}}"#;
     let mut capture = frames(4);
     capture.push(unreceipted.to_owned());
     capture.push(response("9", &annotation(&forged(&genuine))));
