@@ -35,16 +35,11 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 fn main() {
-    let count: usize = std::env::var("SEALKIT_BENCH_RECEIPTS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(100_000);
+    let count = evidence::count_from_env();
     let installation = evidence::Installation::new(evidence::seed_from_env());
     // SEALKIT_BENCH_DIR keeps the generated receipts (for profiling); default a temporary dir.
     let temp = tempfile::tempdir().unwrap();
-    let base = std::env::var_os("SEALKIT_BENCH_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| temp.path().to_path_buf());
+    let base = evidence::dir_from_env(temp.path());
     let started = Instant::now();
     let plan = evidence::plan::plan(&installation, count, 0.0);
     let generated = evidence::receipts::write(&installation, &plan, &base.join("receipts"), true);

@@ -33,10 +33,7 @@ use std::time::{Duration, Instant};
 
 fn main() {
     let installation = evidence::Installation::new(evidence::seed_from_env());
-    let count: usize = std::env::var("SEALKIT_BENCH_RECEIPTS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(100_000);
+    let count = evidence::count_from_env();
     let temp = tempfile::tempdir().unwrap();
     let dir = match std::env::var_os("SEALKIT_BENCH_DIR").map(PathBuf::from) {
         // An existing directory made by this generator (read only: nothing is written

@@ -45,6 +45,21 @@ pub fn seed_from_env() -> u64 {
         .unwrap_or(DEFAULT_SEED)
 }
 
+/// How many receipts a benchmark generates: `SEALKIT_BENCH_RECEIPTS`, else 100,000 (the
+/// directory size the goals are stated at).
+pub fn count_from_env() -> usize {
+    std::env::var("SEALKIT_BENCH_RECEIPTS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(100_000)
+}
+
+/// Where a benchmark keeps what it generates: `SEALKIT_BENCH_DIR` (kept after the run, for
+/// profiling), else `temporary`.
+pub fn dir_from_env(temporary: &std::path::Path) -> std::path::PathBuf {
+    std::env::var_os("SEALKIT_BENCH_DIR").map_or_else(|| temporary.to_path_buf(), Into::into)
+}
+
 /// One signed kernel configuration, as the receipts embed it.
 pub struct Config {
     pub epoch: u64,
