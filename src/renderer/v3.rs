@@ -95,26 +95,7 @@ pub fn render(
     width: usize,
 ) -> Vec<u8> {
     let width = width.clamp(MIN_WIDTH, MAX_WIDTH);
-    let mut head = Text::default();
-    prose(
-        &mut head,
-        width,
-        "",
-        &format!("Seal approval request ({RENDERER_NAME} {RENDERER_VERSION}, {width} columns)"),
-    );
-    head.raw("\n");
-    prose(
-        &mut head,
-        width,
-        "",
-        match request.decision {
-            Decision::Allow => "You are asked to ALLOW this one call, once.",
-            Decision::Deny => {
-                "You are asked to DECLINE this call (a signed \"no\" for its target)."
-            }
-        },
-    );
-    head.raw("\nYou vouch for:\n");
+    let mut head = opening(RENDERER_VERSION, width, request.decision);
     vouched(&mut head, width, request, record);
     head.raw("\nSigned with:\n");
     signed_with(&mut head, width, signer, record);
@@ -291,6 +272,32 @@ pub(super) fn field(text: &mut Text, width: usize, label: &str, value: impl FnOn
 
 /// Our own words (printable ASCII), word-wrapped at `width`, every line starting with
 /// `indent`.
+/// The screen's first lines, the same in versions 3 and 4 but for the version named: the
+/// renderer and width, what is asked, and the heading of what the approver vouches for.
+pub(super) fn opening(version: &str, width: usize, decision: Decision) -> Text {
+    let mut head = Text::default();
+    prose(
+        &mut head,
+        width,
+        "",
+        &format!("Seal approval request ({RENDERER_NAME} {version}, {width} columns)"),
+    );
+    head.raw("\n");
+    prose(
+        &mut head,
+        width,
+        "",
+        match decision {
+            Decision::Allow => "You are asked to ALLOW this one call, once.",
+            Decision::Deny => {
+                "You are asked to DECLINE this call (a signed \"no\" for its target)."
+            }
+        },
+    );
+    head.raw("\nYou vouch for:\n");
+    head
+}
+
 pub(super) fn prose(text: &mut Text, width: usize, indent: &str, words: &str) {
     let mut line = String::from(indent);
     for word in words.split(' ') {

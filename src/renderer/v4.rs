@@ -11,7 +11,7 @@
 use super::v3::{
     self, field, fit_with, frame, join_question, prose, signed_with, Record, Signer, VALUE_COLUMN,
 };
-use super::{v2, Decision, Profile, Request, Text, RENDERER_NAME};
+use super::{v2, Decision, Profile, Request, Text};
 use crate::digest::sha256_hex;
 
 pub const RENDERER_VERSION: &str = "4";
@@ -67,26 +67,7 @@ pub fn render(
     width: usize,
 ) -> Vec<u8> {
     let width = width.clamp(v3::MIN_WIDTH, v3::MAX_WIDTH);
-    let mut head = Text::default();
-    prose(
-        &mut head,
-        width,
-        "",
-        &format!("Seal approval request ({RENDERER_NAME} {RENDERER_VERSION}, {width} columns)"),
-    );
-    head.raw("\n");
-    prose(
-        &mut head,
-        width,
-        "",
-        match request.decision {
-            Decision::Allow => "You are asked to ALLOW this one call, once.",
-            Decision::Deny => {
-                "You are asked to DECLINE this call (a signed \"no\" for its target)."
-            }
-        },
-    );
-    head.raw("\nYou vouch for:\n");
+    let mut head = v3::opening(RENDERER_VERSION, width, request.decision);
     vouched(&mut head, width, request, record, approver);
     head.raw("\nSigned with:\n");
     signed_with(&mut head, width, signer, record);
