@@ -147,17 +147,7 @@ fn an_archive_with_problems_across_partitions_reduces_to_the_commands_findings()
             &std::fs::read(entry.path()).unwrap(),
         );
     }
-    let mut receipts: Vec<PathBuf> = std::fs::read_dir(&host)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("receipt-")
-        })
-        .collect();
-    receipts.sort();
+    let receipts = crate::support::receipt_files_in(&host);
     // A released ALLOW deleted from the copy; another receipt altered in the original.
     std::fs::remove_file(copy.join(L1_ALLOW)).unwrap();
     let altered = std::fs::read_to_string(&receipts[3]).unwrap();

@@ -361,17 +361,7 @@ fn evidence_verify_says_so_for_a_key_inside_an_evidence_root() {
     }
     // Roots given as files (the receipts, one by one) with the seed beside them, and the
     // receipts' directory given after a clean root.
-    let mut receipts: Vec<PathBuf> = (std::fs::read_dir(evidence.dir.path()).unwrap())
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| {
-            path.file_name()
-                .unwrap()
-                .to_str()
-                .unwrap()
-                .starts_with("receipt-")
-        })
-        .collect();
-    receipts.sort();
+    let receipts = crate::support::receipt_files_in(evidence.dir.path());
     assert_eq!(receipts.len(), 13);
     let roots: Vec<&Path> = receipts.iter().map(PathBuf::as_path).collect();
     let (first, records, status) = evidence_verify(&roots, &evidence.seed());

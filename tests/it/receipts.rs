@@ -16,18 +16,7 @@ fn path(rel: &str) -> PathBuf {
 }
 
 fn receipts_in(rel: &str) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(path(rel))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("receipt-")
-        })
-        .collect();
-    files.sort();
-    files
+    crate::support::receipt_files_in(&path(rel))
 }
 
 fn seed(rel: &str) -> [u8; 32] {

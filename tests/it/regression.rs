@@ -701,18 +701,7 @@ fn copied_receipts(into: &std::path::Path, which: &str) -> std::path::PathBuf {
 
 /// The first receipt file (by name) of a directory.
 fn first_receipt(dir: &std::path::Path) -> std::path::PathBuf {
-    let mut names: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("receipt-")
-        })
-        .collect();
-    names.sort();
-    names.remove(0)
+    crate::support::receipt_files_in(dir).remove(0)
 }
 
 /// What broke (issue 37, 1): `migrate` and `diff` succeeded on nothing. A migration pointed at

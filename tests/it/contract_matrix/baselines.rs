@@ -286,20 +286,7 @@ pub(super) fn make_fixtures(dir: &Path) {
         lvc.join("new/receipts/.seal-receipt-ed25519.key"),
         "receipt.key",
     );
-    let first_receipt = |sub: &str| {
-        let mut names: Vec<PathBuf> = std::fs::read_dir(dir.join(sub))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| {
-                p.file_name()
-                    .unwrap()
-                    .to_string_lossy()
-                    .starts_with("receipt-")
-            })
-            .collect();
-        names.sort();
-        names.remove(0)
-    };
+    let first_receipt = |sub: &str| crate::support::receipt_files_in(&dir.join(sub)).remove(0);
     std::fs::copy(first_receipt("receipts"), dir.join("receipt.json")).unwrap();
     std::fs::copy(first_receipt("old"), dir.join("old-receipt.json")).unwrap();
     std::fs::create_dir(dir.join("apart")).unwrap();

@@ -14,6 +14,22 @@ pub const KEY_ID: &str = "e37abcd79efd08db94518a903952ffe9f8af7e8b4684b63591631c
 pub const TARGET: &str = "2a01d25406f0fc82751a66ddaeb8e79d2104efc4b67699400003704e67c0c565";
 pub const SEED_HEX: &str = "1717171717171717171717171717171717171717171717171717171717171717";
 
+/// The receipt files (`receipt-*`) directly in `dir`, sorted by name.
+pub fn receipt_files_in(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("receipt-")
+        })
+        .collect();
+    files.sort();
+    files
+}
+
 pub fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("testdata/approvals")
