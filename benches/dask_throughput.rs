@@ -82,13 +82,12 @@ fn main() {
         let seconds = run["seconds"].as_f64().unwrap();
         let rate = receipts as f64 / seconds;
         println!(
-            "sealkit.dask.audit, {workers} worker(s): {seconds:.2} s = {rate:.0} receipts/s, driver peak RSS {:.0} MB (load average {} before, {} after); facts {:.0} bytes a file; the reduce alone {:.1} µs CPU and about {:.0} bytes of state a file",
+            "sealkit.dask.audit, {workers} worker(s): {seconds:.2} s = {rate:.0} receipts/s, driver peak RSS {:.0} MB (load average {} before, {} after); facts {:.0} bytes a file; the reduce alone {:.1} µs CPU a file",
             run["driver_peak_mb"].as_f64().unwrap(),
             run["load_before"].as_str().unwrap(),
             run["load_after"].as_str().unwrap(),
             run["facts_bytes_per_file"].as_f64().unwrap(),
             run["reduce_cpu_us_per_file"].as_f64().unwrap(),
-            run["reduce_state_bytes_per_file"].as_f64().unwrap(),
         );
         assert_eq!(
             run["summary"], summary,
