@@ -5,6 +5,7 @@
 //! released ALLOW missing from the state file, and an operation of the state file whose
 //! receipt is gone (a deletion leaves exactly this trace when the host released the call).
 
+use super::chain_lines::{ChainLines, Key};
 use crate::chain::{self, HeadState};
 use crate::finding::{Code, Finding};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -83,8 +84,9 @@ impl std::fmt::Display for Hex256 {
     }
 }
 
-/// What the directory checks keep of one receipt: 32 bytes, plus the chain and
-/// operation facts only in a directory with the state file they are compared with.
+/// What the directory checks keep of one receipt: 24 bytes, plus the operation facts only in
+/// a directory with the state file they are compared with (the audit lines a head state is
+/// compared with are [`Receipts::chain`]'s).
 #[derive(Debug, Clone)]
 pub struct ReceiptFacts {
     /// The walk's index of the file (its path is re-derived for messages).
@@ -93,16 +95,8 @@ pub struct ReceiptFacts {
     pub session: Option<u32>,
     /// An ALLOW whose release went past PENDING, with an operation id and a release frame.
     pub released: bool,
-    /// Kept only when the directory has a head state to compare with.
-    pub chain: Option<Box<ChainFacts>>,
     /// Kept only when the directory has an operation state to compare with.
     pub operation: Option<Box<OperationFacts>>,
-}
-
-#[derive(Debug, Clone)]
-pub struct ChainFacts {
-    pub now: Option<u64>,
-    pub audit_line: Option<Box<str>>,
 }
 
 #[derive(Debug, Clone)]
@@ -121,11 +115,14 @@ struct Frames {
 }
 
 /// A receipt directory's receipts, kept compact as they stream in: sessions interned, the
-/// canonical-hash check aggregated per hash, the chain and operation facts only where a
-/// state file needs them.
+/// canonical-hash check aggregated per hash, the audit lines and operation facts only where
+/// a state file needs them.
 #[derive(Debug, Default)]
 pub struct Receipts {
     pub facts: Vec<ReceiptFacts>,
+    /// The audit lines in a directory with a head state (24 bytes a receipt in memory, the
+    /// lines' bytes set aside until the head check reads them back in decision order).
+    pub chain: Option<ChainLines>,
     pub sessions: Vec<Box<str>>,
     session_ids: HashMap<Box<str>, u32>,
     frames: HashMap<Hex256, Frames>,
@@ -146,12 +143,13 @@ impl Receipts {
             }
             frames.count += 1;
         }
-        let chain = state.head_state.is_some().then(|| {
-            Box::new(ChainFacts {
-                now: observed.now,
-                audit_line: observed.audit_line.map(String::into_boxed_str),
-            })
-        });
+        if state.head_state.is_some() {
+            self.chain.get_or_insert_with(ChainLines::default).add(
+                file,
+                observed.now,
+                observed.audit_line.as_deref(),
+            );
+        }
         let operation = state.operation_state.is_some().then(|| {
             Box::new(OperationFacts {
                 operation_id: observed.operation_id.as_deref().map(Hex256::new),
@@ -165,7 +163,6 @@ impl Receipts {
             file,
             session,
             released: observed.released.is_some(),
-            chain,
             operation,
         });
     }
@@ -353,25 +350,33 @@ fn head_state(state: &DirState, receipts: &Receipts, files: &dyn Files) -> Vec<F
             )]
         }
     };
-    let mut ordered: Vec<&ReceiptFacts> = receipts.facts.iter().collect();
-    ordered.sort_by(|a, b| {
-        let now = |r: &ReceiptFacts| r.chain.as_ref().and_then(|c| c.now);
-        (now(a), files.counter(a.file))
-            .cmp(&(now(b), files.counter(b.file)))
-            .then_with(|| files.path(a.file).cmp(&files.path(b.file)))
-    });
-    let lines: Option<Vec<&str>> = ordered
-        .iter()
-        .map(|r| r.chain.as_ref().and_then(|c| c.audit_line.as_deref()))
-        .collect();
-    let Some(lines) = lines else {
+    let none = ChainLines::new(None);
+    // No receipt added, none to chain.
+    let lines = receipts.chain.as_ref().unwrap_or(&none);
+    if lines.lineless() > 0 {
         return vec![Finding::new(
             Code::ChainStateMismatch,
             Some(state_path.clone()),
             "some receipts have no readable audit line, so the chain cannot be recomputed",
         )];
+    }
+    let decision_order = |a: &Key, b: &Key| {
+        files
+            .counter(a.file)
+            .cmp(&files.counter(b.file))
+            .then_with(|| files.path(a.file).cmp(&files.path(b.file)))
     };
-    let recomputed = chain::head_from(&chain::genesis(), lines);
+    let commit = |head: String, line: &str| chain::commit(&head, line);
+    let recomputed = match lines.fold_in_order(decision_order, chain::genesis(), commit) {
+        Ok(head) => head,
+        Err(error) => {
+            return vec![Finding::new(
+                Code::UnreadableFile,
+                Some(state_path.clone()),
+                format!("the receipts' audit lines, set aside for this check, could not be read back ({error}): the head was not checked"),
+            )]
+        }
+    };
     if recomputed == head.head {
         Vec::new()
     } else {
@@ -382,7 +387,7 @@ fn head_state(state: &DirState, receipts: &Receipts, files: &dyn Files) -> Vec<F
                 "head {} (session {}) is not {recomputed}, the chain over the {} receipts' audit lines in decision order: receipts are missing or extra, the chain began earlier, or declines were chained",
                 head.head,
                 head.session,
-                ordered.len()
+                lines.receipts()
             ),
         )]
     }
@@ -508,7 +513,7 @@ mod tests {
 
     #[test]
     fn what_is_kept_per_receipt_is_small() {
-        assert_eq!(std::mem::size_of::<ReceiptFacts>(), 32);
+        assert_eq!(std::mem::size_of::<ReceiptFacts>(), 24);
         assert_eq!(std::mem::size_of::<Option<Hex256>>(), 40);
     }
 
@@ -558,10 +563,8 @@ mod tests {
         assert_eq!(receipts.sessions.len(), 2);
         assert_eq!(receipts.facts[2].session, Some(0));
         assert_eq!(receipts.session(&receipts.facts[1]), Some("s2"));
-        assert!(receipts
-            .facts
-            .iter()
-            .all(|f| f.chain.is_none() && f.operation.is_none()));
+        assert!(receipts.chain.is_none());
+        assert!(receipts.facts.iter().all(|f| f.operation.is_none()));
         let findings = shared_canonical_hashes(Path::new("d"), &receipts);
         assert_eq!(findings.len(), 1);
         assert_eq!(
