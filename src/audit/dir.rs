@@ -84,9 +84,9 @@ impl std::fmt::Display for Hex256 {
     }
 }
 
-/// What the directory checks keep of one receipt: 24 bytes, plus the operation facts only in
-/// a directory with the state file they are compared with (the audit lines a head state is
-/// compared with are [`Receipts::chain`]'s).
+/// What the directory checks keep of one receipt: 16 bytes (the audit lines a head state is
+/// compared with are [`Receipts::chain`]'s, the operation state's comparison
+/// [`Receipts::operations`]').
 #[derive(Debug, Clone)]
 pub struct ReceiptFacts {
     /// The walk's index of the file (its path is re-derived for messages).
@@ -95,15 +95,38 @@ pub struct ReceiptFacts {
     pub session: Option<u32>,
     /// An ALLOW whose release went past PENDING, with an operation id and a release frame.
     pub released: bool,
-    /// Kept only when the directory has an operation state to compare with.
-    pub operation: Option<Box<OperationFacts>>,
 }
 
-#[derive(Debug, Clone)]
-pub struct OperationFacts {
-    pub operation_id: Option<Hex256>,
-    /// `(operation_id, release_frame_sha256)` when [`ReceiptFacts::released`].
-    pub released: Option<(Hex256, Hex256)>,
+/// A receipt's operation against the directory's operation state, compared as the receipt
+/// streams in: what the check reports needs only the state's operations the receipts carry
+/// and the released receipts that disagree with it, not a record per receipt.
+#[derive(Debug, Default)]
+pub struct OperationCheck {
+    /// Operations of the state file that some receipt carries (at most the state's size).
+    pub present: HashSet<Box<str>>,
+    /// Released receipts the state does not burn as released: (file, message), in order.
+    pub disagreeing: Vec<(u32, String)>,
+}
+
+impl OperationCheck {
+    fn add(&mut self, file: u32, observed: &Observed, operations: &Operations) {
+        if let Some(operation) = &observed.operation_id {
+            if operations.contains_key(operation) && !self.present.contains(operation.as_str()) {
+                self.present.insert(operation.as_str().into());
+            }
+        }
+        let Some((operation, frame_sha)) = &observed.released else {
+            return;
+        };
+        let message = match operations.get(operation) {
+            Some(recorded) if recorded == frame_sha => return,
+            Some(recorded) => format!(
+                "operation {operation} is burned with release_frame_sha256 {recorded}, the receipt's release frame hashes to {frame_sha}"
+            ),
+            None => format!("operation {operation} was released but is not burned in the operation state"),
+        };
+        self.disagreeing.push((file, message));
+    }
 }
 
 /// The frames one `canonical_request_sha256` names: its distinct `framed_subject_sha256`
@@ -123,6 +146,8 @@ pub struct Receipts {
     /// The audit lines in a directory with a head state (24 bytes a receipt in memory, the
     /// lines' bytes set aside until the head check reads them back in decision order).
     pub chain: Option<ChainLines>,
+    /// The comparison with the operation state, when the directory has one that reads.
+    pub operations: OperationCheck,
     pub sessions: Vec<Box<str>>,
     session_ids: HashMap<Box<str>, u32>,
     frames: HashMap<Hex256, Frames>,
@@ -131,6 +156,9 @@ pub struct Receipts {
 impl Receipts {
     /// Keeps what the directory checks need of one receipt (file `file` of the walk).
     pub fn add(&mut self, file: u32, observed: Observed, state: &DirState) {
+        if let Some((_, Ok(operations))) = &state.operation_state {
+            self.operations.add(file, &observed, operations);
+        }
         let session = observed.session.map(|session| self.intern(session));
         if let (Some(canonical), Some(framed)) = (
             observed.canonical_request_sha256,
@@ -150,20 +178,10 @@ impl Receipts {
                 observed.audit_line.as_deref(),
             );
         }
-        let operation = state.operation_state.is_some().then(|| {
-            Box::new(OperationFacts {
-                operation_id: observed.operation_id.as_deref().map(Hex256::new),
-                released: observed
-                    .released
-                    .as_ref()
-                    .map(|(operation, frame)| (Hex256::new(operation), Hex256::new(frame))),
-            })
-        });
         self.facts.push(ReceiptFacts {
             file,
             session,
             released: observed.released.is_some(),
-            operation,
         });
     }
 
@@ -422,22 +440,15 @@ fn operation_state(
         Some((state_path, Ok(operations))) => (state_path, operations),
     };
     let mut findings: Vec<Finding> = receipts
-        .facts
+        .operations
+        .disagreeing
         .iter()
-        .filter_map(|receipt| {
-            let (operation, frame_sha) = receipt.operation.as_ref()?.released.as_ref()?;
-            let message = match operations.get(operation.text().as_ref()) {
-                Some(recorded) if *recorded == frame_sha.text() => return None,
-                Some(recorded) => format!(
-                    "operation {operation} is burned with release_frame_sha256 {recorded}, the receipt's release frame hashes to {frame_sha}"
-                ),
-                None => format!("operation {operation} was released but is not burned in the operation state"),
-            };
-            Some(Finding::new(
+        .map(|(file, message)| {
+            Finding::new(
                 Code::OperationStateMismatch,
-                Some(files.path(receipt.file)),
-                message,
-            ))
+                Some(files.path(*file)),
+                message.clone(),
+            )
         })
         .collect();
     findings.extend(missing_receipts(state_path, operations, receipts));
@@ -453,14 +464,10 @@ fn missing_receipts(
     operations: &Operations,
     receipts: &Receipts,
 ) -> Vec<Finding> {
-    let present: HashSet<&Hex256> = receipts
-        .facts
-        .iter()
-        .filter_map(|r| r.operation.as_ref()?.operation_id.as_ref())
-        .collect();
+    let present = &receipts.operations.present;
     let mut missing: Vec<(&String, &String)> = operations
         .iter()
-        .filter(|(operation, _)| !present.contains(&Hex256::new(operation)))
+        .filter(|(operation, _)| !present.contains(operation.as_str()))
         .collect();
     missing.sort();
     missing
@@ -513,8 +520,44 @@ mod tests {
 
     #[test]
     fn what_is_kept_per_receipt_is_small() {
-        assert_eq!(std::mem::size_of::<ReceiptFacts>(), 24);
+        assert_eq!(std::mem::size_of::<ReceiptFacts>(), 16);
         assert_eq!(std::mem::size_of::<Option<Hex256>>(), 40);
+    }
+
+    /// The operation state is compared as receipts stream in, keeping only the state's
+    /// operations met and the disagreeing receipts (seen red with a released receipt's
+    /// frame compared with `!=`, and with every receipt's operation kept as present).
+    #[test]
+    fn operations_are_compared_as_receipts_arrive_and_only_the_states_are_kept() {
+        let operations: Operations = [("op1", "f1"), ("op2", "f2"), ("op3", "f3")]
+            .into_iter()
+            .map(|(a, b)| (a.to_owned(), b.to_owned()))
+            .collect();
+        let state = DirState {
+            operation_state: Some((PathBuf::from("s"), Ok(operations))),
+            ..DirState::default()
+        };
+        let receipt = |operation: &str, released: Option<&str>| Observed {
+            operation_id: Some(operation.into()),
+            released: released.map(|frame| (operation.to_owned(), frame.to_owned())),
+            ..Observed::default()
+        };
+        let mut receipts = Receipts::default();
+        receipts.add(0, receipt("op1", Some("f1")), &state);
+        receipts.add(1, receipt("op2", Some("other")), &state);
+        receipts.add(2, receipt("op9", Some("f9")), &state);
+        receipts.add(3, receipt("op8", None), &state);
+        let mut present: Vec<&str> = receipts.operations.present.iter().map(|p| &**p).collect();
+        present.sort();
+        assert_eq!(present, ["op1", "op2"]);
+        assert_eq!(
+            receipts.operations.disagreeing,
+            [
+                (1, "operation op2 is burned with release_frame_sha256 f2, the receipt's release frame hashes to other".to_owned()),
+                (2, "operation op9 was released but is not burned in the operation state".to_owned()),
+            ]
+        );
+        assert_eq!(receipts.facts.iter().filter(|f| f.released).count(), 3);
     }
 
     #[test]
@@ -564,7 +607,7 @@ mod tests {
         assert_eq!(receipts.facts[2].session, Some(0));
         assert_eq!(receipts.session(&receipts.facts[1]), Some("s2"));
         assert!(receipts.chain.is_none());
-        assert!(receipts.facts.iter().all(|f| f.operation.is_none()));
+        assert!(receipts.operations.present.is_empty());
         let findings = shared_canonical_hashes(Path::new("d"), &receipts);
         assert_eq!(findings.len(), 1);
         assert_eq!(
