@@ -130,11 +130,19 @@ impl OperationCheck {
 }
 
 /// The frames one `canonical_request_sha256` names: its distinct `framed_subject_sha256`
-/// values (almost always one) and how many receipts carry it.
-#[derive(Debug, Clone, Default)]
+/// values (almost always one: kept in the entry itself, so a hash costs no allocation of
+/// its own) and how many receipts carry it.
+#[derive(Debug, Clone)]
 struct Frames {
-    distinct: Vec<Hex256>,
+    first: Hex256,
+    more: Vec<Hex256>,
     count: usize,
+}
+
+impl Frames {
+    fn distinct(&self) -> impl Iterator<Item = &Hex256> {
+        std::iter::once(&self.first).chain(&self.more)
+    }
 }
 
 /// A receipt directory's receipts, kept compact as they stream in: sessions interned, the
@@ -164,12 +172,23 @@ impl Receipts {
             observed.canonical_request_sha256,
             observed.framed_subject_sha256,
         ) {
-            let frames = self.frames.entry(Hex256::new(&canonical)).or_default();
             let framed = Hex256::new(&framed);
-            if !frames.distinct.contains(&framed) {
-                frames.distinct.push(framed);
+            match self.frames.entry(Hex256::new(&canonical)) {
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(Frames {
+                        first: framed,
+                        more: Vec::new(),
+                        count: 1,
+                    });
+                }
+                std::collections::hash_map::Entry::Occupied(mut slot) => {
+                    let frames = slot.get_mut();
+                    if frames.first != framed && !frames.more.contains(&framed) {
+                        frames.more.push(framed);
+                    }
+                    frames.count += 1;
+                }
             }
-            frames.count += 1;
         }
         if state.head_state.is_some() {
             self.chain.get_or_insert_with(ChainLines::default).add(
@@ -329,13 +348,13 @@ fn shared_canonical_hashes(dir: &Path, receipts: &Receipts) -> Vec<Finding> {
     let mut shared: Vec<(&Hex256, &Frames)> = receipts
         .frames
         .iter()
-        .filter(|(_, frames)| frames.distinct.len() > 1)
+        .filter(|(_, frames)| !frames.more.is_empty())
         .collect();
     shared.sort_by(|a, b| a.0.cmp(b.0));
     shared
         .into_iter()
         .map(|(canonical, frames)| {
-            let mut framed: Vec<&Hex256> = frames.distinct.iter().collect();
+            let mut framed: Vec<&Hex256> = frames.distinct().collect();
             framed.sort();
             Finding::new(
                 Code::SharedCanonicalHash,
