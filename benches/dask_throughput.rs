@@ -66,9 +66,10 @@ fn main() {
     let cli = child::run(command, Duration::from_millis(20));
     let cli_rate = receipts as f64 / cli.elapsed.as_secs_f64();
     println!(
-        "sealkit audit --jobs 2: {:.2} s = {cli_rate:.0} receipts/s, CPU {:.1} s, peak RSS {:.1} MB, exit {} (load average {} before, {} after)",
+        "sealkit audit --jobs 2: {:.2} s = {cli_rate:.0} receipts/s, CPU {:.1} s = {:.0} µs a receipt, peak RSS {:.1} MB, exit {} (load average {} before, {} after)",
         cli.elapsed.as_secs_f64(),
         cli.cpu_seconds,
+        cli.cpu_seconds * 1e6 / receipts as f64,
         cli.peak_kb as f64 / 1024.0,
         cli.status,
         cli.load_before,
@@ -81,8 +82,12 @@ fn main() {
         let run = dask(&python, &dir, &pin, workers);
         let seconds = run["seconds"].as_f64().unwrap();
         let rate = receipts as f64 / seconds;
+        let driver_cpu = run["driver_cpu_seconds"].as_f64().unwrap();
+        let workers_cpu = run["workers_cpu_seconds"].as_f64().unwrap();
         println!(
-            "sealkit.dask.audit, {workers} worker(s): {seconds:.2} s = {rate:.0} receipts/s, driver peak RSS {:.0} MB (load average {} before, {} after); facts {:.0} bytes a file; the reduce alone {:.1} µs CPU a file",
+            "sealkit.dask.audit, {workers} worker(s): {seconds:.2} s = {rate:.0} receipts/s, CPU {:.1} s = {:.0} µs a receipt (workers {workers_cpu:.1} s, driver {driver_cpu:.1} s), driver peak RSS {:.0} MB (load average {} before, {} after); facts {:.0} bytes a file; the reduce alone {:.1} µs CPU a file",
+            driver_cpu + workers_cpu,
+            (driver_cpu + workers_cpu) * 1e6 / receipts as f64,
             run["driver_peak_mb"].as_f64().unwrap(),
             run["load_before"].as_str().unwrap(),
             run["load_after"].as_str().unwrap(),

@@ -3,7 +3,9 @@ audits one receipt directory with `sealkit.dask.audit` on a LocalCluster of N si
 worker processes and prints one JSON line: receipts/s by the clock from the listing to the
 summary (the cluster started and sealkit imported on its workers beforehand, as on a cluster
 that is already up), the facts' size per receipt, the summary (to compare with the command's),
-and the load average before and after.
+the CPU seconds of the driver (this process: the listing, the client, the scheduler, the
+nannies, the reduce) and of the workers during the audit, and the load average before and
+after.
 
     python python/bench/dask_audit.py DIR RECEIPT_KEY_HEX WORKERS [PARTITIONS]
 """
@@ -27,6 +29,12 @@ def load() -> str:
         return file.read().split()[0]
 
 
+def cpu_seconds() -> float:
+    """User + system CPU time of the calling process, all its threads."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def main() -> None:
     directory, key, workers = sys.argv[1], sys.argv[2], int(sys.argv[3])
     partitions = int(sys.argv[4]) if len(sys.argv) > 4 else None
@@ -35,6 +43,8 @@ def main() -> None:
     ) as cluster, Client(cluster) as client:
         client.run(lambda: __import__("sealkit.dask"))
         before = load()
+        workers_before = client.run(cpu_seconds)
+        driver_before = cpu_seconds()
         started = time.perf_counter()
         audit = sealkit.dask.audit(directory, client=client, receipt_key=key, partitions=partitions)
         findings = 0
@@ -45,6 +55,8 @@ def main() -> None:
             else:
                 summary = record
         elapsed = time.perf_counter() - started
+        driver_cpu = cpu_seconds() - driver_before
+        workers_after = client.run(cpu_seconds)
         after = load()
         # The reduce alone: every partition's facts gathered first (the same map again), then
         # reduced on this thread; its CPU time. (Its state is not measured here: the resident
@@ -73,6 +85,10 @@ def main() -> None:
                 "files": len(plan),
                 "receipts": summary["receipts"],
                 "seconds": elapsed,
+                "driver_cpu_seconds": driver_cpu,
+                "workers_cpu_seconds": sum(
+                    workers_after[w] - workers_before[w] for w in workers_after
+                ),
                 "findings": findings,
                 "facts_bytes_per_file": facts_bytes / max(1, len(plan)),
                 "reduce_cpu_us_per_file": reduce_cpu * 1e6 / max(1, len(plan)),

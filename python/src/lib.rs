@@ -8,6 +8,11 @@
 
 #![forbid(unsafe_code)]
 
+/// jemalloc, as the `sealkit` binary has it: why is beside the dependency in Cargo.toml.
+#[cfg(unix)]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
