@@ -610,7 +610,8 @@ fn changed_during_audit() {
 #[test]
 fn every_finding_code_has_a_test_in_this_file() {
     // The trusted-approvers codes are tested in audit_approvers.rs, receipts reached twice in
-    // audit_copies.rs, a pinned key inside the evidence in receipt_key_in_evidence.rs,
+    // audit_copies.rs, a pinned key inside the evidence in receipt_key_in_evidence.rs (an approval key in
+    // approval_key_in_evidence.rs),
     // no-receipts and no-tokens in empty_evidence.rs; pins of fixed bugs that moved to regression.rs keep their codes'
     // tests there.
     let text = concat!(
@@ -618,6 +619,7 @@ fn every_finding_code_has_a_test_in_this_file() {
         include_str!("audit_approvers.rs"),
         include_str!("audit_copies.rs"),
         include_str!("receipt_key_in_evidence.rs"),
+        include_str!("approval_key_in_evidence.rs"),
         include_str!("empty_evidence.rs"),
         include_str!("regression.rs")
     );
