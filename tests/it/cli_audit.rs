@@ -408,6 +408,35 @@ fn unreadable_file_is_a_finding_and_the_walk_goes_on() {
 }
 
 #[test]
+fn names_that_only_resemble_seal_hosts_temporary_files_are_not_leftovers() {
+    // Mutation pins (issue 36, part four's never-mutated rest): `is_temp`'s digit test
+    // `!s.is_empty() && all digits` with `||`, and `digits(a) && digits(b)` with `||`,
+    // turned these unexpected files (info) into `leftover-temp-file` warnings (exit 1 under
+    // --deny-warnings). Both were missed by cli_audit::, regression:: and audit_copies:: on
+    // 5a800d2 under each mutant (binary rebuilt, the tests run through it).
+    let dir = receipt_dir(NEW, &[L2_BLOCK]);
+    let path = dir.path();
+    for name in [
+        ".receipt-4242-notdigits.tmp",
+        ".receipt-abc-00000000000000000003.tmp",
+        ".seal-receipt-probe-",
+        ".seal-receipt-probe-x1",
+    ] {
+        write_private(&path.join(name), b"{");
+    }
+    let run = pinned(path);
+    assert!(
+        !run.codes.contains(Code::LeftoverTempFile.as_str()),
+        "{:?}",
+        run.findings
+    );
+    let unexpected = (run.findings.iter())
+        .filter(|f| f["code"] == Code::UnexpectedFile.as_str())
+        .count();
+    assert_eq!(unexpected, 4, "{:?}", run.findings);
+}
+
+#[test]
 fn file_kind_codes() {
     let dir = receipt_dir(NEW, &[L2_BLOCK]);
     let path = dir.path();
