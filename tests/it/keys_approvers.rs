@@ -147,7 +147,7 @@ fn malformed_lists_exit_2_with_the_line_number() {
         ),
     ] {
         // Apart from the token files (a list beside them is approval-key-in-evidence).
-    let list = apart(dir.path());
+        let list = apart(dir.path());
         std::fs::write(&list, text).unwrap();
         let output = sealkit()
             .args(["verify", "approval", "--trusted-approvers"])
