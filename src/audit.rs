@@ -21,7 +21,8 @@ pub mod reduce;
 mod walk;
 
 use crate::finding::{Code, Finding, Severity};
-use crate::receipt::{pin::Pin, ReceiptReport};
+use crate::receipt::pin::{KeyPlacement, KeyRole, Pin, PinFile};
+use crate::receipt::ReceiptReport;
 use crate::signature::batch::BatchKey;
 use ed25519_dalek::VerifyingKey;
 use serde::Serialize;
@@ -42,6 +43,13 @@ pub struct Options {
     pub pin: Option<Pin>,
     /// A trusted-approvers list: approval-authorized ALLOWs are attributed to its approvers.
     pub approvers: Option<crate::approvers::Approvers>,
+    /// The files the approval keys were read from (a `--trusted-approvers` list, a `--pubkey`
+    /// file): each is looked for in the evidence as the pinned receipt key's file is
+    /// (`approval-key-in-evidence`).
+    pub approval_key_files: Vec<PathBuf>,
+    /// Token files given beside the directories (`report --tokens`): an approval key file
+    /// directly beside one is in the evidence too ([`KeyPlacement::beside`]).
+    pub token_files: Vec<PathBuf>,
     /// Worker threads (at least 1).
     pub jobs: usize,
 }
@@ -176,24 +184,43 @@ impl crate::error_code::Coded for AuditError {
 pub struct Plan {
     walk: Walk,
     roots: Vec<PathBuf>,
-    /// `receipt-key-in-evidence`, when the pinned key's file lies in the evidence.
-    pin_inside: Option<Finding>,
+    /// `receipt-key-in-evidence` and `approval-key-in-evidence`: each key file that lies in
+    /// the evidence.
+    pin_inside: Vec<Finding>,
 }
 
 impl Plan {
     /// Walks `roots` (on `pool`, which reads the entries' metadata), comparing each file with
-    /// the pinned key's.
+    /// the key files (the pinned receipt key's, then the approval keys').
     pub fn walk(
         roots: &[PathBuf],
         options: &Options,
         pool: &rayon::ThreadPool,
     ) -> Result<Plan, AuditError> {
-        let pin_file = options.pin.as_ref().and_then(Pin::file);
-        let walk = pool.install(|| walk::walk(roots, pin_file.as_ref()))?;
-        let pin_inside = pin_file.as_ref().and_then(|pin| {
-            let under = roots.iter().find_map(|root| pin.under(&evidence_dir(root)));
-            Some(pin.finding(&under.or_else(|| walk.pin_found.clone())?))
-        });
+        let key_files: Vec<PinFile> = (options.pin.as_ref().and_then(Pin::file).into_iter())
+            .chain(
+                (options.approval_key_files.iter())
+                    .map(|path| PinFile::at(path, KeyRole::Approval)),
+            )
+            .collect();
+        let walk = pool.install(|| walk::walk(roots, &key_files))?;
+        // Each key file once: under a root, else a file of the walk, else (an approval key)
+        // beside a token file.
+        let pin_inside = (key_files.iter().zip(&walk.keys_found))
+            .filter_map(|(key, found)| {
+                let beside = || {
+                    let mut placement = KeyPlacement::new(key);
+                    (options.token_files.iter())
+                        .filter(|_| key.role == KeyRole::Approval)
+                        .find_map(|file| placement.beside(file))
+                };
+                let inside = (roots.iter())
+                    .find_map(|root| key.under(&evidence_dir(root)))
+                    .or_else(|| found.clone())
+                    .or_else(beside)?;
+                Some(key.finding(&inside))
+            })
+            .collect();
         Ok(Plan {
             walk,
             roots: roots.to_vec(),
@@ -207,7 +234,7 @@ impl Plan {
         Plan {
             walk: walk::listed(files, read),
             roots: roots.to_vec(),
-            pin_inside: None,
+            pin_inside: Vec::new(),
         }
     }
 

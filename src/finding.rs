@@ -83,6 +83,8 @@ codes! {
     NotHostLayout => (Warning, "the file's bytes are not seal-host's pretty rendering of its content (reformatted, duplicate keys or extra bytes)"),
     // Where the pinned receipt key came from.
     ReceiptKeyInEvidence => (Error, "the pinned --receipt-key was read from inside the evidence checked (a file under an audited directory or beside a receipt, a link or hard link to one, or a copy with identical bytes): whoever could rewrite the receipts could rewrite it, so the signatures show only that the evidence is self-consistent"),
+    // Where the approval key or trusted-approvers list came from.
+    ApprovalKeyInEvidence => (Error, "the --pubkey approval key or --trusted-approvers list was read from inside the evidence checked (a file under an audited directory or directly beside a token file, a link or hard link to one, or a copy with identical bytes): whoever could rewrite the tokens or receipts could rewrite it, so the approvals accepted under it show only that the evidence is self-consistent"),
     // Files.
     UnreadableFile => (Error, "the file could not be read (no permission, gone, larger than the limit): it was not checked, so the run could not check everything (exit status 2)"),
     EmptyFile => (Error, "the file is empty (0 bytes): no receipt in it"),
@@ -135,6 +137,9 @@ pub enum Scope {
     Receipt,
     /// Where the pinned receipt key came from (`verify receipt`, `audit`, `report`).
     Anchor,
+    /// Where the approval key or trusted-approvers list came from (`verify approval`,
+    /// `audit`, `report`).
+    ApprovalAnchor,
     /// One file as read (the same commands).
     File,
     /// A receipt directory as a whole (`audit`, `report`).
@@ -152,6 +157,7 @@ impl Code {
         match self {
             c if c <= Code::NotHostLayout => Scope::Receipt,
             Code::ReceiptKeyInEvidence => Scope::Anchor,
+            Code::ApprovalKeyInEvidence => Scope::ApprovalAnchor,
             c if c <= Code::UnexpectedFile => Scope::File,
             c if c <= Code::OperationReceiptMissing => Scope::Directory,
             Code::NoTokens => Scope::TokenFile,
@@ -266,6 +272,7 @@ mod tests {
             (Code::SignatureInvalid, Scope::Receipt),
             (Code::NotHostLayout, Scope::Receipt),
             (Code::ReceiptKeyInEvidence, Scope::Anchor),
+            (Code::ApprovalKeyInEvidence, Scope::ApprovalAnchor),
             (Code::UnreadableFile, Scope::File),
             (Code::UnexpectedFile, Scope::File),
             (Code::NoReceipts, Scope::Directory),

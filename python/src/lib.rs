@@ -211,6 +211,8 @@ fn audit_options(
     Ok(sealkit::audit::Options {
         pin,
         approvers,
+        approval_key_files: trusted_approvers.map(Into::into).into_iter().collect(),
+        token_files: Vec::new(),
         jobs: jobs.max(1),
     })
 }

@@ -86,7 +86,7 @@ mod tests {
         for n in 0..SAMPLE + 4 {
             std::fs::write(temp.path().join(format!("f{n:02}")), b"{}").unwrap();
         }
-        let walk = super::super::walk::walk(&[temp.path().to_path_buf()], None).unwrap();
+        let walk = super::super::walk::walk(&[temp.path().to_path_buf()], &[]).unwrap();
         for n in SAMPLE..SAMPLE + 4 {
             let path = temp.path().join(format!("f{n:02}"));
             std::fs::remove_file(&path).unwrap();

@@ -84,8 +84,9 @@ pub struct Walk {
     /// `directory-repeated` findings: directories reached again under another path, in the
     /// order met.
     pub repeated: Vec<Finding>,
-    /// A file of the evidence that is the pinned key's file, or a copy of its bytes.
-    pub pin_found: Option<Inside>,
+    /// Per key file compared (in the order given): the first file of the evidence that is
+    /// that key file, or a copy of its bytes.
+    pub keys_found: Vec<Option<Inside>>,
 }
 
 impl Walk {
@@ -216,23 +217,26 @@ impl Walk {
     /// Reads every walked entry's metadata (without following a link), on the pool's threads:
     /// each entry's fingerprint, and the mode of each file held to seal-host's. An entry whose
     /// metadata cannot be read keeps fingerprint 0 (its read then reports what it finds).
-    /// Each file is also compared with the pinned key's file, when there is one.
-    fn read_metadata(&mut self, pin: Option<&PinFile>) {
+    /// Each file is also compared with the key files given (the pinned receipt key's, the
+    /// approval keys').
+    fn read_metadata(&mut self, keys: &[PinFile]) {
         use rayon::prelude::*;
-        let read: Vec<(u64, Option<u32>, Option<Inside>)> = (0..self.items.len() as u32)
+        let read: Vec<(u64, Option<u32>, Vec<(usize, Inside)>)> = (0..self.items.len() as u32)
             .into_par_iter()
             .map(|index| {
                 if self.items[index as usize].kind == ItemKind::Unreadable {
-                    return (0, None, None);
+                    return (0, None, Vec::new());
                 }
                 let path = self.path(index);
                 match std::fs::symlink_metadata(&path) {
                     Ok(metadata) => (
                         self.stamp(&metadata),
                         unix_mode(&metadata),
-                        pin.and_then(|pin| pin.matches(&path, &metadata)),
+                        (keys.iter().enumerate())
+                            .filter_map(|(key, file)| Some((key, file.matches(&path, &metadata)?)))
+                            .collect(),
                     ),
-                    Err(_) => (0, None, None),
+                    Err(_) => (0, None, Vec::new()),
                 }
             })
             .collect();
@@ -244,14 +248,20 @@ impl Walk {
                 self.loose_modes.push((index, mode));
             }
         }
-        // The first found in walk order.
-        let found: Vec<(u32, Inside)> = (read.into_iter().enumerate())
-            .filter_map(|(index, (.., found))| Some((index as u32, found?)))
+        // For each key, the first found in walk order.
+        let found: Vec<(u32, usize, Inside)> = (read.into_iter().enumerate())
+            .flat_map(|(index, (.., found))| {
+                (found.into_iter()).map(move |(key, inside)| (index as u32, key, inside))
+            })
             .collect();
-        let position = self.positions(found.iter().map(|(index, _)| index));
-        self.pin_found = (found.into_iter())
-            .min_by_key(|(index, _)| position.get(index).copied())
-            .map(|(_, found)| found);
+        let position = self.positions(found.iter().map(|(index, ..)| index));
+        self.keys_found = vec![None; keys.len()];
+        for (key, slot) in self.keys_found.iter_mut().enumerate() {
+            *slot = (found.iter())
+                .filter(|(_, of, _)| *of == key)
+                .min_by_key(|(index, ..)| position.get(index).copied())
+                .map(|(.., inside)| inside.clone());
+        }
     }
 }
 
@@ -300,7 +310,7 @@ fn digest_bytes(hex: &str) -> [u8; 32] {
 /// sorted by name yields them (a directory's entries by name, each subdirectory's contents
 /// at its name). The walk itself reads directories in the order the system gives: a sorted
 /// walk would hold every entry of a directory with its whole path at once.
-pub fn walk(roots: &[PathBuf], pin: Option<&PinFile>) -> Result<Walk, AuditError> {
+pub fn walk(roots: &[PathBuf], keys: &[PinFile]) -> Result<Walk, AuditError> {
     let mut walk = Walk::default();
     let mut tree = Tree::default();
     let mut dir_index: BTreeMap<PathBuf, u32> = BTreeMap::new();
@@ -380,7 +390,7 @@ pub fn walk(roots: &[PathBuf], pin: Option<&PinFile>) -> Result<Walk, AuditError
         walk.order_root(&tree, start, root_dir);
     }
     walk.items.shrink_to_fit();
-    walk.read_metadata(pin);
+    walk.read_metadata(keys);
     walk.rank_dirs();
     // State files are read in walk order, so their findings come in that order.
     let position = walk.positions(

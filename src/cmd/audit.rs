@@ -44,6 +44,11 @@ pub fn run(args: AuditArgs, global: &Global) -> miette::Result<Outcome> {
     let options = Options {
         pin,
         approvers,
+        approval_key_files: (args.trusted_approvers.iter())
+            .filter(|path| path.as_os_str() != "-")
+            .cloned()
+            .collect(),
+        token_files: Vec::new(),
         jobs,
     };
     let progress = super::progress::Progress::new("files");
@@ -89,10 +94,11 @@ fn headline(summary: &Summary, outcome: Outcome) -> String {
     const NAMED: usize = 4;
     let authenticated = summary.statuses.get("authenticated").copied().unwrap_or(0);
     let receipts = format!(
-        "{authenticated} of {} receipt{} authenticated{}",
+        "{authenticated} of {} receipt{} authenticated{}{}",
         summary.receipts,
         plural(summary.receipts),
-        key_qualifier(summary.findings.iter().map(|c| c.code))
+        key_qualifier(summary.findings.iter().map(|c| c.code)),
+        approval_key_qualifier(summary.findings.iter().map(|c| c.code))
     );
     let count = |severity: Severity| -> u64 {
         (summary.findings.iter())
@@ -148,6 +154,19 @@ fn headline(summary: &Summary, outcome: Outcome) -> String {
 fn key_qualifier(mut codes: impl Iterator<Item = Code>) -> String {
     if codes.any(|code| code == Code::ReceiptKeyInEvidence) {
         format!(" {}", crate::receipt::pin::UNDER_KEY_IN_EVIDENCE)
+    } else {
+        String::new()
+    }
+}
+
+/// What the approvers named rest on when the trusted-approvers list was found inside the
+/// evidence: said in the verdict line itself, as [`key_qualifier`] says it of the receipt key.
+fn approval_key_qualifier(mut codes: impl Iterator<Item = Code>) -> String {
+    if codes.any(|code| code == Code::ApprovalKeyInEvidence) {
+        format!(
+            "; approvers named {}",
+            crate::receipt::pin::UNDER_APPROVAL_KEY_IN_EVIDENCE
+        )
     } else {
         String::new()
     }

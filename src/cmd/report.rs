@@ -133,6 +133,11 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
     let options = Options {
         pin,
         approvers: approvers.list.clone(),
+        approval_key_files: approvers.files.clone(),
+        token_files: (args.tokens.iter())
+            .filter(|path| path.as_os_str() != "-")
+            .cloned()
+            .collect(),
         jobs,
     };
     let evidence = Evidence {
@@ -430,6 +435,8 @@ type Anchor = (PublicKey, String);
 struct ApprovalKeys {
     anchors: Vec<Anchor>,
     list: Option<Approvers>,
+    /// The files they were read from (not standard input), looked for in the evidence.
+    files: Vec<std::path::PathBuf>,
 }
 
 /// The trusted approval keys and, for a key file, its input record.
@@ -437,13 +444,17 @@ fn approval_keys(args: &ReportArgs) -> miette::Result<(ApprovalKeys, Vec<Input>)
     let mut keys = ApprovalKeys {
         anchors: Vec::new(),
         list: None,
+        files: Vec::new(),
     };
     let mut inputs = Vec::new();
     if let Some(value) = &args.pubkey {
         let given =
             crate::keys::public_key_arg("--pubkey", value).map_err(super::diagnostic::report)?;
         let source = match &given.file {
-            Some(path) => format!("--pubkey {}", path.display()),
+            Some(path) => {
+                keys.files.push(path.clone());
+                format!("--pubkey {}", path.display())
+            }
             None => "--pubkey".to_owned(),
         };
         let key = crate::keys::printable(given).map_err(super::diagnostic::report)?;
@@ -452,6 +463,9 @@ fn approval_keys(args: &ReportArgs) -> miette::Result<(ApprovalKeys, Vec<Input>)
     if let Some(path) = &args.trusted_approvers {
         let bytes = read_input(path, "trusted-approvers", None, &mut inputs)?;
         let list = Approvers::parse_bytes(&bytes, path).map_err(super::diagnostic::report)?;
+        if path.as_os_str() != "-" {
+            keys.files.push(path.clone());
+        }
         for entry in &list.entries {
             let source = format!("{} line {}: {}", path.display(), entry.line, entry.name);
             keys.anchors.push((entry.key.clone(), source));

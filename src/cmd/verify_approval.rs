@@ -55,7 +55,7 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
     .map_err(super::diagnostic::report)?;
     let trust = trusted_key(&args)?;
     let (key, key_shown) = match &trust {
-        Trust::Key(key, shown) => (key.clone(), *shown),
+        Trust::Key(key, shown, _) => (key.clone(), *shown),
         Trust::Approvers(approvers, _) => (approvers.entries[0].key.clone(), false),
     };
     let checked = Checked::from_args(&args)?;
@@ -126,6 +126,18 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
     };
     let conflicts = decisions.conflicts();
     let mut summary = Summary::new(source, &key, &checked, tally, lines.total_bytes());
+    // The key or list kept with the tokens vouches only for the evidence's agreement with
+    // itself: said first among the file's findings, and in the summary line.
+    if let Some(found) = key_in_evidence(&trust, args.file.as_deref()) {
+        summary.file_findings.insert(
+            0,
+            FileFinding {
+                code: found.code.as_str().to_owned(),
+                severity: found.code.severity().as_str(),
+                message: found.message,
+            },
+        );
+    }
     if !key_shown {
         if let Some(trusted) = &mut summary.trusted_key {
             trusted.public_key = None;
@@ -195,7 +207,7 @@ fn trusted_key(args: &VerifyApprovalArgs) -> miette::Result<Trust> {
     }
     match &args.pubkey {
         Some(value) => public_key_arg("--pubkey", value)
-            .map(|given| Trust::Key(given.key, given.shown))
+            .map(|given| Trust::Key(given.key, given.shown, given.file))
             .map_err(report),
         None => Err(miette!(
             "give the trusted key with --pubkey HEX|FILE or --trusted-approvers FILE"
@@ -203,11 +215,30 @@ fn trusted_key(args: &VerifyApprovalArgs) -> miette::Result<Trust> {
     }
 }
 
-/// What the lines are verified under: one key (and whether it may be printed in full), or a
-/// trusted-approvers list (and its file).
+/// What the lines are verified under: one key (whether it may be printed in full, and the
+/// file it was read from), or a trusted-approvers list (and its file).
 enum Trust {
-    Key(PublicKey, bool),
+    Key(PublicKey, bool, Option<PathBuf>),
     Approvers(Approvers, PathBuf),
+}
+
+/// The `approval-key-in-evidence` finding when the key or list file lies with the token file
+/// `tokens` (the evidence of this command: the token file and the entries of its directory,
+/// [`crate::receipt::pin::KeyPlacement::beside`]); none for a key given as text or read
+/// from standard input, and none for tokens read from standard input.
+fn key_in_evidence(trust: &Trust, tokens: Option<&Path>) -> Option<crate::finding::Finding> {
+    let file = match trust {
+        Trust::Key(_, _, file) => file.as_deref()?,
+        Trust::Approvers(_, path) => path,
+    };
+    let tokens = tokens.filter(|path| path.as_os_str() != "-")?;
+    if file.as_os_str() == "-" {
+        return None;
+    }
+    let key = crate::receipt::pin::PinFile::at(file, crate::receipt::pin::KeyRole::Approval);
+    let mut placement = crate::receipt::pin::KeyPlacement::new(&key);
+    let inside = placement.beside(tokens)?;
+    Some(placement.finding(&inside))
 }
 
 #[derive(Debug, Serialize)]
@@ -818,9 +849,16 @@ fn write_summary(out: &mut impl Write, summary: &Summary) -> io::Result<()> {
         n => format!(" ({n} signed declines)"),
     };
     let lines = if summary.lines == 1 { "line" } else { "lines" };
+    // Accepted under a key kept with the tokens is self-consistency only: the line says so.
+    let under =
+        if (summary.file_findings.iter()).any(|f| f.code == Code::ApprovalKeyInEvidence.as_str()) {
+            format!(" {}", crate::receipt::pin::UNDER_APPROVAL_KEY_IN_EVIDENCE)
+        } else {
+            String::new()
+        };
     writeln!(
         out,
-        "{}: {} token {lines}, {} accepted, {}{declines}",
+        "{}: {} token {lines}, {} accepted{under}, {}{declines}",
         escape(&summary.source.text),
         summary.lines,
         summary.accepted,

@@ -57,37 +57,35 @@ impl Pin {
 impl Pin {
     /// The file the key was read from (none for a key given as text), as it stands now.
     pub fn file(&self) -> Option<PinFile> {
-        let path = match &self.source {
-            PinSource::Hex => return None,
-            PinSource::SeedFile(path) | PinSource::PublicKeyFile(path) => path,
-        };
-        // The path as given with its directory resolved (a link in the evidence pointing
-        // elsewhere is still in the evidence), and the file it finally reaches.
-        let parent = match path.parent() {
-            Some(parent) if !parent.as_os_str().is_empty() => parent,
-            _ => Path::new("."),
-        };
-        let resolved = [
-            parent
-                .canonicalize()
-                .ok()
-                .zip(path.file_name())
-                .map(|(dir, name)| dir.join(name)),
-            path.canonicalize().ok(),
-        ];
-        let metadata = std::fs::metadata(path).ok();
-        Some(PinFile {
-            path: path.clone(),
-            resolved: resolved.into_iter().flatten().collect(),
-            id: metadata.as_ref().and_then(file_id),
-            bytes: crate::input::read_file_capped(path, MAX_PIN_BYTES).ok(),
-        })
+        match &self.source {
+            PinSource::Hex => None,
+            PinSource::SeedFile(path) | PinSource::PublicKeyFile(path) => {
+                Some(PinFile::at(path, KeyRole::Receipt))
+            }
+        }
     }
+}
+
+/// Which trusted key a key file holds: what a signature checked under it vouches for, and so
+/// the finding's code and words when the file is found inside the evidence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyRole {
+    /// The pinned receipt key (`--receipt-key`): receipts are authenticated under it.
+    Receipt,
+    /// An approval key (`--pubkey`) or trusted-approvers list (`--trusted-approvers`): tokens
+    /// are accepted, and approvers named, under it.
+    Approval,
 }
 
 /// What the verdict line says "authenticated" rests on when the pinned key was found inside
 /// the evidence (`audit`, `report`, `verify receipt`).
 pub const UNDER_KEY_IN_EVIDENCE: &str = "under a key found in the evidence itself";
+
+/// What the verdict line says accepted tokens and named approvers rest on when the approval
+/// key or trusted-approvers list was found inside the evidence (`verify approval`, `audit`,
+/// `report`).
+pub const UNDER_APPROVAL_KEY_IN_EVIDENCE: &str =
+    "under an approval key found in the evidence itself";
 
 /// Key files are small; a pin file is compared with files of its own size only.
 const MAX_PIN_BYTES: u64 = 4096;
@@ -98,6 +96,7 @@ const MAX_PIN_BYTES: u64 = 4096;
 #[derive(Debug, Clone)]
 pub struct PinFile {
     pub path: PathBuf,
+    pub role: KeyRole,
     /// Absolute paths that reach it (its directory resolved; the file itself resolved).
     resolved: Vec<PathBuf>,
     id: Option<(u64, u64)>,
@@ -116,12 +115,47 @@ pub enum Inside {
 }
 
 impl PinFile {
+    /// The key file at `path` (given as `role`'s option), as it stands now.
+    pub fn at(path: &Path, role: KeyRole) -> PinFile {
+        // The path as given with its directory resolved (a link in the evidence pointing
+        // elsewhere is still in the evidence), and the file it finally reaches.
+        let parent = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        let resolved = [
+            parent
+                .canonicalize()
+                .ok()
+                .zip(path.file_name())
+                .map(|(dir, name)| dir.join(name)),
+            path.canonicalize().ok(),
+        ];
+        let metadata = std::fs::metadata(path).ok();
+        PinFile {
+            path: path.to_path_buf(),
+            role,
+            resolved: resolved.into_iter().flatten().collect(),
+            id: metadata.as_ref().and_then(file_id),
+            bytes: crate::input::read_file_capped(path, MAX_PIN_BYTES).ok(),
+        }
+    }
+
     /// Whether the key file lies under the directory `dir` (resolved), by any path to it.
     pub fn under(&self, dir: &Path) -> Option<Inside> {
         let dir = dir.canonicalize().ok()?;
         self.resolved
             .iter()
             .any(|path| path.starts_with(&dir))
+            .then_some(Inside::Under(dir))
+    }
+
+    /// Whether the key file is an entry of the directory `dir` (resolved), by any path to it.
+    fn directly_in(&self, dir: &Path) -> Option<Inside> {
+        let dir = dir.canonicalize().ok()?;
+        self.resolved
+            .iter()
+            .any(|path| path.parent() == Some(dir.as_path()))
             .then_some(Inside::Under(dir))
     }
 
@@ -142,11 +176,19 @@ impl PinFile {
         (read == *bytes).then(|| Inside::Copy(path.to_path_buf()))
     }
 
-    /// Whether the key file lies in `dir` (a receipt's directory) or is, or has the bytes of,
-    /// a file directly in it.
+    /// Whether the key file lies in `dir` (the directory of a file of evidence) or is, or has
+    /// the bytes of, a file directly in it. A receipt's directory is seal-host's own, written
+    /// whole by it, so for the receipt key "in" is anywhere under it; a token file lies at a
+    /// path its operator chooses (often a working directory), so for an approval key "in" is
+    /// directly in that directory: the key kept with the tokens, not every file under the
+    /// directory the token file happens to be in.
     pub fn in_directory(&self, dir: &Path) -> Option<Inside> {
-        if let Some(under) = self.under(dir) {
-            return Some(under);
+        let found = match self.role {
+            KeyRole::Receipt => self.under(dir),
+            KeyRole::Approval => self.directly_in(dir),
+        };
+        if found.is_some() {
+            return found;
         }
         std::fs::read_dir(dir).ok()?.flatten().find_map(|entry| {
             let metadata = entry.metadata().ok()?;
@@ -172,28 +214,38 @@ impl PinFile {
             })
     }
 
-    /// The `receipt-key-in-evidence` finding (path: the key file as given; its message names
-    /// it too, for outputs whose findings carry no path).
+    /// The `receipt-key-in-evidence` or `approval-key-in-evidence` finding (path: the key
+    /// file as given; its message names it too, for outputs whose findings carry no path).
     pub fn finding(&self, inside: &Inside) -> crate::finding::Finding {
         let how = match inside {
-            Inside::Under(dir) => format!("it lies under {}", dir.display()),
+            Inside::Under(dir) => format!("it lies in {}", dir.display()),
             Inside::SameFile(path) => format!("it is {} (the same file)", path.display()),
             Inside::Copy(path) => format!("it has the exact bytes of {}", path.display()),
         };
-        crate::finding::Finding::new(
-            crate::finding::Code::ReceiptKeyInEvidence,
-            Some(self.path.clone()),
-            format!(
-                "the pinned receipt key {} was read from inside the evidence ({how}): whoever could rewrite the receipts could rewrite it too, so the signatures show only that the evidence agrees with itself; pin a key kept apart from it (the public key recorded when the host was installed, or the one its configuration holds)",
-                self.path.display()
+        let path = self.path.display();
+        let (code, message) = match self.role {
+            KeyRole::Receipt => (
+                crate::finding::Code::ReceiptKeyInEvidence,
+                format!(
+                    "the pinned receipt key {path} was read from inside the evidence ({how}): whoever could rewrite the receipts could rewrite it too, so the signatures show only that the evidence agrees with itself; pin a key kept apart from it (the public key recorded when the host was installed, or the one its configuration holds)"
+                ),
             ),
-        )
+            KeyRole::Approval => (
+                crate::finding::Code::ApprovalKeyInEvidence,
+                format!(
+                    "the approval key or trusted-approvers list {path} was read from inside the evidence ({how}): whoever could rewrite the tokens or receipts could rewrite it too, so the approvals accepted under it show only that the evidence agrees with itself; give the key seal-host is configured with (its --approval-pubkey) or a list kept with the host's configuration, apart from the tokens and receipts"
+                ),
+            ),
+        };
+        crate::finding::Finding::new(code, Some(self.path.clone()), message)
     }
 }
 
-/// Where the pinned key is looked for among the evidence of a command that takes evidence
-/// file by file and root by root (`verify receipt`, `evidence ref`, `evidence verify`; `audit`
-/// and `report` compare it during their own walk): each directory is looked at once.
+/// Where a key file is looked for among the evidence of a command that takes evidence file by
+/// file and root by root (the receipt key: `verify receipt`, `evidence ref`, `evidence
+/// verify`; an approval key: `verify approval` beside its token file, `report` beside its
+/// `--tokens`; `audit` and `report` compare the key files with each file of their own walk):
+/// each directory is looked at once.
 #[derive(Debug)]
 pub struct KeyPlacement<'a> {
     key: &'a PinFile,

@@ -287,6 +287,17 @@ fn summary(page: &mut String, model: &Model) {
     page.push_str("</ul></div>");
     if !model.tokens.is_empty() || s.verdicts.get("released").copied().unwrap_or(0) > 0 {
         page.push_str("<div class=\"card\"><h3>Approvals</h3><ul>");
+        // Under a key or list read from inside the evidence, "accepted" is self-consistency
+        // only: the card says so first, as the verdict line does.
+        if s.findings_by_code
+            .contains_key(&Code::ApprovalKeyInEvidence)
+        {
+            let _ = write!(
+                page,
+                "<li class=\"bad\">tokens accepted and approvers named {}</li>",
+                crate::receipt::pin::UNDER_APPROVAL_KEY_IN_EVIDENCE
+            );
+        }
         if model.tokens.is_empty() {
             page.push_str(
                 "<li class=\"warn\">no token file given: releases not matched to tokens</li>",

@@ -54,7 +54,10 @@ pub fn of(model: &Model) -> Vec<Sentence> {
     out.sort_by_key(|s| {
         (
             !s.codes.first().is_some_and(|c| c.could_not_check()),
-            s.codes.first() != Some(&Code::ReceiptKeyInEvidence),
+            !matches!(
+                s.codes.first(),
+                Some(Code::ReceiptKeyInEvidence | Code::ApprovalKeyInEvidence)
+            ),
             std::cmp::Reverse(s.severity),
             s.time.is_none(),
             s.time,
@@ -312,6 +315,13 @@ fn other(code: Code, n: u64, model: &Model, clock: &Clock) -> Sentence {
                 None => String::new(),
             }
         ),
+        Code::ApprovalKeyInEvidence => format!(
+            "The approval key or trusted-approvers list was read from inside the evidence: whoever could rewrite the tokens or receipts could rewrite it, so \"accepted\" and the approvers named show only that the evidence agrees with itself; give the key seal-host is configured with, kept apart from it{}",
+            match finding.and_then(|f| f.path.as_ref()) {
+                Some(path) => format!(" ({})", file_name(&path.display().to_string())),
+                None => String::new(),
+            }
+        ),
         Code::CounterConflict => format!(
             "{} a host session's file counter that a receipt in another directory also carries, with other content: a session writes each counter once, so at most one of each pair is what the host wrote",
             if n == 1 {
@@ -351,7 +361,8 @@ fn other(code: Code, n: u64, model: &Model, clock: &Clock) -> Sentence {
             | Code::ChainEntryWithoutReceipt
             | Code::ModeNotPrivate
             | Code::ChainStateMismatch
-            | Code::ReceiptKeyInEvidence,
+            | Code::ReceiptKeyInEvidence
+            | Code::ApprovalKeyInEvidence,
             ..,
         ) => None,
         (_, Some(row), _) => Some(at_row(row)),

@@ -300,7 +300,7 @@ fn verdict(summary: &Summary, candidates: BTreeMap<Code, Candidate>) -> Conclusi
     let receipts = summary.receipts;
     // A pinned key found inside the evidence authenticates nothing independent: the verdict
     // line says so itself.
-    let under = if summary
+    let mut under = if summary
         .findings_by_code
         .contains_key(&Code::ReceiptKeyInEvidence)
     {
@@ -308,6 +308,16 @@ fn verdict(summary: &Summary, candidates: BTreeMap<Code, Candidate>) -> Conclusi
     } else {
         String::new()
     };
+    // So does an approval key or trusted-approvers list found there, of the approvals.
+    if summary
+        .findings_by_code
+        .contains_key(&Code::ApprovalKeyInEvidence)
+    {
+        under.push_str(&format!(
+            "; approvals accepted {}",
+            crate::receipt::pin::UNDER_APPROVAL_KEY_IN_EVIDENCE
+        ));
+    }
     let (outcome, headline) = if unchecked > 0 {
         // What could not be checked comes first: the report cannot say the evidence holds.
         (

@@ -676,7 +676,9 @@ fn accepted_tokens_say_who_approved_what_and_when() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.ndjson");
     std::fs::write(&path, format!("{}\n", fixture_line())).unwrap();
-    let list = dir.path().join("approvers.txt");
+    // Kept apart from the tokens: a list beside them is approval-key-in-evidence.
+    let keys = tempfile::tempdir().unwrap();
+    let list = keys.path().join("approvers.txt");
     std::fs::write(&list, format!("alice {PUBKEY}\n")).unwrap();
     let run = |trust: &[&str]| {
         let output = Command::cargo_bin("sealkit")

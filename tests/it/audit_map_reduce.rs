@@ -19,6 +19,8 @@ fn options(key: Option<&Path>) -> Options {
     Options {
         pin: key.map(|k| pin::load(&k.display().to_string()).unwrap()),
         approvers: None,
+        approval_key_files: Vec::new(),
+        token_files: Vec::new(),
         jobs: 2,
     }
 }

@@ -408,6 +408,35 @@ fn unreadable_file_is_a_finding_and_the_walk_goes_on() {
 }
 
 #[test]
+fn names_that_only_resemble_seal_hosts_temporary_files_are_not_leftovers() {
+    // Mutation pins (issue 36, part four's never-mutated rest): `is_temp`'s digit test
+    // `!s.is_empty() && all digits` with `||`, and `digits(a) && digits(b)` with `||`,
+    // turned these unexpected files (info) into `leftover-temp-file` warnings (exit 1 under
+    // --deny-warnings). Both were missed by cli_audit::, regression:: and audit_copies:: on
+    // 5a800d2 under each mutant (binary rebuilt, the tests run through it).
+    let dir = receipt_dir(NEW, &[L2_BLOCK]);
+    let path = dir.path();
+    for name in [
+        ".receipt-4242-notdigits.tmp",
+        ".receipt-abc-00000000000000000003.tmp",
+        ".seal-receipt-probe-",
+        ".seal-receipt-probe-x1",
+    ] {
+        write_private(&path.join(name), b"{");
+    }
+    let run = pinned(path);
+    assert!(
+        !run.codes.contains(Code::LeftoverTempFile.as_str()),
+        "{:?}",
+        run.findings
+    );
+    let unexpected = (run.findings.iter())
+        .filter(|f| f["code"] == Code::UnexpectedFile.as_str())
+        .count();
+    assert_eq!(unexpected, 4, "{:?}", run.findings);
+}
+
+#[test]
 fn file_kind_codes() {
     let dir = receipt_dir(NEW, &[L2_BLOCK]);
     let path = dir.path();
@@ -610,7 +639,8 @@ fn changed_during_audit() {
 #[test]
 fn every_finding_code_has_a_test_in_this_file() {
     // The trusted-approvers codes are tested in audit_approvers.rs, receipts reached twice in
-    // audit_copies.rs, a pinned key inside the evidence in receipt_key_in_evidence.rs,
+    // audit_copies.rs, a pinned key inside the evidence in receipt_key_in_evidence.rs (an approval key in
+    // approval_key_in_evidence.rs),
     // no-receipts and no-tokens in empty_evidence.rs; pins of fixed bugs that moved to regression.rs keep their codes'
     // tests there.
     let text = concat!(
@@ -618,6 +648,7 @@ fn every_finding_code_has_a_test_in_this_file() {
         include_str!("audit_approvers.rs"),
         include_str!("audit_copies.rs"),
         include_str!("receipt_key_in_evidence.rs"),
+        include_str!("approval_key_in_evidence.rs"),
         include_str!("empty_evidence.rs"),
         include_str!("regression.rs")
     );

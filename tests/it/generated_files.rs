@@ -106,12 +106,17 @@ fn codes(page: &str) -> Vec<String> {
     let labels = || Label::ALL.iter().map(|l| l.as_str().to_owned());
     match page {
         "sealkit-target" | "sealkit-approve" | "sealkit-envelope" => refusals().collect(),
-        "sealkit-audit" => {
-            findings(&[Scope::Receipt, Scope::Anchor, Scope::File, Scope::Directory])
-        }
+        "sealkit-audit" => findings(&[
+            Scope::Receipt,
+            Scope::Anchor,
+            Scope::ApprovalAnchor,
+            Scope::File,
+            Scope::Directory,
+        ]),
         "sealkit-report" => findings(&[
             Scope::Receipt,
             Scope::Anchor,
+            Scope::ApprovalAnchor,
             Scope::File,
             Scope::Directory,
             Scope::ReportJoin,
@@ -123,7 +128,7 @@ fn codes(page: &str) -> Vec<String> {
             .iter()
             .map(|r| r.code().into_owned())
             .chain(["allow-beside-signed-decline".to_owned()])
-            .chain(findings(&[Scope::TokenFile]))
+            .chain(findings(&[Scope::ApprovalAnchor, Scope::TokenFile]))
             .collect(),
         "sealkit-migrate" => labels()
             .chain(Change::ALL.iter().map(|c| c.as_str().to_owned()))

@@ -53,7 +53,8 @@ fn rotation_accepts_each_key_in_its_window_and_names_the_approver() {
     let new = seed_file(dir.path(), "new.key", NEW_SEED);
     let stranger = seed_file(dir.path(), "stranger.key", STRANGER_SEED);
     let new_public = public_of(&new);
-    let list = dir.path().join("approvers");
+    // Apart from the token files (a list beside them is approval-key-in-evidence).
+    let list = apart(dir.path());
     std::fs::write(
         &list,
         format!(
@@ -145,7 +146,8 @@ fn malformed_lists_exit_2_with_the_line_number() {
             ":1:",
         ),
     ] {
-        let list = dir.path().join("approvers");
+        // Apart from the token files (a list beside them is approval-key-in-evidence).
+        let list = apart(dir.path());
         std::fs::write(&list, text).unwrap();
         let output = sealkit()
             .args(["verify", "approval", "--trusted-approvers"])
@@ -185,7 +187,7 @@ fn unwrapped(stderr: &[u8]) -> String {
 }
 
 fn verify_with_list(list_text: &str, tokens: &Path, format: &str) -> std::process::Output {
-    let list = tokens.with_file_name("approvers");
+    let list = apart(tokens.parent().unwrap());
     std::fs::write(&list, list_text).unwrap();
     sealkit()
         .args([
@@ -356,4 +358,12 @@ fn a_broken_signature_by_a_listed_key_is_a_bad_signature() {
         record["detail"],
         "signer_key_id names no key in the trusted-approvers list"
     );
+}
+
+/// Where a test keeps its trusted-approvers list: a directory of its own under `dir`, not
+/// beside the token files in `dir`.
+fn apart(dir: &std::path::Path) -> std::path::PathBuf {
+    let keys = dir.join("keys");
+    std::fs::create_dir_all(&keys).unwrap();
+    keys.join("approvers")
 }

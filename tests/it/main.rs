@@ -17,6 +17,7 @@ mod allocator;
 mod approval_approve_cli;
 mod approval_approve_refusals;
 mod approval_fixtures;
+mod approval_key_in_evidence;
 mod approval_pty;
 mod approval_screen;
 mod approval_verify_cli;

@@ -60,7 +60,7 @@ pub(super) const BASELINES: &[Baseline] = &[
         command: "verify approval",
         args: &[
             ("FILE", Value::File("tokens.ndjson")),
-            ("--pubkey", Value::File("approval.pub")),
+            ("--pubkey", Value::File("keys/approval.pub")),
             ("--frame", Value::File("call.frame")),
         ],
         exit: 0,
@@ -70,7 +70,7 @@ pub(super) const BASELINES: &[Baseline] = &[
         command: "verify approval",
         args: &[
             ("FILE", Value::File("tokens.ndjson")),
-            ("--trusted-approvers", Value::File("approvers.txt")),
+            ("--trusted-approvers", Value::File("keys/approvers.txt")),
         ],
         exit: 0,
         writes: &[],
@@ -118,7 +118,7 @@ pub(super) const BASELINES: &[Baseline] = &[
         args: &[
             ("DIR", Value::Dir("receipts", "receipt.json")),
             ("--receipt-key", Value::File("receipt.key")),
-            ("--trusted-approvers", Value::File("approvers.txt")),
+            ("--trusted-approvers", Value::File("keys/approvers.txt")),
         ],
         exit: 0,
         writes: &[],
@@ -149,7 +149,7 @@ pub(super) const BASELINES: &[Baseline] = &[
             ("DIR", Value::Dir("receipts", "receipt.json")),
             ("--out", Value::Out("out/report.html")),
             ("--receipt-key", Value::File("receipt.key")),
-            ("--pubkey", Value::File("approval.pub")),
+            ("--pubkey", Value::File("keys/approval.pub")),
             ("--tokens", Value::File("tokens.ndjson")),
             ("--chain", Value::File("sealed.json")),
             ("--audit-lines", Value::File("audit.lines")),
@@ -164,7 +164,7 @@ pub(super) const BASELINES: &[Baseline] = &[
             ("DIR", Value::Dir("receipts", "receipt.json")),
             ("--out", Value::Out("out/report.html")),
             ("--receipt-key", Value::File("receipt.key")),
-            ("--trusted-approvers", Value::File("approvers.txt")),
+            ("--trusted-approvers", Value::File("keys/approvers.txt")),
         ],
         exit: 0,
         writes: &["out/report.html"],
@@ -327,13 +327,16 @@ pub(super) fn make_fixtures(dir: &Path) {
         root().join("testdata/approvals/getting-started-call.frame"),
         "call.frame",
     );
+    // The approval keys kept apart from the token file (beside it they would be
+    // approval-key-in-evidence, exit 1).
+    std::fs::create_dir_all(dir.join("keys")).unwrap();
     std::fs::write(
-        dir.join("approval.pub"),
+        dir.join("keys/approval.pub"),
         format!("{}\n", crate::support::PUBKEY),
     )
     .unwrap();
     std::fs::write(
-        dir.join("approvers.txt"),
+        dir.join("keys/approvers.txt"),
         format!("alice {}\n", crate::support::PUBKEY),
     )
     .unwrap();
