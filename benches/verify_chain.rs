@@ -67,8 +67,8 @@ fn main() {
     let mut best: Option<(f64, f64, f64, f64)> = None;
     // The floor itself, `openssl dgst -sha256` of the file, and another build (the
     // one before a change) when asked for, best of the same rounds.
-    let (mut openssl_best, mut before_best): (Option<(f64, f64)>, Option<(f64, f64)>) =
-        (None, None);
+    let mut openssl_best: Option<(f64, f64)> = None;
+    let mut before_best: Option<(f64, f64)> = None;
     let keep = |best: &mut Option<(f64, f64)>, run: &child::Run| {
         let (wall, cpu) = (run.elapsed.as_secs_f64(), run.cpu_seconds);
         *best = Some(best.map_or((wall, cpu), |b| (b.0.min(wall), b.1.min(cpu))));
