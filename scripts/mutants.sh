@@ -89,7 +89,7 @@ tests_of() {
         report) echo "--lib report report_model report_tamper report_page report_frame_joins evidence_cli evidence_hostile verdict_pins audit_copies receipt_key_in_evidence" ;;
         wire) echo "--lib meta request wire target_refusals target_tool_spec json_test_suite fuzz_regressions identity_vectors spec_conformance watched_mutations meta_edges refusal_agreement regression" ;;
         keys) echo "--lib keys keys_cli keys_hostile keys_approvers keys_agent regression" ;;
-        audit) echo "--lib audit cli_audit audit_approvers audit_copies receipt_key_in_evidence verdict_pins empty_evidence duplicate_members regression" ;;
+        audit) echo "--lib audit audit_head_state cli_audit audit_approvers audit_copies receipt_key_in_evidence verdict_pins empty_evidence duplicate_members regression" ;;
         evidence) echo "--lib jcs evidence frame jcs_vectors evidence_cli evidence_hostile fuzz_corpus" ;;
         verdicts) echo "mutation_pins approval_verify_cli" ;;
         contract) echo "--lib input in_process outcome finding path_json diagnostic target_record regression empty_evidence typed_errors" ;;

@@ -10,6 +10,7 @@
 //! batches, so memory stays bounded by the batch, not by the number of receipts.
 
 pub mod approval_credit;
+mod chain_lines;
 mod copies;
 pub mod dir;
 pub mod facts_codec;

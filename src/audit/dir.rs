@@ -5,6 +5,7 @@
 //! released ALLOW missing from the state file, and an operation of the state file whose
 //! receipt is gone (a deletion leaves exactly this trace when the host released the call).
 
+use super::chain_lines::{ChainLines, Key};
 use crate::chain::{self, HeadState};
 use crate::finding::{Code, Finding};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -83,8 +84,9 @@ impl std::fmt::Display for Hex256 {
     }
 }
 
-/// What the directory checks keep of one receipt: 32 bytes, plus the chain and
-/// operation facts only in a directory with the state file they are compared with.
+/// What the directory checks keep of one receipt: 16 bytes (the audit lines a head state is
+/// compared with are [`Receipts::chain`]'s, the operation state's comparison
+/// [`Receipts::operations`]').
 #[derive(Debug, Clone)]
 pub struct ReceiptFacts {
     /// The walk's index of the file (its path is re-derived for messages).
@@ -93,39 +95,67 @@ pub struct ReceiptFacts {
     pub session: Option<u32>,
     /// An ALLOW whose release went past PENDING, with an operation id and a release frame.
     pub released: bool,
-    /// Kept only when the directory has a head state to compare with.
-    pub chain: Option<Box<ChainFacts>>,
-    /// Kept only when the directory has an operation state to compare with.
-    pub operation: Option<Box<OperationFacts>>,
 }
 
-#[derive(Debug, Clone)]
-pub struct ChainFacts {
-    pub now: Option<u64>,
-    pub audit_line: Option<Box<str>>,
+/// A receipt's operation against the directory's operation state, compared as the receipt
+/// streams in: what the check reports needs only the state's operations the receipts carry
+/// and the released receipts that disagree with it, not a record per receipt.
+#[derive(Debug, Default)]
+pub struct OperationCheck {
+    /// Operations of the state file that some receipt carries (at most the state's size).
+    pub present: HashSet<Box<str>>,
+    /// Released receipts the state does not burn as released: (file, message), in order.
+    pub disagreeing: Vec<(u32, String)>,
 }
 
-#[derive(Debug, Clone)]
-pub struct OperationFacts {
-    pub operation_id: Option<Hex256>,
-    /// `(operation_id, release_frame_sha256)` when [`ReceiptFacts::released`].
-    pub released: Option<(Hex256, Hex256)>,
+impl OperationCheck {
+    fn add(&mut self, file: u32, observed: &Observed, operations: &Operations) {
+        if let Some(operation) = &observed.operation_id {
+            if operations.contains_key(operation) && !self.present.contains(operation.as_str()) {
+                self.present.insert(operation.as_str().into());
+            }
+        }
+        let Some((operation, frame_sha)) = &observed.released else {
+            return;
+        };
+        let message = match operations.get(operation) {
+            Some(recorded) if recorded == frame_sha => return,
+            Some(recorded) => format!(
+                "operation {operation} is burned with release_frame_sha256 {recorded}, the receipt's release frame hashes to {frame_sha}"
+            ),
+            None => format!("operation {operation} was released but is not burned in the operation state"),
+        };
+        self.disagreeing.push((file, message));
+    }
 }
 
 /// The frames one `canonical_request_sha256` names: its distinct `framed_subject_sha256`
-/// values (almost always one) and how many receipts carry it.
-#[derive(Debug, Clone, Default)]
+/// values (almost always one: kept in the entry itself, so a hash costs no allocation of
+/// its own) and how many receipts carry it.
+#[derive(Debug, Clone)]
 struct Frames {
-    distinct: Vec<Hex256>,
+    first: Hex256,
+    more: Vec<Hex256>,
     count: usize,
 }
 
+impl Frames {
+    fn distinct(&self) -> impl Iterator<Item = &Hex256> {
+        std::iter::once(&self.first).chain(&self.more)
+    }
+}
+
 /// A receipt directory's receipts, kept compact as they stream in: sessions interned, the
-/// canonical-hash check aggregated per hash, the chain and operation facts only where a
-/// state file needs them.
+/// canonical-hash check aggregated per hash, the audit lines and operation facts only where
+/// a state file needs them.
 #[derive(Debug, Default)]
 pub struct Receipts {
     pub facts: Vec<ReceiptFacts>,
+    /// The audit lines in a directory with a head state (24 bytes a receipt in memory, the
+    /// lines' bytes set aside until the head check reads them back in decision order).
+    pub chain: Option<ChainLines>,
+    /// The comparison with the operation state, when the directory has one that reads.
+    pub operations: OperationCheck,
     pub sessions: Vec<Box<str>>,
     session_ids: HashMap<Box<str>, u32>,
     frames: HashMap<Hex256, Frames>,
@@ -134,39 +164,43 @@ pub struct Receipts {
 impl Receipts {
     /// Keeps what the directory checks need of one receipt (file `file` of the walk).
     pub fn add(&mut self, file: u32, observed: Observed, state: &DirState) {
+        if let Some((_, Ok(operations))) = &state.operation_state {
+            self.operations.add(file, &observed, operations);
+        }
         let session = observed.session.map(|session| self.intern(session));
         if let (Some(canonical), Some(framed)) = (
             observed.canonical_request_sha256,
             observed.framed_subject_sha256,
         ) {
-            let frames = self.frames.entry(Hex256::new(&canonical)).or_default();
             let framed = Hex256::new(&framed);
-            if !frames.distinct.contains(&framed) {
-                frames.distinct.push(framed);
+            match self.frames.entry(Hex256::new(&canonical)) {
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(Frames {
+                        first: framed,
+                        more: Vec::new(),
+                        count: 1,
+                    });
+                }
+                std::collections::hash_map::Entry::Occupied(mut slot) => {
+                    let frames = slot.get_mut();
+                    if frames.first != framed && !frames.more.contains(&framed) {
+                        frames.more.push(framed);
+                    }
+                    frames.count += 1;
+                }
             }
-            frames.count += 1;
         }
-        let chain = state.head_state.is_some().then(|| {
-            Box::new(ChainFacts {
-                now: observed.now,
-                audit_line: observed.audit_line.map(String::into_boxed_str),
-            })
-        });
-        let operation = state.operation_state.is_some().then(|| {
-            Box::new(OperationFacts {
-                operation_id: observed.operation_id.as_deref().map(Hex256::new),
-                released: observed
-                    .released
-                    .as_ref()
-                    .map(|(operation, frame)| (Hex256::new(operation), Hex256::new(frame))),
-            })
-        });
+        if state.head_state.is_some() {
+            self.chain.get_or_insert_with(ChainLines::default).add(
+                file,
+                observed.now,
+                observed.audit_line.as_deref(),
+            );
+        }
         self.facts.push(ReceiptFacts {
             file,
             session,
             released: observed.released.is_some(),
-            chain,
-            operation,
         });
     }
 
@@ -314,13 +348,13 @@ fn shared_canonical_hashes(dir: &Path, receipts: &Receipts) -> Vec<Finding> {
     let mut shared: Vec<(&Hex256, &Frames)> = receipts
         .frames
         .iter()
-        .filter(|(_, frames)| frames.distinct.len() > 1)
+        .filter(|(_, frames)| !frames.more.is_empty())
         .collect();
     shared.sort_by(|a, b| a.0.cmp(b.0));
     shared
         .into_iter()
         .map(|(canonical, frames)| {
-            let mut framed: Vec<&Hex256> = frames.distinct.iter().collect();
+            let mut framed: Vec<&Hex256> = frames.distinct().collect();
             framed.sort();
             Finding::new(
                 Code::SharedCanonicalHash,
@@ -353,25 +387,33 @@ fn head_state(state: &DirState, receipts: &Receipts, files: &dyn Files) -> Vec<F
             )]
         }
     };
-    let mut ordered: Vec<&ReceiptFacts> = receipts.facts.iter().collect();
-    ordered.sort_by(|a, b| {
-        let now = |r: &ReceiptFacts| r.chain.as_ref().and_then(|c| c.now);
-        (now(a), files.counter(a.file))
-            .cmp(&(now(b), files.counter(b.file)))
-            .then_with(|| files.path(a.file).cmp(&files.path(b.file)))
-    });
-    let lines: Option<Vec<&str>> = ordered
-        .iter()
-        .map(|r| r.chain.as_ref().and_then(|c| c.audit_line.as_deref()))
-        .collect();
-    let Some(lines) = lines else {
+    let none = ChainLines::new(None);
+    // No receipt added, none to chain.
+    let lines = receipts.chain.as_ref().unwrap_or(&none);
+    if lines.lineless() > 0 {
         return vec![Finding::new(
             Code::ChainStateMismatch,
             Some(state_path.clone()),
             "some receipts have no readable audit line, so the chain cannot be recomputed",
         )];
+    }
+    let decision_order = |a: &Key, b: &Key| {
+        files
+            .counter(a.file)
+            .cmp(&files.counter(b.file))
+            .then_with(|| files.path(a.file).cmp(&files.path(b.file)))
     };
-    let recomputed = chain::head_from(&chain::genesis(), lines);
+    let commit = |head: String, line: &str| chain::commit(&head, line);
+    let recomputed = match lines.fold_in_order(decision_order, chain::genesis(), commit) {
+        Ok(head) => head,
+        Err(error) => {
+            return vec![Finding::new(
+                Code::UnreadableFile,
+                Some(state_path.clone()),
+                format!("the receipts' audit lines, set aside for this check, could not be read back ({error}): the head was not checked"),
+            )]
+        }
+    };
     if recomputed == head.head {
         Vec::new()
     } else {
@@ -382,7 +424,7 @@ fn head_state(state: &DirState, receipts: &Receipts, files: &dyn Files) -> Vec<F
                 "head {} (session {}) is not {recomputed}, the chain over the {} receipts' audit lines in decision order: receipts are missing or extra, the chain began earlier, or declines were chained",
                 head.head,
                 head.session,
-                ordered.len()
+                lines.receipts()
             ),
         )]
     }
@@ -417,22 +459,15 @@ fn operation_state(
         Some((state_path, Ok(operations))) => (state_path, operations),
     };
     let mut findings: Vec<Finding> = receipts
-        .facts
+        .operations
+        .disagreeing
         .iter()
-        .filter_map(|receipt| {
-            let (operation, frame_sha) = receipt.operation.as_ref()?.released.as_ref()?;
-            let message = match operations.get(operation.text().as_ref()) {
-                Some(recorded) if *recorded == frame_sha.text() => return None,
-                Some(recorded) => format!(
-                    "operation {operation} is burned with release_frame_sha256 {recorded}, the receipt's release frame hashes to {frame_sha}"
-                ),
-                None => format!("operation {operation} was released but is not burned in the operation state"),
-            };
-            Some(Finding::new(
+        .map(|(file, message)| {
+            Finding::new(
                 Code::OperationStateMismatch,
-                Some(files.path(receipt.file)),
-                message,
-            ))
+                Some(files.path(*file)),
+                message.clone(),
+            )
         })
         .collect();
     findings.extend(missing_receipts(state_path, operations, receipts));
@@ -448,14 +483,10 @@ fn missing_receipts(
     operations: &Operations,
     receipts: &Receipts,
 ) -> Vec<Finding> {
-    let present: HashSet<&Hex256> = receipts
-        .facts
-        .iter()
-        .filter_map(|r| r.operation.as_ref()?.operation_id.as_ref())
-        .collect();
+    let present = &receipts.operations.present;
     let mut missing: Vec<(&String, &String)> = operations
         .iter()
-        .filter(|(operation, _)| !present.contains(&Hex256::new(operation)))
+        .filter(|(operation, _)| !present.contains(operation.as_str()))
         .collect();
     missing.sort();
     missing
@@ -508,8 +539,44 @@ mod tests {
 
     #[test]
     fn what_is_kept_per_receipt_is_small() {
-        assert_eq!(std::mem::size_of::<ReceiptFacts>(), 32);
+        assert_eq!(std::mem::size_of::<ReceiptFacts>(), 16);
         assert_eq!(std::mem::size_of::<Option<Hex256>>(), 40);
+    }
+
+    /// The operation state is compared as receipts stream in, keeping only the state's
+    /// operations met and the disagreeing receipts (seen red with a released receipt's
+    /// frame compared with `!=`, and with every receipt's operation kept as present).
+    #[test]
+    fn operations_are_compared_as_receipts_arrive_and_only_the_states_are_kept() {
+        let operations: Operations = [("op1", "f1"), ("op2", "f2"), ("op3", "f3")]
+            .into_iter()
+            .map(|(a, b)| (a.to_owned(), b.to_owned()))
+            .collect();
+        let state = DirState {
+            operation_state: Some((PathBuf::from("s"), Ok(operations))),
+            ..DirState::default()
+        };
+        let receipt = |operation: &str, released: Option<&str>| Observed {
+            operation_id: Some(operation.into()),
+            released: released.map(|frame| (operation.to_owned(), frame.to_owned())),
+            ..Observed::default()
+        };
+        let mut receipts = Receipts::default();
+        receipts.add(0, receipt("op1", Some("f1")), &state);
+        receipts.add(1, receipt("op2", Some("other")), &state);
+        receipts.add(2, receipt("op9", Some("f9")), &state);
+        receipts.add(3, receipt("op8", None), &state);
+        let mut present: Vec<&str> = receipts.operations.present.iter().map(|p| &**p).collect();
+        present.sort();
+        assert_eq!(present, ["op1", "op2"]);
+        assert_eq!(
+            receipts.operations.disagreeing,
+            [
+                (1, "operation op2 is burned with release_frame_sha256 f2, the receipt's release frame hashes to other".to_owned()),
+                (2, "operation op9 was released but is not burned in the operation state".to_owned()),
+            ]
+        );
+        assert_eq!(receipts.facts.iter().filter(|f| f.released).count(), 3);
     }
 
     #[test]
@@ -558,10 +625,8 @@ mod tests {
         assert_eq!(receipts.sessions.len(), 2);
         assert_eq!(receipts.facts[2].session, Some(0));
         assert_eq!(receipts.session(&receipts.facts[1]), Some("s2"));
-        assert!(receipts
-            .facts
-            .iter()
-            .all(|f| f.chain.is_none() && f.operation.is_none()));
+        assert!(receipts.chain.is_none());
+        assert!(receipts.operations.present.is_empty());
         let findings = shared_canonical_hashes(Path::new("d"), &receipts);
         assert_eq!(findings.len(), 1);
         assert_eq!(

@@ -24,6 +24,7 @@ mod approval_verify_conflicts;
 mod approval_wycheproof;
 mod audit_approvers;
 mod audit_copies;
+mod audit_head_state;
 mod audit_map_reduce;
 mod bench_inputs;
 mod canonical_work;

@@ -270,6 +270,7 @@ fn plan_session(
     let config = &installation.configs[session.config];
     let index = session.index;
     plan.sessions.push(session);
+    let cap = super::argument_cap_from_env();
     let (mut used, mut next_id) = (0u64, 1u64);
     let mut resend: Option<(usize, usize, u64)> = None;
     for counter in 0..length as u64 {
@@ -290,6 +291,7 @@ fn plan_session(
                     }
                     _ => rng.long_tail(200, 65_536, 1.6),
                 };
+                let size = cap.map_or(size, |cap| size.min(cap.max(200)));
                 next_id += 1;
                 plan.requests.push(Request {
                     session: index,

@@ -1,0 +1,337 @@
+//! The receipts' audit lines a head check folds, kept at a size that does not grow with the
+//! lines: in memory, each line's decision-order key (`now`, the walk's file number) and where
+//! its bytes are (24 bytes a line); the bytes themselves in an unnamed temporary file that
+//! no other process can open by name (in memory only when no such file can be made or
+//! written), read back once, in decision order, when the directory ends. The bytes read back
+//! are the bytes the audit verified, not the receipt files again: a file changed after its
+//! check changes nothing here, and receipts mapped elsewhere (`sealkit.dask`) need no second
+//! read of the evidence.
+
+use std::fs::File;
+use std::io;
+
+/// Lines are written to the file in blocks of this size (one `pwrite` each).
+const BLOCK_BYTES: usize = 1 << 20;
+
+/// Bit of [`Key::flags`] set when the receipt states its decision time.
+const NOW_KNOWN: u32 = 1 << 31;
+
+/// One line's key and place: 24 bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct Key {
+    now: u64,
+    /// Offset of the line's bytes in the store.
+    at: u64,
+    /// The walk's file number of its receipt.
+    pub file: u32,
+    /// The line's length, with [`NOW_KNOWN`].
+    flags: u32,
+}
+
+impl Key {
+    /// The decision time the receipt states (`None` sorts first, as `Option` does).
+    pub fn now(&self) -> Option<u64> {
+        (self.flags & NOW_KNOWN != 0).then_some(self.now)
+    }
+
+    fn len(&self) -> usize {
+        (self.flags & !NOW_KNOWN) as usize
+    }
+}
+
+/// Where the lines' bytes are.
+#[derive(Debug)]
+enum Store {
+    /// An unnamed temporary file: `written` bytes in it, `pending` after them.
+    File {
+        file: File,
+        written: u64,
+        pending: Vec<u8>,
+    },
+    Memory(Vec<u8>),
+    /// Neither could keep them (the file failed and could not be read back).
+    Lost(String),
+}
+
+/// A directory's audit lines, as they stream in.
+#[derive(Debug)]
+pub struct ChainLines {
+    keys: Vec<Key>,
+    /// Receipts whose audit line could not be read (their chain cannot be recomputed).
+    lineless: usize,
+    store: Store,
+}
+
+impl Default for ChainLines {
+    fn default() -> Self {
+        ChainLines::new(tempfile::tempfile().ok())
+    }
+}
+
+impl ChainLines {
+    /// Lines kept in `file` (an unnamed temporary file), or in memory without one.
+    pub fn new(file: Option<File>) -> ChainLines {
+        let store = match file {
+            Some(file) => Store::File {
+                file,
+                written: 0,
+                pending: Vec::new(),
+            },
+            None => Store::Memory(Vec::new()),
+        };
+        ChainLines {
+            keys: Vec::new(),
+            lineless: 0,
+            store,
+        }
+    }
+
+    /// Whether the bytes are in a file (not in this process's memory).
+    pub fn in_file(&self) -> bool {
+        matches!(self.store, Store::File { .. })
+    }
+
+    /// How many receipts were added, with a line or without.
+    pub fn receipts(&self) -> usize {
+        self.keys.len() + self.lineless
+    }
+
+    /// How many receipts had no readable audit line.
+    pub fn lineless(&self) -> usize {
+        self.lineless
+    }
+
+    /// Keeps receipt `file`'s line (`None`: it has none that could be read).
+    pub fn add(&mut self, file: u32, now: Option<u64>, line: Option<&str>) {
+        let Some(line) = line else {
+            self.lineless += 1;
+            return;
+        };
+        let len = u32::try_from(line.len())
+            .ok()
+            .filter(|len| len & NOW_KNOWN == 0);
+        let Some(len) = len else {
+            // Longer than any receipt the audit reads (it reads none over 16 MiB).
+            self.lineless += 1;
+            return;
+        };
+        let at = self.append(line.as_bytes());
+        let flags = len | if now.is_some() { NOW_KNOWN } else { 0 };
+        self.keys.push(Key {
+            now: now.unwrap_or(0),
+            at,
+            file,
+            flags,
+        });
+    }
+
+    /// Appends `bytes` to the store; returns their offset.
+    fn append(&mut self, bytes: &[u8]) -> u64 {
+        match &mut self.store {
+            Store::File {
+                file,
+                written,
+                pending,
+            } => {
+                let at = *written + pending.len() as u64;
+                pending.extend_from_slice(bytes);
+                if pending.len() >= BLOCK_BYTES {
+                    match write_at(file, pending, *written) {
+                        Ok(()) => {
+                            *written += pending.len() as u64;
+                            pending.clear();
+                            if pending.capacity() > 2 * BLOCK_BYTES {
+                                pending.shrink_to(BLOCK_BYTES);
+                            }
+                        }
+                        Err(_) => self.fall_back_to_memory(),
+                    }
+                }
+                at
+            }
+            Store::Memory(memory) => {
+                let at = memory.len() as u64;
+                memory.extend_from_slice(bytes);
+                at
+            }
+            // Nothing can be kept any more; the offset is never read.
+            Store::Lost(_) => 0,
+        }
+    }
+
+    /// After a failed write: everything so far into memory (read back from the file).
+    fn fall_back_to_memory(&mut self) {
+        let Store::File {
+            file,
+            written,
+            pending,
+        } = &mut self.store
+        else {
+            return;
+        };
+        let mut memory = vec![0; *written as usize];
+        self.store = match read_at(file, &mut memory, 0) {
+            Ok(()) => {
+                memory.extend_from_slice(pending);
+                Store::Memory(memory)
+            }
+            Err(error) => Store::Lost(format!("the temporary file failed: {error}")),
+        };
+    }
+
+    /// Folds `step` over the lines in decision order: `now` (unknown first), then what `tie`
+    /// orders (the file counter, then the path). The keys stay as added; the order is an
+    /// index of 4 bytes a line, made here.
+    pub fn fold_in_order<T>(
+        &self,
+        mut tie: impl FnMut(&Key, &Key) -> std::cmp::Ordering,
+        start: T,
+        mut step: impl FnMut(T, &str) -> T,
+    ) -> io::Result<T> {
+        let mut order: Vec<u32> = (0..self.keys.len() as u32).collect();
+        order.sort_by(|&a, &b| {
+            let (a, b) = (&self.keys[a as usize], &self.keys[b as usize]);
+            a.now().cmp(&b.now()).then_with(|| tie(a, b))
+        });
+        let (file, pending, written) = match &self.store {
+            Store::File {
+                file,
+                written,
+                pending,
+            } => (Some(file), pending.as_slice(), *written),
+            Store::Memory(memory) => (None, memory.as_slice(), 0),
+            Store::Lost(why) => return Err(io::Error::other(why.clone())),
+        };
+        let mut line = Vec::new();
+        let mut state = start;
+        for key in order.iter().map(|&i| &self.keys[i as usize]) {
+            let bytes: &[u8] = match (file, key.at.checked_sub(written)) {
+                (Some(file), None) => {
+                    line.resize(key.len(), 0);
+                    read_at(file, &mut line, key.at)?;
+                    &line
+                }
+                // In the block not yet written, or in memory.
+                (_, offset) => {
+                    let offset = usize::try_from(offset.unwrap_or(key.at)).ok();
+                    offset
+                        .and_then(|offset| pending.get(offset..offset.checked_add(key.len())?))
+                        .ok_or_else(|| io::Error::other("a kept line is out of range"))?
+                }
+            };
+            let text = std::str::from_utf8(bytes)
+                .map_err(|_| io::Error::other("a kept line is not the text written"))?;
+            state = step(state, text);
+        }
+        Ok(state)
+    }
+}
+
+#[cfg(unix)]
+fn write_at(file: &File, bytes: &[u8], at: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::write_all_at(file, bytes, at)
+}
+
+#[cfg(unix)]
+fn read_at(file: &File, bytes: &mut [u8], at: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, bytes, at)
+}
+
+#[cfg(not(unix))]
+fn write_at(_: &File, _: &[u8], _: u64) -> io::Result<()> {
+    // Memory instead (the caller falls back on any error).
+    Err(io::Error::other("positioned writes are unix-only here"))
+}
+
+#[cfg(not(unix))]
+fn read_at(_: &File, _: &mut [u8], _: u64) -> io::Result<()> {
+    Err(io::Error::other("positioned reads are unix-only here"))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    fn lines(n: usize) -> Vec<String> {
+        // Lengths 0 to ~5 KB so that lines straddle the 1 MiB blocks.
+        (0..n)
+            .map(|i| format!("{i}:{}", "x".repeat((i * 7919) % 5000)))
+            .collect()
+    }
+
+    /// Keeps `lines` with `now` = a permutation, folds in key order: each line comes back
+    /// whole, in the order of its `now`.
+    fn round_trip(mut chain: ChainLines, n: usize) {
+        let lines = lines(n);
+        for (i, line) in lines.iter().enumerate() {
+            // i ↦ (i * 7) mod n is a permutation for n not a multiple of 7.
+            chain.add(i as u32, Some(((i * 7) % n) as u64), Some(line));
+        }
+        let read = chain
+            .fold_in_order(
+                |a, b| a.file.cmp(&b.file),
+                Vec::new(),
+                |mut all, line| {
+                    all.push(line.to_owned());
+                    all
+                },
+            )
+            .unwrap();
+        let mut expected: Vec<(usize, &String)> = lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| ((i * 7) % n, l))
+            .collect();
+        expected.sort();
+        let expected: Vec<String> = expected.into_iter().map(|(_, l)| l.clone()).collect();
+        assert_eq!(read, expected);
+    }
+
+    #[test]
+    fn lines_come_back_whole_in_decision_order_from_the_file_and_from_memory() {
+        let chain = ChainLines::default();
+        assert!(chain.in_file());
+        round_trip(chain, 1_500);
+        round_trip(ChainLines::new(None), 1_500);
+    }
+
+    #[test]
+    fn a_key_is_24_bytes_and_unknown_times_sort_first() {
+        assert_eq!(std::mem::size_of::<Key>(), 24);
+        let mut chain = ChainLines::new(None);
+        chain.add(0, Some(5), Some("five"));
+        chain.add(1, None, Some("unknown"));
+        chain.add(2, Some(0), Some("zero"));
+        chain.add(3, Some(5), Some("five again"));
+        chain.add(4, Some(u64::MAX), Some("last"));
+        chain.add(5, Some(1), None);
+        assert_eq!((chain.receipts(), chain.lineless()), (6, 1));
+        // Ties by file number, reversed, to show the tie order is the caller's.
+        let order = chain.fold_in_order(
+            |a, b| b.file.cmp(&a.file),
+            String::new(),
+            |all, line| all + line + "|",
+        );
+        assert_eq!(order.unwrap(), "unknown|zero|five again|five|last|");
+    }
+
+    #[test]
+    fn a_failed_file_moves_what_it_held_into_memory() {
+        // A file opened read-only: the first block's write fails.
+        let path = tempfile::NamedTempFile::new().unwrap();
+        let read_only = File::open(path.path()).unwrap();
+        let mut chain = ChainLines::new(Some(read_only));
+        let long = "y".repeat(BLOCK_BYTES / 3 + 1);
+        for i in 0..4u32 {
+            chain.add(i, Some(u64::from(3 - i)), Some(&format!("{i}{long}")));
+        }
+        assert!(!chain.in_file());
+        let firsts = chain.fold_in_order(
+            |a, b| a.file.cmp(&b.file),
+            String::new(),
+            |all, line| all + &line[..1],
+        );
+        assert_eq!(firsts.unwrap(), "3210");
+    }
+}
