@@ -15,6 +15,9 @@
 //!
 //! The intact 1,000,000-entry log is verified in `SEALKIT_BENCH_ROUNDS` rounds (3 by default),
 //! each with its own floor, and the best of each is compared at the end.
+//! Each round also times `openssl dgst -sha256` of the same file (when openssl is installed),
+//! the floor issue 40 names, and the best of the rounds is compared with it too;
+//! `SEALKIT_CHAIN_BEFORE=PATH` runs another build (the one before a change) in the same rounds.
 //! `SEALKIT_BENCH_ENTRIES=N` changes the first log's entry count; `SEALKIT_BENCH_BIG=0` skips
 //! the 2 GB log; `SEALKIT_BENCH_SEED` changes the seed; `SEALKIT_CHAIN_BINARY=PATH` measures another build (the one before a change,
 //! say) against the same floors.
@@ -62,9 +65,38 @@ fn main() {
     // Several rounds, the floor and the verifier in turn: on a shared machine the best of each
     // is the one least disturbed by the rest of it.
     let mut best: Option<(f64, f64, f64, f64)> = None;
+    // The issue's floor itself, `openssl dgst -sha256` of the file, and another build (the
+    // one before a change) when asked for, best of the same rounds.
+    let mut openssl_best: Option<(f64, f64)> = None;
+    let mut before_best: Option<(f64, f64)> = None;
+    let keep = |best: &mut Option<(f64, f64)>, run: &child::Run| {
+        let (wall, cpu) = (run.elapsed.as_secs_f64(), run.cpu_seconds);
+        *best = Some(best.map_or((wall, cpu), |b| (b.0.min(wall), b.1.min(cpu))));
+    };
+    let before = std::env::var_os("SEALKIT_CHAIN_BEFORE");
     let mut floor = read_and_hash(&log);
     for round in 1..=rounds {
         let this_floor = read_and_hash(&log);
+        if let Some(openssl) = openssl_dgst(&log) {
+            println!(
+                "openssl dgst -sha256 (round {round}): {:.2} s wall, {:.2} s CPU (load average {})",
+                openssl.elapsed.as_secs_f64(),
+                openssl.cpu_seconds,
+                openssl.load_after
+            );
+            keep(&mut openssl_best, &openssl);
+        }
+        if let Some(binary) = &before {
+            let run = verify_with(binary, &log);
+            report(
+                &format!("before, intact, round {round}"),
+                &run,
+                bytes,
+                &this_floor,
+            );
+            assert_eq!(run.status, 0, "the generated log must verify");
+            keep(&mut before_best, &run);
+        }
         let run = verify(&log);
         report(&format!("intact, round {round}"), &run, bytes, &this_floor);
         assert_eq!(run.status, 0, "the generated log must verify");
@@ -90,6 +122,25 @@ fn main() {
             cpu / floor_cpu.max(0.01),
             child::load_average(),
         );
+        if let Some((openssl_wall, openssl_cpu)) = openssl_best {
+            println!(
+                "best of {rounds} rounds against openssl dgst -sha256 ({openssl_wall:.2} s wall, {openssl_cpu:.2} s CPU): verify / openssl = {:.2} by the clock, {:.2} by CPU time (goal <= 1.2 by the clock, issue 40)",
+                wall / openssl_wall,
+                cpu / openssl_cpu.max(0.01),
+            );
+        }
+        if let Some((before_wall, before_cpu)) = before_best {
+            println!(
+                "best of {rounds} rounds, before ({}): {before_wall:.2} s wall, {before_cpu:.2} s CPU; this build / before = {:.3} by the clock, {:.3} by CPU time{}",
+                before.as_deref().unwrap_or_default().to_string_lossy(),
+                wall / before_wall,
+                cpu / before_cpu.max(0.01),
+                openssl_best.map_or(String::new(), |(openssl_wall, _)| format!(
+                    "; before / openssl = {:.2} by the clock",
+                    before_wall / openssl_wall
+                )),
+            );
+        }
     }
 
     // One byte of the last entry's payload: a hex digit of its request hash, still valid JSON.
@@ -169,9 +220,24 @@ fn read_and_hash(path: &Path) -> Floor {
 fn verify(path: &Path) -> child::Run {
     let binary = std::env::var_os("SEALKIT_CHAIN_BINARY")
         .unwrap_or_else(|| env!("CARGO_BIN_EXE_sealkit").into());
+    verify_with(&binary, path)
+}
+
+fn verify_with(binary: &std::ffi::OsStr, path: &Path) -> child::Run {
     let mut command = Command::new(binary);
     command.args(["verify", "chain"]).arg(path);
     child::run(command, Duration::from_millis(10))
+}
+
+/// `openssl dgst -sha256 PATH` (the floor issue 40 names), or `None` without openssl.
+fn openssl_dgst(path: &Path) -> Option<child::Run> {
+    let mut command = Command::new("openssl");
+    command.args(["dgst", "-sha256"]).arg(path);
+    let usable = Command::new("openssl")
+        .arg("version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    usable.then(|| child::run(command, Duration::from_millis(10)))
 }
 
 fn report(what: &str, run: &child::Run, bytes: u64, floor: &Floor) {

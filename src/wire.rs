@@ -717,6 +717,9 @@ pub fn number_agrees_with_binary64(literal: &[u8]) -> Option<bool> {
     if parsed.digit_count > 17 {
         return Some(false);
     }
+    if round_trips_by_digit_count(parsed.digit_count, parsed.exp10) {
+        return Some(true);
+    }
     let value = Decimal {
         coeff: parsed.coefficient,
         exp10: parsed.exp10,
@@ -728,6 +731,20 @@ pub fn number_agrees_with_binary64(literal: &[u8]) -> Option<bool> {
 }
 
 const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// Whether a decimal of `digit_count` significant digits times 10^`exp10` is, without
+/// computing it, the shortest decimal of its binary64 (guard 5's answer). A decimal of at
+/// most 15 significant digits (DBL_DIG) whose magnitude is in the normal binary64 range
+/// reads to a binary64 that rounds back to it at 15 digits (Matula's round-trip bound:
+/// 10^15 < 2^52), so no other decimal of at most 15 digits reads to the same binary64:
+/// the search of `shortest_decimal` stops at this decimal's own length and finds it. Taken
+/// only well inside the normal range (10^-300 to 10^300; subnormals round coarser);
+/// everything else is computed. The unit test below holds the shortcut to the computation.
+fn round_trips_by_digit_count(digit_count: usize, exp10: i64) -> bool {
+    // The decimal's magnitude is 10^(exp10 + digit_count - 1) up to a factor below 10.
+    let magnitude = exp10 + digit_count as i64 - 1;
+    (1..=15).contains(&digit_count) && (-300..=300).contains(&magnitude)
+}
 
 /// A JSON number as Seal's agreement guard reads it: significant digits (leading and
 /// trailing zeros removed) times a power of ten.
@@ -1192,6 +1209,69 @@ mod tests {
             assert_eq!(
                 number_agrees_with_binary64(literal.as_bytes()),
                 expected,
+                "{literal}"
+            );
+        }
+    }
+
+    /// The short-decimal shortcut of guard 5 against the computation it skips (nearest
+    /// binary64, then the shortest decimal that reads back to it): on decimals of 1 to 15
+    /// significant digits at magnitudes on both sides of the shortcut's bounds, with
+    /// coefficients drawn at random and at the edges of each length (all nines, one followed
+    /// by zeros and a last digit). Seen red with the bound widened to ±330 (subnormals) and
+    /// with 16 digits let in.
+    #[test]
+    fn short_decimals_shortcut_agrees_with_the_computation() {
+        let computed = |coeff: u64, exp10: i64| {
+            let value = Decimal { coeff, exp10 };
+            value
+                .to_binary64()
+                .is_some_and(|binary| shortest_decimal(binary) == Some(value))
+        };
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut checked = 0;
+        for digits in 1..=16usize {
+            let low = 10u64.pow(digits as u32 - 1);
+            let mut coefficients = vec![low + 1, 10 * low - 1, low * 9 + 7];
+            for _ in 0..12 {
+                coefficients.push(low + next() % (9 * low));
+            }
+            for mut coeff in coefficients {
+                if coeff % 10 == 0 {
+                    coeff += 1;
+                }
+                if coeff < low || coeff >= 10 * low {
+                    continue;
+                }
+                for magnitude in (-330i64..=330)
+                    .step_by(7)
+                    .chain([-301, -300, 300, 301, 308, 309])
+                {
+                    let exp10 = magnitude - (digits as i64 - 1);
+                    if round_trips_by_digit_count(digits, exp10) {
+                        assert!(computed(coeff, exp10), "{coeff}e{exp10}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+        // The literal path: decimals with trailing zeros and signs take the shortcut too.
+        for literal in [
+            "12.50",
+            "-0.000123",
+            "1234567890.12345",
+            "9.99999999999999e299",
+        ] {
+            assert_eq!(
+                number_agrees_with_binary64(literal.as_bytes()),
+                Some(true),
                 "{literal}"
             );
         }

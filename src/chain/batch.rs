@@ -18,8 +18,11 @@ const KEEP_BYTES: usize = 4 * BATCH_BYTES;
 /// Consecutive entries of one `entries` array, each with a string payload.
 #[derive(Default)]
 pub(super) struct Batch {
-    /// The decoded payloads and recorded heads of the entries, back to back.
-    pub(super) text: String,
+    /// The decoded payloads and recorded heads of the entries, back to back: whole strings
+    /// decoded from UTF-8 text with their escapes replaced by the characters they stand for,
+    /// so UTF-8, though kept as bytes. The chain hashes bytes; only a caller that is handed
+    /// the payloads as text has the batch checked as UTF-8 ([`HeadChain::chain`]).
+    pub(super) text: Vec<u8>,
     pub(super) entries: Vec<Entry>,
     /// The first batch of an `entries` array: the chain starts again from the genesis (a
     /// repeated `entries` member is a new array, and the last one read is the one reported).
@@ -33,8 +36,8 @@ pub(super) struct Entry {
     pub(super) head: Option<Range<usize>>,
 }
 
-/// The batch the reading thread is filling: its decoded text is bytes until it is handed over
-/// (the scan decodes eight bytes at a time, see `entry_scan`), and UTF-8 once it is.
+/// The batch the reading thread is filling (the scan decodes eight bytes at a time into its
+/// text, see `entry_scan`).
 #[derive(Default)]
 pub(super) struct Filling {
     pub(super) text: Vec<u8>,
@@ -54,23 +57,20 @@ impl Filling {
     }
 
     /// The batch filled so far, to hand over, leaving an empty one with `reused`'s allocations.
-    /// Its text is whole strings decoded from UTF-8 text with their escapes replaced by the
-    /// characters they stand for, so it is UTF-8: the error is never seen, and is not hidden
-    /// if it were.
-    pub(super) fn hand_over(&mut self, reused: Batch) -> Result<Batch, std::string::FromUtf8Error> {
+    pub(super) fn hand_over(&mut self, reused: Batch) -> Batch {
         let filled = std::mem::replace(
             self,
             Filling {
-                text: reused.text.into_bytes(),
+                text: reused.text,
                 entries: reused.entries,
                 new_array: false,
             },
         );
-        Ok(Batch {
-            text: String::from_utf8(filled.text)?,
+        Batch {
+            text: filled.text,
             entries: filled.entries,
             new_array: filled.new_array,
-        })
+        }
     }
 }
 
@@ -112,22 +112,33 @@ impl HeadChain {
         String::from_utf8_lossy(&self.head).into_owned()
     }
 
-    /// Chains the batch's entries in order, telling `each` of every one: its index, its
-    /// payload, and whether its recorded head equals the recomputed one.
-    pub(super) fn chain(&mut self, batch: &Batch, each: &mut impl FnMut(usize, &str, bool)) {
+    /// Chains the batch's entries in order, telling `each`, when there is one, of every one:
+    /// its index, its payload, and whether its recorded head equals the recomputed one. The
+    /// batch's text is checked as UTF-8 (once, whole) only for `each`: the chain itself hashes
+    /// the decoded bytes. Its text is always UTF-8 (see [`Batch::text`]): the error is never
+    /// seen, and is not hidden if it were.
+    pub(super) fn chain(
+        &mut self,
+        batch: &Batch,
+        mut each: Option<&mut impl FnMut(usize, &str, bool)>,
+    ) -> Result<(), std::str::Utf8Error> {
         if batch.new_array {
             *self = HeadChain::new();
         }
+        let text = match each {
+            Some(_) => std::str::from_utf8(&batch.text)?,
+            None => "",
+        };
         let mut hasher = Sha256::new();
         for entry in &batch.entries {
             let payload = &batch.text[entry.payload.clone()];
             hasher.update(self.head);
             hasher.update([0x1f]);
-            hasher.update(payload.as_bytes());
+            hasher.update(payload);
             // 32 bytes always encode into 64 digits: the error arm is unreachable.
             let _ = hex::encode_to_slice(hasher.finalize_reset(), &mut self.head);
             let recorded = entry.head.clone().map(|head| &batch.text[head]);
-            let ok = recorded.map(str::as_bytes) == Some(&self.head[..]);
+            let ok = recorded == Some(&self.head[..]);
             let index = self.chained;
             self.chained += 1;
             if !ok {
@@ -135,13 +146,24 @@ impl HeadChain {
                 if self.first_bad_entry.is_none() {
                     self.first_bad_entry = Some(BadEntry {
                         index,
-                        recorded: recorded.unwrap_or("(absent)").to_owned(),
+                        recorded: recorded.map_or_else(
+                            || "(absent)".to_owned(),
+                            |r| String::from_utf8_lossy(r).into_owned(),
+                        ),
                         recomputed: self.head(),
                     });
                 }
             }
-            each(index, payload, ok);
+            if let Some(each) = each.as_mut() {
+                // The payload's range is whole strings of the checked text.
+                each(
+                    index,
+                    text.get(entry.payload.clone()).unwrap_or_default(),
+                    ok,
+                );
+            }
         }
+        Ok(())
     }
 }
 
@@ -182,13 +204,17 @@ mod tests {
                     payload,
                 });
             }
-            batch.hand_over(Batch::default()).unwrap()
+            batch.hand_over(Batch::default())
         };
         let mut chain = HeadChain::new();
         let mut seen = Vec::new();
         let mut each = |i: usize, p: &str, ok: bool| seen.push((i, p.to_owned(), ok));
-        chain.chain(&batch(0..2, true, Some(1)), &mut each);
-        chain.chain(&batch(2..4, false, None), &mut each);
+        chain
+            .chain(&batch(0..2, true, Some(1)), Some(&mut each))
+            .unwrap();
+        chain
+            .chain(&batch(2..4, false, None), Some(&mut each))
+            .unwrap();
         assert_eq!(chain.head(), expected);
         assert_eq!(chain.chained, 4);
         assert_eq!(chain.bad_entries, 1);
@@ -200,7 +226,9 @@ mod tests {
         );
         assert_eq!(seen[1].1, "{\"a\":1}");
         assert_eq!(seen[3].1, "caf\u{e9}");
-        chain.chain(&batch(0..1, true, None), &mut |_, _, _| ());
+        chain
+            .chain(&batch(0..1, true, None), None::<&mut fn(usize, &str, bool)>)
+            .unwrap();
         assert_eq!((chain.chained, chain.bad_entries), (1, 0));
         assert_eq!(chain.head(), heads[0]);
     }
@@ -218,7 +246,7 @@ mod tests {
         assert!(batch.full());
         batch.new_array = true;
         assert!(!batch.is_empty());
-        let handed = batch.hand_over(Batch::default()).unwrap();
+        let handed = batch.hand_over(Batch::default());
         assert_eq!((handed.text.len(), handed.new_array), (BATCH_BYTES, true));
         assert!(batch.text.is_empty() && batch.is_empty());
         let reused = handed.cleared();

@@ -64,7 +64,7 @@ impl crate::error_code::Coded for SealedError {
 
 /// Verifies a sealed log read from `reader`.
 pub fn verify_stream(reader: impl Read + Send) -> Result<SealedReport, SealedError> {
-    verify_stream_each(reader, |_, _, _| {})
+    verify(reader, None::<&mut fn(usize, &str, bool)>)
 }
 
 /// [`verify_stream`], also handing every chained entry to `each` as it is read: its index, its
@@ -78,6 +78,15 @@ pub fn verify_stream_each(
     reader: impl Read + Send,
     mut each: impl FnMut(usize, &str, bool),
 ) -> Result<SealedReport, SealedError> {
+    verify(reader, Some(&mut each))
+}
+
+/// [`verify_stream_each`], with no one to tell of each entry when `each` is `None` (then the
+/// decoded payloads are only hashed, never looked at as text).
+fn verify(
+    reader: impl Read + Send,
+    mut each: Option<&mut impl FnMut(usize, &str, bool)>,
+) -> Result<SealedReport, SealedError> {
     let (full, full_batches) = mpsc::sync_channel::<Batch>(IN_FLIGHT);
     let (empty, empty_batches) = mpsc::channel::<Batch>();
     std::thread::scope(|scope| {
@@ -87,14 +96,25 @@ pub fn verify_stream_each(
             .map_err(SealedError::Io)?;
         let mut chain = HeadChain::new();
         // Ends when the reader is done, at the end of the log or at its first error.
+        let mut not_utf8 = None;
         for batch in full_batches {
-            chain.chain(&batch, &mut each);
+            if let Err(e) = chain.chain(&batch, each.as_deref_mut()) {
+                // Never seen (see `Batch::text`); the reader is stopped by the closed channel.
+                not_utf8 = Some(e);
+                break;
+            }
             // The reader may be done already; a batch it does not take back is dropped.
             let _ = empty.send(batch.cleared());
         }
         let framed = reading
             .join()
             .map_err(|_| SealedError::Io(io::Error::other("the sealed-log reader stopped")))?;
+        if let Some(e) = not_utf8 {
+            return Err(SealedError::Io(io::Error::new(
+                io::ErrorKind::InvalidData,
+                e,
+            )));
+        }
         let (document, duplicate) = framed.map_err(|stop| match stop {
             Stop::Io(e) => SealedError::Io(e),
             Stop::Syntax(e) => {
@@ -420,10 +440,7 @@ impl<R: Read> Framer<R> {
             return Ok(());
         }
         let reused = self.empty.try_recv().unwrap_or_default();
-        let batch = self
-            .batch
-            .hand_over(reused)
-            .map_err(|e| Stop::Io(io::Error::new(io::ErrorKind::InvalidData, e)))?;
+        let batch = self.batch.hand_over(reused);
         // Fails only once the chaining thread has stopped listening.
         self.full
             .send(batch)
