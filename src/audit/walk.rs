@@ -827,7 +827,7 @@ mod tests {
                 }
             }
         }
-        let walk = walk(&roots, None).unwrap();
+        let walk = walk(&roots, &[]).unwrap();
         let order: Vec<PathBuf> = walk.order.iter().map(|&i| walk.path(i)).collect();
         assert_eq!(order, sorted);
         let walked_dirs: Vec<PathBuf> = walk.dirs.iter().map(|d| d.path.clone()).collect();
