@@ -145,13 +145,17 @@ fn verify(tokens: &Path, pubfile: &Path) -> std::process::Output {
 #[test]
 fn agent_signs_tokens_that_verify_and_match_file_signed_ones() {
     let dir = tempfile::tempdir().unwrap();
+    // The tokens in a directory of their own: a key kept beside them is read from inside
+    // the evidence (approval-key-in-evidence), which is not what this test is about.
+    let tokens_dir = dir.path().join("tokens");
+    std::fs::create_dir(&tokens_dir).unwrap();
     let first = ssh_keygen(dir.path(), "id_ed25519");
     let agent = Agent::start(dir.path());
     agent.add(&first);
 
     // Renderer version 1 (its screen does not name the key's storage) for the byte
     // comparison below; version 3, the default, is compared apart from its shown text.
-    let tokens = dir.path().join("agent.ndjson");
+    let tokens = tokens_dir.join("agent.ndjson");
     let output = approve(
         &tokens,
         &agent.socket,
@@ -171,7 +175,7 @@ fn agent_signs_tokens_that_verify_and_match_file_signed_ones() {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&key_file, std::fs::Permissions::from_mode(0o600)).unwrap();
     }
-    let file_tokens = dir.path().join("file.ndjson");
+    let file_tokens = tokens_dir.join("file.ndjson");
     let key_arg = key_file.display().to_string();
     let output = approve(
         &file_tokens,
@@ -185,7 +189,7 @@ fn agent_signs_tokens_that_verify_and_match_file_signed_ones() {
     );
     // Version 3 names the storage on the screen ("ssh-agent" / "key file …"): only the
     // shown-text digest and length differ.
-    let agent_v2 = dir.path().join("agent-v2.ndjson");
+    let agent_v2 = tokens_dir.join("agent-v2.ndjson");
     let output = approve(&agent_v2, &agent.socket, &["--ssh-agent"]);
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     // The screen names the agent key as `ssh-add -l` does.
@@ -198,7 +202,7 @@ fn agent_signs_tokens_that_verify_and_match_file_signed_ones() {
     );
     let verified = verify(&agent_v2, &dir.path().join("id_ed25519.pub"));
     assert_eq!(verified.status.code(), Some(0), "{verified:?}");
-    let file_v2 = dir.path().join("file-v2.ndjson");
+    let file_v2 = tokens_dir.join("file-v2.ndjson");
     let output = approve(&file_v2, &agent.socket, &["--key-file", &key_arg]);
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     let (agent_payload, agent_shown) = crate::support::payload_and_shown(&agent_v2);
@@ -210,7 +214,7 @@ fn agent_signs_tokens_that_verify_and_match_file_signed_ones() {
     // Two keys loaded: refused with both key ids, unless --ssh-key picks one.
     let second = ssh_keygen(dir.path(), "other");
     agent.add(&second);
-    let refused_tokens = dir.path().join("refused.ndjson");
+    let refused_tokens = tokens_dir.join("refused.ndjson");
     let output = approve(&refused_tokens, &agent.socket, &["--ssh-agent"]);
     assert_eq!(output.status.code(), Some(2), "{output:?}");
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -233,7 +237,7 @@ fn agent_signs_tokens_that_verify_and_match_file_signed_ones() {
     }
     assert!(stderr.contains("--ssh-key"), "{stderr}");
     assert!(!refused_tokens.exists());
-    let picked = dir.path().join("picked.ndjson");
+    let picked = tokens_dir.join("picked.ndjson");
     let other_pub = dir.path().join("other.pub").display().to_string();
     let output = approve(
         &picked,

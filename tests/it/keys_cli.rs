@@ -113,12 +113,16 @@ fn key_show_names_each_kind_and_never_prints_a_secret() {
 #[test]
 fn public_key_options_take_openssh_lines() {
     let dir = tempfile::tempdir().unwrap();
+    // The tokens in a directory of their own: a key kept beside them is read from inside
+    // the evidence (approval-key-in-evidence), which is not what this test is about.
+    let tokens_dir = dir.path().join("tokens");
+    std::fs::create_dir(&tokens_dir).unwrap();
     let ssh = write_mode(
         &dir.path().join("id_ed25519.pub"),
         &format!("{SSH_LINE}\n"),
         0o644,
     );
-    let tokens = dir.path().join("t.ndjson");
+    let tokens = tokens_dir.join("t.ndjson");
     std::fs::write(&tokens, format!("{}\n", fixture_line())).unwrap();
     let (code, stdout, stderr) = run(sealkit()
         .args(["verify", "approval"])
@@ -414,12 +418,16 @@ fn readme_renderer_2_screen_is_the_real_one() {
 #[test]
 fn a_key_file_not_recognisably_public_shows_only_its_key_id() {
     let dir = tempfile::tempdir().unwrap();
+    // The tokens in a directory of their own: a key kept beside them is read from inside
+    // the evidence (approval-key-in-evidence), which is not what this test is about.
+    let tokens_dir = dir.path().join("tokens");
+    std::fs::create_dir(&tokens_dir).unwrap();
     let file = write_mode(
         &dir.path().join("trusted.txt"),
         &format!("{PUBKEY}\n"),
         0o620,
     );
-    let tokens = dir.path().join("t.ndjson");
+    let tokens = tokens_dir.join("t.ndjson");
     std::fs::write(&tokens, format!("{}\n", fixture_line())).unwrap();
     for format in ["human", "json"] {
         let output = sealkit()
