@@ -74,6 +74,19 @@ fn chain_mismatches(codes: &[String]) -> usize {
         .count()
 }
 
+/// Audits `dir` and asserts its exit status and how many `chain-state-mismatch` findings it
+/// has (`expected`), showing the other findings when they differ; returns every code.
+fn audit_finds(dir: &Path, installation: &Installation, expected: (i32, usize)) -> Vec<String> {
+    let (status, codes) = audit(dir, installation);
+    assert_eq!(
+        (status, chain_mismatches(&codes)),
+        expected,
+        "{:?}",
+        others(&codes)
+    );
+    codes
+}
+
 #[test]
 fn the_head_over_interleaved_sessions_is_the_chain_in_decision_order() {
     let installation = Installation::new(evidence::DEFAULT_SEED ^ 40);
@@ -92,37 +105,19 @@ fn the_head_over_interleaved_sessions_is_the_chain_in_decision_order() {
 
     // The host's own head: the chain over the lines in decision order.
     let head = head_over(&decision_order);
-    let (status, codes) = audit(&dir.path, &installation);
-    assert_eq!(
-        (status, chain_mismatches(&codes)),
-        (0, 0),
-        "{:?}",
-        others(&codes)
-    );
+    let codes = audit_finds(&dir.path, &installation, (0, 0));
     assert!(codes.iter().any(|c| c == "counter-reused"));
 
     // The same lines chained in the order the audit reads them: not the host's head.
     write_head(&dir.path, &head_over(&walk_order));
-    let (status, codes) = audit(&dir.path, &installation);
-    assert_eq!(
-        (status, chain_mismatches(&codes)),
-        (1, 1),
-        "{:?}",
-        others(&codes)
-    );
+    audit_finds(&dir.path, &installation, (1, 1));
 
     // Two neighbours of the middle session swapped: the order matters, one by one.
     let middle = decision_order.len() / 2;
     let mut swapped = decision_order.clone();
     swapped.swap(middle, middle + 1);
     write_head(&dir.path, &head_over(&swapped));
-    let (status, codes) = audit(&dir.path, &installation);
-    assert_eq!(
-        (status, chain_mismatches(&codes)),
-        (1, 1),
-        "{:?}",
-        others(&codes)
-    );
+    audit_finds(&dir.path, &installation, (1, 1));
 
     // A receipt of a denied call deleted (no release, so no operation-state finding): the head the host kept no longer matches (and it does once the
     // state is the chain without that receipt, so only the deletion was found).
@@ -132,21 +127,9 @@ fn the_head_over_interleaved_sessions_is_the_chain_in_decision_order() {
         .position(|f| audit_line(f).ends_with("\"verdict\":\"deny\"}"))
         .unwrap();
     std::fs::remove_file(&decision_order[deleted]).unwrap();
-    let (status, codes) = audit(&dir.path, &installation);
-    assert_eq!(
-        (status, chain_mismatches(&codes)),
-        (1, 1),
-        "{:?}",
-        others(&codes)
-    );
+    audit_finds(&dir.path, &installation, (1, 1));
     let mut rest = decision_order.clone();
     rest.remove(deleted);
     write_head(&dir.path, &head_over(&rest));
-    let (status, codes) = audit(&dir.path, &installation);
-    assert_eq!(
-        (status, chain_mismatches(&codes)),
-        (0, 0),
-        "{:?}",
-        others(&codes)
-    );
+    audit_finds(&dir.path, &installation, (0, 0));
 }
