@@ -89,6 +89,10 @@ pub struct Walk {
     pub keys_found: Vec<Option<Inside>>,
 }
 
+/// What [`Walk::read_metadata`] learns of one entry: its fingerprint, its Unix mode, and which
+/// of the given key files (by index) it is, and how.
+type EntryMetadata = (u64, Option<u32>, Vec<(usize, Inside)>);
+
 impl Walk {
     /// The path of the walk's item number `index`, as the walk saw it.
     pub fn path(&self, index: u32) -> PathBuf {
@@ -221,7 +225,7 @@ impl Walk {
     /// approval keys').
     fn read_metadata(&mut self, keys: &[PinFile]) {
         use rayon::prelude::*;
-        let read: Vec<(u64, Option<u32>, Vec<(usize, Inside)>)> = (0..self.items.len() as u32)
+        let read: Vec<EntryMetadata> = (0..self.items.len() as u32)
             .into_par_iter()
             .map(|index| {
                 if self.items[index as usize].kind == ItemKind::Unreadable {

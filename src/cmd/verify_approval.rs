@@ -55,7 +55,7 @@ pub fn run(args: VerifyApprovalArgs, global: &Global) -> miette::Result<Outcome>
     .map_err(super::diagnostic::report)?;
     let trust = trusted_key(&args)?;
     let (key, key_shown) = match &trust {
-        Trust::Key(key, shown, _) => (key.clone(), *shown),
+        Trust::Key(key, shown, _) => ((**key).clone(), *shown),
         Trust::Approvers(approvers, _) => (approvers.entries[0].key.clone(), false),
     };
     let checked = Checked::from_args(&args)?;
@@ -207,7 +207,7 @@ fn trusted_key(args: &VerifyApprovalArgs) -> miette::Result<Trust> {
     }
     match &args.pubkey {
         Some(value) => public_key_arg("--pubkey", value)
-            .map(|given| Trust::Key(given.key, given.shown, given.file))
+            .map(|given| Trust::Key(Box::new(given.key), given.shown, given.file))
             .map_err(report),
         None => Err(miette!(
             "give the trusted key with --pubkey HEX|FILE or --trusted-approvers FILE"
@@ -218,7 +218,7 @@ fn trusted_key(args: &VerifyApprovalArgs) -> miette::Result<Trust> {
 /// What the lines are verified under: one key (whether it may be printed in full, and the
 /// file it was read from), or a trusted-approvers list (and its file).
 enum Trust {
-    Key(PublicKey, bool, Option<PathBuf>),
+    Key(Box<PublicKey>, bool, Option<PathBuf>),
     Approvers(Approvers, PathBuf),
 }
 
