@@ -53,6 +53,12 @@ fn stdin() -> Box<dyn Read + Send> {
 /// 1 MiB in base64), a tool specification or an envelope parameter file.
 pub const MAX_SMALL_INPUT_BYTES: u64 = 16 * 1024 * 1024;
 
+/// The path an argument names when it is a file, none when it is `-` (standard input): the
+/// one rule every command reads `-` by.
+pub fn named_file(path: &Path) -> Option<&Path> {
+    (path.as_os_str() != "-").then_some(path)
+}
+
 /// One file input of a command: standard input (`-`) or a path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Input {
@@ -63,10 +69,9 @@ pub enum Input {
 impl Input {
     /// `-` is standard input; anything else is a path (`./-` names a file called `-`).
     pub fn new(path: &Path) -> Self {
-        if path.as_os_str() == "-" {
-            Input::Stdin
-        } else {
-            Input::Path(path.to_path_buf())
+        match named_file(path) {
+            Some(path) => Input::Path(path.to_path_buf()),
+            None => Input::Stdin,
         }
     }
 

@@ -45,8 +45,8 @@ pub fn run(args: AuditArgs, global: &Global) -> miette::Result<Outcome> {
         pin,
         approvers,
         approval_key_files: (args.trusted_approvers.iter())
-            .filter(|path| path.as_os_str() != "-")
-            .cloned()
+            .filter_map(|path| crate::input::named_file(path))
+            .map(Path::to_path_buf)
             .collect(),
         token_files: Vec::new(),
         jobs,

@@ -135,8 +135,8 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
         approvers: approvers.list.clone(),
         approval_key_files: approvers.files.clone(),
         token_files: (args.tokens.iter())
-            .filter(|path| path.as_os_str() != "-")
-            .cloned()
+            .filter_map(|path| crate::input::named_file(path))
+            .map(Path::to_path_buf)
             .collect(),
         jobs,
     };
@@ -463,9 +463,8 @@ fn approval_keys(args: &ReportArgs) -> miette::Result<(ApprovalKeys, Vec<Input>)
     if let Some(path) = &args.trusted_approvers {
         let bytes = read_input(path, "trusted-approvers", None, &mut inputs)?;
         let list = Approvers::parse_bytes(&bytes, path).map_err(super::diagnostic::report)?;
-        if path.as_os_str() != "-" {
-            keys.files.push(path.clone());
-        }
+        keys.files
+            .extend(crate::input::named_file(path).map(Path::to_path_buf));
         for entry in &list.entries {
             let source = format!("{} line {}: {}", path.display(), entry.line, entry.name);
             keys.anchors.push((entry.key.clone(), source));

@@ -231,10 +231,8 @@ fn key_in_evidence(trust: &Trust, tokens: Option<&Path>) -> Option<crate::findin
         Trust::Key(_, _, file) => file.as_deref()?,
         Trust::Approvers(_, path) => path,
     };
-    let tokens = tokens.filter(|path| path.as_os_str() != "-")?;
-    if file.as_os_str() == "-" {
-        return None;
-    }
+    let tokens = crate::input::named_file(tokens?)?;
+    let file = crate::input::named_file(file)?;
     let key = crate::receipt::pin::PinFile::at(file, crate::receipt::pin::KeyRole::Approval);
     let mut placement = crate::receipt::pin::KeyPlacement::new(&key);
     let inside = placement.beside(tokens)?;

@@ -292,9 +292,9 @@ impl<'a> KeyPlacement<'a> {
 /// one its path names and, when the path is a link, the one its file is in (none for
 /// standard input).
 fn evidence_dirs(file: &Path) -> Vec<PathBuf> {
-    if file.as_os_str() == "-" {
+    let Some(file) = crate::input::named_file(file) else {
         return Vec::new();
-    }
+    };
     let parent = |path: &Path| match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
         _ => PathBuf::from("."),
