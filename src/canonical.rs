@@ -575,8 +575,9 @@ mod tests {
     /// Every character that can stop a plain run (all of U+0000–U+007F), and non-ASCII ones,
     /// at every offset of a word and beside each other, in strings that end on a word and
     /// off one: the word-at-a-time writers against serde_json's own `to_string` and against
-    /// Lean's `Json.escape` written character by character (its definition). Not yet seen
-    /// red under a mutation (the run in docs/mutants.md, issue 40 phase 3, did not get to it).
+    /// Lean's `Json.escape` written character by character (its definition). Seen red with
+    /// `write_lean_string` writing `\N` for a newline (by hand; the cargo-mutants run in
+    /// docs/mutants.md, issue 40 phase 3, did not get to it).
     #[test]
     fn string_writers_match_their_definitions_at_every_offset() {
         let lean_by_definition = |text: &str| {
