@@ -29,10 +29,7 @@ fn options(key: Option<&Path>) -> Options {
     }
 }
 
-fn keep(
-    findings: &mut Vec<(String, String, String, String)>,
-    finding: &sealkit::finding::Finding,
-) {
+fn keep(findings: &mut Vec<(String, String, String, String)>, finding: &sealkit::finding::Finding) {
     findings.push((
         finding.code.as_str().to_owned(),
         finding
@@ -241,7 +238,9 @@ fn links_and_special_files_mapped_from_their_paths_reduce_to_the_commands_findin
     // A socket's path must fit in `sun_path` (108 bytes): a short name.
     let socket = dir.path().join("sock");
     let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
-    let misnamed = dir.path().join(std::ffi::OsStr::from_bytes(b"receipt-\xff.json"));
+    let misnamed = dir
+        .path()
+        .join(std::ffi::OsStr::from_bytes(b"receipt-\xff.json"));
     write_private(&misnamed, b"{}");
     let key = support::receipt_key_file(NEW);
     let (findings, _) = assert_same(&[dir.path().to_path_buf()], Some(&key));
@@ -253,8 +252,7 @@ fn links_and_special_files_mapped_from_their_paths_reduce_to_the_commands_findin
     };
     assert_eq!(
         at("symlink-skipped"),
-        [dir
-            .path()
+        [dir.path()
             .join(format!("receipt-00000000000000000098-{hash}.json"))
             .display()
             .to_string()]
