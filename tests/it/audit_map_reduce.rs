@@ -258,6 +258,15 @@ fn links_and_special_files_mapped_from_their_paths_reduce_to_the_commands_findin
             .to_string()]
     );
     assert_eq!(at("not-regular-file"), [socket.display().to_string()]);
+    // The link's finding names where it points (seen red under `symlink_message` → "").
+    let link = (findings.iter())
+        .find(|f| f.0 == "symlink-skipped")
+        .unwrap();
+    assert_eq!(
+        link.2,
+        format!("symbolic link to {L1_ALLOW}: not followed"),
+        "{link:?}"
+    );
     assert_eq!(at("misnamed-receipt"), [misnamed.display().to_string()]);
 }
 
