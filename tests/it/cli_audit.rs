@@ -851,3 +851,44 @@ fn a_counter_of_fewer_than_twenty_digits_is_only_misnamed() {
     let path = dir.path().join(&short).display().to_string();
     assert_eq!(errors, [("misnamed-receipt", path.as_str())]);
 }
+
+/// A receipt file over the 64 MiB limit is not read (an `unreadable-file` naming its size);
+/// one of exactly the limit is read and judged on its bytes. Sparse files, so the test writes
+/// nothing. Seen red under cargo-mutants' `>` → `==` (the file over the limit was read) and
+/// `>` → `>=` (the file at the limit was refused) in `map::read_stable`.
+#[test]
+fn a_receipt_file_over_the_size_limit_is_not_read() {
+    const LIMIT: u64 = 64 * 1024 * 1024;
+    let dir = receipt_dir(NEW, &[L2_BLOCK]);
+    let hash = "460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793";
+    let sized = |counter: u64, len: u64| {
+        let path = dir
+            .path()
+            .join(format!("receipt-{counter:020}-{hash}.json"));
+        let file = std::fs::File::create(&path).unwrap();
+        file.set_len(len).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        path.display().to_string()
+    };
+    let at_limit = sized(98, LIMIT);
+    let over = sized(99, LIMIT + 1);
+    let run = pinned(dir.path());
+    let unreadable: Vec<(&str, &str)> = (run.findings.iter())
+        .filter(|f| f["code"] == Code::UnreadableFile.as_str())
+        .map(|f| (f["path"].as_str().unwrap(), f["message"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        unreadable,
+        [(
+            over.as_str(),
+            "67108865 bytes: larger than 67108864, not read"
+        )],
+        "{:?}",
+        run.findings
+    );
+    assert!(
+        (run.findings.iter()).any(|f| f["path"] == at_limit.as_str()),
+        "the file at the limit was judged: {:?}",
+        run.findings
+    );
+}
