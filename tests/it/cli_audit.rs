@@ -892,3 +892,29 @@ fn a_receipt_file_over_the_size_limit_is_not_read() {
         run.findings
     );
 }
+
+/// Only a directory seal-host writes into (receipts, its key, its state files) holds
+/// "unexpected" files: a README in a sibling directory of the archive is none of the audit's
+/// business. Seen red under cargo-mutants' `is_receipt_dir` → `true` guard in `Reduce::add`
+/// (the README became an `unexpected-file`).
+#[test]
+fn files_outside_receipt_directories_are_not_unexpected() {
+    let archive = tempfile::tempdir().unwrap();
+    let host = archive.path().join("host-a");
+    std::fs::rename(receipt_dir(NEW, &[L2_BLOCK]).keep(), &host).unwrap();
+    write_private(&host.join("notes.txt"), b"not seal-host's");
+    let docs = archive.path().join("docs");
+    std::fs::create_dir(&docs).unwrap();
+    write_private(&docs.join("README"), b"how we keep receipts");
+    let run = pinned(archive.path());
+    let unexpected: Vec<&str> = (run.findings.iter())
+        .filter(|f| f["code"] == Code::UnexpectedFile.as_str())
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        unexpected,
+        [host.join("notes.txt").display().to_string()],
+        "{:?}",
+        run.findings
+    );
+}
