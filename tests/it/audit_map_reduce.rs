@@ -282,3 +282,32 @@ fn the_listing_guard_is_fnv_1a() {
     assert_eq!(map::path_check(Path::new("a")), 0xaf63_dc4c_8601_ec8c);
     assert_eq!(map::path_check(Path::new("foobar")), 0x8594_4171_f739_67e8);
 }
+
+/// A directory the walk cannot list (here: deeper than PATH_MAX, which even root cannot open
+/// by its path) is reported with the walk's reason, whatever a mapper finds at that path
+/// later. Seen red under cargo-mutants' deletion of the `ItemKind::Unreadable` arm in
+/// `Reduce::add` (the mapper's own error message replaced the walk's).
+#[test]
+fn what_the_walk_could_not_list_is_reported_with_the_walks_reason() {
+    let archive = tempfile::tempdir().unwrap();
+    let long = "d".repeat(200);
+    // std's paths cannot reach that deep; a shell's `cd -P` (relative, physical) can.
+    let script = format!(
+        "cd '{}' && for i in $(seq 25); do mkdir {long} && cd -P {long} || exit 1; done && echo x > notes.txt",
+        archive.path().display()
+    );
+    assert!(std::process::Command::new("sh")
+        .args(["-c", &script])
+        .status()
+        .unwrap()
+        .success());
+    let (findings, _) = assert_same(&[archive.path().to_path_buf()], None);
+    let unreadable: Vec<&(String, String, String, String)> = (findings.iter())
+        .filter(|f| f.0 == "unreadable-file")
+        .collect();
+    assert_eq!(unreadable.len(), 1, "{findings:?}");
+    assert!(
+        unreadable[0].2.contains("File name too long"),
+        "{unreadable:?}"
+    );
+}
