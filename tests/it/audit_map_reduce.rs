@@ -311,3 +311,67 @@ fn what_the_walk_could_not_list_is_reported_with_the_walks_reason() {
         "{unreadable:?}"
     );
 }
+
+/// A listing made elsewhere (object storage: `Plan::listed`, its files' bytes handed to the
+/// mapper) reduces to what the command's audit finds on the same files, with every path as
+/// listed. Seen red under cargo-mutants' deletion of `path: parent` in `walk::listed` (the
+/// directory's own finding lost its path).
+#[test]
+fn a_listing_made_elsewhere_reduces_to_the_commands_findings() {
+    let dir = full_new_dir();
+    // Released calls without the operation state: a finding about the directory itself.
+    std::fs::remove_file(dir.path().join(".seal-operation-state.json")).unwrap();
+    let key = support::receipt_key_file(NEW);
+    let options = options(Some(&key));
+    let expected = audited(&[dir.path().to_path_buf()], &options);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let mut read = |path: &Path, limit: u64| -> Result<Vec<u8>, String> {
+        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+        assert!(bytes.len() as u64 <= limit);
+        Ok(bytes)
+    };
+    let plan = Plan::listed(&[dir.path().to_path_buf()], &files, &mut read);
+    assert_eq!(plan.len(), files.len());
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let entries: Vec<map::Entry> = (0..plan.len())
+        .map(|p| map::Entry::from_path(plan.path(p), Some(std::fs::read(&files[p]).unwrap())))
+        .collect();
+    let facts = audit::map_entries(&entries, &options, &pool);
+    let mut findings = Vec::new();
+    let mut sink = |event: Event<'_>| {
+        if let Event::Finding(finding) = event {
+            keep(&mut findings, finding);
+        }
+        Ok(())
+    };
+    let mut reduce = reduce::Reduce::begin(&plan, &mut sink).unwrap();
+    for facts in facts {
+        reduce.add(&plan, facts, None, &mut sink).unwrap();
+    }
+    let summary = reduce.finish(&plan, &mut sink).unwrap();
+    findings.sort();
+    assert_eq!(findings, expected.0);
+    assert_eq!(serde_json::to_value(&summary).unwrap(), expected.1);
+    // The sessions' reused counters are found under each file's full path, and the missing
+    // state under the directory's.
+    let reused: Vec<&str> = (findings.iter())
+        .filter(|f| f.0 == "counter-reused")
+        .map(|f| f.1.as_str())
+        .collect();
+    assert!(!reused.is_empty(), "{findings:?}");
+    assert!(reused
+        .iter()
+        .all(|p| Path::new(p).parent() == Some(dir.path())));
+    let state: Vec<&str> = (findings.iter())
+        .filter(|f| f.0 == "operation-state-mismatch")
+        .map(|f| f.1.as_str())
+        .collect();
+    assert_eq!(state, [dir.path().display().to_string()], "{findings:?}");
+}
