@@ -594,3 +594,37 @@ fn the_page_does_not_grow_past_the_sample() {
     }
     assert!((sizes[1] - sizes[0]).abs() < 1_000, "{sizes:?}");
 }
+
+/// Every row without authentication is kept whole, however many there are: with no key
+/// pinned, 300 receipts give 300 rows, none folded into the counts of the sample. Seen red
+/// under cargo-mutants' `||` → `&&` in `Sample::offer` (only rows with an error were kept;
+/// 100 unauthenticated receipts became counts).
+#[test]
+fn every_unauthenticated_row_is_kept_past_the_sample() {
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path().join("receipts");
+    std::fs::create_dir(&dir).unwrap();
+    let root = report_support::root();
+    let seed: [u8; 32] = std::fs::read(root.join(crate::generated_receipts::SEED))
+        .unwrap()
+        .try_into()
+        .unwrap();
+    let template = sealkit::receipt::parse(
+        &std::fs::read(root.join(crate::generated_receipts::TEMPLATE)).unwrap(),
+    )
+    .unwrap();
+    crate::generated_receipts::generate(&dir, &template, &seed, 300);
+    let out = temp.path().join("model.json");
+    let output = report_support::sealkit()
+        .args(["report", "--format", "json", "--out"])
+        .arg(&out)
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.exists(), "{}", String::from_utf8_lossy(&output.stderr));
+    let m: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let rows = m["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 300, "{}", m["summary"]);
+    assert!(rows.iter().all(|r| r["class"] == "unauthenticated"));
+    assert_eq!(m["summary"]["rows_omitted"], 0);
+}
