@@ -596,9 +596,10 @@ fn the_page_does_not_grow_past_the_sample() {
 }
 
 /// Every row without authentication is kept whole, however many there are: with no key
-/// pinned, 300 receipts give 300 rows, none folded into the counts of the sample. Seen red
-/// under cargo-mutants' `||` → `&&` in `Sample::offer` (only rows with an error were kept;
-/// 100 unauthenticated receipts became counts).
+/// pinned, 300 receipts give 300 rows, none folded into the counts of the sample. (Each such
+/// row also carries an error, `signer-unpinned`: every signature status but "verifies" makes
+/// one, so cargo-mutants' `||` → `&&` in `Sample::offer` keeps them too and is equivalent;
+/// this holds the guarantee itself, e.g. against a cap on the rows that must be kept.)
 #[test]
 fn every_unauthenticated_row_is_kept_past_the_sample() {
     let temp = tempfile::tempdir().unwrap();
