@@ -629,3 +629,40 @@ fn every_unauthenticated_row_is_kept_past_the_sample() {
     assert!(rows.iter().all(|r| r["class"] == "unauthenticated"));
     assert_eq!(m["summary"]["rows_omitted"], 0);
 }
+
+/// Rows folded into the counts keep their warnings in the counts: 300 receipts, each
+/// re-serialized compactly after signing (`not-host-layout`, a warning; the signature still
+/// verifies), leave 200 sampled rows and 100 counted, with 100 warnings among them. Seen red
+/// under cargo-mutants' `+=` → `*=` and `==` → `!=` (warnings counted as 0, or the other
+/// findings counted) in `Sample::offer`.
+#[test]
+fn rows_past_the_sample_keep_their_warnings_in_the_counts() {
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path().join("receipts");
+    std::fs::create_dir(&dir).unwrap();
+    let root = report_support::root();
+    let seed: [u8; 32] = std::fs::read(root.join(crate::generated_receipts::SEED))
+        .unwrap()
+        .try_into()
+        .unwrap();
+    let template = sealkit::receipt::parse(
+        &std::fs::read(root.join(crate::generated_receipts::TEMPLATE)).unwrap(),
+    )
+    .unwrap();
+    for file in crate::generated_receipts::generate(&dir, &template, &seed, 300) {
+        let parsed: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+        std::fs::write(&file, serde_json::to_vec(&parsed).unwrap()).unwrap();
+    }
+    let out = temp.path().join("model.json");
+    report(&out, &dir, &[], &["--format", "json"]);
+    let m: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(m["summary"]["receipts"], 300, "{}", m["summary"]);
+    assert_eq!(m["rows"].as_array().unwrap().len(), 200);
+    let omitted = m["omitted"].as_array().unwrap();
+    let sum = |key: &str| -> u64 { omitted.iter().map(|a| a[key].as_u64().unwrap()).sum() };
+    assert_eq!(
+        (sum("receipts"), sum("warnings")),
+        (100, 100),
+        "{omitted:?}"
+    );
+}
