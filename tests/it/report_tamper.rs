@@ -633,7 +633,7 @@ fn every_unauthenticated_row_is_kept_past_the_sample() {
 /// Rows folded into the counts keep their warnings in the counts: 300 receipts, each
 /// re-serialized compactly after signing (`not-host-layout`, a warning; the signature still
 /// verifies), leave 200 sampled rows and 100 counted, with 100 warnings among them. Seen red
-/// under cargo-mutants' `+=` → `*=` and `==` → `!=` (warnings counted as 0, or the other
+/// under cargo-mutants' `+=` → `*=` and `-=` and `==` → `!=` (warnings counted as 0 or underflowing, or the other
 /// findings counted) in `Sample::offer`.
 #[test]
 fn rows_past_the_sample_keep_their_warnings_in_the_counts() {
