@@ -375,3 +375,65 @@ fn a_listing_made_elsewhere_reduces_to_the_commands_findings() {
         .collect();
     assert_eq!(state, [dir.path().display().to_string()], "{findings:?}");
 }
+
+/// Changes a file in place (the same length, its modification time set back) the moment the
+/// audit has read it: only its change time tells.
+struct ChangeAfterRead {
+    target: PathBuf,
+    mtime: std::time::SystemTime,
+    done: std::sync::atomic::AtomicBool,
+}
+
+impl audit::Observer for ChangeAfterRead {
+    fn read(&self, path: &Path) {
+        use std::io::{Seek, Write};
+        if path != self.target || self.done.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            return;
+        }
+        let mut file = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+        file.seek(std::io::SeekFrom::Start(1)).unwrap();
+        file.write_all(b" ").unwrap();
+        file.set_modified(self.mtime).unwrap();
+    }
+}
+
+/// A receipt changed in place after it was opened and read, keeping its length and its
+/// modification time, is still `changed-during-audit`: the file's state is compared again
+/// after the read (inode, device, length, modification and change times). Seen red under
+/// cargo-mutants' `same_file_state` → `true` and under each of its six `&&` → `||` (the
+/// last, between the change time's seconds and nanoseconds, can only be caught when the
+/// change falls in the same second as the file's creation, as it does here but for a run
+/// that straddles a second).
+#[test]
+fn a_receipt_changed_in_place_after_its_read_is_changed_during_audit() {
+    let dir = full_new_dir();
+    let target = dir.path().join(L1_ALLOW);
+    let mtime = std::fs::metadata(&target).unwrap().modified().unwrap();
+    let observer = ChangeAfterRead {
+        target: target.clone(),
+        mtime,
+        done: Default::default(),
+    };
+    let key = support::receipt_key_file(NEW);
+    let mut changed = Vec::new();
+    audit::audit(
+        &[dir.path().to_path_buf()],
+        &options(Some(&key)),
+        &observer,
+        &mut |event| {
+            let findings: Vec<&sealkit::finding::Finding> = match &event {
+                Event::Receipt(entry) => entry.file_findings.iter().collect(),
+                Event::Finding(finding) => vec![finding],
+            };
+            for finding in findings {
+                if finding.code.as_str() == "changed-during-audit" {
+                    changed.push(finding.path.clone().unwrap());
+                }
+            }
+            Ok(())
+        },
+    )
+    .unwrap();
+    assert!(observer.done.into_inner(), "the target was never read");
+    assert_eq!(changed, [target]);
+}
