@@ -32,6 +32,8 @@
 # per-test-run limit in seconds (the baseline run is skipped: run the tests green first), and
 # MUTANTS_BUILD_TIMEOUT (default: MUTANTS_TIMEOUT) the per-build one (a loaded machine can
 # take longer to build a mutant than to test it);
+# MUTANTS_OUT (default mutants.out) is where results go, so that two runs side by side (each
+# with its own CARGO_TARGET_DIR) keep theirs apart;
 # MUTANTS_TEST_TOOL (default cargo) may be `nextest` (cargo-nextest, when installed), which
 # stops a mutant's run at its first failing test: a caught mutant then costs seconds, not the
 # whole suite (the filters after `--` work the same).
@@ -89,7 +91,7 @@ tests_of() {
         report) echo "--lib report report_model report_tamper report_page report_frame_joins evidence_cli evidence_hostile verdict_pins audit_copies receipt_key_in_evidence" ;;
         wire) echo "--lib meta request wire target_refusals target_tool_spec json_test_suite fuzz_regressions identity_vectors spec_conformance watched_mutations meta_edges refusal_agreement regression" ;;
         keys) echo "--lib keys keys_cli keys_hostile keys_approvers keys_agent regression" ;;
-        audit) echo "--lib audit audit_head_state cli_audit audit_approvers audit_copies receipt_key_in_evidence verdict_pins empty_evidence duplicate_members regression" ;;
+        audit) echo "--lib audit audit_head_state audit_map_reduce cli_audit audit_approvers audit_copies receipt_key_in_evidence approval_key_in_evidence verdict_pins empty_evidence duplicate_members regression" ;;
         evidence) echo "--lib jcs evidence frame jcs_vectors evidence_cli evidence_hostile fuzz_corpus" ;;
         verdicts) echo "mutation_pins approval_verify_cli" ;;
         contract) echo "--lib input in_process outcome finding path_json diagnostic target_record regression empty_evidence typed_errors" ;;
@@ -109,11 +111,11 @@ for group in "${groups[@]}"; do
     # areas named for a group become test-name filters after `--`.
     test_args=()
     filters=()
-    out="mutants.out/$group"
+    out="${MUTANTS_OUT:-mutants.out}/$group"
     if [ "$all_tests" = 1 ]; then
         # Every module of the integration binary, no filter.
         test_args+=(--cargo-arg=--test=it)
-        out="mutants.out/$group-all"
+        out="${MUTANTS_OUT:-mutants.out}/$group-all"
     else
         for t in $(tests_of "$group"); do
             case "$t" in
