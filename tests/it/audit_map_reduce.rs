@@ -10,10 +10,14 @@ use crate::cli_audit::{full_new_dir, write_private, L1_ALLOW};
 use crate::support::{self, NEW_RECEIPTS as NEW};
 use sealkit::audit::{self, facts_codec, map, reduce, Event, Options, Plan, Quiet};
 use sealkit::receipt::pin;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-/// Findings as `(code, path, message)`, sorted, and the summary as JSON.
-type Outcome = (Vec<(String, String, String)>, serde_json::Value);
+/// Findings as `(code, path, message, severity)`, sorted, and the summary as JSON. The
+/// severity is compared too: it decides the exit status (seen red under cargo-mutants'
+/// `==` → `!=` in `facts_codec::finding_of`'s severity lookup, which turned a decoded
+/// error into info).
+type Outcome = (Vec<(String, String, String, String)>, serde_json::Value);
 
 fn options(key: Option<&Path>) -> Options {
     Options {
@@ -25,7 +29,7 @@ fn options(key: Option<&Path>) -> Options {
     }
 }
 
-fn keep(findings: &mut Vec<(String, String, String)>, finding: &sealkit::finding::Finding) {
+fn keep(findings: &mut Vec<(String, String, String, String)>, finding: &sealkit::finding::Finding) {
     findings.push((
         finding.code.as_str().to_owned(),
         finding
@@ -34,6 +38,7 @@ fn keep(findings: &mut Vec<(String, String, String)>, finding: &sealkit::finding
             .map(|p| p.display().to_string())
             .unwrap_or_default(),
         finding.message.clone(),
+        finding.severity.as_str().to_owned(),
     ));
 }
 
@@ -88,6 +93,8 @@ fn mapped_and_reduced(roots: &[PathBuf], options: &Options, partitions: usize) -
             reduce.add(&plan, facts, None, &mut sink).unwrap();
         }
     }
+    // What the Python reducer's `added()` reports (seen red under `Reduce::added` → 0 and → 1).
+    assert_eq!(reduce.added(), paths.len());
     let summary = reduce.finish(&plan, &mut sink).unwrap();
     findings.sort();
     (findings, serde_json::to_value(&summary).unwrap())
@@ -211,4 +218,160 @@ fn facts_out_of_order_or_missing_are_refused() {
         "{error}"
     );
     assert!(facts_codec::decode(b"{\"sealkit_audit_facts\":2,\"files\":[]}").is_err());
+}
+
+/// Links, special files and names that are not UTF-8, mapped from their paths alone
+/// (`Entry::from_path`, as the Dask workers map), are what the walk calls them: a link named
+/// like a receipt is a skipped link, a socket is not a regular file, and a misnamed file keeps
+/// its exact name through the facts' encoding, in every partition count. Seen red under
+/// cargo-mutants' `is_symlink()` → `false` and `is_file()` → `true` guards in
+/// `Entry::from_path` (the link became a special file; the socket was opened as a file), and
+/// under `facts_codec::os_path` → `Ok(Default::default())` (the name came back empty).
+#[test]
+fn links_and_special_files_mapped_from_their_paths_reduce_to_the_commands_findings() {
+    let dir = full_new_dir();
+    let hash = "460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793";
+    std::os::unix::fs::symlink(
+        L1_ALLOW,
+        dir.path()
+            .join(format!("receipt-00000000000000000098-{hash}.json")),
+    )
+    .unwrap();
+    // A socket's path must fit in `sun_path` (108 bytes): a short name.
+    let socket = dir.path().join("sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    let misnamed = dir
+        .path()
+        .join(std::ffi::OsStr::from_bytes(b"receipt-\xff.json"));
+    write_private(&misnamed, b"{}");
+    let key = support::receipt_key_file(NEW);
+    let (findings, _) = assert_same(&[dir.path().to_path_buf()], Some(&key));
+    let at = |code: &str| -> Vec<&str> {
+        (findings.iter())
+            .filter(|f| f.0 == code)
+            .map(|f| f.1.as_str())
+            .collect()
+    };
+    assert_eq!(
+        at("symlink-skipped"),
+        [dir.path()
+            .join(format!("receipt-00000000000000000098-{hash}.json"))
+            .display()
+            .to_string()]
+    );
+    assert_eq!(at("not-regular-file"), [socket.display().to_string()]);
+    // The link's finding names where it points (seen red under `symlink_message` → "").
+    let link = (findings.iter())
+        .find(|f| f.0 == "symlink-skipped")
+        .unwrap();
+    assert_eq!(
+        link.2,
+        format!("symbolic link to {L1_ALLOW}: not followed"),
+        "{link:?}"
+    );
+    assert_eq!(at("misnamed-receipt"), [misnamed.display().to_string()]);
+}
+
+/// The guard that facts are reduced against their own listing is FNV-1a (64 bits) of the
+/// path's bytes: the published test values. Seen red under cargo-mutants' `^` → `|` in
+/// `map::path_check`, a weaker hash under which paths that differ only in bits the running
+/// hash already has set (`receipt-…0` and `receipt-…1`) can collide.
+#[test]
+fn the_listing_guard_is_fnv_1a() {
+    assert_eq!(map::path_check(Path::new("")), 0xcbf2_9ce4_8422_2325);
+    assert_eq!(map::path_check(Path::new("a")), 0xaf63_dc4c_8601_ec8c);
+    assert_eq!(map::path_check(Path::new("foobar")), 0x8594_4171_f739_67e8);
+}
+
+/// A directory the walk cannot list (here: deeper than PATH_MAX, which even root cannot open
+/// by its path) is reported with the walk's reason, whatever a mapper finds at that path
+/// later. Seen red under cargo-mutants' deletion of the `ItemKind::Unreadable` arm in
+/// `Reduce::add` (the mapper's own error message replaced the walk's).
+#[test]
+fn what_the_walk_could_not_list_is_reported_with_the_walks_reason() {
+    let archive = tempfile::tempdir().unwrap();
+    let long = "d".repeat(200);
+    // std's paths cannot reach that deep; a shell's `cd -P` (relative, physical) can.
+    let script = format!(
+        "cd '{}' && for i in $(seq 25); do mkdir {long} && cd -P {long} || exit 1; done && echo x > notes.txt",
+        archive.path().display()
+    );
+    assert!(std::process::Command::new("sh")
+        .args(["-c", &script])
+        .status()
+        .unwrap()
+        .success());
+    let (findings, _) = assert_same(&[archive.path().to_path_buf()], None);
+    let unreadable: Vec<&(String, String, String, String)> = (findings.iter())
+        .filter(|f| f.0 == "unreadable-file")
+        .collect();
+    assert_eq!(unreadable.len(), 1, "{findings:?}");
+    assert!(
+        unreadable[0].2.contains("File name too long"),
+        "{unreadable:?}"
+    );
+}
+
+/// A listing made elsewhere (object storage: `Plan::listed`, its files' bytes handed to the
+/// mapper) reduces to what the command's audit finds on the same files, with every path as
+/// listed. Seen red under cargo-mutants' deletion of `path: parent` in `walk::listed` (the
+/// directory's own finding lost its path).
+#[test]
+fn a_listing_made_elsewhere_reduces_to_the_commands_findings() {
+    let dir = full_new_dir();
+    // Released calls without the operation state: a finding about the directory itself.
+    std::fs::remove_file(dir.path().join(".seal-operation-state.json")).unwrap();
+    let key = support::receipt_key_file(NEW);
+    let options = options(Some(&key));
+    let expected = audited(&[dir.path().to_path_buf()], &options);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let mut read = |path: &Path, limit: u64| -> Result<Vec<u8>, String> {
+        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+        assert!(bytes.len() as u64 <= limit);
+        Ok(bytes)
+    };
+    let plan = Plan::listed(&[dir.path().to_path_buf()], &files, &mut read);
+    assert_eq!(plan.len(), files.len());
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let entries: Vec<map::Entry> = (0..plan.len())
+        .map(|p| map::Entry::from_path(plan.path(p), Some(std::fs::read(&files[p]).unwrap())))
+        .collect();
+    let facts = audit::map_entries(&entries, &options, &pool);
+    let mut findings = Vec::new();
+    let mut sink = |event: Event<'_>| {
+        if let Event::Finding(finding) = event {
+            keep(&mut findings, finding);
+        }
+        Ok(())
+    };
+    let mut reduce = reduce::Reduce::begin(&plan, &mut sink).unwrap();
+    for facts in facts {
+        reduce.add(&plan, facts, None, &mut sink).unwrap();
+    }
+    let summary = reduce.finish(&plan, &mut sink).unwrap();
+    findings.sort();
+    assert_eq!(findings, expected.0);
+    assert_eq!(serde_json::to_value(&summary).unwrap(), expected.1);
+    // The sessions' reused counters are found under each file's full path, and the missing
+    // state under the directory's.
+    let reused: Vec<&str> = (findings.iter())
+        .filter(|f| f.0 == "counter-reused")
+        .map(|f| f.1.as_str())
+        .collect();
+    assert!(!reused.is_empty(), "{findings:?}");
+    assert!(reused
+        .iter()
+        .all(|p| Path::new(p).parent() == Some(dir.path())));
+    let state: Vec<&str> = (findings.iter())
+        .filter(|f| f.0 == "operation-state-mismatch")
+        .map(|f| f.1.as_str())
+        .collect();
+    assert_eq!(state, [dir.path().display().to_string()], "{findings:?}");
 }

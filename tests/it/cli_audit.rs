@@ -851,3 +851,70 @@ fn a_counter_of_fewer_than_twenty_digits_is_only_misnamed() {
     let path = dir.path().join(&short).display().to_string();
     assert_eq!(errors, [("misnamed-receipt", path.as_str())]);
 }
+
+/// A receipt file over the 64 MiB limit is not read (an `unreadable-file` naming its size);
+/// one of exactly the limit is read and judged on its bytes. Sparse files, so the test writes
+/// nothing. Seen red under cargo-mutants' `>` → `==` (the file over the limit was read) and
+/// `>` → `>=` (the file at the limit was refused) in `map::read_stable`.
+#[test]
+fn a_receipt_file_over_the_size_limit_is_not_read() {
+    const LIMIT: u64 = 64 * 1024 * 1024;
+    let dir = receipt_dir(NEW, &[L2_BLOCK]);
+    let hash = "460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793";
+    let sized = |counter: u64, len: u64| {
+        let path = dir
+            .path()
+            .join(format!("receipt-{counter:020}-{hash}.json"));
+        let file = std::fs::File::create(&path).unwrap();
+        file.set_len(len).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        path.display().to_string()
+    };
+    let at_limit = sized(98, LIMIT);
+    let over = sized(99, LIMIT + 1);
+    let run = pinned(dir.path());
+    let unreadable: Vec<(&str, &str)> = (run.findings.iter())
+        .filter(|f| f["code"] == Code::UnreadableFile.as_str())
+        .map(|f| (f["path"].as_str().unwrap(), f["message"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        unreadable,
+        [(
+            over.as_str(),
+            "67108865 bytes: larger than 67108864, not read"
+        )],
+        "{:?}",
+        run.findings
+    );
+    assert!(
+        (run.findings.iter()).any(|f| f["path"] == at_limit.as_str()),
+        "the file at the limit was judged: {:?}",
+        run.findings
+    );
+}
+
+/// Only a directory seal-host writes into (receipts, its key, its state files) holds
+/// "unexpected" files: a README in a sibling directory of the archive is none of the audit's
+/// business. Seen red under cargo-mutants' `is_receipt_dir` → `true` guard in `Reduce::add`
+/// (the README became an `unexpected-file`).
+#[test]
+fn files_outside_receipt_directories_are_not_unexpected() {
+    let archive = tempfile::tempdir().unwrap();
+    let host = archive.path().join("host-a");
+    std::fs::rename(receipt_dir(NEW, &[L2_BLOCK]).keep(), &host).unwrap();
+    write_private(&host.join("notes.txt"), b"not seal-host's");
+    let docs = archive.path().join("docs");
+    std::fs::create_dir(&docs).unwrap();
+    write_private(&docs.join("README"), b"how we keep receipts");
+    let run = pinned(archive.path());
+    let unexpected: Vec<&str> = (run.findings.iter())
+        .filter(|f| f["code"] == Code::UnexpectedFile.as_str())
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        unexpected,
+        [host.join("notes.txt").display().to_string()],
+        "{:?}",
+        run.findings
+    );
+}
