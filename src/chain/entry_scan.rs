@@ -497,6 +497,36 @@ mod tests {
         }
     }
 
+    /// The room the decoder writes ahead into is enough wherever the batch's buffer ends:
+    /// text already in the batch at every length just below the buffer's first size (4,096
+    /// bytes), and a string whose first block has one escape at every late position, so that
+    /// the block's last copy reaches the buffer's end at every offset; each decodes as the
+    /// parser decodes it (seen red with the room asked for cut by 8 bytes: a copy that did
+    /// not fit was dropped).
+    #[test]
+    fn the_room_written_ahead_is_enough_wherever_the_buffer_ends() {
+        for gap in 40..64 {
+            let body = format!("{}\\\"{}", "x".repeat(gap), "y".repeat(150));
+            let text = format!(
+                "{{\"head\":\"h\",\"payload\":\"{body}\"}}{}",
+                " ".repeat(200)
+            );
+            let (node, _) = json::parse_prefix(&text, 62).unwrap();
+            let payload = node.value.get("payload").unwrap().value.as_str().unwrap();
+            for prior in 3_850..4_000 {
+                let mut out = Decoded::default();
+                out.extend_from_slice(&vec![b'p'; prior]);
+                let scanned = scan_entry(&text, &mut out).unwrap();
+                let range = scanned.payload.unwrap();
+                assert_eq!(
+                    &out.as_bytes()[range],
+                    payload.as_bytes(),
+                    "gap {gap} after {prior}"
+                );
+            }
+        }
+    }
+
     /// The block mask is exact: every byte value at every position of a block, alone among
     /// plain bytes and beside stop bytes and bytes with the high bit set (where a word test
     /// that lets a borrow run between bytes flags the wrong one); the 64 bytes after the
