@@ -18,7 +18,8 @@
 //! Each round also times `openssl dgst -sha256` of the same file (when openssl is installed),
 //! the floor issue 40 names, and the best of the rounds is compared with it too;
 //! `SEALKIT_CHAIN_BEFORE=PATH` runs another build (the one before a change) in the same rounds.
-//! `SEALKIT_BENCH_ENTRIES=N` changes the first log's entry count; `SEALKIT_BENCH_BIG=0` skips
+//! `SEALKIT_CHAIN_LOG=PATH` writes the first log to PATH and exits (for profiling and for
+//! timing builds by hand). `SEALKIT_BENCH_ENTRIES=N` changes the first log's entry count; `SEALKIT_BENCH_BIG=0` skips
 //! the 2 GB log; `SEALKIT_BENCH_SEED` changes the seed; `SEALKIT_CHAIN_BINARY=PATH` measures another build (the one before a change,
 //! say) against the same floors.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -48,11 +49,21 @@ fn main() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(3);
+    let seed = evidence::seed_from_env();
+    if let Some(path) = std::env::var_os("SEALKIT_CHAIN_LOG") {
+        let sealed = evidence::chain_logs::write_sealed(seed, Path::new(&path), entries, 0);
+        println!(
+            "wrote {} entries, {:.1} MB, to {}",
+            sealed.entries,
+            sealed.bytes as f64 / MB,
+            Path::new(&path).display()
+        );
+        return;
+    }
     let temp = tempfile::tempdir().unwrap();
     let log = temp.path().join("sealed.json");
 
     let started = Instant::now();
-    let seed = evidence::seed_from_env();
     let sealed = evidence::chain_logs::write_sealed(seed, &log, entries, 0);
     let (bytes, last_payload_at, entries) =
         (sealed.bytes, sealed.last_payload_digit, sealed.entries);

@@ -47,6 +47,12 @@ pub fn lean_compress(node: &Node<'_>) -> Result<String, RenderError> {
     Ok(out)
 }
 
+/// [`lean_compress`] appended to `out` (for a caller that renders several values into one
+/// text and keeps where each is).
+pub fn write_lean_compress(node: &Node<'_>, out: &mut String) -> Result<(), RenderError> {
+    write_lean(&node.value, out)
+}
+
 fn write_lean(value: &JsonValue<'_>, out: &mut String) -> Result<(), RenderError> {
     match value {
         JsonValue::Null => out.push_str("null"),
@@ -71,7 +77,7 @@ fn write_lean(value: &JsonValue<'_>, out: &mut String) -> Result<(), RenderError
         }
         JsonValue::Object(members) => {
             out.push('{');
-            for (i, member) in in_order(members, KeyOrder::Sorted).enumerate() {
+            for (i, member) in in_order_iter(members, KeyOrder::Sorted).enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
@@ -90,7 +96,14 @@ fn write_lean(value: &JsonValue<'_>, out: &mut String) -> Result<(), RenderError
 /// unsorted object under [`KeyOrder::Sorted`] is walked in key order through references to its
 /// members (on the stack up to [`SMALL_OBJECT`] members, the common case; a list otherwise).
 /// The sort is stable, so members under equal keys keep their wire order.
-fn in_order<'m, 'a>(members: &'m [Member<'a>], order: KeyOrder) -> InOrder<'m, 'a> {
+pub(crate) fn in_order<'m, 'a>(
+    members: &'m [Member<'a>],
+    order: KeyOrder,
+) -> impl Iterator<Item = &'m Member<'a>> {
+    in_order_iter(members, order)
+}
+
+fn in_order_iter<'m, 'a>(members: &'m [Member<'a>], order: KeyOrder) -> InOrder<'m, 'a> {
     if order == KeyOrder::Wire || members.is_sorted_by(|a, b| a.key.as_bytes() <= b.key.as_bytes())
     {
         return InOrder::Slice(members.iter());
@@ -290,44 +303,79 @@ pub enum KeyOrder {
     Sorted,
 }
 
+/// Where the serde renderings write: bytes (records, signed payloads) or text (seal-host's
+/// projection, kept as a `String` without checking as UTF-8 again what was written from text).
+pub trait SerdeOut {
+    /// Makes room for `additional` more bytes.
+    fn reserve_bytes(&mut self, additional: usize);
+    /// Appends text.
+    fn text(&mut self, text: &str);
+    /// Appends one ASCII byte (the renderings' punctuation and escapes; never above 0x7F).
+    fn ascii(&mut self, byte: u8);
+}
+
+impl SerdeOut for Vec<u8> {
+    fn reserve_bytes(&mut self, additional: usize) {
+        self.reserve(additional);
+    }
+    fn text(&mut self, text: &str) {
+        self.extend_from_slice(text.as_bytes());
+    }
+    fn ascii(&mut self, byte: u8) {
+        self.push(byte);
+    }
+}
+
+impl SerdeOut for String {
+    fn reserve_bytes(&mut self, additional: usize) {
+        self.reserve(additional);
+    }
+    fn text(&mut self, text: &str) {
+        self.push_str(text);
+    }
+    fn ascii(&mut self, byte: u8) {
+        // Every caller passes ASCII; a byte above it would be written as its own character
+        // (two bytes), never as invalid UTF-8.
+        self.push(char::from(byte));
+    }
+}
+
 /// seal-host's serde_json compact text of a value.
-pub fn serde_compact(
+pub fn serde_compact<O: SerdeOut + ?Sized>(
     node: &Node<'_>,
     order: KeyOrder,
-    out: &mut Vec<u8>,
+    out: &mut O,
 ) -> Result<(), RenderError> {
     match &node.value {
-        JsonValue::Null => out.extend_from_slice(b"null"),
-        JsonValue::Bool(true) => out.extend_from_slice(b"true"),
-        JsonValue::Bool(false) => out.extend_from_slice(b"false"),
+        JsonValue::Null => out.text("null"),
+        JsonValue::Bool(true) => out.text("true"),
+        JsonValue::Bool(false) => out.text("false"),
         // serde_json prints an integer of at most 18 digits back unchanged (as in
         // `serde_number`), written without an intermediate string.
-        JsonValue::Number(literal) if is_serde_integer(literal) => {
-            out.extend_from_slice(literal.as_bytes())
-        }
-        JsonValue::Number(literal) => out.extend_from_slice(serde_number(literal)?.as_bytes()),
+        JsonValue::Number(literal) if is_serde_integer(literal) => out.text(literal),
+        JsonValue::Number(literal) => out.text(&serde_number(literal)?),
         JsonValue::String(text) => serde_string(text, out),
         JsonValue::Array(items) => {
-            out.push(b'[');
+            out.ascii(b'[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
-                    out.push(b',');
+                    out.ascii(b',');
                 }
                 serde_compact(item, order, out)?;
             }
-            out.push(b']');
+            out.ascii(b']');
         }
         JsonValue::Object(members) => {
-            out.push(b'{');
-            for (i, member) in in_order(members, order).enumerate() {
+            out.ascii(b'{');
+            for (i, member) in in_order_iter(members, order).enumerate() {
                 if i > 0 {
-                    out.push(b',');
+                    out.ascii(b',');
                 }
                 serde_string(&member.key, out);
-                out.push(b':');
+                out.ascii(b':');
                 serde_compact(&member.value, order, out)?;
             }
-            out.push(b'}');
+            out.ascii(b'}');
         }
     }
     Ok(())
@@ -363,14 +411,15 @@ fn is_plain_integer(literal: &str) -> bool {
 /// everything else raw UTF-8). The plain runs between escapes are found with the parser's
 /// word-at-a-time scan and copied whole; serde_json's own writer tests every byte against
 /// a table. `serde_string_is_serde_jsons_escaping` holds it to serde_json on every byte.
-pub fn serde_string(text: &str, out: &mut Vec<u8>) {
+pub fn serde_string<O: SerdeOut + ?Sized>(text: &str, out: &mut O) {
     let bytes = text.as_bytes();
-    out.reserve(bytes.len() + 2);
-    out.push(b'"');
+    out.reserve_bytes(bytes.len() + 2);
+    out.ascii(b'"');
     let mut i = 0;
     loop {
+        // A stop byte is ASCII, so `i` and the run's end are character boundaries.
         let run = crate::json::string_run(&bytes[i..], true);
-        out.extend_from_slice(&bytes[i..i + run]);
+        out.text(&text[i..i + run]);
         i += run;
         let Some(&b) = bytes.get(i) else {
             break;
@@ -385,21 +434,17 @@ pub fn serde_string(text: &str, out: &mut Vec<u8>) {
             b'\t' => b't',
             _ => 0,
         };
+        out.ascii(b'\\');
         if short != 0 {
-            out.extend_from_slice(&[b'\\', short]);
+            out.ascii(short);
         } else {
-            out.extend_from_slice(&[
-                b'\\',
-                b'u',
-                b'0',
-                b'0',
-                HEX[usize::from(b >> 4)],
-                HEX[usize::from(b & 0xf)],
-            ]);
+            out.text("u00");
+            out.ascii(HEX[usize::from(b >> 4)]);
+            out.ascii(HEX[usize::from(b & 0xf)]);
         }
         i += 1;
     }
-    out.push(b'"');
+    out.ascii(b'"');
 }
 
 #[cfg(test)]

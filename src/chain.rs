@@ -13,6 +13,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 mod batch;
+mod decoded;
 mod entry_scan;
 pub mod lines;
 pub mod sealed;

@@ -494,18 +494,20 @@ fn walk_bounds(node: &Node<'_>, depth: usize, items: &mut usize) -> Result<(), R
             ),
         )
     };
-    let children: Vec<&Node<'_>> = match &node.value {
+    // The node's children counted (and its keys' lengths checked) before they are walked,
+    // without a list of them.
+    let children = match &node.value {
         JsonValue::String(s) if s.len() > MAX_META_STRING_BYTES => {
             return Err(too_long(node.span, s.len()))
         }
-        JsonValue::Array(elements) => elements.iter().collect(),
+        JsonValue::Array(elements) => elements.len(),
         JsonValue::Object(members) => {
             for member in members {
                 if member.key.len() > MAX_META_STRING_BYTES {
                     return Err(too_long(member.key_span, member.key.len()));
                 }
             }
-            members.iter().map(|m| &m.value).collect()
+            members.len()
         }
         _ => return Ok(()),
     };
@@ -516,7 +518,7 @@ fn walk_bounds(node: &Node<'_>, depth: usize, items: &mut usize) -> Result<(), R
             format!("containers nested {depth} levels below _meta; sealkit's bound is {MAX_META_NESTING}"),
         ));
     }
-    *items += children.len();
+    *items += children;
     if *items > MAX_META_ITEMS {
         return Err(Refusal::new(
             RefusalCode::MetaTooManyItems,
@@ -526,8 +528,18 @@ fn walk_bounds(node: &Node<'_>, depth: usize, items: &mut usize) -> Result<(), R
             ),
         ));
     }
-    for child in children {
-        walk_bounds(child, depth + 1, items)?;
+    match &node.value {
+        JsonValue::Array(elements) => {
+            for element in elements {
+                walk_bounds(element, depth + 1, items)?;
+            }
+        }
+        JsonValue::Object(members) => {
+            for member in members {
+                walk_bounds(&member.value, depth + 1, items)?;
+            }
+        }
+        _ => {}
     }
     Ok(())
 }
@@ -536,18 +548,20 @@ fn walk_bounds(node: &Node<'_>, depth: usize, items: &mut usize) -> Result<(), R
 /// letter or digit last, letters, digits and hyphens inside); name empty, or alphanumeric
 /// at both ends with alphanumerics, `-`, `_`, `.` inside.
 pub fn key_warning(key: &str) -> Option<Warning> {
-    let (prefix, name) = match key.rsplit_once('/') {
-        Some((prefix, name)) => (Some(prefix), name),
-        None => (None, key),
+    // On the bytes: `/` and `.` are ASCII, so splitting the bytes at them splits the text
+    // where splitting its characters would (and every byte the grammar allows is ASCII).
+    let bytes = key.as_bytes();
+    let (prefix, name) = match bytes.iter().rposition(|&b| b == b'/') {
+        Some(slash) => (Some(&bytes[..slash]), &bytes[slash + 1..]),
+        None => (None, bytes),
     };
-    let label_ok = |label: &str| {
-        let b = label.as_bytes();
+    let label_ok = |b: &[u8]| {
         b.first().is_some_and(u8::is_ascii_alphabetic)
             && b.last().is_some_and(u8::is_ascii_alphanumeric)
             && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-')
     };
-    let prefix_ok = prefix.is_none_or(|p| p.split('.').all(label_ok));
-    let n = name.as_bytes();
+    let prefix_ok = prefix.is_none_or(|p| p.split(|&b| b == b'.').all(label_ok));
+    let n = name;
     let name_ok = n.is_empty()
         || (n.first().is_some_and(u8::is_ascii_alphanumeric)
             && n.last().is_some_and(u8::is_ascii_alphanumeric)

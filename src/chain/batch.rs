@@ -5,6 +5,7 @@
 //! [`BATCH_BYTES`] of decoded text, so the memory of the batches in flight is fixed, whatever
 //! the length of the log.
 
+use super::decoded::Decoded;
 use super::{genesis, BadEntry};
 use sha2::{Digest, Sha256};
 use std::ops::Range;
@@ -22,7 +23,7 @@ pub(super) struct Batch {
     /// decoded from UTF-8 text with their escapes replaced by the characters they stand for,
     /// so UTF-8, though kept as bytes. The chain hashes bytes; only a caller that is handed
     /// the payloads as text has the batch checked as UTF-8 ([`HeadChain::chain`]).
-    pub(super) text: Vec<u8>,
+    pub(super) text: Decoded,
     pub(super) entries: Vec<Entry>,
     /// The first batch of an `entries` array: the chain starts again from the genesis (a
     /// repeated `entries` member is a new array, and the last one read is the one reported).
@@ -36,11 +37,11 @@ pub(super) struct Entry {
     pub(super) head: Option<Range<usize>>,
 }
 
-/// The batch the reading thread is filling (the scan decodes eight bytes at a time into its
-/// text, see `entry_scan`).
+/// The batch the reading thread is filling (the scan decodes a block at a time into its
+/// text, writing ahead into its room, see `entry_scan`).
 #[derive(Default)]
 pub(super) struct Filling {
-    pub(super) text: Vec<u8>,
+    pub(super) text: Decoded,
     pub(super) entries: Vec<Entry>,
     pub(super) new_array: bool,
 }
@@ -77,8 +78,7 @@ impl Filling {
 impl Batch {
     /// Emptied for reuse, keeping its allocations unless one entry made them very large.
     pub(super) fn cleared(mut self) -> Batch {
-        self.text.clear();
-        self.text.shrink_to(KEEP_BYTES);
+        self.text.clear(KEEP_BYTES);
         self.entries.clear();
         self.new_array = false;
         self
@@ -126,18 +126,19 @@ impl HeadChain {
             *self = HeadChain::new();
         }
         let text = match each {
-            Some(_) => std::str::from_utf8(&batch.text)?,
+            Some(_) => std::str::from_utf8(batch.text.as_bytes())?,
             None => "",
         };
+        let decoded = batch.text.as_bytes();
         let mut hasher = Sha256::new();
         for entry in &batch.entries {
-            let payload = &batch.text[entry.payload.clone()];
+            let payload = &decoded[entry.payload.clone()];
             hasher.update(self.head);
             hasher.update([0x1f]);
             hasher.update(payload);
             // 32 bytes always encode into 64 digits: the error arm is unreachable.
             let _ = hex::encode_to_slice(hasher.finalize_reset(), &mut self.head);
-            let recorded = entry.head.clone().map(|head| &batch.text[head]);
+            let recorded = entry.head.clone().map(|head| &decoded[head]);
             let ok = recorded == Some(&self.head[..]);
             let index = self.chained;
             self.chained += 1;
@@ -240,7 +241,7 @@ mod tests {
     fn a_batch_is_full_at_its_size() {
         let mut batch = Filling::default();
         assert!(!batch.full() && batch.is_empty());
-        batch.text = vec![b'x'; BATCH_BYTES - 1];
+        batch.text.extend_from_slice(&vec![b'x'; BATCH_BYTES - 1]);
         assert!(!batch.full());
         batch.text.push(b'x');
         assert!(batch.full());
@@ -248,8 +249,8 @@ mod tests {
         assert!(!batch.is_empty());
         let handed = batch.hand_over(Batch::default());
         assert_eq!((handed.text.len(), handed.new_array), (BATCH_BYTES, true));
-        assert!(batch.text.is_empty() && batch.is_empty());
+        assert!(batch.text.len() == 0 && batch.is_empty());
         let reused = handed.cleared();
-        assert!(reused.text.is_empty() && reused.entries.is_empty() && !reused.new_array);
+        assert!(reused.text.len() == 0 && reused.entries.is_empty() && !reused.new_array);
     }
 }

@@ -14,7 +14,7 @@
 
 use super::batch::{Batch, Entry, Filling, HeadChain};
 use super::entry_scan::scan_entry;
-use super::text::Text;
+use super::text::{Direct, ReadAhead, Source, Text};
 use super::{genesis, GenesisCheck, SealedReport};
 use crate::json::{self, JsonValue, Node, ParseError};
 use std::io::{self, Read};
@@ -64,7 +64,20 @@ impl crate::error_code::Coded for SealedError {
 
 /// Verifies a sealed log read from `reader`.
 pub fn verify_stream(reader: impl Read + Send) -> Result<SealedReport, SealedError> {
-    verify(reader, None::<&mut fn(usize, &str, bool)>)
+    verify(Direct::new(reader), None::<&mut fn(usize, &str, bool)>)
+}
+
+/// [`verify_stream`], with `reader` read on a third thread of its own, ahead of the reader
+/// thread: the kernel's copy of the input and its UTF-8 check come off the reader thread, which
+/// frames and decodes (the slower of the two halves; docs/performance.md, "Issue 40, phase 4").
+/// Verdicts and messages are [`verify_stream`]'s. That thread is not joined (a reader that
+/// blocks would keep this call waiting): it stops at the end of the input, at a read error, or
+/// at its next read once this call has returned, so `reader` is `'static`.
+pub fn verify_stream_read_ahead(
+    reader: impl Read + Send + 'static,
+) -> Result<SealedReport, SealedError> {
+    let source = ReadAhead::spawn(reader).map_err(SealedError::Io)?;
+    verify(source, None::<&mut fn(usize, &str, bool)>)
 }
 
 /// [`verify_stream`], also handing every chained entry to `each` as it is read: its index, its
@@ -78,13 +91,13 @@ pub fn verify_stream_each(
     reader: impl Read + Send,
     mut each: impl FnMut(usize, &str, bool),
 ) -> Result<SealedReport, SealedError> {
-    verify(reader, Some(&mut each))
+    verify(Direct::new(reader), Some(&mut each))
 }
 
 /// [`verify_stream_each`], with no one to tell of each entry when `each` is `None` (then the
 /// decoded payloads are only hashed, never looked at as text).
 fn verify(
-    reader: impl Read + Send,
+    source: impl Source + Send,
     mut each: Option<&mut impl FnMut(usize, &str, bool)>,
 ) -> Result<SealedReport, SealedError> {
     let (full, full_batches) = mpsc::sync_channel::<Batch>(IN_FLIGHT);
@@ -92,7 +105,7 @@ fn verify(
     std::thread::scope(|scope| {
         let reading = std::thread::Builder::new()
             .name("sealed-log-reader".into())
-            .spawn_scoped(scope, move || read_log(reader, full, empty_batches))
+            .spawn_scoped(scope, move || read_log(source, full, empty_batches))
             .map_err(SealedError::Io)?;
         let mut chain = HeadChain::new();
         // Ends when the reader is done, at the end of the log or at its first error.
@@ -131,12 +144,12 @@ fn verify(
 
 /// The reader thread: the whole log framed, its entries handed over on `full`.
 fn read_log(
-    reader: impl Read,
+    source: impl Source,
     full: SyncSender<Batch>,
     empty: Receiver<Batch>,
 ) -> Result<(Document, Option<json::Duplicate>), Stop> {
     let mut framer = Framer {
-        src: Text::new(reader),
+        src: Text::new(source),
         batch: Filling::default(),
         full,
         empty,
@@ -243,8 +256,8 @@ enum Shape {
     Scalar,
 }
 
-struct Framer<R> {
-    src: Text<R>,
+struct Framer<S> {
+    src: Text<S>,
     /// Entries read and not yet handed over.
     batch: Filling,
     /// To the chaining thread.
@@ -258,7 +271,7 @@ struct Framer<R> {
     top_level_names: std::collections::HashSet<String>,
 }
 
-impl<R: Read> Framer<R> {
+impl<S: Source> Framer<S> {
     fn peek(&mut self) -> io::Result<Option<u8>> {
         self.src.byte_at(self.src.pos)
     }

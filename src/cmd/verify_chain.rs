@@ -115,7 +115,7 @@ pub fn run(args: VerifyChainArgs, global: &Global) -> miette::Result<Outcome> {
     };
     let mut intact: bool;
     if kind == "sealed" {
-        let report = match chain::sealed::verify_stream(input) {
+        let report = match chain::sealed::verify_stream_read_ahead(input) {
             Ok(report) => report,
             Err(SealedError::Duplicate(duplicate)) => {
                 return super::refused_duplicate(&file, duplicate.to_string(), global)

@@ -301,23 +301,40 @@ fn meta_state(
     render: &dyn Fn(&Node<'_>) -> Result<String, Refusal>,
 ) -> Result<MetaState, Refusal> {
     let members = node.value.as_object().unwrap_or_default();
-    let mut entries = members
-        .iter()
-        .map(|m| Ok((m.key.to_string(), render(&m.value)?)))
-        .collect::<Result<Vec<_>, Refusal>>()?;
-    entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-    let mut canonical = String::from("{");
-    for (i, (key, value)) in entries.iter().enumerate() {
+    // The whole object rendered once, in key order, keeping where each value's rendering is
+    // in it: the per-key entries are those stretches (Lean's rendering of an object is its
+    // members' renderings in key order, so the two agree by construction).
+    let mut canonical = String::with_capacity(node.span.len() + 2);
+    let mut values = Vec::with_capacity(members.len());
+    canonical.push('{');
+    for (i, member) in canonical::in_order(members, KeyOrder::Sorted).enumerate() {
         if i > 0 {
             canonical.push(',');
         }
-        canonical::write_lean_string(key, &mut canonical);
+        canonical::write_lean_string(&member.key, &mut canonical);
         canonical.push(':');
-        canonical.push_str(value);
+        let start = canonical.len();
+        if let Err(e) = canonical::write_lean_compress(&member.value, &mut canonical) {
+            // The refusal names the first value in wire order that cannot be rendered, as
+            // when each value was rendered on its own before the sort.
+            let first = members.iter().find_map(|m| render(&m.value).err());
+            return Err(first.unwrap_or_else(|| {
+                Refusal::new(
+                    RefusalCode::NumberNotBinary64,
+                    member.value.span,
+                    e.to_string(),
+                )
+            }));
+        }
+        values.push((&*member.key, start..canonical.len()));
     }
     canonical.push('}');
+    let entries = values
+        .iter()
+        .map(|(key, value)| ((*key).to_owned(), canonical[value.clone()].to_owned()))
+        .collect();
     Ok(MetaState::Present {
-        keys: entries.iter().map(|(k, _)| k.clone()).collect(),
+        keys: values.iter().map(|(key, _)| (*key).to_owned()).collect(),
         canonical,
         entries,
     })
@@ -331,38 +348,40 @@ fn host_projection(
     params: &Node<'_>,
 ) -> (Option<String>, Option<String>) {
     // The arguments are rendered once, in place inside the request; `args_hash` covers
-    // that stretch of it.
-    let mut out = Vec::with_capacity(params.span.len() + 128);
-    out.extend_from_slice(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"#);
+    // that stretch of it. Written as text from text, so it is a `String` with no second
+    // check of its bytes.
+    let mut out = String::with_capacity(params.span.len() + 128);
+    out.push_str(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"#);
     canonical::serde_string(tool, &mut out);
-    out.extend_from_slice(br#","arguments":"#);
+    out.push_str(r#","arguments":"#);
     let args_start = out.len();
     if canonical::serde_compact(arguments, KeyOrder::Wire, &mut out).is_err() {
         return (None, None);
     }
-    let args_hash = sha256_hex(&out[args_start..]);
+    let args_hash = sha256_hex(&out.as_bytes()[args_start..]);
     for (key, order) in [
         ("_meta", KeyOrder::Sorted),
         ("requestState", KeyOrder::Wire),
         ("inputResponses", KeyOrder::Wire),
     ] {
         if let Some(value) = params.value.get(key) {
-            out.extend_from_slice(b",\"");
-            out.extend_from_slice(key.as_bytes());
-            out.extend_from_slice(b"\":");
+            out.push_str(",\"");
+            out.push_str(key);
+            out.push_str("\":");
             if canonical::serde_compact(value, order, &mut out).is_err() {
                 return (None, None);
             }
         }
     }
-    out.extend_from_slice(b"}}");
-    (String::from_utf8(out).ok(), Some(args_hash))
+    out.push_str("}}");
+    (Some(out), Some(args_hash))
 }
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::json;
     use crate::request::{analyze, Options, Session, Verdict};
 
     fn call(frame: &[u8]) -> Call {
@@ -370,6 +389,85 @@ mod tests {
             Verdict::Call(call) => *call,
             other => panic!("not a call: {other:?}"),
         }
+    }
+
+    /// `_meta` is rendered once, in key order, and its per-key entries are stretches of that
+    /// rendering: the whole and each entry are each value's own rendering; and when two values
+    /// cannot be rendered, the refusal names the first in wire order, not in key order (seen
+    /// red with the refusal taken from the failing member in key order: it then pointed at
+    /// "a").
+    #[test]
+    fn meta_is_rendered_once_and_refused_at_its_first_bad_value_in_wire_order() {
+        let modern = r#""io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}"#;
+        let with_meta = call(
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"t","arguments":{{}},"_meta":{{"z":[1.5,{{"y":"\u00e9\n","x":null}}],{modern},"b":"q\"","a":-0.0}}}}}}"#
+            )
+            .as_bytes(),
+        );
+        let MetaState::Present {
+            keys,
+            canonical,
+            entries,
+        } = with_meta.meta()
+        else {
+            panic!("no _meta");
+        };
+        let expected_entries = [
+            ("a", "-0.0"),
+            ("b", r#""q\"""#),
+            ("io.modelcontextprotocol/clientCapabilities", "{}"),
+            ("io.modelcontextprotocol/protocolVersion", r#""2026-07-28""#),
+            ("z", r#"[1.5,{"x":null,"y":"\u00e9\n"}]"#),
+        ];
+        let rendered: Vec<(&str, &str)> = entries
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(rendered.len(), expected_entries.len());
+        for ((key, value), (want_key, _)) in rendered.iter().zip(expected_entries) {
+            assert_eq!(*key, want_key);
+            // Each entry is its value's own Lean rendering.
+            let params = json::parse(with_meta.canonical_request().unwrap(), 64).unwrap();
+            let node = params
+                .value
+                .get("params")
+                .unwrap()
+                .value
+                .get("_meta")
+                .unwrap();
+            let own = node.value.get(key).unwrap();
+            assert_eq!(*value, canonical::lean_compress(own).unwrap(), "{key}");
+        }
+        assert_eq!(
+            keys,
+            &rendered
+                .iter()
+                .map(|(k, _)| k.to_string())
+                .collect::<Vec<_>>()
+        );
+        let whole: Vec<String> = rendered
+            .iter()
+            .map(|(k, v)| {
+                let mut key = String::new();
+                canonical::write_lean_string(k, &mut key);
+                format!("{key}:{v}")
+            })
+            .collect();
+        assert_eq!(*canonical, format!("{{{}}}", whole.join(",")));
+
+        // Two values Lean's rendering refuses (too large to expand exactly; the wire guards
+        // refuse such a frame before it gets here, so this is the renderer's own refusal
+        // behind them): the one written first is the one named.
+        let text = r#"{"b":1e99999,"a":2e99999}"#;
+        let node = json::parse(text, 64).unwrap();
+        let render = |node: &Node<'_>| {
+            canonical::lean_compress(node)
+                .map_err(|e| Refusal::new(RefusalCode::NumberNotBinary64, node.span, e.to_string()))
+        };
+        let refusal = meta_state(&node, &render).unwrap_err();
+        assert_eq!(refusal.code, RefusalCode::NumberNotBinary64);
+        assert_eq!(refusal.span.start, text.find("1e99999").unwrap());
     }
 
     /// seal-host's projection's exact text when `_meta` and `requestState` are present:

@@ -122,6 +122,35 @@ fn new_sealed(bytes: &[u8], step: usize) -> Result<SealedReport, String> {
     chain::sealed::verify_stream(Trickle { bytes, step }).map_err(|e| e.to_string())
 }
 
+/// [`Trickle`] over bytes of its own, for the reader read ahead on a thread of its own.
+struct OwnedTrickle {
+    bytes: Vec<u8>,
+    at: usize,
+    step: usize,
+}
+
+impl Read for OwnedTrickle {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let mut rest = Trickle {
+            bytes: &self.bytes[self.at..],
+            step: self.step,
+        };
+        let n = rest.read(out)?;
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// What `verify chain` runs: the input read ahead on a third thread.
+fn read_ahead_sealed(bytes: &[u8], step: usize) -> Result<SealedReport, String> {
+    let reader = OwnedTrickle {
+        bytes: bytes.to_vec(),
+        at: 0,
+        step,
+    };
+    chain::sealed::verify_stream_read_ahead(reader).map_err(|e| e.to_string())
+}
+
 fn same_sealed(bytes: &[u8], steps: &[usize], what: &str) {
     let old = old_sealed(bytes);
     for &step in steps {
@@ -130,6 +159,15 @@ fn same_sealed(bytes: &[u8], steps: &[usize], what: &str) {
             old,
             "{what}, reads of {step}: {:?}",
             String::from_utf8_lossy(&bytes[..bytes.len().min(300)])
+        );
+    }
+    // Read ahead on a thread of its own, in the large read sizes (a piece handed between two
+    // threads for every few bytes would slow the cut-everywhere tests for nothing more).
+    for step in steps.iter().filter(|&&step| step >= 4093) {
+        assert_eq!(
+            read_ahead_sealed(bytes, *step),
+            old,
+            "{what}, read ahead in reads of {step}"
         );
     }
 }
@@ -596,6 +634,37 @@ fn the_reader_threads_first_error_ends_the_check() {
         fail: true,
     };
     let failed = chain::sealed::verify_stream(&mut failing).unwrap_err();
+    assert!(
+        matches!(failed, chain::sealed::SealedError::Io(_)),
+        "{failed:?}"
+    );
+    assert_eq!(failed.to_string(), "the device went away");
+}
+
+/// The same two ends with the input read ahead on a thread of its own: the syntax error's
+/// verdict is the result although that thread is still being served blanks (it is not
+/// waited for), and the I/O error is the result with its own message.
+#[test]
+fn a_read_ahead_input_ends_the_check_at_the_first_error_too() {
+    let log = pretty(&many_batch_log(2_000));
+    let text = std::str::from_utf8(&log).unwrap();
+    let cut = log.len() * 3 / 4;
+    let cut = cut + text[cut..].find("\"head\"").unwrap();
+    let broken: &'static [u8] = [&log[..cut], b"@"].concat().leak();
+    let endless = ThenForever {
+        log: broken,
+        served: 0,
+        fail: false,
+    };
+    let refused = chain::sealed::verify_stream_read_ahead(endless).unwrap_err();
+    assert_eq!(Err(refused.to_string()), old_sealed(broken));
+
+    let failing = ThenForever {
+        log: log[..cut].to_vec().leak(),
+        served: 0,
+        fail: true,
+    };
+    let failed = chain::sealed::verify_stream_read_ahead(failing).unwrap_err();
     assert!(
         matches!(failed, chain::sealed::SealedError::Io(_)),
         "{failed:?}"
