@@ -671,7 +671,8 @@ fn rows_past_the_sample_keep_their_warnings_in_the_counts() {
 /// late that it joins none: the warning still reaches its row when the row is kept, and its
 /// count when it is not. 300 receipts of one request, two chain entries for it: 298
 /// `receipt-not-in-chain` warnings, on the kept rows that did not join and in the counts of
-/// the 100 folded. Seen red under cargo-mutants' `Sample::late_finding` → `()`.
+/// the 100 folded. Seen red under cargo-mutants' `Sample::late_finding` → `()`, its
+/// `==` → `!=` and its count's `+=` → `-=` and `*=`.
 #[test]
 fn a_late_chain_finding_reaches_its_row_or_its_count() {
     let temp = tempfile::tempdir().unwrap();
