@@ -80,6 +80,12 @@ fn mapped_and_reduced(roots: &[PathBuf], options: &Options, partitions: usize) -
             facts_codec::encode(&audit::map_entries(&entries, options, &pool))
         })
         .collect();
+    let facts = (encoded.iter()).flat_map(|bytes| facts_codec::decode(bytes).unwrap());
+    reduced(&plan, facts)
+}
+
+/// `facts` reduced in order over `plan`: the findings, sorted, and the summary.
+fn reduced(plan: &Plan, facts: impl IntoIterator<Item = map::FileFacts>) -> Outcome {
     let mut findings = Vec::new();
     let mut sink = |event: Event<'_>| {
         if let Event::Finding(finding) = event {
@@ -87,15 +93,13 @@ fn mapped_and_reduced(roots: &[PathBuf], options: &Options, partitions: usize) -
         }
         Ok(())
     };
-    let mut reduce = reduce::Reduce::begin(&plan, &mut sink).unwrap();
-    for bytes in encoded {
-        for facts in facts_codec::decode(&bytes).unwrap() {
-            reduce.add(&plan, facts, None, &mut sink).unwrap();
-        }
+    let mut reduce = reduce::Reduce::begin(plan, &mut sink).unwrap();
+    for facts in facts {
+        reduce.add(plan, facts, None, &mut sink).unwrap();
     }
     // What the Python reducer's `added()` reports (seen red under `Reduce::added` → 0 and → 1).
-    assert_eq!(reduce.added(), paths.len());
-    let summary = reduce.finish(&plan, &mut sink).unwrap();
+    assert_eq!(reduce.added(), plan.len());
+    let summary = reduce.finish(plan, &mut sink).unwrap();
     findings.sort();
     (findings, serde_json::to_value(&summary).unwrap())
 }
@@ -343,22 +347,9 @@ fn a_listing_made_elsewhere_reduces_to_the_commands_findings() {
     let entries: Vec<map::Entry> = (0..plan.len())
         .map(|p| map::Entry::from_path(plan.path(p), Some(std::fs::read(&files[p]).unwrap())))
         .collect();
-    let facts = audit::map_entries(&entries, &options, &pool);
-    let mut findings = Vec::new();
-    let mut sink = |event: Event<'_>| {
-        if let Event::Finding(finding) = event {
-            keep(&mut findings, finding);
-        }
-        Ok(())
-    };
-    let mut reduce = reduce::Reduce::begin(&plan, &mut sink).unwrap();
-    for facts in facts {
-        reduce.add(&plan, facts, None, &mut sink).unwrap();
-    }
-    let summary = reduce.finish(&plan, &mut sink).unwrap();
-    findings.sort();
+    let (findings, summary) = reduced(&plan, audit::map_entries(&entries, &options, &pool));
     assert_eq!(findings, expected.0);
-    assert_eq!(serde_json::to_value(&summary).unwrap(), expected.1);
+    assert_eq!(summary, expected.1);
     // The sessions' reused counters are found under each file's full path, and the missing
     // state under the directory's.
     let reused: Vec<&str> = (findings.iter())

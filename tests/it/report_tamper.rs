@@ -439,18 +439,7 @@ fn audit_counts_a_claim_apart_from_the_verdicts() {
 #[test]
 fn past_the_sample_good_receipts_are_counted_and_every_problem_is_listed() {
     let temp = tempfile::tempdir().unwrap();
-    let dir = temp.path().join("receipts");
-    std::fs::create_dir(&dir).unwrap();
-    let root = report_support::root();
-    let seed: [u8; 32] = std::fs::read(root.join(crate::generated_receipts::SEED))
-        .unwrap()
-        .try_into()
-        .unwrap();
-    let template = sealkit::receipt::parse(
-        &std::fs::read(root.join(crate::generated_receipts::TEMPLATE)).unwrap(),
-    )
-    .unwrap();
-    let files = crate::generated_receipts::generate(&dir, &template, &seed, 300);
+    let (dir, files) = report_support::generated_receipts(temp.path(), 300);
     // One receipt altered after signing: its BLOCK now says ALLOW.
     let altered = &files[250];
     let text = std::fs::read_to_string(altered).unwrap();
@@ -603,18 +592,7 @@ fn the_page_does_not_grow_past_the_sample() {
 #[test]
 fn every_unauthenticated_row_is_kept_past_the_sample() {
     let temp = tempfile::tempdir().unwrap();
-    let dir = temp.path().join("receipts");
-    std::fs::create_dir(&dir).unwrap();
-    let root = report_support::root();
-    let seed: [u8; 32] = std::fs::read(root.join(crate::generated_receipts::SEED))
-        .unwrap()
-        .try_into()
-        .unwrap();
-    let template = sealkit::receipt::parse(
-        &std::fs::read(root.join(crate::generated_receipts::TEMPLATE)).unwrap(),
-    )
-    .unwrap();
-    crate::generated_receipts::generate(&dir, &template, &seed, 300);
+    let (dir, _) = report_support::generated_receipts(temp.path(), 300);
     let out = temp.path().join("model.json");
     let output = report_support::sealkit()
         .args(["report", "--format", "json", "--out"])
@@ -638,18 +616,8 @@ fn every_unauthenticated_row_is_kept_past_the_sample() {
 #[test]
 fn rows_past_the_sample_keep_their_warnings_in_the_counts() {
     let temp = tempfile::tempdir().unwrap();
-    let dir = temp.path().join("receipts");
-    std::fs::create_dir(&dir).unwrap();
-    let root = report_support::root();
-    let seed: [u8; 32] = std::fs::read(root.join(crate::generated_receipts::SEED))
-        .unwrap()
-        .try_into()
-        .unwrap();
-    let template = sealkit::receipt::parse(
-        &std::fs::read(root.join(crate::generated_receipts::TEMPLATE)).unwrap(),
-    )
-    .unwrap();
-    for file in crate::generated_receipts::generate(&dir, &template, &seed, 300) {
+    let (dir, files) = report_support::generated_receipts(temp.path(), 300);
+    for file in files {
         let parsed: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
         std::fs::write(&file, serde_json::to_vec(&parsed).unwrap()).unwrap();
     }
@@ -676,18 +644,7 @@ fn rows_past_the_sample_keep_their_warnings_in_the_counts() {
 #[test]
 fn a_late_chain_finding_reaches_its_row_or_its_count() {
     let temp = tempfile::tempdir().unwrap();
-    let dir = temp.path().join("receipts");
-    std::fs::create_dir(&dir).unwrap();
-    let root = report_support::root();
-    let seed: [u8; 32] = std::fs::read(root.join(crate::generated_receipts::SEED))
-        .unwrap()
-        .try_into()
-        .unwrap();
-    let template = sealkit::receipt::parse(
-        &std::fs::read(root.join(crate::generated_receipts::TEMPLATE)).unwrap(),
-    )
-    .unwrap();
-    crate::generated_receipts::generate(&dir, &template, &seed, 300);
+    let (dir, _) = report_support::generated_receipts(temp.path(), 300);
     let out = temp.path().join("model.json");
     let chain = fixture("new/sealed.json");
     report(

@@ -203,3 +203,20 @@ pub fn tampered_inputs(dir: &Path, keep_used_token: bool) -> (PathBuf, PathBuf) 
     std::fs::write(&tokens, text).unwrap();
     (receipts, tokens)
 }
+
+/// `count` signed copies of the generator's template receipt (only `now` differs) in a new
+/// `receipts` directory under `parent`: the directory and the files.
+pub fn generated_receipts(parent: &Path, count: usize) -> (PathBuf, Vec<PathBuf>) {
+    let dir = parent.join("receipts");
+    std::fs::create_dir(&dir).unwrap();
+    let seed: [u8; 32] = std::fs::read(root().join(crate::generated_receipts::SEED))
+        .unwrap()
+        .try_into()
+        .unwrap();
+    let template = sealkit::receipt::parse(
+        &std::fs::read(root().join(crate::generated_receipts::TEMPLATE)).unwrap(),
+    )
+    .unwrap();
+    let files = crate::generated_receipts::generate(&dir, &template, &seed, count);
+    (dir, files)
+}
