@@ -167,17 +167,11 @@ const HEX: &[u8; 16] = b"0123456789abcdef";
 pub fn write_lean_string(text: &str, out: &mut String) {
     out.reserve(text.len() + 2);
     out.push('"');
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    loop {
-        // A stop byte is ASCII, so `i` and the run's end are character boundaries.
-        let run = crate::json::string_run(&bytes[i..], true);
-        out.push_str(&text[i..i + run]);
-        i += run;
-        let Some(&b) = bytes.get(i) else {
-            break;
-        };
-        match b {
+    runs_and_stops(
+        text,
+        out,
+        |out, run| out.push_str(run),
+        |out, b| match b {
             b'"' => out.push_str("\\\""),
             b'\\' => out.push_str("\\\\"),
             b'\n' => out.push_str("\\n"),
@@ -188,10 +182,33 @@ pub fn write_lean_string(text: &str, out: &mut String) {
                 out.push(char::from(HEX[usize::from(b >> 4)]));
                 out.push(char::from(HEX[usize::from(b & 0xf)]));
             }
-        }
+        },
+    );
+    out.push('"');
+}
+
+/// Hands `text` to `run` as its plain runs, found with the parser's word-at-a-time scan
+/// (copied whole by the caller), and each byte between them to `stop`: the loop both
+/// escaping writers share. A stop byte is ASCII, so every run is whole characters.
+#[inline]
+fn runs_and_stops<O: ?Sized>(
+    text: &str,
+    out: &mut O,
+    run: impl Fn(&mut O, &str),
+    stop: impl Fn(&mut O, u8),
+) {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    loop {
+        let len = crate::json::string_run(&bytes[i..], true);
+        run(out, &text[i..i + len]);
+        i += len;
+        let Some(&b) = bytes.get(i) else {
+            return;
+        };
+        stop(out, b);
         i += 1;
     }
-    out.push('"');
 }
 
 /// Lean's exact decimal rendering of a JSON number literal (`JsonNumber` parse, then
@@ -412,38 +429,33 @@ fn is_plain_integer(literal: &str) -> bool {
 /// word-at-a-time scan and copied whole; serde_json's own writer tests every byte against
 /// a table. `serde_string_is_serde_jsons_escaping` holds it to serde_json on every byte.
 pub fn serde_string<O: SerdeOut + ?Sized>(text: &str, out: &mut O) {
-    let bytes = text.as_bytes();
-    out.reserve_bytes(bytes.len() + 2);
+    out.reserve_bytes(text.len() + 2);
     out.ascii(b'"');
-    let mut i = 0;
-    loop {
-        // A stop byte is ASCII, so `i` and the run's end are character boundaries.
-        let run = crate::json::string_run(&bytes[i..], true);
-        out.text(&text[i..i + run]);
-        i += run;
-        let Some(&b) = bytes.get(i) else {
-            break;
-        };
-        let short = match b {
-            b'"' => b'"',
-            b'\\' => b'\\',
-            0x08 => b'b',
-            0x0c => b'f',
-            b'\n' => b'n',
-            b'\r' => b'r',
-            b'\t' => b't',
-            _ => 0,
-        };
-        out.ascii(b'\\');
-        if short != 0 {
-            out.ascii(short);
-        } else {
-            out.text("u00");
-            out.ascii(HEX[usize::from(b >> 4)]);
-            out.ascii(HEX[usize::from(b & 0xf)]);
-        }
-        i += 1;
-    }
+    runs_and_stops(
+        text,
+        out,
+        |out, run| out.text(run),
+        |out, b| {
+            let short = match b {
+                b'"' => b'"',
+                b'\\' => b'\\',
+                0x08 => b'b',
+                0x0c => b'f',
+                b'\n' => b'n',
+                b'\r' => b'r',
+                b'\t' => b't',
+                _ => 0,
+            };
+            out.ascii(b'\\');
+            if short != 0 {
+                out.ascii(short);
+            } else {
+                out.text("u00");
+                out.ascii(HEX[usize::from(b >> 4)]);
+                out.ascii(HEX[usize::from(b & 0xf)]);
+            }
+        },
+    );
     out.ascii(b'"');
 }
 

@@ -605,6 +605,14 @@ impl Read for ThenForever<'_> {
     }
 }
 
+/// An offset three quarters into `log` where a key starts (`"head"`), so that the blanks a
+/// test serves after a byte put there cannot be read as part of a value.
+fn cut_before_a_key(log: &[u8]) -> usize {
+    let text = std::str::from_utf8(log).unwrap();
+    let cut = log.len() * 3 / 4;
+    cut + text[cut..].find("\"head\"").unwrap()
+}
+
 /// An error found by the reader thread ends the check there: a syntax error after many
 /// batches is the result, with the whole-file verifier's message, and the input is read no
 /// further than the value it is in (the blanks after it never end); an I/O error is the
@@ -612,10 +620,7 @@ impl Read for ThenForever<'_> {
 #[test]
 fn the_reader_threads_first_error_ends_the_check() {
     let log = pretty(&many_batch_log(2_000));
-    // Where a key would start, so that the blanks after it cannot be read as part of a value.
-    let text = std::str::from_utf8(&log).unwrap();
-    let cut = log.len() * 3 / 4;
-    let cut = cut + text[cut..].find("\"head\"").unwrap();
+    let cut = cut_before_a_key(&log);
     let broken = [&log[..cut], b"@"].concat();
     let mut endless = ThenForever {
         log: &broken,
@@ -647,9 +652,7 @@ fn the_reader_threads_first_error_ends_the_check() {
 #[test]
 fn a_read_ahead_input_ends_the_check_at_the_first_error_too() {
     let log = pretty(&many_batch_log(2_000));
-    let text = std::str::from_utf8(&log).unwrap();
-    let cut = log.len() * 3 / 4;
-    let cut = cut + text[cut..].find("\"head\"").unwrap();
+    let cut = cut_before_a_key(&log);
     let broken: &'static [u8] = [&log[..cut], b"@"].concat().leak();
     let endless = ThenForever {
         log: broken,
