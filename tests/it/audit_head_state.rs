@@ -133,3 +133,25 @@ fn the_head_over_interleaved_sessions_is_the_chain_in_decision_order() {
     write_head(&dir.path, &head_over(&rest));
     audit_finds(&dir.path, &installation, (0, 0));
 }
+
+/// A receipt whose audit line cannot be read leaves the head unchecked, and the audit says
+/// so: the chain over the other receipts' lines is never taken for the host's head, even when
+/// it matches (here the head is the chain without the damaged receipt, as if it had been
+/// added afterwards). Seen red under cargo-mutants' `lines.lineless() > 0` → `< 0` in
+/// `dir::head_state`: the fold over the readable lines matched and the finding was lost.
+#[test]
+fn a_receipt_without_a_readable_audit_line_leaves_the_head_unchecked() {
+    let installation = Installation::new(evidence::DEFAULT_SEED ^ 41);
+    let plan = plan::plan(&installation, 60, 0.0);
+    let temp = tempfile::tempdir().unwrap();
+    let dir = receipts::write(&installation, &plan, &temp.path().join("receipts"), false);
+    let decision_order = dir.files.clone();
+    let (damaged, rest) = decision_order.split_last().unwrap();
+    write_head(&dir.path, &head_over(rest));
+    std::fs::write(damaged, b"{\"record_version\":3}\n").unwrap();
+    let codes = audit_finds(&dir.path, &installation, (1, 1));
+    assert!(
+        codes.len() > 1,
+        "the damaged receipt has its own finding: {codes:?}"
+    );
+}

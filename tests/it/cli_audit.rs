@@ -918,3 +918,115 @@ fn files_outside_receipt_directories_are_not_unexpected() {
         run.findings
     );
 }
+
+/// A directory's findings come in the order of a walk sorted by name, whatever order the file
+/// system lists its entries in: each world-readable file's `mode-not-private`, and the
+/// refusals of its two state files (head state before operation state). Seen red under
+/// cargo-mutants' `Walk::positions` → `HashMap::new()` (and its one-entry variants) and its
+/// deletion of the walk's `NameKind::HeadState | NameKind::OperationState` arm (state files
+/// read as listed instead of in walk order): both leave these findings in listing order,
+/// which on a hashed directory (ext4 here, where `.seal-operation-state.json` is listed
+/// before `.seal-audit-head.state`) is not name order.
+#[test]
+fn a_directorys_findings_come_in_name_order_whatever_the_listing_order() {
+    let dir = full_new_dir();
+    let mut receipts: Vec<PathBuf> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("receipt-")
+        })
+        .collect();
+    assert!(receipts.len() >= 10, "{receipts:?}");
+    for receipt in &receipts {
+        std::fs::set_permissions(receipt, std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
+    let head = dir.path().join(".seal-audit-head.state");
+    let operations = dir.path().join(".seal-operation-state.json");
+    write_private(&head, br#"{"seal_audit_state":"v1","head":"a","head":"b"}"#);
+    write_private(
+        &operations,
+        br#"{"schema":"seal.operation-state/v1","operations":{},"operations":{}}"#,
+    );
+    let run = pinned(dir.path());
+    let paths_of = |code: &str| -> Vec<String> {
+        run.findings
+            .iter()
+            .filter(|f| f["code"] == code)
+            .map(|f| f["path"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    receipts.sort();
+    let receipts: Vec<String> = receipts.iter().map(|p| p.display().to_string()).collect();
+    assert_eq!(paths_of("mode-not-private"), receipts);
+    assert_eq!(
+        paths_of("duplicate-member"),
+        [head.display().to_string(), operations.display().to_string()]
+    );
+    assert_eq!(run.status, 1);
+}
+
+/// A reused counter's finding names the files that share it, so an operator can find them:
+/// each `counter-reused` message of the intact directory lists the file names of its
+/// receipts. Seen red under cargo-mutants' `dir::file_name` → `String::new()` and
+/// `"xyzzy".into()` (the message listed empty or made-up names).
+#[test]
+fn a_reused_counter_names_the_files_that_share_it() {
+    let dir = full_new_dir();
+    let run = pinned(dir.path());
+    let messages: Vec<&str> = run
+        .findings
+        .iter()
+        .filter(|f| f["code"] == "counter-reused")
+        .map(|f| f["message"].as_str().unwrap())
+        .collect();
+    assert!(!messages.is_empty());
+    for message in messages {
+        let counter = message
+            .strip_prefix("counter ")
+            .and_then(|rest| rest.get(..20))
+            .unwrap();
+        let sharing: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.starts_with(&format!("receipt-{counter}-")))
+            .collect();
+        assert!(sharing.len() > 1, "{message}");
+        for name in &sharing {
+            assert!(message.contains(name.as_str()), "{name} not in {message}");
+        }
+    }
+}
+
+/// Directories come in the order of a walk sorted by name too, whatever order the file system
+/// lists them in: the `mode-not-private` findings of eight receipt directories under one root
+/// follow their names. Seen red under cargo-mutants' `met.last() != Some(&dir)` → `==` in
+/// `Walk::order_root` (no directory recorded as met, so they kept the order the listing
+/// found them in).
+#[test]
+fn directories_come_in_name_order_whatever_the_listing_order() {
+    let top = tempfile::tempdir().unwrap();
+    let mut dirs = Vec::new();
+    for name in ["s7", "s2", "s5", "s0", "s6", "s1", "s4", "s3"] {
+        let dir = top.path().join(name);
+        std::fs::create_dir(&dir).unwrap();
+        write_private(
+            &dir.join(L2_BLOCK),
+            &std::fs::read(root().join(NEW).join(L2_BLOCK)).unwrap(),
+        );
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        dirs.push(dir.display().to_string());
+    }
+    dirs.sort();
+    let run = pinned(top.path());
+    let flagged: Vec<String> = run
+        .findings
+        .iter()
+        .filter(|f| f["code"] == "mode-not-private")
+        .map(|f| f["path"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(flagged, dirs);
+}
