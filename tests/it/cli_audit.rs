@@ -1030,3 +1030,34 @@ fn directories_come_in_name_order_whatever_the_listing_order() {
         .collect();
     assert_eq!(flagged, dirs);
 }
+
+/// The verdict line and stderr count every file that could not be read: two receipts over
+/// the size limit are "2 files could not be read", exit 2. Seen red under cargo-mutants'
+/// `Summary::count_of` → `1` (both said one file).
+#[test]
+fn every_file_that_could_not_be_read_is_counted_in_the_verdict() {
+    const LIMIT: u64 = 64 * 1024 * 1024;
+    let dir = receipt_dir(NEW, &[L2_BLOCK]);
+    let hash = "460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793";
+    for counter in [98u64, 99] {
+        let path = dir
+            .path()
+            .join(format!("receipt-{counter:020}-{hash}.json"));
+        let file = std::fs::File::create(&path).unwrap();
+        file.set_len(LIMIT + counter).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    let output = Command::cargo_bin("sealkit")
+        .unwrap()
+        .args(["--color", "never", "audit"])
+        .arg(dir.path())
+        .args(["--receipt-key", &seed_file()])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let first = stdout.lines().next().unwrap();
+    assert!(first.contains("2 files could not be read"), "{first}");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("2 files could not be read"), "{stderr}");
+}
