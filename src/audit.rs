@@ -267,11 +267,6 @@ impl Plan {
             contents: None,
         }
     }
-
-    /// The fingerprint the walk keeps of a file's metadata.
-    pub fn stamp(&self, metadata: &Metadata) -> u64 {
-        self.walk.stamp(metadata)
-    }
 }
 
 /// The pinned key, ready for checking a batch of signatures.

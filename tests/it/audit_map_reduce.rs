@@ -428,3 +428,20 @@ fn a_receipt_changed_in_place_after_its_read_is_changed_during_audit() {
     assert!(observer.done.into_inner(), "the target was never read");
     assert_eq!(changed, [target]);
 }
+
+/// A listing says whether it holds anything, as its length does (the map has nothing to do
+/// for an empty one). Seen red under cargo-mutants' `Plan::is_empty` → `true` and → `false`.
+#[test]
+fn a_listing_is_empty_exactly_when_it_lists_nothing() {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    let plan = Plan::walk(&[empty.path().to_path_buf()], &options(None), &pool).unwrap();
+    assert_eq!((plan.len(), plan.is_empty()), (0, true));
+    let full = full_new_dir();
+    let plan = Plan::walk(&[full.path().to_path_buf()], &options(None), &pool).unwrap();
+    assert!(plan.len() > 10);
+    assert!(!plan.is_empty());
+}
