@@ -234,6 +234,27 @@ fn a_key_beside_a_receipt_given_as_a_file_is_the_evidences_own() {
     );
 }
 
+/// A receipt given by its bare file name, from its own directory: the key beside it is the
+/// evidence's own too. Seen red under cargo-mutants' match guard → `true` in `evidence_dir`
+/// (the bare name's empty parent was taken for its directory, where no key was found).
+#[test]
+fn a_key_beside_a_receipt_given_by_its_bare_name_is_the_evidences_own() {
+    let evidence = Evidence::new();
+    let output = sealkit()
+        .current_dir(evidence.dir.path())
+        .args(["audit", L1_ALLOW, "--format", "json", "--receipt-key"])
+        .arg(evidence.seed())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let document: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let paths: Vec<&str> = (document["findings"].as_array().unwrap().iter())
+        .filter(|f| f["code"] == Code::ReceiptKeyInEvidence.as_str())
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, [evidence.seed().display().to_string()]);
+}
+
 /// `verify receipt` with the key beside the receipt (or a copy of it): not a green
 /// AUTHENTICATED, exit 1; the kept public key: AUTHENTICATED, exit 0.
 #[test]
