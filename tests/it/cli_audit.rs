@@ -930,16 +930,7 @@ fn files_outside_receipt_directories_are_not_unexpected() {
 #[test]
 fn a_directorys_findings_come_in_name_order_whatever_the_listing_order() {
     let dir = full_new_dir();
-    let mut receipts: Vec<PathBuf> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("receipt-")
-        })
-        .collect();
+    let receipts = support::receipt_files_in(dir.path());
     assert!(receipts.len() >= 10, "{receipts:?}");
     for receipt in &receipts {
         std::fs::set_permissions(receipt, std::fs::Permissions::from_mode(0o644)).unwrap();
@@ -959,7 +950,6 @@ fn a_directorys_findings_come_in_name_order_whatever_the_listing_order() {
             .map(|f| f["path"].as_str().unwrap().to_owned())
             .collect()
     };
-    receipts.sort();
     let receipts: Vec<String> = receipts.iter().map(|p| p.display().to_string()).collect();
     assert_eq!(paths_of("mode-not-private"), receipts);
     assert_eq!(
