@@ -294,18 +294,17 @@ fn decode<'b>(bytes: &'b [u8], eof: bool, text: &mut String, lossy: &mut bool) -
 mod tests {
     use super::*;
 
-    /// Hands out at most `step` bytes per read, to split every sequence somewhere.
-    struct Trickle<'a> {
-        bytes: &'a [u8],
+    /// Hands out at most `step` bytes per read of `bytes`, to split every sequence somewhere
+    /// (a slice, or a `Cursor` over bytes of its own for [`ReadAhead`]'s thread).
+    struct Trickle<B> {
+        bytes: B,
         step: usize,
     }
 
-    impl Read for Trickle<'_> {
+    impl<B: Read> Read for Trickle<B> {
         fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-            let n = self.step.min(out.len()).min(self.bytes.len());
-            out[..n].copy_from_slice(&self.bytes[..n]);
-            self.bytes = &self.bytes[n..];
-            Ok(n)
+            let n = self.step.min(out.len());
+            self.bytes.read(&mut out[..n])
         }
     }
 
@@ -315,26 +314,9 @@ mod tests {
         (text.text, text.lossy)
     }
 
-    /// [`Trickle`] over bytes of its own, for [`ReadAhead`]'s thread.
-    struct OwnedTrickle {
-        bytes: Vec<u8>,
-        at: usize,
-        step: usize,
-    }
-
-    impl Read for OwnedTrickle {
-        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-            let n = self.step.min(out.len()).min(self.bytes.len() - self.at);
-            out[..n].copy_from_slice(&self.bytes[self.at..self.at + n]);
-            self.at += n;
-            Ok(n)
-        }
-    }
-
     fn read_ahead(bytes: &[u8], step: usize) -> (String, bool) {
-        let reader = OwnedTrickle {
-            bytes: bytes.to_vec(),
-            at: 0,
+        let reader = Trickle {
+            bytes: io::Cursor::new(bytes.to_vec()),
             step,
         };
         let mut text = Text::new(ReadAhead::spawn(reader).unwrap());

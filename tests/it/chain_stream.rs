@@ -93,18 +93,17 @@ mod oracle {
     }
 }
 
-/// Hands out at most `step` bytes per read.
-struct Trickle<'a> {
-    bytes: &'a [u8],
+/// Hands out at most `step` bytes per read of `bytes` (a slice, or a `Cursor` over bytes of its
+/// own for the reader read ahead on a thread of its own).
+struct Trickle<B> {
+    bytes: B,
     step: usize,
 }
 
-impl Read for Trickle<'_> {
+impl<B: Read> Read for Trickle<B> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        let n = self.step.min(out.len()).min(self.bytes.len());
-        out[..n].copy_from_slice(&self.bytes[..n]);
-        self.bytes = &self.bytes[n..];
-        Ok(n)
+        let n = self.step.min(out.len());
+        self.bytes.read(&mut out[..n])
     }
 }
 
@@ -122,30 +121,10 @@ fn new_sealed(bytes: &[u8], step: usize) -> Result<SealedReport, String> {
     chain::sealed::verify_stream(Trickle { bytes, step }).map_err(|e| e.to_string())
 }
 
-/// [`Trickle`] over bytes of its own, for the reader read ahead on a thread of its own.
-struct OwnedTrickle {
-    bytes: Vec<u8>,
-    at: usize,
-    step: usize,
-}
-
-impl Read for OwnedTrickle {
-    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        let mut rest = Trickle {
-            bytes: &self.bytes[self.at..],
-            step: self.step,
-        };
-        let n = rest.read(out)?;
-        self.at += n;
-        Ok(n)
-    }
-}
-
 /// What `verify chain` runs: the input read ahead on a third thread.
 fn read_ahead_sealed(bytes: &[u8], step: usize) -> Result<SealedReport, String> {
-    let reader = OwnedTrickle {
-        bytes: bytes.to_vec(),
-        at: 0,
+    let reader = Trickle {
+        bytes: io::Cursor::new(bytes.to_vec()),
         step,
     };
     chain::sealed::verify_stream_read_ahead(reader).map_err(|e| e.to_string())
@@ -565,7 +544,7 @@ fn each_entry_is_handed_over_once_in_order() {
     let mut seen = Vec::new();
     let report = chain::sealed::verify_stream_each(
         Trickle {
-            bytes: &log,
+            bytes: &log[..],
             step: 7_001,
         },
         |i, p, ok| seen.push((i, p.to_owned(), ok)),
