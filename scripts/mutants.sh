@@ -93,7 +93,7 @@ tests_of() {
         json) echo "--lib json identity json_test_suite chain_stream duplicate_members identity_vectors fuzz_regressions regression" ;;
         report) echo "--lib report report_model report_tamper report_page report_frame_joins evidence_cli evidence_hostile verdict_pins audit_copies receipt_key_in_evidence" ;;
         wire) echo "--lib meta request wire canonical target_refusals target_tool_spec json_test_suite fuzz_regressions identity_vectors spec_conformance watched_mutations meta_edges refusal_agreement regression" ;;
-        bundle) echo "--lib bundle cli_flags cli_transcripts closed_stdout duplicate_members evidence_hostile json_schemas keys_cli terminal_tables inert_output regression" ;;
+        bundle) echo "--lib bundle cli_bundle cli_flags cli_transcripts closed_stdout duplicate_members evidence_hostile json_schemas keys_cli terminal_tables inert_output regression" ;;
         envelope) echo "--lib envelope cli_envelope refusal_agreement robust_cli terminal_tables inert_output cli_transcripts regression" ;;
         inert) echo "--lib inert inert_output report_page terminal_tables regression" ;;
         keys) echo "--lib keys keys_cli keys_hostile keys_approvers keys_agent regression" ;;
