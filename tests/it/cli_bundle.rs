@@ -76,3 +76,65 @@ fn a_statement_with_either_signature_label_changed_is_not_verified() {
         }
     }
 }
+
+/// The decision's state, from the report.
+fn decision_state(bundle: &Value) -> String {
+    let output = Command::cargo_bin("sealkit")
+        .unwrap()
+        .args(["verify", "bundle", "-", "--format", "json"])
+        .args(["--issuer-pubkey", ISS, "--request-pubkey", REQ])
+        .args(["--approval-pubkey", APP])
+        .write_stdin(serde_json::to_vec(bundle).unwrap())
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    report["decision"]["state"].as_str().unwrap().to_owned()
+}
+
+/// The closed profile's standalone-replay closure holds only when all six of its conditions
+/// do: with any one of them changed, or missing, the decision is "not reproduced" rather than
+/// waiting on the kernel wasm. (The issuer statement's signature then fails too; the decision
+/// is read from its payload either way.) Mutation check: each `&&` of `closed_profile`'s
+/// conjunction as `||` (cargo-mutants, bundle group, session 6) kept "wasm-absent" for a
+/// closure with one condition broken: this test turned red under each.
+#[test]
+fn the_replay_closure_holds_only_with_every_condition() {
+    let intact: Value = serde_json::from_slice(&std::fs::read(BUNDLE).unwrap()).unwrap();
+    assert_eq!(decision_state(&intact), "wasm-absent");
+    let payload: Value =
+        serde_json::from_str(intact["issuer_statement"]["payload"].as_str().unwrap()).unwrap();
+    let conditions = [
+        ("semantics", Value::from("one-init-many-decide")),
+        ("every_verdict_input_embedded", Value::Bool(false)),
+        ("prior_kernel_state_required", Value::Bool(true)),
+        ("prior_host_state_required", Value::Bool(true)),
+        ("active_kernel_set_bound", Value::Bool(false)),
+        ("omitted_state_influences", Value::Bool(true)),
+    ];
+    let with_payload = |payload: &Value| {
+        let mut bundle = intact.clone();
+        bundle["issuer_statement"]["payload"] = Value::from(payload.to_string());
+        bundle
+    };
+    // The payload re-serialized unchanged still gives the intact state.
+    assert_eq!(decision_state(&with_payload(&payload)), "wasm-absent");
+    for (name, wrong) in conditions {
+        let mut changed = payload.clone();
+        changed["standalone_replay_closure"][name] = wrong;
+        assert_eq!(
+            decision_state(&with_payload(&changed)),
+            "not-reproduced",
+            "{name} changed"
+        );
+        let mut missing = payload.clone();
+        missing["standalone_replay_closure"]
+            .as_object_mut()
+            .unwrap()
+            .remove(name);
+        assert_eq!(
+            decision_state(&with_payload(&missing)),
+            "not-reproduced",
+            "{name} missing"
+        );
+    }
+}
