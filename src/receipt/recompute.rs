@@ -62,7 +62,8 @@ pub struct Projection {
 /// when serde_json reads it too; otherwise seal-host records `request_parse_error`.
 pub fn read_request_line(line: &str) -> Result<json::Node<'_>, String> {
     let text = line.trim();
-    serde_json::from_str::<serde_json::Value>(text)
+    // What `serde_json::from_str::<Value>` accepts, without building the value.
+    super::outline::outline_str(text, "")
         .map_err(|e| format!("the request line is not JSON to serde_json ({e})"))?;
     json::parse(text, MAX_DEPTH).map_err(|error| {
         format!(
