@@ -98,24 +98,34 @@ pub fn frame_facts(frame: &[u8], server: &str) -> FrameFacts {
         }
     };
     let params = node.value.get("params");
-    facts.projection = project(params, V3);
+    // The members first; the canonical request and its hashes by seal-host's rule only when
+    // the identity engine does not give them (it accepted the frame: the same values, and
+    // they are the ones kept). Rendering `_meta` key-sorted cannot fail where rendering it
+    // in wire order succeeded (the same nodes), so the projection fails exactly when it did.
+    let members = project_members(params);
     let options = Options {
         server: server.to_owned(),
         era: EraMode::Auto,
     };
-    match request::analyze(frame, &options, &mut Session::default()) {
+    let verdict = request::analyze(frame, &options, &mut Session::default());
+    let engines = match &verdict {
+        Verdict::Call(call) => match (
+            call.canonical_request(),
+            call.canonical_request_sha256(),
+            call.args_hash(),
+        ) {
+            (Some(canonical), Some(sha), Some(args)) => Some((canonical, sha, args)),
+            _ => None,
+        },
+        _ => None,
+    };
+    facts.projection = members.and_then(|members| match engines {
+        Some((canonical, sha, args)) => Ok(members.engines(canonical, sha, args)),
+        None => members.seal_host_rule(V3),
+    });
+    match verdict {
         Verdict::Call(call) => {
             facts.host_target = Some(call.identities().host.target.clone());
-            if let (Ok(projection), Some(canonical), Some(sha), Some(args)) = (
-                facts.projection.as_mut(),
-                call.canonical_request(),
-                call.canonical_request_sha256(),
-                call.args_hash(),
-            ) {
-                projection.canonical_request = canonical.to_owned();
-                projection.canonical_request_sha256 = sha.to_owned();
-                projection.args_hash = args.to_owned();
-            }
             facts.call = Some(call);
         }
         Verdict::Refused(refusal) => {
@@ -145,6 +155,21 @@ pub const V2: Rule = Rule { context: false };
 
 /// seal-host's projection of `params`, with the shape errors seal-host records.
 pub fn project(params: Option<&Node<'_>>, rule: Rule) -> Result<Projection, String> {
+    project_members(params)?.seal_host_rule(rule)
+}
+
+/// What the projection copies from `params` before the canonical request is made of it.
+struct Members<'p, 'a> {
+    tool: &'p str,
+    arguments: String,
+    /// `_meta`'s node: the canonical request holds it key-sorted.
+    meta_node: Option<&'p Node<'a>>,
+    meta: Option<String>,
+    request_state: Option<String>,
+    input_responses: Option<String>,
+}
+
+fn project_members<'p, 'a>(params: Option<&'p Node<'a>>) -> Result<Members<'p, 'a>, String> {
     let params = params
         .filter(|p| matches!(p.value, JsonValue::Object(_)))
         .ok_or("mediated request lacks object params")?;
@@ -158,55 +183,84 @@ pub fn project(params: Option<&Node<'_>>, rule: Rule) -> Result<Projection, Stri
         .get("arguments")
         .filter(|a| matches!(a.value, JsonValue::Object(_)))
         .ok_or("mediated request lacks object params.arguments")?;
-    let compact = |node: &Node<'_>, order: KeyOrder| -> Result<String, String> {
-        let mut out = Vec::new();
-        serde_compact(node, order, &mut out).map_err(|e| e.to_string())?;
-        String::from_utf8(out).map_err(|e| e.to_string())
-    };
     let member = |name: &str| params.value.get(name);
-    let arguments_text = compact(arguments, KeyOrder::Wire)?;
-    let meta = member("_meta")
-        .map(|m| compact(m, KeyOrder::Wire))
-        .transpose()?;
-    let request_state = member("requestState")
-        .map(|m| compact(m, KeyOrder::Wire))
-        .transpose()?;
-    let input_responses = member("inputResponses")
-        .map(|m| compact(m, KeyOrder::Wire))
-        .transpose()?;
+    let meta_node = member("_meta");
+    Ok(Members {
+        tool,
+        arguments: compact(arguments, KeyOrder::Wire)?,
+        meta: meta_node.map(|m| compact(m, KeyOrder::Wire)).transpose()?,
+        meta_node,
+        request_state: member("requestState")
+            .map(|m| compact(m, KeyOrder::Wire))
+            .transpose()?,
+        input_responses: member("inputResponses")
+            .map(|m| compact(m, KeyOrder::Wire))
+            .transpose()?,
+    })
+}
 
-    let mut canonical = Vec::with_capacity(128 + arguments_text.len());
-    canonical
-        .extend_from_slice(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"#);
-    serde_string(tool, &mut canonical);
-    canonical.extend_from_slice(br#","arguments":"#);
-    canonical.extend_from_slice(arguments_text.as_bytes());
-    if rule.context {
-        if let Some(meta) = member("_meta") {
-            canonical.extend_from_slice(br#","_meta":"#);
-            canonical.extend_from_slice(compact(meta, KeyOrder::Sorted)?.as_bytes());
+fn compact(node: &Node<'_>, order: KeyOrder) -> Result<String, String> {
+    let mut out = Vec::new();
+    serde_compact(node, order, &mut out).map_err(|e| e.to_string())?;
+    String::from_utf8(out).map_err(|e| e.to_string())
+}
+
+impl Members<'_, '_> {
+    /// The projection with seal-host's own `canonical_request` rule, and the two hashes.
+    fn seal_host_rule(self, rule: Rule) -> Result<Projection, String> {
+        let mut canonical = Vec::with_capacity(128 + self.arguments.len());
+        canonical.extend_from_slice(
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"#,
+        );
+        serde_string(self.tool, &mut canonical);
+        canonical.extend_from_slice(br#","arguments":"#);
+        canonical.extend_from_slice(self.arguments.as_bytes());
+        if rule.context {
+            if let Some(meta) = self.meta_node {
+                canonical.extend_from_slice(br#","_meta":"#);
+                canonical.extend_from_slice(compact(meta, KeyOrder::Sorted)?.as_bytes());
+            }
+            if let Some(state) = &self.request_state {
+                canonical.extend_from_slice(br#","requestState":"#);
+                canonical.extend_from_slice(state.as_bytes());
+            }
+            if let Some(responses) = &self.input_responses {
+                canonical.extend_from_slice(br#","inputResponses":"#);
+                canonical.extend_from_slice(responses.as_bytes());
+            }
         }
-        if let Some(state) = &request_state {
-            canonical.extend_from_slice(br#","requestState":"#);
-            canonical.extend_from_slice(state.as_bytes());
-        }
-        if let Some(responses) = &input_responses {
-            canonical.extend_from_slice(br#","inputResponses":"#);
-            canonical.extend_from_slice(responses.as_bytes());
+        canonical.extend_from_slice(b"}}");
+        let canonical_request = String::from_utf8(canonical).map_err(|e| e.to_string())?;
+        Ok(Projection {
+            canonical_request_sha256: sha256_hex(canonical_request.as_bytes()),
+            canonical_request,
+            args_hash: sha256_hex(self.arguments.as_bytes()),
+            ..self.without_canonical()
+        })
+    }
+
+    /// The projection with the canonical request and hashes the identity engine derived.
+    fn engines(self, canonical: &str, sha256: &str, args_hash: &str) -> Projection {
+        Projection {
+            canonical_request: canonical.to_owned(),
+            canonical_request_sha256: sha256.to_owned(),
+            args_hash: args_hash.to_owned(),
+            ..self.without_canonical()
         }
     }
-    canonical.extend_from_slice(b"}}");
-    let canonical_request = String::from_utf8(canonical).map_err(|e| e.to_string())?;
-    Ok(Projection {
-        tool: tool.to_owned(),
-        canonical_request_sha256: sha256_hex(canonical_request.as_bytes()),
-        canonical_request,
-        args_hash: sha256_hex(arguments_text.as_bytes()),
-        arguments: arguments_text,
-        meta,
-        request_state,
-        input_responses,
-    })
+
+    fn without_canonical(self) -> Projection {
+        Projection {
+            tool: self.tool.to_owned(),
+            canonical_request: String::new(),
+            canonical_request_sha256: String::new(),
+            args_hash: String::new(),
+            arguments: self.arguments,
+            meta: self.meta,
+            request_state: self.request_state,
+            input_responses: self.input_responses,
+        }
+    }
 }
 
 fn inputs_target(
@@ -309,6 +363,50 @@ mod tests {
         assert_eq!(
             facts.host_target.as_deref(),
             Some("2a01d25406f0fc82751a66ddaeb8e79d2104efc4b67699400003704e67c0c565")
+        );
+    }
+
+    /// A frame the identity engine accepts takes its canonical request and hashes from the
+    /// engine, and they are seal-host's rule's; a frame it refuses (an upper-case
+    /// `traceparent`, which seal-host recorded) takes them from seal-host's rule. Either way
+    /// the projection is `project` of the line's params. Seen red with the engine's values
+    /// taken only when seal-host's rule was not (the accepted frames' canonical request
+    /// empty), and with the refused frame left without one.
+    #[test]
+    fn the_projection_is_seal_hosts_rule_whoever_computes_it() {
+        let frame = |params: &str| {
+            format!(r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{params}}}"#) + "\n"
+        };
+        for (params, accepted) in [
+            (
+                r#"{"name":"t","arguments":{"b":1,"a":[true,null,"x"]}}"#,
+                true,
+            ),
+            (
+                r#"{"name":"t","arguments":{},"_meta":{"z":1,"a":{"d":2,"c":3}}}"#,
+                true,
+            ),
+            (
+                r#"{"name":"db.execute","arguments":{"sql":"select 1"},"_meta":{"traceparent":"00-4BF92F3577B34DA6A3CE929D0E0E4736-00F067AA0BA902B7-01"}}"#,
+                false,
+            ),
+        ] {
+            let text = frame(params);
+            let facts = frame_facts(text.as_bytes(), "");
+            assert_eq!(facts.refused_now.is_none(), accepted, "{params}");
+            let node = read_request_line(text.trim()).unwrap();
+            let expected = project(node.value.get("params"), V3).unwrap();
+            assert!(!expected.canonical_request.is_empty());
+            assert_eq!(facts.projection.unwrap(), expected, "{params}");
+        }
+        // A line without params projects to seal-host's error either way.
+        let facts = frame_facts(
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}\n",
+            "",
+        );
+        assert_eq!(
+            facts.projection.unwrap_err(),
+            "mediated request lacks object params"
         );
     }
 
