@@ -76,25 +76,42 @@ pub fn read_request_line(line: &str) -> Result<json::Node<'_>, String> {
 /// Recomputes a frame's identities as seal-host recorded them. `server` is the operator's
 /// server identity (from the receipt's `kernel_config`).
 pub fn frame_facts(frame: &[u8], server: &str) -> FrameFacts {
-    let line = request_line(frame);
     let mut facts = FrameFacts {
-        subject_sha256: sha256_hex(frame),
+        subject_sha256: String::new(),
         subject_length: frame.len() as u64,
-        request_sha256: sha256_hex(line),
+        request_sha256: String::new(),
         projection: Err(String::new()),
         host_target: None,
         refused_now: None,
         call: None,
     };
+    // The identity engine hashes a frame it accepts with `frame::digests`, one pass over
+    // the line and the terminator added to a copy; any other frame is hashed here the same
+    // way, so object A is hashed once either way.
+    let (subject, request_sha256) =
+        analyse(frame, server, &mut facts).unwrap_or_else(|| crate::frame::digests(frame));
+    facts.subject_sha256 = subject.sha256;
+    facts.request_sha256 = request_sha256;
+    facts
+}
+
+/// [`frame_facts`] but the digests, which it hands back when the identity engine accepted
+/// the frame and so computed them.
+fn analyse(
+    frame: &[u8],
+    server: &str,
+    facts: &mut FrameFacts,
+) -> Option<(crate::frame::Subject, String)> {
+    let line = request_line(frame);
     let Ok(text) = std::str::from_utf8(line) else {
         facts.projection = Err("the request line is not UTF-8".into());
-        return facts;
+        return None;
     };
     let node = match read_request_line(text) {
         Ok(node) => node,
         Err(error) => {
             facts.projection = Err(error);
-            return facts;
+            return None;
         }
     };
     let params = node.value.get("params");
@@ -126,7 +143,9 @@ pub fn frame_facts(frame: &[u8], server: &str) -> FrameFacts {
     match verdict {
         Verdict::Call(call) => {
             facts.host_target = Some(call.identities().host.target.clone());
+            let digests = (call.subject().clone(), call.request_sha256().to_owned());
             facts.call = Some(call);
+            return Some(digests);
         }
         Verdict::Refused(refusal) => {
             facts.refused_now = Some(refusal.code.as_str().to_owned());
@@ -138,7 +157,7 @@ pub fn frame_facts(frame: &[u8], server: &str) -> FrameFacts {
         }
         Verdict::Skipped(_) => {}
     }
-    facts
+    None
 }
 
 /// Which `canonical_request` rule a record version uses.
@@ -408,6 +427,39 @@ mod tests {
             facts.projection.unwrap_err(),
             "mediated request lacks object params"
         );
+    }
+
+    /// Object A's digests are the SHA-256 of the frame and of its line (minus one LF, then
+    /// one CR) whoever computes them: the identity engine for a frame it accepts, this module
+    /// for one it refuses, one that is not UTF-8 or not JSON. Seen red with the engine's
+    /// request_sha256 taken as the subject's.
+    #[test]
+    fn object_a_is_hashed_as_the_frame_and_its_line_on_every_path() {
+        let accepted = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{}}}"#;
+        let refused = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{},"_meta":{"traceparent":"00-4BF92F3577B34DA6A3CE929D0E0E4736-00F067AA0BA902B7-01"}}}"#;
+        for line in [
+            accepted.as_bytes(),
+            refused.as_bytes(),
+            b"{\"a\":\"\xff\"}".as_slice(),
+            b"not json",
+            b"",
+        ] {
+            for terminator in ["\n", "\r\n", "", "\n\n", "\r"] {
+                let frame = [line, terminator.as_bytes()].concat();
+                let facts = frame_facts(&frame, "");
+                let stripped = frame.strip_suffix(b"\n").unwrap_or(&frame);
+                let stripped = stripped.strip_suffix(b"\r").unwrap_or(stripped);
+                assert_eq!(facts.subject_sha256, sha256_hex(&frame), "{frame:?}");
+                assert_eq!(facts.request_sha256, sha256_hex(stripped), "{frame:?}");
+                assert_eq!(facts.subject_length, frame.len() as u64);
+            }
+        }
+        assert!(frame_facts(format!("{accepted}\n").as_bytes(), "")
+            .call
+            .is_some());
+        assert!(frame_facts(format!("{refused}\n").as_bytes(), "")
+            .refused_now
+            .is_some());
     }
 
     #[test]
