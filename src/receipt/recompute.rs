@@ -389,8 +389,7 @@ mod tests {
     /// engine, and they are seal-host's rule's; a frame it refuses (an upper-case
     /// `traceparent`, which seal-host recorded) takes them from seal-host's rule. Either way
     /// the projection is `project` of the line's params. Seen red with the engine's values
-    /// taken only when seal-host's rule was not (the accepted frames' canonical request
-    /// empty), and with the refused frame left without one.
+    /// dropped for an accepted frame (its canonical request and hashes left empty).
     #[test]
     fn the_projection_is_seal_hosts_rule_whoever_computes_it() {
         let frame = |params: &str| {
