@@ -32,6 +32,7 @@ mod canonical_work;
 mod chain_stream;
 mod ci_hygiene;
 mod cli_audit;
+mod cli_bundle;
 mod cli_chain;
 mod cli_diff;
 mod cli_envelope;
