@@ -85,7 +85,7 @@ files_of() {
 }
 tests_of() {
     case "$1" in
-        receipt) echo "mutation_pins receipts receipt_flips signature_batching duplicate_members receipt_unsupported_version cli_transcripts regression" ;;
+        receipt) echo "--lib receipt mutation_pins receipts receipt_flips signature_batching duplicate_members receipt_unsupported_version cli_transcripts regression" ;;
         signature) echo "--lib signature mutation_pins approval_wycheproof approval_fixtures signature_batching cli_envelope" ;;
         approval) echo "mutation_pins approval_verify_cli approval_fixtures approval_wycheproof v2_signed_approval approval_verify_conflicts approval_approve_refusals approval_approve_cli keys_approvers audit_approvers empty_evidence signature_batching cli_transcripts regression" ;;
         chain) echo "--lib chain cli_audit cli_chain chain_stream cli_transcripts closed_stdout duplicate_members report_model regression" ;;

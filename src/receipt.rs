@@ -11,6 +11,7 @@
 
 mod counting_read;
 pub mod duplicates;
+mod outline;
 pub mod pin;
 pub mod preimage;
 pub mod recompute;
@@ -532,6 +533,32 @@ fn compact(value: &Value) -> Vec<u8> {
     serde_json::to_vec(value).unwrap_or_default()
 }
 
+/// Whether `compact(value) == expected`, decided while serde_json renders `value` piece by
+/// piece against `expected`: nothing is allocated, and the rendering stops at the first
+/// piece that differs.
+fn renders_as(value: &Value, expected: &[u8]) -> bool {
+    struct Against<'e> {
+        rest: &'e [u8],
+    }
+    impl std::io::Write for Against<'_> {
+        fn write(&mut self, piece: &[u8]) -> std::io::Result<usize> {
+            match self.rest.strip_prefix(piece) {
+                Some(rest) => {
+                    self.rest = rest;
+                    Ok(piece.len())
+                }
+                None => Err(std::io::ErrorKind::InvalidData.into()),
+            }
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut against = Against { rest: expected };
+    serde_json::to_writer(&mut against, value).is_ok() && against.rest.is_empty()
+}
+
 /// Whether `compact(a) == compact(b)`, decided without rendering either: the same kinds,
 /// strings and integers equal, floats with the same bits (serde_json renders each finite f64
 /// in its own shortest form, `-0.0` apart from `0.0`), arrays element by element, objects
@@ -801,6 +828,13 @@ mod tests {
         #[test]
         fn same_compact_is_equality_of_compact_renderings(a in any_json(), b in any_json()) {
             proptest::prop_assert_eq!(same_compact(&a, &b), compact(&a) == compact(&b));
+            // Seen red with `renders_as` not checking that all of `expected` was written.
+            proptest::prop_assert_eq!(renders_as(&a, &compact(&b)), compact(&a) == compact(&b));
+            let rendered = compact(&a);
+            for end in 0..rendered.len() {
+                proptest::prop_assert!(!renders_as(&a, &rendered[..end]));
+            }
+            proptest::prop_assert!(renders_as(&a, &rendered));
             proptest::prop_assert!(same_compact(&a, &a.clone()));
         }
     }

@@ -81,28 +81,34 @@ pub(super) fn refuse_parsed(
     }
 }
 
-/// The last signed config payload a worker scanned for repeated names, and the repeat it
-/// found: a directory's receipts carry one config, so its payload (about 2 KB) is read once
-/// per worker instead of once per receipt.
+/// The signed config payloads a worker scanned for repeated names, and the repeat each held:
+/// a directory's receipts carry one config or a few (one per epoch, interleaved as the host's
+/// sessions are), so each payload (about 2 KB) is read once per worker instead of once per
+/// receipt. Remembering only the last one read each payload again at every change of config.
 #[derive(Debug, Default)]
 pub struct PayloadMemo {
-    scanned: Option<(String, Option<String>)>,
+    scanned: Vec<(String, Option<String>)>,
 }
 
 impl PayloadMemo {
+    /// Payloads remembered at once; past that the memo starts over (a directory with more
+    /// distinct configs costs a read of each payload per receipt, as before the memo).
+    const CAPACITY: usize = 8;
+
     /// The first repeated name in `payload`, if it is JSON to this crate's reader.
     fn duplicate_in(&mut self, payload: &str) -> Option<String> {
-        match &self.scanned {
-            Some((seen, found)) if seen == payload => found.clone(),
-            _ => {
-                let found = json::find_duplicate(payload)
-                    .ok()
-                    .flatten()
-                    .map(|duplicate| duplicate.to_string());
-                self.scanned = Some((payload.to_owned(), found.clone()));
-                found
-            }
+        if let Some((_, found)) = self.scanned.iter().find(|(seen, _)| seen == payload) {
+            return found.clone();
         }
+        let found = json::find_duplicate(payload)
+            .ok()
+            .flatten()
+            .map(|duplicate| duplicate.to_string());
+        if self.scanned.len() >= Self::CAPACITY {
+            self.scanned.clear();
+        }
+        self.scanned.push((payload.to_owned(), found.clone()));
+        found
     }
 }
 
@@ -167,6 +173,34 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    /// Two configs interleaved (one per epoch, as the generator's host sessions write them):
+    /// each payload's answer is its own, and each is read once. Seen red with the memo
+    /// keeping only the last payload (four entries read, not two) and with it answering
+    /// from the first entry whatever the payload.
+    #[test]
+    fn the_memo_answers_for_each_of_several_payloads() {
+        let clean = r#"{"epoch":1,"p":1}"#;
+        let repeated = r#"{"epoch":2,"p":1,"p":2}"#;
+        let mut memo = PayloadMemo::default();
+        for _ in 0..2 {
+            assert_eq!(memo.duplicate_in(clean), None);
+            assert!(memo
+                .duplicate_in(repeated)
+                .is_some_and(|found| found.contains("\"p\"")));
+        }
+        assert_eq!(memo.scanned.len(), 2);
+        // Past its capacity the memo starts over, and still answers for each payload.
+        let many: Vec<String> = (0..=PayloadMemo::CAPACITY)
+            .map(|n| format!(r#"{{"n":{n},"n":0}}"#))
+            .collect();
+        for payload in &many {
+            assert!(memo.duplicate_in(payload).is_some());
+        }
+        assert!(memo.scanned.len() <= PayloadMemo::CAPACITY);
+        assert_eq!(memo.duplicate_in(clean), None);
+        assert!(memo.duplicate_in(repeated).is_some());
     }
 
     /// The count's shortcut skips this crate's reader when nothing was lost, so that reader

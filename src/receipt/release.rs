@@ -1,6 +1,7 @@
 //! The release check: an ALLOW's release frame is object A with the operation id spliced in,
 //! `post_state_hash` binds it, and an unconfirmed release is a finding; a BLOCK has none.
 
+use super::outline::Outline;
 use super::{compact, conclude, fail, mismatch, not_applicable, pass, Check, Ctx, Miss, Step};
 use crate::digest::{is_sha256_hex, sha256_hex};
 use crate::finding::Code;
@@ -123,18 +124,22 @@ pub fn splice_operation_id(frame: &[u8], operation_id: &str) -> Option<Vec<u8>> 
     } else {
         (frame, b"".as_slice())
     };
-    let request: Value = serde_json::from_slice(body).ok()?;
-    let object = request.as_object()?;
-    if object.contains_key("operation_id") {
-        return None;
-    }
+    // What `serde_json::from_slice::<Value>(body)` reads, without building the value: an
+    // object, how many members, and whether one is named `operation_id`.
+    let members = match super::outline::outline_slice(body, "operation_id").ok()? {
+        Outline::Object {
+            named: false,
+            members,
+        } => members,
+        Outline::Object { named: true, .. } | Outline::Other => return None,
+    };
     let brace = body.iter().rposition(|b| !b.is_ascii_whitespace())?;
     if body[brace] != b'}' {
         return None;
     }
     let mut out = Vec::with_capacity(frame.len() + operation_id.len() + 20);
     out.extend_from_slice(&body[..brace]);
-    if !object.is_empty() {
+    if members > 0 {
         out.push(b',');
     }
     out.extend_from_slice(b"\"operation_id\":");

@@ -3,9 +3,12 @@
 //! frame (v3) or the receipt's own tool and arguments (v2) project to.
 
 use super::recompute::{self, Projection};
-use super::{compact, conclude, fail, mismatch, not_evaluated, pass, Check, Ctx, Miss, Step};
+use super::{
+    compact, conclude, fail, mismatch, not_evaluated, pass, renders_as, Check, Ctx, Miss, Step,
+};
 use crate::finding::Code;
 use serde_json::Value;
+use std::borrow::Cow;
 
 impl Ctx<'_> {
     pub(super) fn check_object_a(&mut self) -> Check {
@@ -74,13 +77,19 @@ impl Ctx<'_> {
 
     /// The projection to compare with: from object A (v3) or from the receipt's own request
     /// members under the `_meta`-blind rule (v2).
-    pub(super) fn projection(&self) -> Step<Projection> {
+    ///
+    /// Object A's projection is lent, not copied: it holds the arguments twice (alone and in
+    /// the canonical request), and three checks read it.
+    pub(super) fn projection(&self) -> Step<Cow<'_, Projection>> {
         match self.version {
             Some(3) => match &self.frame {
-                Some(frame) => frame.projection.clone().map_err(Miss::Mismatch),
+                Some(frame) => match &frame.projection {
+                    Ok(projection) => Ok(Cow::Borrowed(projection)),
+                    Err(why) => Err(Miss::Mismatch(why.clone())),
+                },
                 None => Err(Miss::Missing("object A is missing".into())),
             },
-            _ => self.v2_projection(),
+            _ => self.v2_projection().map(Cow::Owned),
         }
     }
 
@@ -133,7 +142,7 @@ impl Ctx<'_> {
                 if parse_error.is_some() {
                     return mismatch("request_parse_error is present although the line projects");
                 }
-                Ok(projection.canonical_request_sha256)
+                Ok(projection.canonical_request_sha256.clone())
             })(),
         };
         match result {
@@ -170,7 +179,7 @@ impl Ctx<'_> {
                     projection.args_hash
                 ));
             }
-            Ok(projection.args_hash)
+            Ok(projection.args_hash.clone())
         })();
         match result {
             Ok(sha) => {
@@ -190,8 +199,9 @@ impl Ctx<'_> {
                 .and_then(Value::as_object)
                 .ok_or_else(|| Miss::Missing("effect_view is missing".into()))?;
             let effect = view.get("effect").and_then(Value::as_object);
-            let same = |value: Option<&Value>, expected: Option<&str>| {
-                value.map(compact).as_deref() == expected.map(str::as_bytes)
+            let same = |value: Option<&Value>, expected: Option<&str>| match (value, expected) {
+                (Some(value), Some(expected)) => renders_as(value, expected.as_bytes()),
+                (value, expected) => value.is_none() && expected.is_none(),
             };
             let mut wrong = Vec::new();
             if self.str_of("tool") != Some(projection.tool.as_str()) {
