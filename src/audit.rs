@@ -16,6 +16,7 @@ pub mod dir;
 pub mod facts_codec;
 pub mod map;
 pub mod names;
+mod operation_state;
 mod read_ahead;
 pub mod reduce;
 mod walk;
