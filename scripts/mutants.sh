@@ -10,7 +10,7 @@
 #
 # Usage: scripts/mutants.sh [--all-tests] [GROUP...] [-- EXTRA-CARGO-MUTANTS-OPTIONS...]
 #   GROUP: receipt signature (with src/signature/) approval chain migrate wire json keys audit
-#   report evidence (default: all, in that order), contract (the input layer's shortfalls and
+#   report evidence bundle envelope inert (default: all, in that order), contract (the input layer's shortfalls and
 #   the exit status each gives, names in JSON; not in the default set), or
 #   verdicts: only the functions whose verdicts tests/it/mutation_pins.rs pins (a quick check).
 #   Extra options go to cargo-mutants, e.g. `-- --re config_signature` for one function,
@@ -55,7 +55,7 @@ while [ $# -gt 0 ]; do
         *) groups+=("$1"); shift ;;
     esac
 done
-[ ${#groups[@]} -gt 0 ] || groups=(receipt signature approval chain migrate wire json keys audit report evidence)
+[ ${#groups[@]} -gt 0 ] || groups=(receipt signature approval chain migrate wire json keys audit report evidence bundle envelope inert)
 
 # Per group: the source files (cargo-mutants --file globs) and the test modules that
 # exercise them (modules of the one integration-test binary, or --lib for the unit tests). The slowest
@@ -68,8 +68,11 @@ files_of() {
         signature) echo "src/signature.rs src/signature/*.rs" ;;
         approval) echo "src/approval.rs src/approval/*.rs src/approvers.rs" ;;
         chain) echo "src/chain.rs src/chain/*.rs" ;;
-        migrate) echo "src/migrate.rs src/migrate/*.rs" ;;
-        wire) echo "src/meta.rs src/request.rs src/request/*.rs src/wire.rs src/frame.rs" ;;
+        migrate) echo "src/migrate.rs src/migrate/*.rs src/migrate/*/*.rs" ;;
+        wire) echo "src/meta.rs src/request.rs src/request/*.rs src/wire.rs src/frame.rs src/canonical.rs" ;;
+        bundle) echo "src/bundle.rs src/cmd/verify_bundle.rs" ;;
+        envelope) echo "src/envelope.rs src/cmd/envelope.rs" ;;
+        inert) echo "src/inert.rs" ;;
         json) echo "src/json.rs" ;;
         keys) echo "src/keys/*.rs" ;;
         audit) echo "src/audit.rs src/audit/*.rs" ;;
@@ -89,7 +92,10 @@ tests_of() {
         migrate) echo "--lib migrate migrate_labels cli_migrate cli_diff migration_integrity cli_transcripts regression" ;;
         json) echo "--lib json identity json_test_suite chain_stream duplicate_members identity_vectors fuzz_regressions regression" ;;
         report) echo "--lib report report_model report_tamper report_page report_frame_joins evidence_cli evidence_hostile verdict_pins audit_copies receipt_key_in_evidence" ;;
-        wire) echo "--lib meta request wire target_refusals target_tool_spec json_test_suite fuzz_regressions identity_vectors spec_conformance watched_mutations meta_edges refusal_agreement regression" ;;
+        wire) echo "--lib meta request wire canonical target_refusals target_tool_spec json_test_suite fuzz_regressions identity_vectors spec_conformance watched_mutations meta_edges refusal_agreement regression" ;;
+        bundle) echo "--lib bundle cli_flags cli_transcripts closed_stdout duplicate_members evidence_hostile json_schemas keys_cli terminal_tables inert_output regression" ;;
+        envelope) echo "--lib envelope cli_envelope refusal_agreement robust_cli terminal_tables inert_output cli_transcripts regression" ;;
+        inert) echo "--lib inert inert_output report_page terminal_tables regression" ;;
         keys) echo "--lib keys keys_cli keys_hostile keys_approvers keys_agent regression" ;;
         audit) echo "--lib audit audit_head_state audit_map_reduce cli_audit audit_approvers audit_copies receipt_key_in_evidence approval_key_in_evidence verdict_pins empty_evidence duplicate_members regression" ;;
         evidence) echo "--lib jcs evidence frame jcs_vectors evidence_cli evidence_hostile fuzz_corpus" ;;
