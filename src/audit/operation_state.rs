@@ -244,7 +244,7 @@ mod tests {
     /// extra members anywhere, a schema or operation that is wrong, not a string, missing or
     /// given twice, ids that are digests and ids that are not, bad JSON in an ignored member,
     /// trailing bytes. Seen red with an operation's id left unchecked against its member
-    /// name, and with a second `schema` member taken.
+    /// name, and with the check for bytes after the object left out.
     #[test]
     fn the_operation_state_read_straight_is_the_trees() {
         let digest = |byte: u8| crate::digest::hex_lower(&[byte; 32]);
