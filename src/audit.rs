@@ -14,6 +14,7 @@ mod chain_lines;
 mod copies;
 pub mod dir;
 pub mod facts_codec;
+mod hex256;
 pub mod map;
 pub mod names;
 mod operation_state;

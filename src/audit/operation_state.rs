@@ -2,7 +2,7 @@
 //! pairs, 80 bytes an operation, read straight from the bytes when the file is well formed
 //! and through a JSON tree, for the message, when it is not.
 
-use super::dir::Hex256;
+use super::hex256::Hex256;
 
 /// Burned operations: (operation id, release frame SHA-256), sorted by operation id, each id
 /// once; 80 bytes an operation (a map of two strings cost about three times that, and the
