@@ -299,8 +299,7 @@ mod tests {
     /// Many identities (differing in one byte anywhere, so every part of the key counts),
     /// with far less room than they need: the table grows, and each one's first file is
     /// found again, with its own device and inode, and no other's. Seen red with the slot
-    /// table growing without putting its entries back, and with a probe that stops at the
-    /// first used slot.
+    /// table growing without putting its entries back.
     #[test]
     fn identities_beyond_the_room_given_are_all_found_again() {
         let mut seen = Seen::with_room(3);

@@ -657,7 +657,7 @@ mod tests {
     /// receipt: the same hashes in the same order, counts and frames, whether a hash's
     /// receipts are all named, none, or some (a hash shared only across the two kinds, one
     /// whose frames agree across them). Seen red with a named run's frames not merged with
-    /// the map's, and with the map's count left out.
+    /// the map's.
     #[test]
     fn named_frames_give_the_findings_a_map_of_every_receipt_gives() {
         struct Named(Vec<Option<[u8; 32]>>);

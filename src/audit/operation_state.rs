@@ -243,8 +243,8 @@ mod tests {
     /// gave, and every state it does not take is read as a tree, with the tree's message:
     /// extra members anywhere, a schema or operation that is wrong, not a string, missing or
     /// given twice, ids that are digests and ids that are not, bad JSON in an ignored member,
-    /// trailing bytes. Seen red with an operation's id left unchecked against its member
-    /// name, and with the check for bytes after the object left out.
+    /// trailing bytes. Seen red with the check for bytes after the object
+    /// left out.
     #[test]
     fn the_operation_state_read_straight_is_the_trees() {
         let digest = |byte: u8| crate::digest::hex_lower(&[byte; 32]);
