@@ -308,7 +308,8 @@ mod tests {
             identity[(i % 32) as usize] = (i / 32) as u8;
             identity
         };
-        let file_id = |i: u32| (i % 3 != 0).then_some((u64::from(i % 5), u64::from(i) * 11));
+        let file_id =
+            |i: u32| (!i.is_multiple_of(3)).then_some((u64::from(i % 5), u64::from(i) * 11));
         for i in 0..2_000u32 {
             let first = seen.first(identity(i), i, file_id(i));
             // Distinct: one byte is i / 32 (below 0xff for i < 8,160) at i % 32.
