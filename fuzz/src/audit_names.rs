@@ -20,12 +20,10 @@ pub fn audit_names(data: &[u8]) {
             .as_object()
             .unwrap_or_else(|| panic!("accepted operations that are not an object"));
         assert_eq!(listed.len(), operations.len());
-        for (id, sha) in &operations {
-            assert_eq!(listed[id]["operation_id"].as_str(), Some(id.as_str()));
-            assert_eq!(
-                listed[id]["release_frame_sha256"].as_str(),
-                Some(sha.as_str())
-            );
+        for (id, sha) in operations.iter() {
+            let (id, sha) = (id.text(), sha.text());
+            assert_eq!(listed[&*id]["operation_id"].as_str(), Some(&*id));
+            assert_eq!(listed[&*id]["release_frame_sha256"].as_str(), Some(&*sha));
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The receipts' audit lines a head check folds, kept at a size that does not grow with the
-//! lines: in memory, each line's decision-order key (`now`, the walk's file number) and where
-//! its bytes are (24 bytes a line); the bytes themselves in an unnamed temporary file that
+//! lines: in memory, each line's decision-order key (`now`, the walk's file number) and its
+//! length (16 bytes a line: the lines are stored one after the other, so where each one is
+//! follows from the lengths before it); the bytes themselves in an unnamed temporary file that
 //! no other process can open by name (in memory only when no such file can be made or
 //! written), read back once, in decision order, when the directory ends. The bytes read back
 //! are the bytes the audit verified, not the receipt files again: a file changed after its
@@ -16,12 +17,10 @@ const BLOCK_BYTES: usize = 1 << 20;
 /// Bit of [`Key::flags`] set when the receipt states its decision time.
 const NOW_KNOWN: u32 = 1 << 31;
 
-/// One line's key and place: 24 bytes.
+/// One line's key and length: 16 bytes.
 #[derive(Debug, Clone, Copy)]
 pub struct Key {
     now: u64,
-    /// Offset of the line's bytes in the store.
-    at: u64,
     /// The walk's file number of its receipt.
     pub file: u32,
     /// The line's length, with [`NOW_KNOWN`].
@@ -91,6 +90,11 @@ impl ChainLines {
         matches!(self.store, Store::File { .. })
     }
 
+    /// Room for `receipts` lines without growing.
+    pub fn reserve(&mut self, receipts: usize) {
+        self.keys.reserve_exact(receipts);
+    }
+
     /// How many receipts were added, with a line or without.
     pub fn receipts(&self) -> usize {
         self.keys.len() + self.lineless
@@ -115,25 +119,23 @@ impl ChainLines {
             self.lineless += 1;
             return;
         };
-        let at = self.append(line.as_bytes());
+        self.append(line.as_bytes());
         let flags = len | if now.is_some() { NOW_KNOWN } else { 0 };
         self.keys.push(Key {
             now: now.unwrap_or(0),
-            at,
             file,
             flags,
         });
     }
 
-    /// Appends `bytes` to the store; returns their offset.
-    fn append(&mut self, bytes: &[u8]) -> u64 {
+    /// Appends `bytes` to the store, after the lines before them.
+    fn append(&mut self, bytes: &[u8]) {
         match &mut self.store {
             Store::File {
                 file,
                 written,
                 pending,
             } => {
-                let at = *written + pending.len() as u64;
                 pending.extend_from_slice(bytes);
                 if pending.len() >= BLOCK_BYTES {
                     match write_at(file, pending, *written) {
@@ -147,15 +149,10 @@ impl ChainLines {
                         Err(_) => self.fall_back_to_memory(),
                     }
                 }
-                at
             }
-            Store::Memory(memory) => {
-                let at = memory.len() as u64;
-                memory.extend_from_slice(bytes);
-                at
-            }
-            // Nothing can be kept any more; the offset is never read.
-            Store::Lost(_) => 0,
+            Store::Memory(memory) => memory.extend_from_slice(bytes),
+            // Nothing can be kept any more (the fold reports why).
+            Store::Lost(_) => {}
         }
     }
 
@@ -181,7 +178,7 @@ impl ChainLines {
 
     /// Folds `step` over the lines in decision order: `now` (unknown first), then what `tie`
     /// orders (the file counter, then the path). The keys stay as added; the order is an
-    /// index of 4 bytes a line, made here.
+    /// index of 4 bytes a line and the lines' offsets 8 bytes a line, made here.
     pub fn fold_in_order<T>(
         &self,
         mut tie: impl FnMut(&Key, &Key) -> std::cmp::Ordering,
@@ -202,18 +199,28 @@ impl ChainLines {
             Store::Memory(memory) => (None, memory.as_slice(), 0),
             Store::Lost(why) => return Err(io::Error::other(why.clone())),
         };
+        let offsets: Vec<u64> = (self.keys.iter())
+            .scan(0u64, |next, key| {
+                let at = *next;
+                *next += key.len() as u64;
+                Some(at)
+            })
+            .collect();
         let mut line = Vec::new();
         let mut state = start;
-        for key in order.iter().map(|&i| &self.keys[i as usize]) {
-            let bytes: &[u8] = match (file, key.at.checked_sub(written)) {
+        for (key, at) in order
+            .iter()
+            .map(|&i| (&self.keys[i as usize], offsets[i as usize]))
+        {
+            let bytes: &[u8] = match (file, at.checked_sub(written)) {
                 (Some(file), None) => {
                     line.resize(key.len(), 0);
-                    read_at(file, &mut line, key.at)?;
+                    read_at(file, &mut line, at)?;
                     &line
                 }
                 // In the block not yet written, or in memory.
                 (_, offset) => {
-                    let offset = usize::try_from(offset.unwrap_or(key.at)).ok();
+                    let offset = usize::try_from(offset.unwrap_or(at)).ok();
                     offset
                         .and_then(|offset| pending.get(offset..offset.checked_add(key.len())?))
                         .ok_or_else(|| io::Error::other("a kept line is out of range"))?
@@ -297,8 +304,8 @@ mod tests {
     }
 
     #[test]
-    fn a_key_is_24_bytes_and_unknown_times_sort_first() {
-        assert_eq!(std::mem::size_of::<Key>(), 24);
+    fn a_key_is_16_bytes_and_unknown_times_sort_first() {
+        assert_eq!(std::mem::size_of::<Key>(), 16);
         let mut chain = ChainLines::new(None);
         chain.add(0, Some(5), Some("five"));
         chain.add(1, None, Some("unknown"));

@@ -6,9 +6,11 @@
 //! receipt is gone (a deletion leaves exactly this trace when the host released the call).
 
 use super::chain_lines::{ChainLines, Key};
+pub use super::hex256::Hex256;
+pub use super::operation_state::{parse_operation_state, Operations};
 use crate::chain::{self, HeadState};
 use crate::finding::{Code, Finding};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 /// What a receipt's checks report for the directory checks, as the worker hands it over
@@ -26,75 +28,40 @@ pub struct Observed {
     pub operation_id: Option<String>,
 }
 
-/// A value a receipt reports where seal-host writes a SHA-256 digest: 32 bytes when it is
-/// 64 lowercase hex digits (the only spelling that renders back to the same text), else
-/// the text as written. Equal values are equal texts, and the order is the texts' order.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Hex256 {
-    Digest([u8; 32]),
-    Text(Box<str>),
-}
-
-impl Hex256 {
-    pub fn new(text: &str) -> Self {
-        if !crate::digest::is_sha256_hex(text) {
-            return Hex256::Text(text.into());
-        }
-        let nibble = |b: u8| {
-            if b.is_ascii_digit() {
-                b - b'0'
-            } else {
-                b - b'a' + 10
-            }
-        };
-        let mut digest = [0u8; 32];
-        for (byte, pair) in digest.iter_mut().zip(text.as_bytes().chunks_exact(2)) {
-            *byte = nibble(pair[0]) << 4 | nibble(pair[1]);
-        }
-        Hex256::Digest(digest)
-    }
-
-    pub fn text(&self) -> std::borrow::Cow<'_, str> {
-        match self {
-            Hex256::Digest(bytes) => crate::digest::hex_lower(bytes).into(),
-            Hex256::Text(text) => std::borrow::Cow::Borrowed(text),
-        }
-    }
-}
-
-impl Ord for Hex256 {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        match (self, other) {
-            // Lowercase hex digits sort as the bytes they spell.
-            (Hex256::Digest(a), Hex256::Digest(b)) => a.cmp(b),
-            _ => self.text().cmp(&other.text()),
-        }
-    }
-}
-
-impl PartialOrd for Hex256 {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl std::fmt::Display for Hex256 {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.text())
-    }
-}
-
-/// What the directory checks keep of one receipt: 16 bytes (the audit lines a head state is
+/// What the directory checks keep of one receipt: 8 bytes (the audit lines a head state is
 /// compared with are [`Receipts::chain`]'s, the operation state's comparison
-/// [`Receipts::operations`]').
-#[derive(Debug, Clone)]
+/// [`Receipts::operations`]', the canonical hashes [`Receipts::named_frames`]').
+#[derive(Debug, Clone, Copy)]
 pub struct ReceiptFacts {
     /// The walk's index of the file (its path is re-derived for messages).
     pub file: u32,
+    /// The index into [`Receipts::sessions`] plus one (0: no session), with
+    /// [`ReceiptFacts::RELEASED`].
+    session_released: u32,
+}
+
+impl ReceiptFacts {
+    /// Bit of `session_released` set for an ALLOW whose release went past PENDING, with an
+    /// operation id and a release frame.
+    const RELEASED: u32 = 1 << 31;
+
+    fn new(file: u32, session: Option<u32>, released: bool) -> ReceiptFacts {
+        let session = session.map_or(0, |id| (id + 1) & !ReceiptFacts::RELEASED);
+        ReceiptFacts {
+            file,
+            session_released: session | if released { ReceiptFacts::RELEASED } else { 0 },
+        }
+    }
+
     /// Index into [`Receipts::sessions`].
-    pub session: Option<u32>,
+    pub fn session(&self) -> Option<u32> {
+        (self.session_released & !ReceiptFacts::RELEASED).checked_sub(1)
+    }
+
     /// An ALLOW whose release went past PENDING, with an operation id and a release frame.
-    pub released: bool,
+    pub fn released(&self) -> bool {
+        self.session_released & ReceiptFacts::RELEASED != 0
+    }
 }
 
 /// A receipt's operation against the directory's operation state, compared as the receipt
@@ -102,24 +69,26 @@ pub struct ReceiptFacts {
 /// and the released receipts that disagree with it, not a record per receipt.
 #[derive(Debug, Default)]
 pub struct OperationCheck {
-    /// Operations of the state file that some receipt carries (at most the state's size).
-    pub present: HashSet<Box<str>>,
+    /// Whether some receipt carries each operation of the state file (by its place there).
+    pub present: Vec<bool>,
     /// Released receipts the state does not burn as released: (file, message), in order.
     pub disagreeing: Vec<(u32, String)>,
 }
 
 impl OperationCheck {
     fn add(&mut self, file: u32, observed: &Observed, operations: &Operations) {
-        if let Some(operation) = &observed.operation_id {
-            if operations.contains_key(operation) && !self.present.contains(operation.as_str()) {
-                self.present.insert(operation.as_str().into());
+        if let Some(at) = (observed.operation_id.as_deref()).and_then(|id| operations.position(id))
+        {
+            if self.present.len() != operations.len() {
+                self.present = vec![false; operations.len()];
             }
+            self.present[at] = true;
         }
         let Some((operation, frame_sha)) = &observed.released else {
             return;
         };
         let message = match operations.get(operation) {
-            Some(recorded) if recorded == frame_sha => return,
+            Some(recorded) if *recorded == Hex256::new(frame_sha) => return,
             Some(recorded) => format!(
                 "operation {operation} is burned with release_frame_sha256 {recorded}, the receipt's release frame hashes to {frame_sha}"
             ),
@@ -146,11 +115,16 @@ impl Frames {
 }
 
 /// A receipt directory's receipts, kept compact as they stream in: sessions interned, the
-/// canonical-hash check aggregated per hash, the audit lines and operation facts only where
-/// a state file needs them.
+/// canonical-hash check's frames beside the file whose name carries the hash, the audit
+/// lines and operation facts only where a state file needs them.
 #[derive(Debug, Default)]
 pub struct Receipts {
     pub facts: Vec<ReceiptFacts>,
+    /// Receipts named as seal-host names them whose `canonical_request_sha256` is the hash
+    /// their name carries and whose `framed_subject_sha256` is a digest: the file (its
+    /// canonical hash is the walk's) and the framed digest, 36 bytes; sorted by canonical
+    /// hash when the directory ends.
+    named_frames: Vec<(u32, [u8; 32])>,
     /// The audit lines in a directory with a head state (24 bytes a receipt in memory, the
     /// lines' bytes set aside until the head check reads them back in decision order).
     pub chain: Option<ChainLines>,
@@ -158,12 +132,34 @@ pub struct Receipts {
     pub operations: OperationCheck,
     pub sessions: Vec<Box<str>>,
     session_ids: HashMap<Box<str>, u32>,
+    /// Every other receipt's frames, aggregated per canonical hash (a directory seal-host
+    /// wrote has none).
     frames: HashMap<Hex256, Frames>,
 }
 
 impl Receipts {
-    /// Keeps what the directory checks need of one receipt (file `file` of the walk).
-    pub fn add(&mut self, file: u32, observed: Observed, state: &DirState) {
+    /// Room for `files` receipts in the vectors that grow by one a receipt (growing by
+    /// doubling would leave up to half of each unused, and copy it at each step), and the
+    /// audit lines' store when the directory has a head state.
+    pub fn reserve(&mut self, files: usize, state: &DirState) {
+        self.facts.reserve_exact(files);
+        self.named_frames.reserve_exact(files);
+        if state.head_state.is_some() {
+            self.chain
+                .get_or_insert_with(ChainLines::default)
+                .reserve(files);
+        }
+    }
+
+    /// Keeps what the directory checks need of one receipt (file `file` of the walk, whose
+    /// name carries `name_hash` when it is named as seal-host names receipts).
+    pub fn add(
+        &mut self,
+        file: u32,
+        name_hash: Option<&[u8; 32]>,
+        observed: Observed,
+        state: &DirState,
+    ) {
         if let Some((_, Ok(operations))) = &state.operation_state {
             self.operations.add(file, &observed, operations);
         }
@@ -172,22 +168,15 @@ impl Receipts {
             observed.canonical_request_sha256,
             observed.framed_subject_sha256,
         ) {
+            let canonical = Hex256::new(&canonical);
             let framed = Hex256::new(&framed);
-            match self.frames.entry(Hex256::new(&canonical)) {
-                std::collections::hash_map::Entry::Vacant(slot) => {
-                    slot.insert(Frames {
-                        first: framed,
-                        more: Vec::new(),
-                        count: 1,
-                    });
+            match (&canonical, framed, name_hash) {
+                (Hex256::Digest(canonical), Hex256::Digest(framed), Some(name))
+                    if canonical == name =>
+                {
+                    self.named_frames.push((file, framed));
                 }
-                std::collections::hash_map::Entry::Occupied(mut slot) => {
-                    let frames = slot.get_mut();
-                    if frames.first != framed && !frames.more.contains(&framed) {
-                        frames.more.push(framed);
-                    }
-                    frames.count += 1;
-                }
+                (_, framed, _) => self.add_frames(canonical, framed),
             }
         }
         if state.head_state.is_some() {
@@ -197,11 +186,31 @@ impl Receipts {
                 observed.audit_line.as_deref(),
             );
         }
-        self.facts.push(ReceiptFacts {
+        self.facts.push(ReceiptFacts::new(
             file,
             session,
-            released: observed.released.is_some(),
-        });
+            observed.released.is_some(),
+        ));
+    }
+
+    /// Counts a receipt of `canonical` with the frame `framed` in [`Receipts::frames`].
+    fn add_frames(&mut self, canonical: Hex256, framed: Hex256) {
+        match self.frames.entry(canonical) {
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(Frames {
+                    first: framed,
+                    more: Vec::new(),
+                    count: 1,
+                });
+            }
+            std::collections::hash_map::Entry::Occupied(mut slot) => {
+                let frames = slot.get_mut();
+                if frames.first != framed && !frames.more.contains(&framed) {
+                    frames.more.push(framed);
+                }
+                frames.count += 1;
+            }
+        }
     }
 
     fn intern(&mut self, session: String) -> u32 {
@@ -216,7 +225,7 @@ impl Receipts {
     }
 
     fn session(&self, facts: &ReceiptFacts) -> Option<&str> {
-        facts.session.map(|id| &*self.sessions[id as usize])
+        facts.session().map(|id| &*self.sessions[id as usize])
     }
 }
 
@@ -252,9 +261,6 @@ pub fn repeated(path: &Path, first: &Path) -> Finding {
         ),
     )
 }
-
-/// Burned operations: operation id → release frame SHA-256.
-pub type Operations = HashMap<String, String>;
 
 /// A receipt directory's state files, as read.
 #[derive(Debug, Clone, Default)]
@@ -292,27 +298,41 @@ pub fn refuse_duplicates(
 pub trait Files {
     fn path(&self, file: u32) -> PathBuf;
     fn counter(&self, file: u32) -> Option<u64>;
+    /// The hash a receipt's name carries, when it is named as seal-host names receipts.
+    fn name_hash(&self, file: u32) -> Option<[u8; 32]>;
 }
 
 /// Runs every directory-level check.
-pub fn check(dir: &Path, state: &DirState, receipts: &Receipts, files: &dyn Files) -> Vec<Finding> {
+pub fn check(
+    dir: &Path,
+    state: &DirState,
+    receipts: &mut Receipts,
+    files: &dyn Files,
+) -> Vec<Finding> {
     let mut findings = state.refused.clone();
     findings.extend(counters(receipts, files));
-    findings.extend(shared_canonical_hashes(dir, receipts));
+    findings.extend(shared_canonical_hashes(dir, receipts, files));
     findings.extend(head_state(state, receipts, files));
     findings.extend(operation_state(dir, state, receipts, files));
     findings
 }
 
 fn counters(receipts: &Receipts, files: &dyn Files) -> Vec<Finding> {
-    let mut by_counter: BTreeMap<u64, Vec<&ReceiptFacts>> = BTreeMap::new();
-    for receipt in &receipts.facts {
-        if let Some(counter) = files.counter(receipt.file) {
-            by_counter.entry(counter).or_default().push(receipt);
-        }
-    }
+    // The receipts named with a counter, by counter and then in the order added: 16 bytes
+    // a receipt while the check runs (a map of groups cost a vector per counter).
+    let mut by_counter: Vec<(u64, u32)> = (receipts.facts.iter().enumerate())
+        .filter_map(|(at, receipt)| Some((files.counter(receipt.file)?, at as u32)))
+        .collect();
+    by_counter.sort_unstable();
     let mut findings = Vec::new();
-    for (counter, group) in by_counter.into_iter().filter(|(_, g)| g.len() > 1) {
+    for run in by_counter
+        .chunk_by(|a, b| a.0 == b.0)
+        .filter(|run| run.len() > 1)
+    {
+        let counter = run[0].0;
+        let group: Vec<&ReceiptFacts> = (run.iter())
+            .map(|&(_, at)| &receipts.facts[at as usize])
+            .collect();
         let known: Vec<&str> = group.iter().filter_map(|r| receipts.session(r)).collect();
         let distinct: BTreeSet<&str> = known.iter().copied().collect();
         let names: Vec<String> = group
@@ -344,24 +364,61 @@ fn counters(receipts: &Receipts, files: &dyn Files) -> Vec<Finding> {
     findings
 }
 
-fn shared_canonical_hashes(dir: &Path, receipts: &Receipts) -> Vec<Finding> {
-    let mut shared: Vec<(&Hex256, &Frames)> = receipts
-        .frames
-        .iter()
-        .filter(|(_, frames)| !frames.more.is_empty())
-        .collect();
-    shared.sort_by(|a, b| a.0.cmp(b.0));
+/// `shared-canonical-hash`: each canonical hash that names more than one distinct frame, in
+/// the canonical hashes' order. The named receipts' frames are sorted in place by their
+/// names' hash, then frame; each run of one hash is merged with that hash's other receipts.
+fn shared_canonical_hashes(dir: &Path, receipts: &mut Receipts, files: &dyn Files) -> Vec<Finding> {
+    let canonical_of = |file: u32| files.name_hash(file).unwrap_or_default();
+    let named = &mut receipts.named_frames;
+    named.sort_unstable_by(|a, b| {
+        (canonical_of(a.0).cmp(&canonical_of(b.0))).then_with(|| a.1.cmp(&b.1))
+    });
+    let others = &receipts.frames;
+    let mut shared: Vec<(Hex256, usize, Vec<Hex256>)> = Vec::new();
+    let mut merged = std::collections::HashSet::new();
+    for run in named.chunk_by(|a, b| canonical_of(a.0) == canonical_of(b.0)) {
+        let canonical = Hex256::Digest(canonical_of(run[0].0));
+        let other = others.get(&canonical);
+        let distinct_here = 1 + run.windows(2).filter(|w| w[0].1 != w[1].1).count();
+        if other.is_none() && distinct_here < 2 {
+            continue;
+        }
+        let mut framed: Vec<Hex256> = Vec::new();
+        for (_, frame) in run {
+            if framed.last() != Some(&Hex256::Digest(*frame)) {
+                framed.push(Hex256::Digest(*frame));
+            }
+        }
+        let mut count = run.len();
+        if let Some(other) = other {
+            count += other.count;
+            for frame in other.distinct() {
+                if !framed.contains(frame) {
+                    framed.push(frame.clone());
+                }
+            }
+            merged.insert(canonical.clone());
+        }
+        if framed.len() > 1 {
+            shared.push((canonical, count, framed));
+        }
+    }
+    for (canonical, frames) in others {
+        if !frames.more.is_empty() && !merged.contains(canonical) {
+            let framed = frames.distinct().cloned().collect();
+            shared.push((canonical.clone(), frames.count, framed));
+        }
+    }
+    shared.sort_by(|a, b| a.0.cmp(&b.0));
     shared
         .into_iter()
-        .map(|(canonical, frames)| {
-            let mut framed: Vec<&Hex256> = frames.distinct().collect();
+        .map(|(canonical, count, mut framed)| {
             framed.sort();
             Finding::new(
                 Code::SharedCanonicalHash,
                 Some(dir.to_path_buf()),
                 format!(
-                    "canonical_request_sha256 {canonical} names {} receipts of {} distinct frames (framed_subject_sha256 {})",
-                    frames.count,
+                    "canonical_request_sha256 {canonical} names {count} receipts of {} distinct frames (framed_subject_sha256 {})",
                     framed.len(),
                     framed.iter().map(|f| f.text()).collect::<Vec<_>>().join(", ")
                 ),
@@ -436,7 +493,7 @@ fn operation_state(
     receipts: &Receipts,
     files: &dyn Files,
 ) -> Vec<Finding> {
-    let released = receipts.facts.iter().filter(|r| r.released).count();
+    let released = receipts.facts.iter().filter(|r| r.released()).count();
     let (state_path, operations) = match &state.operation_state {
         None if released == 0 => return Vec::new(),
         None => {
@@ -484,14 +541,10 @@ fn missing_receipts(
     receipts: &Receipts,
 ) -> Vec<Finding> {
     let present = &receipts.operations.present;
-    let mut missing: Vec<(&String, &String)> = operations
-        .iter()
-        .filter(|(operation, _)| !present.contains(operation.as_str()))
-        .collect();
-    missing.sort();
-    missing
-        .into_iter()
-        .map(|(operation, frame_sha)| {
+    // In the order of ids: the texts' order, each id once.
+    (operations.iter().enumerate())
+        .filter(|(at, _)| !present.get(*at).copied().unwrap_or(false))
+        .map(|(_, (operation, frame_sha))| {
             Finding::new(
                 Code::OperationReceiptMissing,
                 Some(state_path.to_path_buf()),
@@ -499,29 +552,6 @@ fn missing_receipts(
                     "operation {operation} (release_frame_sha256 {frame_sha}) was released, but no readable receipt in this directory carries it: its receipt was deleted or destroyed"
                 ),
             )
-        })
-        .collect()
-}
-
-/// Reads `.seal-operation-state.json`: `{"schema":"seal.operation-state/v1","operations":{id:{operation_id,release_frame_sha256}}}`.
-pub fn parse_operation_state(bytes: &[u8]) -> Result<HashMap<String, String>, String> {
-    let value: serde_json::Value =
-        serde_json::from_slice(bytes).map_err(|e| format!("not JSON: {e}"))?;
-    if value.get("schema").and_then(|s| s.as_str()) != Some("seal.operation-state/v1") {
-        return Err("schema is not seal.operation-state/v1".into());
-    }
-    let operations = value
-        .get("operations")
-        .and_then(|o| o.as_object())
-        .ok_or("operations is not an object")?;
-    operations
-        .iter()
-        .map(|(id, entry)| {
-            let field = |name: &str| entry.get(name).and_then(|v| v.as_str());
-            match (field("operation_id"), field("release_frame_sha256")) {
-                (Some(op), Some(sha)) if op == id => Ok((id.clone(), sha.to_owned())),
-                _ => Err(format!("operation {id} is malformed")),
-            }
         })
         .collect()
 }
@@ -537,9 +567,23 @@ fn file_name(path: &Path) -> String {
 mod tests {
     use super::*;
 
+    /// Files named as seal-host names none.
+    struct Unnamed;
+    impl Files for Unnamed {
+        fn path(&self, file: u32) -> PathBuf {
+            PathBuf::from(format!("f{file}"))
+        }
+        fn counter(&self, _: u32) -> Option<u64> {
+            None
+        }
+        fn name_hash(&self, _: u32) -> Option<[u8; 32]> {
+            None
+        }
+    }
+
     #[test]
     fn what_is_kept_per_receipt_is_small() {
-        assert_eq!(std::mem::size_of::<ReceiptFacts>(), 16);
+        assert_eq!(std::mem::size_of::<ReceiptFacts>(), 8);
         assert_eq!(std::mem::size_of::<Option<Hex256>>(), 40);
     }
 
@@ -548,10 +592,11 @@ mod tests {
     /// frame compared with `!=`, and with every receipt's operation kept as present).
     #[test]
     fn operations_are_compared_as_receipts_arrive_and_only_the_states_are_kept() {
-        let operations: Operations = [("op1", "f1"), ("op2", "f2"), ("op3", "f3")]
+        let operations = [("op3", "f3"), ("op1", "f1"), ("op2", "f2")]
             .into_iter()
-            .map(|(a, b)| (a.to_owned(), b.to_owned()))
+            .map(|(a, b)| (Hex256::new(a), Hex256::new(b)))
             .collect();
+        let operations = Operations::sorted(operations).unwrap();
         let state = DirState {
             operation_state: Some((PathBuf::from("s"), Ok(operations))),
             ..DirState::default()
@@ -562,13 +607,12 @@ mod tests {
             ..Observed::default()
         };
         let mut receipts = Receipts::default();
-        receipts.add(0, receipt("op1", Some("f1")), &state);
-        receipts.add(1, receipt("op2", Some("other")), &state);
-        receipts.add(2, receipt("op9", Some("f9")), &state);
-        receipts.add(3, receipt("op8", None), &state);
-        let mut present: Vec<&str> = receipts.operations.present.iter().map(|p| &**p).collect();
-        present.sort();
-        assert_eq!(present, ["op1", "op2"]);
+        receipts.add(0, None, receipt("op1", Some("f1")), &state);
+        receipts.add(1, None, receipt("op2", Some("other")), &state);
+        receipts.add(2, None, receipt("op9", Some("f9")), &state);
+        receipts.add(3, None, receipt("op8", None), &state);
+        // op1, op2 and op3 in the order of ids.
+        assert_eq!(receipts.operations.present, [true, true, false]);
         assert_eq!(
             receipts.operations.disagreeing,
             [
@@ -576,7 +620,7 @@ mod tests {
                 (2, "operation op9 was released but is not burned in the operation state".to_owned()),
             ]
         );
-        assert_eq!(receipts.facts.iter().filter(|f| f.released).count(), 3);
+        assert_eq!(receipts.facts.iter().filter(|f| f.released()).count(), 3);
     }
 
     #[test]
@@ -608,6 +652,83 @@ mod tests {
         assert!(matches!(Hex256::new(texts[1]), Hex256::Text(_)));
     }
 
+    /// The canonical-hash check over receipts whose names carry their hash (sorted at the
+    /// end) and others (aggregated in a map) finds what the map alone finds for every
+    /// receipt: the same hashes in the same order, counts and frames, whether a hash's
+    /// receipts are all named, none, or some (a hash shared only across the two kinds, one
+    /// whose frames agree across them). Seen red with a named run's frames not merged with
+    /// the map's.
+    #[test]
+    fn named_frames_give_the_findings_a_map_of_every_receipt_gives() {
+        struct Named(Vec<Option<[u8; 32]>>);
+        impl Files for Named {
+            fn path(&self, file: u32) -> PathBuf {
+                PathBuf::from(format!("f{file}"))
+            }
+            fn counter(&self, _: u32) -> Option<u64> {
+                None
+            }
+            fn name_hash(&self, file: u32) -> Option<[u8; 32]> {
+                self.0[file as usize]
+            }
+        }
+        let digest = |byte: u8| crate::digest::hex_lower(&[byte; 32]);
+        let receipts = |names: &[Option<[u8; 32]>]| {
+            let state = DirState::default();
+            let mut receipts = Receipts::default();
+            receipts.reserve(names.len(), &state);
+            for (file, name) in names.iter().enumerate() {
+                let i = file as u8;
+                let kind = i % 6;
+                let canonical = match kind {
+                    5 => "c-text".to_owned(),
+                    _ => digest(kind),
+                };
+                // The frames do not depend on `names`: those of hash 2 differ between the
+                // receipts named with it and the others.
+                let framed = match (kind, i % 4 >= 2) {
+                    (0, _) => digest(0x10),
+                    (1, _) | (5, _) => digest(0x10 + (i / 6) % 2),
+                    (2, true) => digest(0x10),
+                    (2, false) => "F".to_owned(),
+                    (3, _) => digest(0x11),
+                    _ => digest(0x10 + (i / 6) % 3),
+                };
+                let observed = Observed {
+                    canonical_request_sha256: Some(canonical),
+                    framed_subject_sha256: Some(framed),
+                    ..Observed::default()
+                };
+                receipts.add(file as u32, name.as_ref(), observed, &state);
+            }
+            receipts
+        };
+        let names: Vec<Option<[u8; 32]>> = (0..240u8)
+            .map(|i| match i % 4 {
+                0 => None,
+                1 => Some([0xee; 32]),
+                _ => Some([i % 6; 32]),
+            })
+            .collect();
+        let mut named = receipts(&names);
+        assert!(named.named_frames.len() > 80 && named.frames.len() == 6);
+        let found = shared_canonical_hashes(Path::new("d"), &mut named, &Named(names.clone()));
+        let unnamed = vec![None; names.len()];
+        let mut all_in_map = receipts(&unnamed);
+        assert!(all_in_map.named_frames.is_empty());
+        let expected = shared_canonical_hashes(Path::new("d"), &mut all_in_map, &Unnamed);
+        let messages = |findings: &[Finding]| -> Vec<String> {
+            findings.iter().map(|f| f.message.clone()).collect()
+        };
+        assert_eq!(messages(&found), messages(&expected));
+        // Hashes 1, 2, 4 and the text one are shared; 0 and 3 are not.
+        assert_eq!(found.len(), 4, "{:#?}", messages(&found));
+        assert!(found[1].message.starts_with(&format!(
+            "canonical_request_sha256 {} names 40 receipts of 2 distinct frames",
+            digest(2)
+        )));
+    }
+
     #[test]
     fn sessions_are_interned_and_frames_aggregated_per_canonical_hash() {
         let mut receipts = Receipts::default();
@@ -618,16 +739,16 @@ mod tests {
             framed_subject_sha256: Some(framed.into()),
             ..Observed::default()
         };
-        receipts.add(0, observed("s1", "c", "f1"), &state);
-        receipts.add(1, observed("s2", "c", "f2"), &state);
-        receipts.add(2, observed("s1", "c", "f1"), &state);
-        receipts.add(3, observed("s1", "d", "f1"), &state);
+        receipts.add(0, None, observed("s1", "c", "f1"), &state);
+        receipts.add(1, None, observed("s2", "c", "f2"), &state);
+        receipts.add(2, None, observed("s1", "c", "f1"), &state);
+        receipts.add(3, None, observed("s1", "d", "f1"), &state);
         assert_eq!(receipts.sessions.len(), 2);
-        assert_eq!(receipts.facts[2].session, Some(0));
+        assert_eq!(receipts.facts[2].session(), Some(0));
         assert_eq!(receipts.session(&receipts.facts[1]), Some("s2"));
         assert!(receipts.chain.is_none());
         assert!(receipts.operations.present.is_empty());
-        let findings = shared_canonical_hashes(Path::new("d"), &receipts);
+        let findings = shared_canonical_hashes(Path::new("d"), &mut receipts, &Unnamed);
         assert_eq!(findings.len(), 1);
         assert_eq!(
             findings[0].message,

@@ -42,12 +42,12 @@ impl Reduce {
         for item in walk.items.iter().filter(|i| i.kind == ItemKind::File) {
             files_per_dir[item.dir as usize] += 1;
         }
-        for (receipts, files) in receipts.iter_mut().zip(files_per_dir) {
-            receipts.facts.reserve_exact(files);
+        for ((receipts, files), dir) in receipts.iter_mut().zip(&files_per_dir).zip(&walk.dirs) {
+            receipts.reserve(*files, &dir.state);
         }
         let mut reduce = Reduce {
             next: 0,
-            seen: Seen::default(),
+            seen: Seen::with_room(files_per_dir.iter().sum()),
             receipts,
             summary: Summary::default(),
         };
@@ -132,7 +132,7 @@ impl Reduce {
         if let Some((first, first_id)) = first {
             let again = copies::again(walk, (first, first_id), (index, facts.file_id));
             if let (Some(observed), false) = (receipt.observed, again == Again::SameEntry) {
-                self.receipts[dir].add(index, observed, state);
+                self.receipts[dir].add(index, walk.name_hash(index).as_ref(), observed, state);
             }
             let finding = copies::duplicate(&path, &walk.path(first), again);
             self.finding(&finding, sink)?;
@@ -165,12 +165,14 @@ impl Reduce {
         let conflict = match (walk.counter(index), session) {
             (Some(counter), Some(session)) => self
                 .seen
-                .counter(index, item.dir, counter, session)
+                .counter(index, item.dir, counter, session, &|file| {
+                    (walk.counter(file), walk.items[file as usize].dir)
+                })
                 .map(|first| copies::conflict(&path, &walk.path(first), counter, session)),
             _ => None,
         };
         if let Some(observed) = receipt.observed {
-            self.receipts[dir].add(index, observed, state);
+            self.receipts[dir].add(index, walk.name_hash(index).as_ref(), observed, state);
         }
         match record {
             Some(record) => sink(Event::Receipt(record)).map_err(AuditError::Sink)?,
@@ -197,13 +199,18 @@ impl Reduce {
                 walk.order.len()
             )));
         }
-        let receipts = std::mem::take(&mut self.receipts);
-        for (dir, receipts) in walk.dirs.iter().zip(&receipts) {
+        // What was kept to find copies and conflicts as receipts arrived is not needed
+        // for the directory checks: freed before they make their own.
+        self.seen = Seen::with_room(0);
+        let mut receipts = std::mem::take(&mut self.receipts);
+        for (dir, receipts) in walk.dirs.iter().zip(&mut receipts) {
             if dir.is_receipt_dir {
                 for finding in dir::check(&dir.path, &dir.state, receipts, walk) {
                     self.finding(&finding, sink)?;
                 }
             }
+            // Each directory's facts are freed once its checks are done.
+            *receipts = dir::Receipts::default();
         }
         if self.summary.receipts == 0 {
             // Nothing checked is not a clean audit: a responder pointed at the wrong place must

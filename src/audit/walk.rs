@@ -274,6 +274,13 @@ impl super::dir::Files for Walk {
         Walk::path(self, file)
     }
 
+    fn name_hash(&self, file: u32) -> Option<[u8; 32]> {
+        match &self.items[file as usize].name {
+            Name::Receipt { hash, .. } => Some(*hash),
+            Name::Other(_) | Name::Path(_) => None,
+        }
+    }
+
     fn counter(&self, file: u32) -> Option<u64> {
         match &self.items[file as usize].name {
             Name::Receipt { counter, .. } => Some(*counter),
