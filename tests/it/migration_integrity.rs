@@ -135,6 +135,101 @@ fn a_genuine_unchanged_migration_diffed_with_its_frames_exits_0() {
     assert_eq!(of_type(&lines, "summary")[0]["new_unverified"], 2);
 }
 
+/// A receipt this diff migrates itself keeps the label it recomputed (`recomputed`) whatever
+/// the migration output says of the same bytes: a record that agrees (here both say
+/// `frame-unrecoverable`, no capture on either side) is `confirmed`, and one whose facts were
+/// edited is `unverified` on its own side only. Only a receipt without a frame may show a
+/// record's label, and only a record neither confirmed nor itself frameless. Mutation check:
+/// each of `adopt_unverified`'s three `&&` as `||` (cargo-mutants, migrate group, session 6)
+/// let a receipt adopt a frameless or confirmed record, or one with a frame adopt a record at
+/// all, marked `unverified`: this test turned red under each.
+#[test]
+fn a_receipt_this_diff_migrated_keeps_its_own_label() {
+    let work = tempfile::tempdir().unwrap();
+    let old = work.path().join("old");
+    std::fs::create_dir(&old).unwrap();
+    for name in [OLD_L1, OLD_M8] {
+        std::fs::copy(fixtures().join("old/receipts").join(name), old.join(name)).unwrap();
+    }
+    assert_eq!(run(work.path(), &["migrate", "old", "--out", "out"]).0, 1);
+    let checks = |lines: &[Value]| -> Vec<(String, String, String)> {
+        of_type(lines, "pair")
+            .iter()
+            .map(|pair| {
+                let field = |side: &str, name: &str| pair[side][name].as_str().unwrap().to_owned();
+                (
+                    field("old", "label"),
+                    field("old", "label_check"),
+                    field("new", "label_check"),
+                )
+            })
+            .collect()
+    };
+    let (_, lines) = jsonl(work.path(), &["diff", "old", "out"]);
+    let frameless = |new: &str| {
+        vec![
+            (
+                "frame-unrecoverable".to_owned(),
+                "recomputed".to_owned(),
+                new.to_owned(),
+            );
+            2
+        ]
+    };
+    assert_eq!(checks(&lines), frameless("confirmed"));
+    // Each record's change list edited (its label left as it was), and the output resealed.
+    let out = work.path().join("out");
+    let records = std::fs::read_to_string(out.join("migration.jsonl")).unwrap();
+    let mut edited = String::new();
+    for line in records.lines() {
+        let mut record: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(record["label"], "frame-unrecoverable");
+        record["changes"] = serde_json::json!(["meta"]);
+        edited.push_str(&serde_json::to_string(&record).unwrap());
+        edited.push('\n');
+    }
+    std::fs::write(out.join("migration.jsonl"), &edited).unwrap();
+    let mut summary: Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    summary["records"]["sha256"] = sealkit::digest::sha256_hex(edited.as_bytes()).into();
+    std::fs::write(
+        out.join("summary.json"),
+        serde_json::to_vec(&summary).unwrap(),
+    )
+    .unwrap();
+    let (_, lines) = jsonl(work.path(), &["diff", "old", "out"]);
+    assert_eq!(checks(&lines), frameless("unverified"));
+    for pair in of_type(&lines, "pair") {
+        assert_eq!(pair["old"]["changes"], serde_json::json!([]), "{pair}");
+    }
+    // A receipt whose supplied frame contradicts it (`frame-mismatch`, which settles nothing)
+    // keeps that label beside a record made with its true frame (`meta-now-committed`).
+    let m4 = "receipt-00000000000000000005-460d746ba064ab9398885158dddfd6d32f1722b0efe0d3b6085c8441e9127793.json";
+    let old = work.path().join("m4");
+    std::fs::create_dir(&old).unwrap();
+    std::fs::copy(fixtures().join("old/receipts").join(m4), old.join(m4)).unwrap();
+    let frame = |name: &str| fixtures().join("frames").join(name);
+    let (true_frame, wrong_frame) = (frame("F06.frame"), frame("F05.frame"));
+    let migrate = ["migrate", "m4", "--frames", true_frame.to_str().unwrap()];
+    assert_eq!(
+        run(work.path(), &[&migrate[..], &["--out", "m4-out"]].concat()).0,
+        1
+    );
+    let diff = [
+        "diff",
+        "m4",
+        "m4-out",
+        "--frames",
+        wrong_frame.to_str().unwrap(),
+    ];
+    let (_, lines) = jsonl(work.path(), &diff);
+    let pair = of_type(&lines, "pair")[0];
+    assert_eq!(pair["old"]["label"], "frame-mismatch", "{pair}");
+    assert_eq!(pair["old"]["label_check"], "recomputed", "{pair}");
+    assert_eq!(pair["new"]["label"], "meta-now-committed", "{pair}");
+    assert_eq!(pair["new"]["label_check"], "unverified", "{pair}");
+}
+
 /// Two captures that sent F01 in sessions of different eras (one begun with `initialize`,
 /// one with `server/discover`), and the old and new receipts of F01, in `dir`.
 fn era_captures(dir: &Path) {
