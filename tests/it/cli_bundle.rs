@@ -14,8 +14,8 @@ const REQ: &str = "8139770ea87d175f56a35466c34c7ecccb8d8a91b4ee37a25df60f5b8fc9b
 const APP: &str = "ed4928c628d1c2c6eae90338905995612959273a5c63f93636c14614ac8737d1";
 const ROLES: [&str; 3] = ["issuer", "request", "approval"];
 
-/// (exit status, the `verified` of each statement in role order, each statement's reason).
-fn verify(bundle: &Value) -> (i32, Vec<bool>, Vec<String>) {
+/// The binary's exit status and JSON report for `bundle`, read from standard input.
+fn run(bundle: &Value) -> (i32, Value) {
     let output = Command::cargo_bin("sealkit")
         .unwrap()
         .args(["verify", "bundle", "-", "--format", "json"])
@@ -24,7 +24,13 @@ fn verify(bundle: &Value) -> (i32, Vec<bool>, Vec<String>) {
         .write_stdin(serde_json::to_vec(bundle).unwrap())
         .output()
         .unwrap();
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report = serde_json::from_slice(&output.stdout).unwrap();
+    (output.status.code().unwrap(), report)
+}
+
+/// (exit status, the `verified` of each statement in role order, each statement's reason).
+fn verify(bundle: &Value) -> (i32, Vec<bool>, Vec<String>) {
+    let (code, report) = run(bundle);
     let statements = report["statements"].as_array().unwrap();
     let roles: Vec<&str> = statements
         .iter()
@@ -32,7 +38,7 @@ fn verify(bundle: &Value) -> (i32, Vec<bool>, Vec<String>) {
         .collect();
     assert_eq!(roles, ROLES);
     (
-        output.status.code().unwrap(),
+        code,
         statements
             .iter()
             .map(|s| s["verified"].as_bool().unwrap())
@@ -79,16 +85,10 @@ fn a_statement_with_either_signature_label_changed_is_not_verified() {
 
 /// The decision's state, from the report.
 fn decision_state(bundle: &Value) -> String {
-    let output = Command::cargo_bin("sealkit")
+    run(bundle).1["decision"]["state"]
+        .as_str()
         .unwrap()
-        .args(["verify", "bundle", "-", "--format", "json"])
-        .args(["--issuer-pubkey", ISS, "--request-pubkey", REQ])
-        .args(["--approval-pubkey", APP])
-        .write_stdin(serde_json::to_vec(bundle).unwrap())
-        .output()
-        .unwrap();
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
-    report["decision"]["state"].as_str().unwrap().to_owned()
+        .to_owned()
 }
 
 /// The closed profile's standalone-replay closure holds only when all six of its conditions

@@ -88,10 +88,16 @@ pub(crate) fn forge(out: &Path) {
         forged.push_str(&serde_json::to_string(&record).unwrap());
         forged.push('\n');
     }
-    std::fs::write(out.join("migration.jsonl"), &forged).unwrap();
+    reseal(out, &forged);
+}
+
+/// Writes `records` as the migration output's records, with `records.sha256` recomputed so
+/// the output still loads (the digest guards against accidents, not edits).
+fn reseal(out: &Path, records: &str) {
+    std::fs::write(out.join("migration.jsonl"), records).unwrap();
     let mut summary: Value =
         serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
-    summary["records"]["sha256"] = sealkit::digest::sha256_hex(forged.as_bytes()).into();
+    summary["records"]["sha256"] = sealkit::digest::sha256_hex(records.as_bytes()).into();
     std::fs::write(
         out.join("summary.json"),
         serde_json::to_vec_pretty(&summary).unwrap(),
@@ -188,15 +194,7 @@ fn a_receipt_this_diff_migrated_keeps_its_own_label() {
         edited.push_str(&serde_json::to_string(&record).unwrap());
         edited.push('\n');
     }
-    std::fs::write(out.join("migration.jsonl"), &edited).unwrap();
-    let mut summary: Value =
-        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
-    summary["records"]["sha256"] = sealkit::digest::sha256_hex(edited.as_bytes()).into();
-    std::fs::write(
-        out.join("summary.json"),
-        serde_json::to_vec(&summary).unwrap(),
-    )
-    .unwrap();
+    reseal(&out, &edited);
     let (_, lines) = jsonl(work.path(), &["diff", "old", "out"]);
     assert_eq!(checks(&lines), frameless("unverified"));
     for pair in of_type(&lines, "pair") {
