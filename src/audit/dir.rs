@@ -262,11 +262,22 @@ pub fn repeated(path: &Path, first: &Path) -> Finding {
     )
 }
 
+/// Why a state file's contents are not used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StateError {
+    /// Read, and not a valid state (or refused for a member named twice): reported by the
+    /// state's own check as a problem found.
+    Invalid(String),
+    /// Not read (gone, no permission, larger than the limit): its `unreadable-file` finding is
+    /// in [`DirState::refused`], and nothing is checked against it.
+    NotRead,
+}
+
 /// A receipt directory's state files, as read.
 #[derive(Debug, Clone, Default)]
 pub struct DirState {
-    pub head_state: Option<(PathBuf, Result<HeadState, String>)>,
-    pub operation_state: Option<(PathBuf, Result<Operations, String>)>,
+    pub head_state: Option<(PathBuf, Result<HeadState, StateError>)>,
+    pub operation_state: Option<(PathBuf, Result<Operations, StateError>)>,
     /// `duplicate-member` findings for state files that write a member name twice (their
     /// content is not used).
     pub refused: Vec<Finding>,
@@ -436,7 +447,8 @@ fn head_state(state: &DirState, receipts: &Receipts, files: &dyn Files) -> Vec<F
     };
     let head = match parsed {
         Ok(head) => head,
-        Err(why) => {
+        Err(StateError::NotRead) => return Vec::new(),
+        Err(StateError::Invalid(why)) => {
             return vec![Finding::new(
                 Code::ChainStateInvalid,
                 Some(state_path.clone()),
@@ -506,7 +518,8 @@ fn operation_state(
                 ),
             )]
         }
-        Some((state_path, Err(why))) => {
+        Some((_, Err(StateError::NotRead))) => return Vec::new(),
+        Some((state_path, Err(StateError::Invalid(why)))) => {
             return vec![Finding::new(
                 Code::OperationStateMismatch,
                 Some(state_path.clone()),

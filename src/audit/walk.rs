@@ -4,7 +4,7 @@
 //! read during the walk so the receipt checks can rely on them; modes are judged here so the
 //! metadata need not be kept.
 
-use super::dir::DirState;
+use super::dir::{DirState, StateError};
 use super::names::{self, NameKind};
 use super::{AuditError, MAX_RECEIPT_BYTES};
 use crate::atomic_write::unix_mode;
@@ -709,25 +709,48 @@ fn note_state_file_read(
         }
         NameKind::HeadState => {
             dir.is_receipt_dir = true;
-            let parsed = read(chain::MAX_STATE_BYTES)
-                .and_then(|bytes| {
-                    super::dir::refuse_duplicates(path, bytes, &mut dir.state.refused)
-                })
-                .and_then(|bytes| chain::parse_state(&bytes));
+            let refused = &mut dir.state.refused;
+            let parsed = read_state(path, chain::MAX_STATE_BYTES, &mut read, refused, |bytes| {
+                chain::parse_state(bytes)
+            });
             dir.state.head_state = Some((path.to_path_buf(), parsed));
         }
         NameKind::OperationState => {
             dir.is_receipt_dir = true;
             // One entry per operation: it grows with the host's history, like the receipts.
-            let parsed = read(MAX_RECEIPT_BYTES)
-                .and_then(|bytes| {
-                    super::dir::refuse_duplicates(path, bytes, &mut dir.state.refused)
-                })
-                .and_then(|bytes| super::dir::parse_operation_state(&bytes));
+            let refused = &mut dir.state.refused;
+            let parsed = read_state(path, MAX_RECEIPT_BYTES, &mut read, refused, |bytes| {
+                super::dir::parse_operation_state(bytes)
+            });
             dir.state.operation_state = Some((path.to_path_buf(), parsed));
         }
         NameKind::OtherJson | NameKind::Other => {}
     }
+}
+
+/// Reads and parses a state file. A file that cannot be read (gone, no permission, larger
+/// than `limit`) is an `unreadable-file` finding, kept with the directory's other state
+/// findings: its contents were not checked, so the run could not check everything (exit 2),
+/// and no verdict is drawn from a limit of sealkit's own. A file that is read and does not
+/// parse is [`StateError::Invalid`], which the directory checks report as a problem found.
+fn read_state<T>(
+    path: &Path,
+    limit: u64,
+    read: &mut impl FnMut(u64) -> Result<Vec<u8>, String>,
+    refused: &mut Vec<Finding>,
+    parse: impl FnOnce(&[u8]) -> Result<T, String>,
+) -> Result<T, StateError> {
+    let bytes = read(limit).map_err(|why| {
+        refused.push(Finding::new(
+            Code::UnreadableFile,
+            Some(path.to_path_buf()),
+            why,
+        ));
+        StateError::NotRead
+    })?;
+    super::dir::refuse_duplicates(path, bytes, refused)
+        .and_then(|bytes| parse(&bytes))
+        .map_err(StateError::Invalid)
 }
 
 #[cfg(test)]

@@ -1051,3 +1051,41 @@ fn every_file_that_could_not_be_read_is_counted_in_the_verdict() {
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("2 files could not be read"), "{stderr}");
 }
+
+/// A state file that cannot be read (here one byte over its limit: 16 KiB for the head state,
+/// the receipts' 64 MiB for the operation state) leaves its check undone: `unreadable-file`,
+/// exit 2, and no `chain-state-invalid` or `operation-state-mismatch` drawn from a limit of
+/// sealkit's own. A host writes one operation-state line for each operation it ever
+/// released, so the file outgrows 64 MiB at about 470,000 operations. Seen red on 2d4b68e:
+/// each file was reported as invalid or mismatched ("cannot read: larger than …"), exit 1.
+#[test]
+fn a_state_file_that_cannot_be_read_is_not_checked_and_gives_no_verdict() {
+    assert_eq!(pinned(full_new_dir().path()).status, 0);
+    for (name, limit) in [
+        (".seal-audit-head.state", 16 * 1024),
+        (".seal-operation-state.json", 64 * 1024 * 1024),
+    ] {
+        let dir = full_new_dir();
+        let path = dir.path().join(name);
+        let file = std::fs::File::create(&path).unwrap();
+        file.set_len(limit + 1).unwrap();
+        let run = pinned(dir.path());
+        // The directory's own `counter-reused` notes (info) are there with or without it.
+        let found: Vec<(&str, &str)> = (run.findings.iter())
+            .filter(|f| f["severity"] != "info")
+            .map(|f| {
+                (
+                    f["code"].as_str().unwrap(),
+                    f["path"].as_str().unwrap_or(""),
+                )
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [(Code::UnreadableFile.as_str(), path.to_str().unwrap())],
+            "{name}: {:?}",
+            run.findings
+        );
+        assert_eq!(run.status, 2, "{name}");
+    }
+}
