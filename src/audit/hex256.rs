@@ -12,21 +12,13 @@ pub enum Hex256 {
 
 impl Hex256 {
     pub fn new(text: &str) -> Self {
-        if !crate::digest::is_sha256_hex(text) {
-            return Hex256::Text(text.into());
-        }
-        let nibble = |b: u8| {
-            if b.is_ascii_digit() {
-                b - b'0'
-            } else {
-                b - b'a' + 10
-            }
-        };
+        // Only lowercase digests are kept as bytes: uppercase spells the same bytes as another
+        // text, and the two must stay apart.
         let mut digest = [0u8; 32];
-        for (byte, pair) in digest.iter_mut().zip(text.as_bytes().chunks_exact(2)) {
-            *byte = nibble(pair[0]) << 4 | nibble(pair[1]);
+        if crate::digest::is_sha256_hex(text) && hex::decode_to_slice(text, &mut digest).is_ok() {
+            return Hex256::Digest(digest);
         }
-        Hex256::Digest(digest)
+        Hex256::Text(text.into())
     }
 
     /// The 32 bytes, when it is a digest.
