@@ -12,6 +12,7 @@
 pub mod binding;
 pub mod canonical;
 pub mod conflict;
+mod exact_form;
 pub mod limits;
 pub mod line_reports;
 pub mod listed;

@@ -89,6 +89,18 @@ struct Envelope<'a> {
     signature: Cow<'a, str>,
 }
 
+impl<'a> From<super::exact_form::EnvelopeText<'a>> for Envelope<'a> {
+    fn from(text: super::exact_form::EnvelopeText<'a>) -> Self {
+        Envelope {
+            payload: text.payload,
+            signature_algorithm: Cow::Borrowed(text.signature_algorithm),
+            signature_encoding: Cow::Borrowed(text.signature_encoding),
+            signer_key_id: Cow::Borrowed(text.signer_key_id),
+            signature: Cow::Borrowed(text.signature),
+        }
+    }
+}
+
 /// The v1 envelope: `payload` and a hex `signature`; other members ignored.
 #[derive(Deserialize)]
 struct EnvelopeV1 {
@@ -285,10 +297,24 @@ pub fn check_line<'a>(line: &'a str, key: &PublicKey) -> LineCheck<'a> {
             .reject(reason, cap_detail("line", cap), line.as_bytes())
             .into();
     }
-    let envelope: Result<Envelope, _> = serde_json::from_str(line);
-    let payload_text: Cow<'_, str> = match &envelope {
-        Ok(envelope) => Cow::Borrowed(&envelope.payload),
-        Err(_) => match outer_payload(line) {
+    // The written forms read directly; anything else by seal-host's serde_json parses
+    // (`exact_form`'s docs: the same fields whenever the direct read succeeds). A line in the
+    // written v1 form is no v2 envelope; serde's reason why is only asked for (below) if its
+    // payload turns out to be a v2 record.
+    let exact = super::exact_form::envelope(line).map(Envelope::from);
+    let v1 = match exact {
+        Some(_) => None,
+        None => super::exact_form::v1_envelope(line),
+    };
+    let envelope: Option<Result<Envelope, _>> = match (exact, &v1) {
+        (Some(envelope), _) => Some(Ok(envelope)),
+        (None, Some(_)) => None,
+        (None, None) => Some(serde_json::from_str(line)),
+    };
+    let payload_text: Cow<'_, str> = match (&envelope, &v1) {
+        (Some(Ok(envelope)), _) => Cow::Borrowed(&envelope.payload),
+        (_, Some(v1)) => Cow::Borrowed(&v1.payload),
+        _ => match outer_payload(line) {
             Ok(text) => Cow::Owned(text),
             Err(detail) => {
                 return drop
@@ -300,7 +326,11 @@ pub fn check_line<'a>(line: &'a str, key: &PublicKey) -> LineCheck<'a> {
     if let Some(rejected) = payload_over_limits(&drop, payload_text.as_bytes()) {
         return rejected.into();
     }
-    let parsed = Payload::parse(&payload_text);
+    // A payload that is its own canonical rendering is read directly (and is known canonical);
+    // any other by serde_json, and rendered again to compare.
+    let canonical = super::exact_form::canonical_payload(&payload_text);
+    let known_canonical = canonical.is_some();
+    let parsed = canonical.map_or_else(|| Payload::parse(&payload_text), Ok);
     let version = match &parsed {
         Ok(payload) => Some(Some(payload.approval_record_version)),
         Err(_) => match payload_version(&payload_text) {
@@ -317,8 +347,11 @@ pub fn check_line<'a>(line: &'a str, key: &PublicKey) -> LineCheck<'a> {
         },
     };
     match version {
-        None => verify_v1(line),
-        Some(Some(2)) => verify_v2(line, envelope, parsed, key),
+        None => verify_v1(line, v1),
+        Some(Some(2)) => {
+            let envelope = envelope.unwrap_or_else(|| serde_json::from_str(line));
+            verify_v2(line, envelope, parsed, known_canonical, key)
+        }
         Some(_) => OnPath {
             kind: TokenKind::ApprovalRecordV2,
         }
@@ -365,6 +398,7 @@ fn verify_v2<'a>(
     line: &'a str,
     envelope: Result<Envelope<'a>, serde_json::Error>,
     parsed: Result<Payload, serde_json::Error>,
+    known_canonical: bool,
     key: &PublicKey,
 ) -> LineCheck<'a> {
     let drop = OnPath {
@@ -449,7 +483,12 @@ fn verify_v2<'a>(
             material,
         ));
     }
-    match payload.is_canonical_text(envelope.payload.as_bytes()) {
+    let canonical = if known_canonical {
+        Ok(true)
+    } else {
+        payload.is_canonical_text(envelope.payload.as_bytes())
+    };
+    match canonical {
         Err(error) => {
             return LineCheck::Done(drop.reject(
                 Reason::CanonicalizationError,
@@ -507,11 +546,18 @@ fn signature_drop(drop: &OnPath, failure: Failure, material: &[u8]) -> TokenVerd
 
 /// The signed v1 path up to its signature check, which comes first in seal-host's order (a
 /// signature that does not verify is `bad_signature` whatever its payload holds).
-fn verify_v1(line: &str) -> LineCheck<'_> {
+fn verify_v1<'a>(line: &'a str, written: Option<super::exact_form::V1Text<'a>>) -> LineCheck<'a> {
     let drop = OnPath {
         kind: TokenKind::SignedV1,
     };
-    let envelope: EnvelopeV1 = match serde_json::from_str(line) {
+    let read = match written {
+        Some(text) => Ok(EnvelopeV1 {
+            payload: text.payload.into_owned(),
+            signature: text.signature.to_owned(),
+        }),
+        None => serde_json::from_str(line),
+    };
+    let envelope: EnvelopeV1 = match read {
         Ok(envelope) => envelope,
         Err(error) => {
             return LineCheck::Done(drop.reject(
@@ -578,5 +624,165 @@ fn v1_after_signature(line: &str, text: String, result: Result<(), Failure>) -> 
             "decision is neither \"allow\" nor \"deny\"",
             material.as_bytes(),
         ),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::super::exact_form::{canonical_payload, envelope, v1_envelope};
+    use super::*;
+    use crate::approval::sign::{sign_approval, ApprovalInputs};
+    use crate::approval::Renderer;
+    use crate::frame::Subject;
+    use crate::keys::SecretKey;
+
+    /// The written form, and texts one byte away from it.
+    fn variants(text: &str) -> Vec<String> {
+        const BYTES: &[u8] = b" \"\\/0019Aaeu{}[],:\n\x01\x7f";
+        let bytes = text.as_bytes();
+        let mut out = vec![text.to_owned()];
+        for at in 0..=bytes.len() {
+            let mut edit = |edited: Vec<u8>| {
+                if let Ok(edited) = String::from_utf8(edited) {
+                    out.push(edited);
+                }
+            };
+            if at < bytes.len() {
+                edit([&bytes[..at], &bytes[at + 1..]].concat());
+            }
+            for &byte in BYTES {
+                edit([&bytes[..at], &[byte], &bytes[at..]].concat());
+                if at < bytes.len() && bytes[at] != byte {
+                    edit([&bytes[..at], &[byte], &bytes[at + 1..]].concat());
+                }
+            }
+        }
+        out
+    }
+
+    fn signed_lines() -> Vec<String> {
+        let key = SecretKey::from_seed(&[0x42; 32]);
+        let approvers = [
+            "ops",
+            "Bob Müller",
+            "q\"uote\\back",
+            "tab\there\u{1}",
+            "日本",
+        ];
+        approvers
+            .iter()
+            .enumerate()
+            .map(|(index, approver)| {
+                let inputs = ApprovalInputs {
+                    target: format!("{index:x}").repeat(64)[..64].to_owned(),
+                    authorized_at: 1_786_000_000_000 + index as u64,
+                    expiry: 1_786_000_120_000 + index as u64 * 10,
+                    nonce: format!("{index:032x}"),
+                    session: "sealkit-approve/eb4d525fc706".to_owned(),
+                    subject: Subject::of(b"frame\n"),
+                    shown: Subject::of(b"shown"),
+                    renderer: Renderer {
+                        name: "sealkit-approve-terminal".to_owned(),
+                        version: "1".to_owned(),
+                        manifest_sha256: "0".repeat(64),
+                    },
+                    approver: (*approver).to_owned(),
+                };
+                sign_approval(&key, &inputs).unwrap().line
+            })
+            .collect()
+    }
+
+    /// Whenever the direct read of the written form succeeds, serde_json's strict reads give
+    /// the same envelope and payload, and the payload is its own canonical rendering; over the
+    /// written lines (approver names that need escapes and that need none) and every text one
+    /// byte away from their envelope or their payload; and the same for signed declines' v1
+    /// envelopes (which are never v2 envelopes). The direct reads must succeed on the
+    /// written forms (else this would test nothing) and refuse some variations of them. Seen
+    /// red with `Reader::integer` taking a leading zero (`"approval_record_version":02`).
+    #[test]
+    fn the_direct_read_gives_what_serde_json_gives_whenever_it_reads() {
+        let (mut direct, mut refused) = ((0, 0, 0), (0, 0, 0));
+        for line in signed_lines() {
+            assert!(envelope(&line).is_some(), "{line}");
+            let written: Envelope = serde_json::from_str(&line).unwrap();
+            let needs_no_escape = !written.payload.contains('\\');
+            assert_eq!(
+                canonical_payload(&written.payload).is_some(),
+                needs_no_escape,
+                "{}",
+                written.payload
+            );
+            for variant in variants(&line) {
+                let Some(text) = envelope(&variant) else {
+                    refused.0 += 1;
+                    continue;
+                };
+                direct.0 += 1;
+                let parsed: Envelope = serde_json::from_str(&variant)
+                    .unwrap_or_else(|e| panic!("{variant}: serde refuses it: {e}"));
+                let text = Envelope::from(text);
+                assert_eq!(
+                    (
+                        &text.payload,
+                        &text.signature_algorithm,
+                        &text.signature_encoding,
+                        &text.signer_key_id,
+                        &text.signature
+                    ),
+                    (
+                        &parsed.payload,
+                        &parsed.signature_algorithm,
+                        &parsed.signature_encoding,
+                        &parsed.signer_key_id,
+                        &parsed.signature
+                    ),
+                    "{variant}"
+                );
+            }
+            for variant in variants(&written.payload) {
+                let Some(read) = canonical_payload(&variant) else {
+                    refused.1 += 1;
+                    continue;
+                };
+                direct.1 += 1;
+                let parsed = Payload::parse(&variant)
+                    .unwrap_or_else(|e| panic!("{variant}: serde refuses it: {e}"));
+                assert_eq!(read, parsed, "{variant}");
+                assert_eq!(parsed.is_canonical_text(variant.as_bytes()), Ok(true));
+            }
+        }
+        let key = SecretKey::from_seed(&[0x42; 32]);
+        for nonce in ["d-1", "d\"2", "d\u{e9}3"] {
+            let line =
+                crate::approval::sign::sign_decline(&key, &"7".repeat(64), 17, nonce).unwrap();
+            assert!(v1_envelope(&line).is_some(), "{line}");
+            for variant in variants(&line) {
+                let Some(text) = v1_envelope(&variant) else {
+                    refused.2 += 1;
+                    continue;
+                };
+                direct.2 += 1;
+                let parsed: EnvelopeV1 = serde_json::from_str(&variant)
+                    .unwrap_or_else(|e| panic!("{variant}: serde refuses it: {e}"));
+                assert_eq!(
+                    (&*text.payload, text.signature),
+                    (parsed.payload.as_str(), parsed.signature.as_str()),
+                    "{variant}"
+                );
+                assert_eq!(outer_payload(&variant), Ok(parsed.payload), "{variant}");
+                assert!(serde_json::from_str::<Envelope>(&variant).is_err());
+            }
+        }
+        // Some variations are still the written form (another digit, another letter).
+        assert!(
+            direct.0 > 1000 && direct.1 > 1000 && direct.2 > 100,
+            "{direct:?}"
+        );
+        assert!(
+            refused.0 > 1000 && refused.1 > 1000 && refused.2 > 100,
+            "{refused:?}"
+        );
     }
 }
