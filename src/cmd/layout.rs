@@ -119,6 +119,24 @@ fn cells(row: &[String], color: bool) -> Vec<comfy_table::Cell> {
         .collect()
 }
 
+/// [`write_table`] of a table drawn with `preset` (a comfy-table style, as
+/// `Table::current_style_as_preset` gives it) with this header and these rows: the same bytes,
+/// from the cells' texts, without building that table first (a command that prints many rows
+/// keeps them as text).
+pub fn write_rows(
+    out: &mut impl std::io::Write,
+    preset: &str,
+    header: &[String],
+    rows: &[Vec<String>],
+) -> std::io::Result<()> {
+    let color = COLOR.load(std::sync::atomic::Ordering::Relaxed);
+    writeln!(
+        out,
+        "{}",
+        fit_rows(preset, header, rows, stdout_columns(), color)
+    )
+}
+
 /// [`table`] at a given width (`None`: nothing wrapped) and colour.
 pub fn fit(table: &Table, width: Option<usize>, color: bool) -> String {
     let contents = |row: &comfy_table::Row| -> Vec<String> {
@@ -127,11 +145,22 @@ pub fn fit(table: &Table, width: Option<usize>, color: bool) -> String {
     let header = table.header().map(contents).unwrap_or_default();
     let rows: Vec<Vec<String>> = table.row_iter().map(contents).collect();
     let preset = table.clone().current_style_as_preset();
+    fit_rows(&preset, &header, &rows, width, color)
+}
+
+/// [`fit`] of a table given by its style, header and rows.
+fn fit_rows(
+    preset: &str,
+    header: &[String],
+    rows: &[Vec<String>],
+    width: Option<usize>,
+    color: bool,
+) -> String {
     let Some(width) = width else {
-        return render(&preset, &header, &rows, None, color);
+        return render(preset, header, rows, None, color);
     };
     let width = width.max(MIN_WIDTH);
-    let fitted = render(&preset, &header, &rows, Some(width), color);
+    let fitted = render(preset, header, rows, Some(width), color);
     let fits = fitted.lines().all(|l| visible_width(l) <= width);
     if fits && words_whole(&fitted, header.iter().chain(rows.iter().flatten())) {
         return fitted;
@@ -139,9 +168,9 @@ pub fn fit(table: &Table, width: Option<usize>, color: bool) -> String {
     // Rows of a short name and its value (`envelope`'s fields, `audit`'s counts).
     let label = |name: &String| name.chars().count() + 2 <= width / 3 && !name.contains('\n');
     if header.len() == 2 && rows.iter().all(|row| row.len() == 2 && label(&row[0])) {
-        return pairs(&header, &rows, width, color);
+        return pairs(header, rows, width, color);
     }
-    blocks(&header, &rows, width, color)
+    blocks(header, rows, width, color)
 }
 
 /// The table drawn with `preset`: every value on its own lines as written (`width` `None`), or

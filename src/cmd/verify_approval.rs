@@ -23,7 +23,7 @@ use crate::input::{stdin_once, Input, Kind};
 use crate::keys::{public_key_arg, PublicKey};
 use crate::outcome::Outcome;
 use crate::tokenfile::{Batch, LineReader, MAX_TOKEN_FILE_BYTES};
-use comfy_table::{presets, Cell, Table};
+use comfy_table::{presets, Table};
 use miette::{miette, IntoDiagnostic, WrapErr};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -551,30 +551,29 @@ const RECORD_BYTES: usize = 1024;
 /// diagnostics for rejected lines, decline conflicts and a summary.
 struct Human {
     out: Out,
-    table: Table,
-    rows: usize,
+    /// The table's style and header, and the rows held so far as their cells' texts.
+    preset: String,
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
     diagnostics: Vec<miette::MietteDiagnostic>,
     more_diagnostics: u64,
     /// Whether an accepted approval's approver was shown as a claim no list vouches for.
     claims: bool,
 }
 
-fn new_table() -> Table {
-    let mut table = Table::new();
-    table.load_preset(presets::UTF8_FULL_CONDENSED).set_header([
-        "line",
-        "status",
-        "kind",
-        "target",
-        "approver",
-        "authorized",
-        "expiry",
-        "session",
-        "binding",
-        "reason",
-    ]);
-    table
-}
+/// The columns of the table.
+const HEADER: [&str; 10] = [
+    "line",
+    "status",
+    "kind",
+    "target",
+    "approver",
+    "authorized",
+    "expiry",
+    "session",
+    "binding",
+    "reason",
+];
 
 /// Who approved, as the record says: the name signed in the record, marked a claim when no
 /// trusted-approvers list vouches for it; with a list, the name the list gives the key (and
@@ -606,10 +605,13 @@ fn times_text(report: &LineReport) -> (String, String) {
 
 impl Human {
     fn new(out: Out) -> Self {
+        let mut table = Table::new();
+        table.load_preset(presets::UTF8_FULL_CONDENSED);
         Human {
             out,
-            table: new_table(),
-            rows: 0,
+            preset: table.current_style_as_preset(),
+            header: HEADER.map(str::to_owned).to_vec(),
+            rows: Vec::with_capacity(TABLE_CHUNK_ROWS),
             diagnostics: Vec::new(),
             more_diagnostics: 0,
             claims: false,
@@ -639,24 +641,23 @@ impl Human {
             _ => "-".to_owned(),
         };
         let reason = match report.reason.as_deref() {
-            Some(reason) => Cell::new(escape(reason)),
-            None => Cell::new("-"),
+            Some(reason) => escape(reason).into_owned(),
+            None => "-".to_owned(),
         };
-        // Each cell from the text it shows, with no intermediate copy (comfy-table copies a
-        // cell's text into its own lines).
-        self.table.add_row(vec![
-            Cell::new(report.line),
-            Cell::new(status),
-            Cell::new(report.kind),
-            Cell::new_owned(target),
-            Cell::new_owned(approver_text(report)),
-            Cell::new_owned(authorized),
-            Cell::new_owned(expiry),
-            Cell::new_owned(session),
-            Cell::new_owned(binding_text(report)),
+        // Each cell as the text it shows: the table is drawn from these once per chunk
+        // (`layout::write_rows`), never held as comfy-table cells as well.
+        self.rows.push(vec![
+            report.line.to_string(),
+            status.to_owned(),
+            report.kind.to_owned(),
+            target,
+            approver_text(report),
+            authorized,
+            expiry,
+            session,
+            binding_text(report),
             reason,
         ]);
-        self.rows += 1;
         if report.status == TokenStatus::Rejected {
             if self.diagnostics.len() < MAX_DIAGNOSTICS {
                 self.diagnostics.push(diagnostic(report));
@@ -664,7 +665,7 @@ impl Human {
                 self.more_diagnostics += 1;
             }
         }
-        if self.rows == TABLE_CHUNK_ROWS {
+        if self.rows.len() == TABLE_CHUNK_ROWS {
             self.print_table()?;
         }
         Ok(())
@@ -672,10 +673,9 @@ impl Human {
 
     /// Prints the rows held so far as one table and starts a new one.
     fn print_table(&mut self) -> io::Result<()> {
-        if self.rows > 0 {
-            let table = std::mem::replace(&mut self.table, new_table());
-            self.rows = 0;
-            super::layout::write_table(&mut self.out, &table)?;
+        if !self.rows.is_empty() {
+            super::layout::write_rows(&mut self.out, &self.preset, &self.header, &self.rows)?;
+            self.rows.clear();
         }
         Ok(())
     }
