@@ -13,8 +13,10 @@
 //! binary), with the load average beside it: on a loaded machine the clock also counts waiting
 //! for a core, so the CPU time is the measure of work per line.
 //!
-//! - the limit: `VerifyingKey::verify` over the lines' precomputed (preimage, signature)
-//!   pairs, one thread;
+//! - the limits: `VerifyingKey::verify` over the lines' precomputed (preimage, signature)
+//!   pairs, one thread; and the same pairs checked together by `signature::batch` in
+//!   batches of 2,048 (the command's), one thread: what checking the signatures alone costs
+//!   `verify approval` (issue 40's goal is about 0.93 of it);
 //! - the pipeline: the whole per-line pipeline of `sealkit verify approval` (line splitting,
 //!   seal-host's token checks, batched signatures, nonce reuse, report records; output
 //!   excluded) on a one-thread rayon pool;
@@ -47,6 +49,7 @@ use child::Best;
 use ed25519_dalek::{Signature, Verifier};
 use sealkit::approval::binding::Expectations;
 use sealkit::approval::line_reports::{Checker, TokenStatus};
+use sealkit::signature::batch::{verify_each, BatchKey, Claim};
 use sealkit::tokenfile::{Batch, LineReader};
 use std::hint::black_box;
 use std::io::Cursor;
@@ -194,6 +197,42 @@ fn main() {
         .num_threads(1)
         .build()
         .expect("thread pool");
+    // The batch limit: the same signatures checked together as `verify approval` checks them
+    // (`signature::batch`, batches of the command's 2,048 lines), one thread, nothing else.
+    let key = BatchKey::new(&verifying);
+    let batched = Best::in_process(|| {
+        pool.install(|| {
+            for chunk in corpus.raw.chunks(2048) {
+                let messages: Vec<[&[u8]; 1]> = chunk
+                    .iter()
+                    .map(|(message, _)| [message.as_slice()])
+                    .collect();
+                let signatures: Vec<[u8; 64]> = chunk
+                    .iter()
+                    .map(|(_, signature)| signature.to_bytes())
+                    .collect();
+                let claims: Vec<Claim> = messages
+                    .iter()
+                    .zip(&signatures)
+                    .map(|(message, signature)| Claim {
+                        message: &message[..],
+                        signature: &signature[..],
+                    })
+                    .collect();
+                let results = verify_each(&key, &claims);
+                assert!(black_box(results).iter().all(Result::is_ok));
+            }
+        });
+    });
+    let batch_cpu = Best::rate(batched.cpu);
+    println!(
+        "batch limit (signature::batch, 2,048 a batch), one thread: {batch_cpu:.0} signatures/s \
+         by CPU time ({:.1} µs each, {:.2} x raw), {:.0}/s by the clock (load average {:.2})",
+        1e6 / batch_cpu,
+        batch_cpu / raw_cpu,
+        Best::rate(batched.time),
+        batched.load
+    );
     let piped = Best::in_process(|| {
         pool.install(|| black_box(pipeline(&corpus)));
     });
@@ -206,12 +245,12 @@ fn main() {
         Best::rate(piped.time) / raw_clock,
         piped.load
     );
-    end_to_end(&corpus, raw_cpu, raw_clock);
+    end_to_end(&corpus, raw_cpu, raw_clock, batch_cpu);
 }
 
 /// The release binary over the corpus, per output format: CPU per line, tokens/s per core,
 /// wall time and peak memory.
-fn end_to_end(corpus: &Corpus, raw_cpu: f64, raw_clock: f64) {
+fn end_to_end(corpus: &Corpus, raw_cpu: f64, raw_clock: f64, batch_cpu: f64) {
     let dir = tempfile::tempdir().unwrap();
     write_corpus(corpus, dir.path());
     let binary = std::env::var("SEALKIT_BENCH_BINARY")
@@ -253,10 +292,12 @@ fn end_to_end(corpus: &Corpus, raw_cpu: f64, raw_clock: f64) {
             let per_core = Best::rate(best.cpu);
             println!(
                 "  --format {format}{name}: {per_core:.0} tokens/s per core by CPU time ({:.1} µs \
-                 a line, {:.2} x raw verify, {}) ; {:.2} s by the clock = {:.0} tokens/s = \
-                 {:.2} x raw verify's clock rate (load average {:.2}); peak RSS {:.1} MB",
+                 a line, {:.2} x raw verify, {:.2} x the batch limit, {}) ; {:.2} s by the \
+                 clock = {:.0} tokens/s = {:.2} x raw verify's clock rate (load average {:.2}); \
+                 peak RSS {:.1} MB",
                 1e6 / per_core,
                 per_core / raw_cpu,
+                per_core / batch_cpu,
                 if per_core >= GOAL_PER_CORE {
                     "goal met"
                 } else {
