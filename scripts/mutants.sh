@@ -9,7 +9,7 @@
 # verdict, an exit status or a code (equivalent, or unreachable).
 #
 # Usage: scripts/mutants.sh [--all-tests] [GROUP...] [-- EXTRA-CARGO-MUTANTS-OPTIONS...]
-#   GROUP: receipt signature (with src/signature/) approval chain migrate wire json keys audit
+#   GROUP: receipt signature (with src/signature/) approval tokens chain migrate wire json keys audit
 #   report evidence bundle envelope inert (default: all, in that order), contract (the input layer's shortfalls and
 #   the exit status each gives, names in JSON; not in the default set), or
 #   verdicts: only the functions whose verdicts tests/it/mutation_pins.rs pins (a quick check).
@@ -55,7 +55,7 @@ while [ $# -gt 0 ]; do
         *) groups+=("$1"); shift ;;
     esac
 done
-[ ${#groups[@]} -gt 0 ] || groups=(receipt signature approval chain migrate wire json keys audit report evidence bundle envelope inert)
+[ ${#groups[@]} -gt 0 ] || groups=(receipt signature approval tokens chain migrate wire json keys audit report evidence bundle envelope inert)
 
 # Per group: the source files (cargo-mutants --file globs) and the test modules that
 # exercise them (modules of the one integration-test binary, or --lib for the unit tests). The slowest
@@ -67,6 +67,7 @@ files_of() {
         receipt) echo "src/receipt.rs src/receipt/*.rs" ;;
         signature) echo "src/signature.rs src/signature/*.rs" ;;
         approval) echo "src/approval.rs src/approval/*.rs src/approvers.rs" ;;
+        tokens) echo "src/v2.rs src/tokenfile.rs" ;;
         chain) echo "src/chain.rs src/chain/*.rs" ;;
         migrate) echo "src/migrate.rs src/migrate/*.rs src/migrate/*/*.rs" ;;
         wire) echo "src/meta.rs src/request.rs src/request/*.rs src/wire.rs src/frame.rs src/canonical.rs" ;;
@@ -87,7 +88,8 @@ tests_of() {
     case "$1" in
         receipt) echo "--lib receipt mutation_pins receipts receipt_flips signature_batching duplicate_members receipt_unsupported_version cli_transcripts regression" ;;
         signature) echo "--lib signature mutation_pins approval_wycheproof approval_fixtures signature_batching cli_envelope" ;;
-        approval) echo "mutation_pins approval_verify_cli approval_fixtures approval_wycheproof v2_signed_approval approval_verify_conflicts approval_approve_refusals approval_approve_cli keys_approvers audit_approvers empty_evidence signature_batching cli_transcripts regression" ;;
+        approval) echo "--lib approval mutation_pins approval_verify_cli approval_fixtures approval_wycheproof v2_signed_approval approval_verify_conflicts approval_approve_refusals approval_approve_cli keys_approvers audit_approvers empty_evidence signature_batching cli_transcripts regression" ;;
+        tokens) echo "--lib v2 tokenfile v2_signed_approval cli_envelope approval_screen approval_verify_cli approval_approve_cli approval_approve_refusals approval_pty inert_output regression" ;;
         chain) echo "--lib chain cli_audit cli_chain chain_stream cli_transcripts closed_stdout duplicate_members report_model regression" ;;
         migrate) echo "--lib migrate migrate_labels cli_migrate cli_diff migration_integrity cli_transcripts regression" ;;
         json) echo "--lib json identity json_test_suite chain_stream duplicate_members identity_vectors fuzz_regressions regression" ;;
