@@ -637,7 +637,7 @@ mod tests {
     use crate::frame::Subject;
     use crate::keys::SecretKey;
 
-    /// The written form, and texts one byte away from it.
+    /// The written form, texts one byte away from it, and texts with two raw controls added.
     fn variants(text: &str) -> Vec<String> {
         const BYTES: &[u8] = b" \"\\/0019Aaeu{}[],:\n\x01\x7f";
         let bytes = text.as_bytes();
@@ -651,6 +651,9 @@ mod tests {
             if at < bytes.len() {
                 edit([&bytes[..at], &bytes[at + 1..]].concat());
             }
+            // Two raw controls: an even count, which a parity slip in `has_control` would
+            // let through (its `|` as `^`).
+            edit([&bytes[..at], b"\x01\x1f", &bytes[at..]].concat());
             for &byte in BYTES {
                 edit([&bytes[..at], &[byte], &bytes[at..]].concat());
                 if at < bytes.len() && bytes[at] != byte {
