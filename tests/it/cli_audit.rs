@@ -1081,7 +1081,8 @@ fn a_state_file_that_cannot_be_read_is_not_checked_and_gives_no_verdict() {
         text.resize(text.len() + OVER, b'[');
         write_private(path, &text);
     };
-    let cases: [(&str, &dyn Fn(&Path), &str); 3] = [
+    type Make<'a> = &'a dyn Fn(&Path);
+    let cases: [(&str, Make, &str); 3] = [
         (
             ".seal-audit-head.state",
             &|p| sparse(p, 16 * 1024),
