@@ -386,8 +386,8 @@ mod tests {
     /// In memory, moved to the file at the first finding, and moved part way: each reads
     /// back every finding in the order pushed and, most serious first, in the order a stable
     /// sort by severity gives, and serialises as that sorted vector does, byte for byte.
-    /// Seen red with the severity passes run least serious first, and with the memory read
-    /// before the file.
+    /// (Not yet seen red by a mutation: the cargo-mutants run of issue 40 phase 7 did not
+    /// reach this file; see docs/mutants.md.)
     #[test]
     fn findings_read_back_exactly_in_the_order_pushed_and_most_serious_first() {
         let all = findings();
@@ -422,7 +422,7 @@ mod tests {
     }
 
     /// Once past its budget the list keeps at most a chunk in memory, however many findings
-    /// come (seen red with the chunk never written out).
+    /// come.
     #[test]
     fn past_its_budget_the_list_keeps_at_most_a_chunk_in_memory() {
         let mut list = FindingList::with_budget(1024);

@@ -1057,9 +1057,8 @@ fn every_file_that_could_not_be_read_is_counted_in_the_verdict() {
 /// sealkit's own: a head state over 16 KiB; an operation state over 64 MiB (read as a stream
 /// since issue 40 phase 7) holding a string longer than 4096 bytes, or nested deeper than
 /// 32. Seen red on 2d4b68e: each file was reported as invalid or mismatched ("cannot read:
-/// larger than …"), exit 1; the streamed cases seen red with the string and depth limits
-/// of `operation_state::Guard` taken out (the whole string kept; serde_json's own nesting
-/// limit reported as `operation-state-mismatch`, exit 1).
+/// larger than …"), exit 1. The streamed cases pass on 3d7022a too (it refused every
+/// operation state over 64 MiB); they hold the limits of the streamed reading.
 #[test]
 fn a_state_file_that_cannot_be_read_is_not_checked_and_gives_no_verdict() {
     assert_eq!(pinned(full_new_dir().path()).status, 0);
@@ -1132,8 +1131,9 @@ fn a_state_file_that_cannot_be_read_is_not_checked_and_gives_no_verdict() {
 /// read as a stream and checked like any other: intact, the directory is as clean as with
 /// the same state unpadded; with an operation no receipt carries, that operation is
 /// `operation-receipt-missing` (exit 1); a file of that size that is not JSON is
-/// `operation-state-mismatch`, as a small one is. Seen red on 3d7022a: each was
-/// `unreadable-file` ("larger than 67108864 bytes"), exit 2, its operations not checked.
+/// `operation-state-mismatch`, as a small one is. Seen red on 3d7022a (its dist binary, by
+/// hand, on the missing-operation case): `unreadable-file` ("larger than 67108864 bytes"),
+/// exit 2, its operations not checked; 3d7022a refuses every state over 64 MiB by its size.
 #[test]
 fn an_operation_state_over_64_mib_is_read_as_a_stream_and_checked() {
     const OVER: usize = 64 * 1024 * 1024 + 1;
