@@ -14,6 +14,7 @@ mod chain_lines;
 mod copies;
 pub mod dir;
 pub mod facts_codec;
+pub mod finding_list;
 mod hex256;
 pub mod map;
 pub mod names;

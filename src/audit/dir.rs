@@ -313,29 +313,41 @@ pub trait Files {
     fn name_hash(&self, file: u32) -> Option<[u8; 32]>;
 }
 
-/// Runs every directory-level check.
-pub fn check(
+/// Runs every directory-level check, handing each finding to `emit` as it is made (in
+/// the order: refusals, counters, shared canonical hashes, head, operations), so a directory
+/// whose findings name every one of its receipts (a `counter-reused` per counter of a host
+/// that restarts often) never holds them all at once.
+pub fn check<E>(
     dir: &Path,
     state: &DirState,
     receipts: &mut Receipts,
     files: &dyn Files,
-) -> Vec<Finding> {
-    let mut findings = state.refused.clone();
-    findings.extend(counters(receipts, files));
-    findings.extend(shared_canonical_hashes(dir, receipts, files));
-    findings.extend(head_state(state, receipts, files));
-    findings.extend(operation_state(dir, state, receipts, files));
-    findings
+    emit: &mut dyn FnMut(&Finding) -> Result<(), E>,
+) -> Result<(), E> {
+    for finding in &state.refused {
+        emit(finding)?;
+    }
+    counters(receipts, files, emit)?;
+    for finding in shared_canonical_hashes(dir, receipts, files) {
+        emit(&finding)?;
+    }
+    for finding in head_state(state, receipts, files) {
+        emit(&finding)?;
+    }
+    operation_state(dir, state, receipts, files, emit)
 }
 
-fn counters(receipts: &Receipts, files: &dyn Files) -> Vec<Finding> {
+fn counters<E>(
+    receipts: &Receipts,
+    files: &dyn Files,
+    emit: &mut dyn FnMut(&Finding) -> Result<(), E>,
+) -> Result<(), E> {
     // The receipts named with a counter, by counter and then in the order added: 16 bytes
     // a receipt while the check runs (a map of groups cost a vector per counter).
     let mut by_counter: Vec<(u64, u32)> = (receipts.facts.iter().enumerate())
         .filter_map(|(at, receipt)| Some((files.counter(receipt.file)?, at as u32)))
         .collect();
     by_counter.sort_unstable();
-    let mut findings = Vec::new();
     for run in by_counter
         .chunk_by(|a, b| a.0 == b.0)
         .filter(|run| run.len() > 1)
@@ -370,9 +382,10 @@ fn counters(receipts: &Receipts, files: &dyn Files) -> Vec<Finding> {
             )
         };
         let first = group.first().map(|r| files.path(r.file));
-        findings.push(Finding::new(code, first, message));
+        // Handed on and dropped before the next counter's is made.
+        emit(&Finding::new(code, first, message))?;
     }
-    findings
+    Ok(())
 }
 
 /// `shared-canonical-hash`: each canonical hash that names more than one distinct frame, in
@@ -499,74 +512,70 @@ fn head_state(state: &DirState, receipts: &Receipts, files: &dyn Files) -> Vec<F
     }
 }
 
-fn operation_state(
+fn operation_state<E>(
     dir: &Path,
     state: &DirState,
     receipts: &Receipts,
     files: &dyn Files,
-) -> Vec<Finding> {
+    emit: &mut dyn FnMut(&Finding) -> Result<(), E>,
+) -> Result<(), E> {
     let released = receipts.facts.iter().filter(|r| r.released()).count();
     let (state_path, operations) = match &state.operation_state {
-        None if released == 0 => return Vec::new(),
+        None if released == 0 => return Ok(()),
         None => {
-            return vec![Finding::new(
+            return emit(&Finding::new(
                 Code::OperationStateMismatch,
                 Some(dir.to_path_buf()),
                 format!(
                     "{released} released ALLOW receipts but no {}",
                     super::names::OPERATION_STATE
                 ),
-            )]
+            ))
         }
-        Some((_, Err(StateError::NotRead))) => return Vec::new(),
+        Some((_, Err(StateError::NotRead))) => return Ok(()),
         Some((state_path, Err(StateError::Invalid(why)))) => {
-            return vec![Finding::new(
+            return emit(&Finding::new(
                 Code::OperationStateMismatch,
                 Some(state_path.clone()),
                 why.clone(),
-            )]
+            ))
         }
         Some((state_path, Ok(operations))) => (state_path, operations),
     };
-    let mut findings: Vec<Finding> = receipts
-        .operations
-        .disagreeing
-        .iter()
-        .map(|(file, message)| {
-            Finding::new(
-                Code::OperationStateMismatch,
-                Some(files.path(*file)),
-                message.clone(),
-            )
-        })
-        .collect();
-    findings.extend(missing_receipts(state_path, operations, receipts));
-    findings
+    for (file, message) in &receipts.operations.disagreeing {
+        emit(&Finding::new(
+            Code::OperationStateMismatch,
+            Some(files.path(*file)),
+            message.clone(),
+        ))?;
+    }
+    missing_receipts(state_path, operations, receipts, emit)
 }
 
 /// Operations the state file records that no receipt of the directory carries: seal-host
 /// releases a call only after writing its ALLOW receipt beside the state file, so each one
 /// is a receipt that was deleted (or replaced by bytes that no longer read as a receipt). Sorted, so the output
 /// does not depend on the state file's member order.
-fn missing_receipts(
+fn missing_receipts<E>(
     state_path: &Path,
     operations: &Operations,
     receipts: &Receipts,
-) -> Vec<Finding> {
+    emit: &mut dyn FnMut(&Finding) -> Result<(), E>,
+) -> Result<(), E> {
     let present = &receipts.operations.present;
     // In the order of ids: the texts' order, each id once.
-    (operations.iter().enumerate())
+    for (_, (operation, frame_sha)) in (operations.iter().enumerate())
         .filter(|(at, _)| !present.get(*at).copied().unwrap_or(false))
-        .map(|(_, (operation, frame_sha))| {
-            Finding::new(
-                Code::OperationReceiptMissing,
-                Some(state_path.to_path_buf()),
-                format!(
-                    "operation {operation} (release_frame_sha256 {frame_sha}) was released, but no readable receipt in this directory carries it: its receipt was deleted or destroyed"
-                ),
-            )
-        })
-        .collect()
+    {
+        emit(&Finding::new(
+            Code::OperationReceiptMissing,
+            Some(state_path.to_path_buf()),
+            format!(
+                "operation {operation} (release_frame_sha256 {frame_sha}) was released, but no readable receipt in this directory carries it: its receipt was deleted or destroyed"
+            ),
+        ))?;
+    }
+    Ok(())
 }
 
 fn file_name(path: &Path) -> String {

@@ -1,8 +1,131 @@
 //! `.seal-operation-state.json`, read (docs/formats.md): its burned operations as sorted
 //! pairs, 80 bytes an operation, read straight from the bytes when the file is well formed
-//! and through a JSON tree, for the message, when it is not.
+//! and through a JSON tree, for the message, when it is not. A state over
+//! [`STREAMED_OVER`] bytes (a real host's passes 64 MiB at about 470,000 operations) is read
+//! as a stream instead ([`read_streamed`]): never held whole nor as a tree, so only the
+//! operations are kept, with limits of its own that a host's state never meets (at most
+//! [`MAX_STREAMED_BYTES`], strings of at most [`MAX_STRING_BYTES`], nesting at most
+//! [`MAX_DEPTH`] deep); a state past them is not read (not checked), never a verdict.
 
 use super::hex256::Hex256;
+use std::io::{self, Read};
+
+/// States larger than this are read as a stream ([`read_streamed`]).
+pub const STREAMED_OVER: u64 = super::MAX_RECEIPT_BYTES;
+/// A streamed state is not read past this: 1 GiB is about 3.7 million operations of a real
+/// host (285 bytes each), 300 MB of pairs kept; a file that keeps growing (or is endless)
+/// stops here.
+pub const MAX_STREAMED_BYTES: u64 = 1 << 30;
+/// The longest string a streamed state may hold: its ids and digests are 64 characters.
+pub const MAX_STRING_BYTES: u64 = 4096;
+/// The deepest nesting a streamed state may have: its own is 3 deep.
+pub const MAX_DEPTH: u32 = 32;
+
+/// A streamed state that is not read.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Streamed {
+    /// Past one of the limits, or the file could not be read: its operations are not
+    /// checked (`unreadable-file`).
+    NotRead(String),
+    /// Read, and not a `seal.operation-state/v1` record: the first problem in the file's
+    /// order, with where it is.
+    Invalid(String),
+}
+
+/// Reads a state from `reader` as a stream (memory: the operations' pairs, a buffer, one
+/// string at a time), with the limits above.
+pub fn read_streamed(reader: impl Read) -> Result<Operations, Streamed> {
+    read_streamed_capped(reader, MAX_STREAMED_BYTES)
+}
+
+/// [`read_streamed`], refusing past `limit` bytes.
+fn read_streamed_capped(reader: impl Read, limit: u64) -> Result<Operations, Streamed> {
+    let guard = Guard {
+        inner: reader,
+        limit,
+        read: 0,
+        in_string: false,
+        escaped: false,
+        string: 0,
+        depth: 0,
+    };
+    let mut reader =
+        serde_json::Deserializer::from_reader(io::BufReader::with_capacity(64 << 10, guard));
+    let why = |e: serde_json::Error| match e.classify() {
+        serde_json::error::Category::Io => {
+            Streamed::NotRead(format!("cannot read: {}", io::Error::from(e)))
+        }
+        serde_json::error::Category::Data => Streamed::Invalid(e.to_string()),
+        _ => Streamed::Invalid(format!("not JSON: {e}")),
+    };
+    let operations =
+        serde::Deserializer::deserialize_map(&mut reader, straight::State).map_err(why)?;
+    reader.end().map_err(why)?;
+    Operations::sorted(operations)
+        .ok_or_else(|| Streamed::Invalid("an operation is named twice".to_owned()))
+}
+
+/// Passes the bytes on, refusing (an I/O error) past [`MAX_STREAMED_BYTES`], inside a
+/// string longer than [`MAX_STRING_BYTES`], or nested deeper than [`MAX_DEPTH`]: JSON's
+/// strings and nesting followed byte by byte (what is not JSON, the reader refuses).
+struct Guard<R> {
+    inner: R,
+    limit: u64,
+    read: u64,
+    in_string: bool,
+    escaped: bool,
+    string: u64,
+    depth: u32,
+}
+
+impl<R: Read> Read for Guard<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let refuse = |why: String| Err(io::Error::new(io::ErrorKind::InvalidData, why));
+        for (at, &byte) in buf[..n].iter().enumerate() {
+            let offset = self.read + at as u64;
+            if self.in_string {
+                self.string += 1;
+                if self.string > MAX_STRING_BYTES {
+                    return refuse(format!(
+                        "a string longer than {MAX_STRING_BYTES} bytes at byte {offset}, not read further"
+                    ));
+                }
+                match (self.escaped, byte) {
+                    (true, _) => self.escaped = false,
+                    (false, b'\\') => self.escaped = true,
+                    (false, b'"') => self.in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match byte {
+                b'"' => {
+                    self.in_string = true;
+                    self.string = 0;
+                }
+                b'{' | b'[' => {
+                    self.depth += 1;
+                    if self.depth > MAX_DEPTH {
+                        return refuse(format!(
+                            "nested deeper than {MAX_DEPTH} at byte {offset}, not read further"
+                        ));
+                    }
+                }
+                b'}' | b']' => self.depth = self.depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        self.read += n as u64;
+        if self.read > self.limit {
+            return refuse(format!(
+                "larger than {} bytes, not read further",
+                self.limit
+            ));
+        }
+        Ok(n)
+    }
+}
 
 /// Burned operations: (operation id, release frame SHA-256), sorted by operation id, each id
 /// once; 80 bytes an operation (a map of two strings cost about three times that, and the
@@ -92,6 +215,7 @@ mod straight {
     use super::{Hex256, Operations};
     use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
     use serde_json::Value;
+    use std::collections::HashSet;
     use std::fmt;
 
     pub fn read(bytes: &[u8]) -> Option<Operations> {
@@ -101,11 +225,19 @@ mod straight {
         Operations::sorted(operations)
     }
 
-    fn refuse<E: de::Error>() -> E {
-        E::custom("read as a tree")
+    fn refuse<E: de::Error>(why: impl fmt::Display) -> E {
+        E::custom(why)
     }
 
-    struct State;
+    /// A member name not met before in its object (`names`: the object's so far).
+    fn first_time<E: de::Error>(names: &mut HashSet<String>, name: &str) -> Result<(), E> {
+        match names.insert(name.to_owned()) {
+            true => Ok(()),
+            false => Err(refuse(format_args!("member {name:?} is written twice"))),
+        }
+    }
+
+    pub struct State;
 
     impl<'de> Visitor<'de> for State {
         type Value = Vec<(Hex256, Hex256)>;
@@ -117,14 +249,13 @@ mod straight {
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
             let mut schema = None;
             let mut operations = None;
+            let mut names = HashSet::new();
             while let Some(key) = map.next_key::<String>()? {
+                first_time(&mut names, &key)?;
                 match key.as_str() {
-                    "schema" if schema.is_none() => schema = Some(map.next_value::<Value>()?),
-                    "operations" if operations.is_none() => {
-                        operations = Some(map.next_value_seed(Entries)?)
-                    }
-                    "schema" | "operations" => return Err(refuse()),
-                    _ => drop(map.next_value::<Value>()?),
+                    "schema" => schema = Some(map.next_value::<Value>()?),
+                    "operations" => operations = Some(map.next_value_seed(Entries)?),
+                    _ => map.next_value_seed(Ignored)?,
                 }
             }
             match (schema, operations) {
@@ -133,7 +264,9 @@ mod straight {
                 {
                     Ok(operations)
                 }
-                _ => Err(refuse()),
+                (Some(_), Some(_)) => Err(refuse("schema is not seal.operation-state/v1")),
+                (None, _) => Err(refuse("schema is not seal.operation-state/v1")),
+                (_, None) => Err(refuse("operations is not an object")),
             }
         }
     }
@@ -153,7 +286,7 @@ mod straight {
         type Value = Vec<(Hex256, Hex256)>;
 
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("an object of operations")
+            f.write_str("operations as an object")
         }
 
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
@@ -188,18 +321,17 @@ mod straight {
 
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
             let (mut operation, mut frame) = (None, None);
+            let mut names = HashSet::new();
             while let Some(key) = map.next_key::<String>()? {
+                first_time(&mut names, &key)?;
                 let slot = match key.as_str() {
                     "operation_id" => &mut operation,
                     "release_frame_sha256" => &mut frame,
                     _ => {
-                        drop(map.next_value::<Value>()?);
+                        map.next_value_seed(Ignored)?;
                         continue;
                     }
                 };
-                if slot.is_some() {
-                    return Err(refuse());
-                }
                 *slot = Some(map.next_value::<Value>()?);
             }
             match (operation, frame) {
@@ -208,8 +340,66 @@ mod straight {
                 {
                     Ok(Hex256::new(&frame))
                 }
-                _ => Err(refuse()),
+                _ => Err(refuse(format_args!("operation {} is malformed", self.id))),
             }
+        }
+    }
+
+    /// A member no reading needs: checked as JSON (and for member names written twice)
+    /// without being kept, so an ignored member costs no memory of its own.
+    struct Ignored;
+
+    impl<'de> DeserializeSeed<'de> for Ignored {
+        type Value = ();
+
+        fn deserialize<D: Deserializer<'de>>(self, reader: D) -> Result<(), D::Error> {
+            reader.deserialize_any(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Ignored {
+        type Value = ();
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a JSON value")
+        }
+
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+            Ok(())
+        }
+
+        fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while seq.next_element_seed(Ignored)?.is_some() {}
+            Ok(())
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            let mut names = HashSet::new();
+            while let Some(key) = map.next_key::<String>()? {
+                first_time(&mut names, &key)?;
+                map.next_value_seed(Ignored)?;
+            }
+            Ok(())
         }
     }
 }
@@ -286,6 +476,14 @@ mod tests {
                 assert_eq!(Ok(straight), tree, "{text}");
             }
             assert_eq!(parse_operation_state(text.as_bytes()), tree, "{text}");
+            // Streamed, the same operations, or refused where the tree refuses (or where
+            // the whole file's reading refuses a member named twice first).
+            let twice = matches!(crate::json::find_duplicate(text), Ok(Some(_)));
+            match read_streamed(text.as_bytes()) {
+                Ok(streamed) => assert_eq!(Ok(streamed), tree, "{text}"),
+                Err(Streamed::Invalid(_)) => assert!(tree.is_err() || twice, "{text}"),
+                Err(Streamed::NotRead(why)) => panic!("{text}: {why}"),
+            }
         }
         // The ids and frames come back as written, digests or not, in the ids' order.
         let read: Vec<(String, String)> = (straight::read(texts[0].as_bytes()).unwrap().iter())
@@ -300,5 +498,77 @@ mod tests {
         assert_eq!(read, written);
         assert_eq!(straight::read(texts[2].as_bytes()).unwrap().len(), 3);
         assert!(straight::read(texts[4].as_bytes()).is_none());
+    }
+
+    /// The streamed reading's limits: past its bytes (a file that keeps growing), inside a
+    /// string longer than 4096 bytes, or nested deeper than 32, the state is not read
+    /// (`NotRead`, so not checked); at each limit exactly, and for escaped quotes inside a
+    /// string, it is read (each limit is tested at its value and one past it, so `>` turned to
+    /// `>=` fails here; not yet seen red by a mutation run, see docs/mutants.md).
+    #[test]
+    fn a_streamed_state_is_not_read_past_its_limits() {
+        let not_read = |result: Result<Operations, Streamed>, why: &str| match result {
+            Err(Streamed::NotRead(message)) => assert!(message.contains(why), "{message}"),
+            other => panic!("{why}: {other:?}"),
+        };
+        let head = r#"{"schema":"seal.operation-state/v1","operations":{},"note":"#;
+        // Endless: a reader of spaces that never ends.
+        let endless = std::io::repeat(b' ');
+        let text = format!("{head}0");
+        not_read(
+            read_streamed_capped(text.as_bytes().chain(endless), 1 << 16),
+            "larger than 65536 bytes",
+        );
+        let exact = format!("{head}0{}}}", " ".repeat(100));
+        assert!(read_streamed_capped(exact.as_bytes(), exact.len() as u64).is_ok());
+        not_read(
+            read_streamed_capped(exact.as_bytes(), exact.len() as u64 - 1),
+            "larger than",
+        );
+        let string = |n: usize| format!("{head}\"{}\"}}", "a".repeat(n));
+        // The closing quote counts as the string's last byte.
+        assert!(read_streamed(string(4095).as_bytes()).is_ok());
+        not_read(
+            read_streamed(string(4096).as_bytes()),
+            "a string longer than 4096 bytes",
+        );
+        let escaped = format!("{head}\"{}\"}}", "\\\"".repeat(1000));
+        assert!(read_streamed(escaped.as_bytes()).is_ok());
+        let escaped_long = format!("{head}\"{}\"}}", "\\\"".repeat(3000));
+        not_read(
+            read_streamed(escaped_long.as_bytes()),
+            "a string longer than",
+        );
+        // The root object is 1 deep: 31 more arrays are the limit.
+        let deep = |n: usize| format!("{head}{}{}}}", "[".repeat(n), "]".repeat(n));
+        assert!(read_streamed(deep(31).as_bytes()).is_ok());
+        not_read(read_streamed(deep(32).as_bytes()), "nested deeper than 32");
+        // Brackets inside strings are not nesting.
+        let inside = format!("{head}\"{}\"}}", "[".repeat(100));
+        assert!(read_streamed(inside.as_bytes()).is_ok());
+    }
+
+    /// A streamed state names the first problem in it, with where it is.
+    #[test]
+    fn a_streamed_state_that_is_not_one_says_why() {
+        let invalid = |text: &str| match read_streamed(text.as_bytes()) {
+            Err(Streamed::Invalid(why)) => why,
+            other => panic!("{text}: {other:?}"),
+        };
+        assert!(invalid("{").starts_with("not JSON: EOF"));
+        assert!(invalid(r#"{"schema":"x","operations":{}}"#)
+            .starts_with("schema is not seal.operation-state/v1"));
+        assert!(invalid(r#"{"schema":"seal.operation-state/v1","operations":{"a":{"operation_id":"b","release_frame_sha256":"f"}}}"#)
+            .starts_with("operation a is malformed"));
+        assert!(invalid(
+            r#"{"schema":"seal.operation-state/v1","operations":{},"x":{"y":1,"y":2}}"#
+        )
+        .starts_with("member \"y\" is written twice"));
+        assert_eq!(
+            invalid(
+                r#"{"schema":"seal.operation-state/v1","operations":{"a":{"operation_id":"a","release_frame_sha256":"f"},"a":{"operation_id":"a","release_frame_sha256":"f"}}}"#
+            ),
+            "an operation is named twice"
+        );
     }
 }

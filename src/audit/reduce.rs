@@ -205,9 +205,9 @@ impl Reduce {
         let mut receipts = std::mem::take(&mut self.receipts);
         for (dir, receipts) in walk.dirs.iter().zip(&mut receipts) {
             if dir.is_receipt_dir {
-                for finding in dir::check(&dir.path, &dir.state, receipts, walk) {
-                    self.finding(&finding, sink)?;
-                }
+                dir::check(&dir.path, &dir.state, receipts, walk, &mut |finding| {
+                    self.finding(finding, sink)
+                })?;
             }
             // Each directory's facts are freed once its checks are done.
             *receipts = dir::Receipts::default();

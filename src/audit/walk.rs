@@ -4,8 +4,9 @@
 //! read during the walk so the receipt checks can rely on them; modes are judged here so the
 //! metadata need not be kept.
 
-use super::dir::{DirState, StateError};
+use super::dir::{DirState, Operations, StateError};
 use super::names::{self, NameKind};
+use super::operation_state::{read_streamed, Streamed, STREAMED_OVER};
 use super::{AuditError, MAX_RECEIPT_BYTES};
 use crate::atomic_write::unix_mode;
 use crate::chain;
@@ -685,14 +686,46 @@ pub fn listed(files: &[PathBuf], read: &mut ReadListed<'_>) -> Walk {
     walk
 }
 
-/// Marks receipt directories and reads their state files.
+/// Marks receipt directories and reads their state files (an operation state over
+/// [`STREAMED_OVER`] bytes as a stream).
 fn note_state_file(kind: &NameKind, path: &Path, dir: &mut Dir) {
+    if *kind == NameKind::OperationState {
+        let large = std::fs::symlink_metadata(path).is_ok_and(|m| m.len() > STREAMED_OVER);
+        if large {
+            dir.is_receipt_dir = true;
+            let parsed = read_streamed_state(path, &mut dir.state.refused);
+            dir.state.operation_state = Some((path.to_path_buf(), parsed));
+            return;
+        }
+    }
     note_state_file_read(kind, path, dir, &mut |path, limit| {
         crate::input::read_file_capped(path, limit).map_err(|e| format!("cannot read: {e}"))
     })
 }
 
-/// [`note_state_file`], reading with `read`.
+/// An operation state read as a stream: one that cannot be read, or is past the streamed
+/// reading's limits, is an `unreadable-file` finding (not checked, exit 2), as
+/// [`read_state`] has it; one read that is no operation state is [`StateError::Invalid`].
+fn read_streamed_state(path: &Path, refused: &mut Vec<Finding>) -> Result<Operations, StateError> {
+    let read = crate::input::Input::Path(path.to_path_buf())
+        .open()
+        .map_err(|e| Streamed::NotRead(format!("cannot read: {e}")))
+        .and_then(read_streamed);
+    read.map_err(|streamed| match streamed {
+        Streamed::NotRead(why) => {
+            refused.push(Finding::new(
+                Code::UnreadableFile,
+                Some(path.to_path_buf()),
+                why,
+            ));
+            StateError::NotRead
+        }
+        Streamed::Invalid(why) => StateError::Invalid(why),
+    })
+}
+
+/// [`note_state_file`], reading with `read` (a listing made elsewhere: every state file is
+/// read whole, up to its limit).
 fn note_state_file_read(
     kind: &NameKind,
     path: &Path,

@@ -5,6 +5,7 @@
 
 use super::{Global, Out};
 use crate::approvers::Approvers;
+use crate::audit::finding_list::FindingList;
 use crate::audit::{self, AuditError, Event, Options, Summary};
 use crate::cli::{AuditArgs, Format};
 use crate::finding::{Code, Finding, Severity};
@@ -178,8 +179,11 @@ struct Writer {
     first_receipt: bool,
     /// Whether the `--format json` document has been opened (see [`Writer::begin`]).
     begun: bool,
-    /// `--format json` keeps findings for the second array; human output keeps a capped list.
+    /// Human output keeps a capped list of findings.
     findings: Vec<Finding>,
+    /// `--format json` keeps every finding for the second array, set aside as they come
+    /// ([`FindingList`]: at 1,000,000 receipts they can be over a hundred megabytes).
+    json_findings: FindingList,
     per_code: BTreeMap<Code, usize>,
     /// Human output: what `--trusted-approvers` was given, then the first attributed
     /// receipts (approver, key id, file) and the count per approver.
@@ -205,6 +209,7 @@ impl Writer {
             first_receipt: true,
             begun: false,
             findings: Vec::new(),
+            json_findings: FindingList::default(),
             per_code: BTreeMap::new(),
             trust_line,
             approved: Vec::new(),
@@ -250,10 +255,7 @@ impl Writer {
                 self.first_receipt = false;
                 out.typed("receipt", entry)
             }
-            (Format::Json, Event::Finding(finding)) => {
-                self.findings.push(finding.clone());
-                Ok(())
-            }
+            (Format::Json, Event::Finding(finding)) => self.json_findings.push(finding),
             (Format::Human, Event::Receipt(entry)) => {
                 for finding in &entry.file_findings {
                     self.keep(finding);
@@ -310,11 +312,13 @@ impl Writer {
                 } else {
                     "\n],\"findings\":["
                 })?;
-                for (index, finding) in self.findings.iter().enumerate() {
-                    out.text(if index == 0 { "\n" } else { ",\n" })?;
-                    out.typed("finding", finding)?;
-                }
-                out.text(if self.findings.is_empty() {
+                let mut first = true;
+                self.json_findings.each(|finding| {
+                    out.text(if first { "\n" } else { ",\n" })?;
+                    first = false;
+                    out.typed("finding", &finding)
+                })?;
+                out.text(if self.json_findings.is_empty() {
                     "],\"summary\":"
                 } else {
                     "\n],\"summary\":"

@@ -174,7 +174,7 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
         (model.annotations.iter())
             .try_for_each(|annotation| line(super::typed("report-annotation", annotation)))
             .and_then(|()| {
-                (model.findings.iter()).try_for_each(|f| line(super::typed("finding", f)))
+                (model.findings).each_most_serious_first(|f| line(super::typed("finding", &f)))
             })
             .and_then(|()| line(super::typed("report-verdict", &model.verdict)))
             .map_err(|e| cannot_write(&args, e))?;
@@ -190,19 +190,29 @@ pub fn run(args: ReportArgs, global: &Global) -> miette::Result<Outcome> {
                 .map_or(0, |d| d.as_millis() as u64);
             model.generated_at = Some(crate::timestamp::iso_ms(now));
         }
-        let bytes = match global.format {
-            Format::Json => {
-                let mut json = super::typed("report", &model).map_err(|e| miette!("{e}"))?;
-                json.push(b'\n');
-                json
-            }
-            _ => crate::report::html::render(&model)
-                .map_err(|e| miette!("{e}"))?
-                .into_bytes(),
+        // Written as it is made (the page or model is never held whole: it embeds every
+        // finding), atomically: nothing is at --out unless all of it was written.
+        let mut file = AtomicFile::create(&args.out, 0o600).map_err(|e| cannot_write(&args, e))?;
+        let mut counted = Counted {
+            out: &mut file,
+            bytes: 0,
         };
-        crate::atomic_write::write_atomic(&args.out, &bytes, 0o600)
-            .map_err(|e| cannot_write(&args, e))?;
-        (model, bytes.len() as u64)
+        match global.format {
+            Format::Json => serde_json::to_writer(
+                &mut counted,
+                &super::Typed {
+                    kind: "report",
+                    value: &model,
+                },
+            )
+            .map_err(std::io::Error::from)
+            .and_then(|()| counted.write_all(b"\n")),
+            _ => crate::report::html::write(&model, &mut counted),
+        }
+        .map_err(|e| cannot_write(&args, e))?;
+        let bytes = counted.bytes;
+        file.commit().map_err(|e| cannot_write(&args, e))?;
+        (model, bytes)
     };
     if global.format == Format::Human {
         let s = &model.summary;
@@ -320,8 +330,7 @@ fn stream(
         }
         Event::Finding(finding) => {
             note(std::slice::from_ref(finding));
-            builder.finding(finding);
-            Ok(())
+            builder.finding(finding)
         }
     })
     .map_err(|error| match error {
@@ -400,6 +409,24 @@ fn read_chains(args: &ReportArgs, inputs: &mut Vec<Input>) -> miette::Result<Vec
         });
     }
     Ok(chains)
+}
+
+/// A writer that counts the bytes written through it (the size the summary line says).
+struct Counted<'a> {
+    out: &'a mut dyn std::io::Write,
+    bytes: u64,
+}
+
+impl std::io::Write for Counted<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.out.write(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
 }
 
 fn cannot_write(args: &ReportArgs, error: std::io::Error) -> miette::Report {

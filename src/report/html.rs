@@ -19,54 +19,44 @@ use crate::finding::Code;
 use crate::outcome::plural;
 use base64::Engine as _;
 use std::fmt::Write as _;
+use std::io::{self, Write};
 
 const STYLE: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("page.js");
 
-/// The model as JSON that cannot close or confuse the script element holding it: `<`, `>`,
-/// `&`, U+2028, U+2029 and the invisible characters of [`escape`] become `\u` escapes.
-pub fn embedded_json(model: &Model) -> Result<String, serde_json::Error> {
-    let mut out = ScriptSafe(Vec::new());
-    serde_json::to_writer(&mut out, model)?;
-    String::from_utf8(out.0).map_err(|e| serde_json::Error::io(std::io::Error::other(e)))
+/// Writes the model as JSON that cannot close or confuse the script element holding it:
+/// `<`, `>`, `&`, U+2028, U+2029 and the invisible characters of [`escape`] become `\u`
+/// escapes. Streamed: no copy of the model's JSON is held.
+pub fn write_embedded_json(model: &Model, out: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer(ScriptSafe(out), model).map_err(io::Error::from)
 }
 
 /// Receives serde_json's output and escapes as it goes (no second copy of a large model).
 /// serde_json writes whole characters per call (string pieces are cut only at ASCII bytes
 /// that need escaping), and these characters occur only inside JSON strings, where a `\u`
 /// escape is the same value.
-struct ScriptSafe(Vec<u8>);
+struct ScriptSafe<'a>(&'a mut dyn Write);
 
-/// `fmt::Write` into a byte buffer.
-struct Hex<'a>(&'a mut Vec<u8>);
-
-impl std::fmt::Write for Hex<'_> {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        self.0.extend_from_slice(s.as_bytes());
-        Ok(())
-    }
-}
-
-impl std::io::Write for ScriptSafe {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let text = std::str::from_utf8(buf).map_err(std::io::Error::other)?;
+impl Write for ScriptSafe<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let text = std::str::from_utf8(buf).map_err(io::Error::other)?;
         let mut start = 0;
         for (at, c) in text.char_indices() {
             if matches!(c, '<' | '>' | '&') || is_invisible(c) {
-                self.0.extend_from_slice(&buf[start..at]);
+                self.0.write_all(&buf[start..at])?;
                 let mut units = [0u16; 2];
                 for unit in c.encode_utf16(&mut units) {
-                    let _ = write!(Hex(&mut self.0), "\\u{unit:04x}");
+                    write!(self.0, "\\u{unit:04x}")?;
                 }
                 start = at + c.len_utf8();
             }
         }
-        self.0.extend_from_slice(&buf[start..]);
+        self.0.write_all(&buf[start..])?;
         Ok(buf.len())
     }
 
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
     }
 }
 
@@ -90,9 +80,18 @@ pub fn content_security_policy() -> String {
 /// Renders the page: the verdict first, then the summary, the timeline, the calls
 /// (problems first), the evidence not about one call, and the provenance (inputs, trust
 /// anchors) last.
-pub fn render(model: &Model) -> Result<String, serde_json::Error> {
-    let data = embedded_json(model)?;
-    let mut page = String::with_capacity(data.len() + 64 * 1024);
+pub fn render(model: &Model) -> io::Result<String> {
+    let mut page = Vec::new();
+    write(model, &mut page)?;
+    String::from_utf8(page).map_err(io::Error::other)
+}
+
+/// Writes the page [`render`] gives to `out` as it is made: the markup before the embedded
+/// model (bounded: the rows kept, at most [`super::rows`]' findings listed), then the model
+/// streamed through the script escaping, so the page is never held whole however many
+/// findings it embeds. The error is `out`'s, or reading back the findings set aside.
+pub fn write(model: &Model, out: &mut dyn Write) -> io::Result<()> {
+    let mut page = String::with_capacity(64 * 1024);
     let title = escape(&model.title);
     let _ = write!(
         page,
@@ -117,13 +116,15 @@ pub fn render(model: &Model) -> Result<String, serde_json::Error> {
     summary(&mut page, model);
     super::timeline::svg(&mut page, model);
     super::rows::calls(&mut page, model);
-    super::rows::unjoined(&mut page, model);
+    super::rows::unjoined(&mut page, model)?;
     provenance(&mut page, model);
-    let _ = write!(
-        page,
-        "<script type=\"application/json\" id=\"sealkit-data\">{data}</script>\n<script>{SCRIPT}</script>\n</body>\n</html>\n"
-    );
-    Ok(page)
+    page.push_str("<script type=\"application/json\" id=\"sealkit-data\">");
+    out.write_all(page.as_bytes())?;
+    write_embedded_json(model, out)?;
+    write!(
+        out,
+        "</script>\n<script>{SCRIPT}</script>\n</body>\n</html>\n"
+    )
 }
 
 /// The verdict, as the exit status gives it; then what happened, in sentences (most serious

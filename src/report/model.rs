@@ -17,9 +17,10 @@
 //! joined is reported as such, never dropped. Values from inputs are kept exactly; rendering
 //! escapes them. Nothing here prints or reads files.
 
-pub use super::counts::{Aggregate, Conclusion, Summary, Timeline};
+use super::counts::{Aggregate, Conclusion, Summary, Timeline};
 use crate::approval::binding::{Freshness, Subject};
 use crate::approval::line_reports::{LineReport, Signed, SignedApproval, TokenStatus};
+pub use crate::audit::finding_list::FindingList;
 use crate::audit::ReceiptEntry;
 use crate::finding::{Code, Finding, Severity};
 use crate::identity::Identities;
@@ -259,7 +260,7 @@ pub struct Token {
 }
 
 /// Everything the page shows.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Serialize)]
 pub struct Model {
     pub title: String,
     /// Only with `--timestamp`: the page is otherwise the same bytes for the same inputs.
@@ -279,8 +280,9 @@ pub struct Model {
     pub tokens: Vec<Token>,
     pub chains: Vec<Chain>,
     /// Findings not about one receipt (directory checks, tokens, chains, trust annotations
-    /// on no row), most serious first.
-    pub findings: Vec<Finding>,
+    /// on no row), most serious first (set aside as they come: at 1,000,000 receipts the
+    /// directory checks' can be over a hundred megabytes).
+    pub findings: FindingList,
     /// The trust annotations of the captures that are on no row (their call has no receipt
     /// in the directories, their request is not captured or is refused) and the captured
     /// frames not read, each reference checked as on a row: every annotation of the
@@ -626,7 +628,7 @@ pub mod tests_support {
             omitted: Vec::new(),
             tokens: Vec::new(),
             chains: Vec::new(),
-            findings: Vec::new(),
+            findings: FindingList::default(),
             annotations: Vec::new(),
             annotations_omitted: 0,
             inputs: Vec::new(),

@@ -7,9 +7,11 @@
 
 use super::markup::escape;
 use super::model::{Details, Model, Row};
+use crate::audit::finding_list::FindingList;
 use crate::finding::Finding;
 use crate::timestamp::iso_ms;
 use std::fmt::Write as _;
+use std::io;
 
 /// Rows per page, on the server-rendered first page and in the script's pages.
 pub const PAGE_ROWS: usize = 100;
@@ -326,18 +328,29 @@ fn findings_table(page: &mut String, findings: &[Finding], limit: usize) {
     }
 }
 
-/// Findings grouped by code, most serious first (the findings come sorted so), one row per
+/// Findings grouped by code, most serious first (the list reads them so), one row per
 /// code with its count and first finding; the row opens to list the others, `limit` findings
 /// in all over the table (every one is in the embedded data). Each row is the target of the
-/// verdict's link for its code (`#other-CODE`).
-fn grouped_findings(page: &mut String, findings: &[Finding], limit: usize) {
-    let mut groups: Vec<(crate::finding::Code, Vec<&Finding>)> = Vec::new();
-    for finding in findings {
-        match groups.iter_mut().find(|(code, _)| *code == finding.code) {
-            Some((_, group)) => group.push(finding),
-            None => groups.push((finding.code, vec![finding])),
+/// verdict's link for its code (`#other-CODE`). At most `limit` findings of a code are held
+/// while the list is read (no group lists more), the others only counted.
+fn grouped_findings(page: &mut String, findings: &FindingList, limit: usize) -> io::Result<()> {
+    // Each code in the order first met: how many findings, and the first `limit`.
+    let mut groups: Vec<(crate::finding::Code, usize, Vec<Finding>)> = Vec::new();
+    findings.each_most_serious_first(|finding| {
+        let at = match groups.iter().position(|(code, _, _)| *code == finding.code) {
+            Some(at) => at,
+            None => {
+                groups.push((finding.code, 0, Vec::new()));
+                groups.len() - 1
+            }
+        };
+        let (_, count, kept) = &mut groups[at];
+        *count += 1;
+        if kept.len() < limit.max(1) {
+            kept.push(finding);
         }
-    }
+        Ok(())
+    })?;
     let line = |f: &Finding| {
         let path = f.path.as_ref().map(|p| p.display().to_string());
         match path {
@@ -351,18 +364,19 @@ fn grouped_findings(page: &mut String, findings: &[Finding], limit: usize) {
     };
     page.push_str("<div class=\"scroll\"><table class=\"grid findings grouped\"><thead><tr><th>severity</th><th>code</th><th>count</th><th>what was found</th></tr></thead><tbody>");
     let mut listed = 0usize;
-    for (code, group) in &groups {
+    for (code, count, group) in &groups {
+        let count = *count;
         let severity = code.severity().as_str();
         let _ = write!(
             page,
             "<tr class=\"{severity}\" id=\"other-{}\"><td>{severity}</td><td>{}</td><td>{}</td><td>",
             code.as_str(),
             code.as_str(),
-            group.len()
+            count
         );
-        let first = group[0];
+        let first = &group[0];
         listed += 1;
-        if group.len() == 1 {
+        if count == 1 {
             page.push_str(&line(first));
         } else {
             let room = limit.saturating_sub(listed);
@@ -370,17 +384,17 @@ fn grouped_findings(page: &mut String, findings: &[Finding], limit: usize) {
                 page,
                 "<details><summary>{} <span class=\"sub\">and {} more</span></summary><ul class=\"more\">",
                 line(first),
-                group.len() - 1
+                count - 1
             );
             for finding in group.iter().skip(1).take(room) {
                 let _ = write!(page, "<li>{}</li>", line(finding));
             }
-            listed += (group.len() - 1).min(room);
-            if group.len() - 1 > room {
+            listed += (count - 1).min(room);
+            if count - 1 > room {
                 let _ = write!(
                     page,
                     "<li class=\"sub\">… and {} more (all are in the embedded data and in --format json)</li>",
-                    group.len() - 1 - room
+                    count - 1 - room
                 );
             }
             page.push_str("</ul></details>");
@@ -388,9 +402,11 @@ fn grouped_findings(page: &mut String, findings: &[Finding], limit: usize) {
         page.push_str("</td></tr>");
     }
     page.push_str("</tbody></table></div>");
+    Ok(())
 }
 
-pub fn unjoined(page: &mut String, model: &Model) {
+/// The evidence not about one call; the error is reading back the findings set aside.
+pub fn unjoined(page: &mut String, model: &Model) -> io::Result<()> {
     page.push_str("<section id=\"evidence\"><h2>Tokens, chains and other findings</h2>");
     if !model.tokens.is_empty() {
         page.push_str("<div class=\"scroll\"><table class=\"grid tokens\"><thead><tr><th>token</th><th>status</th><th>approver</th><th>authorised</th><th>target</th><th>used by</th></tr></thead><tbody>");
@@ -477,9 +493,10 @@ pub fn unjoined(page: &mut String, model: &Model) {
     annotations(page, model);
     if !model.findings.is_empty() {
         page.push_str("<h3 id=\"other-findings\">Findings not about one receipt</h3>");
-        grouped_findings(page, &model.findings, STATIC_FINDINGS);
+        grouped_findings(page, &model.findings, STATIC_FINDINGS)?;
     }
     page.push_str("</section>\n");
+    Ok(())
 }
 
 /// The receipts not listed as rows (good ones beyond the sample), counted.

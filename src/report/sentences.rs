@@ -234,7 +234,7 @@ fn other(code: Code, n: u64, model: &Model, clock: &Clock) -> Sentence {
         .rows
         .iter()
         .find(|r| r.class != "unauthenticated" && r.findings.iter().any(|f| f.code == code));
-    let finding: Option<&Finding> = model.findings.iter().find(|f| f.code == code);
+    let finding: Option<&Finding> = model.findings.first_of(code);
     let at_row = |row: &Row| {
         let tool = row.tool.as_deref().map(value).unwrap_or_default();
         let decided = match row.class {
@@ -627,11 +627,13 @@ mod tests {
         ];
         for (code, path, n) in lone {
             for _ in 0..n {
-                model.findings.push(Finding::new(
-                    code,
-                    Some(std::path::PathBuf::from(path)),
-                    "seen",
-                ));
+                (model.findings)
+                    .push(&Finding::new(
+                        code,
+                        Some(std::path::PathBuf::from(path)),
+                        "seen",
+                    ))
+                    .unwrap();
             }
             count(&mut model, code, n);
         }

@@ -13,6 +13,7 @@ use super::joins::{FrameJoins, TokenIndex};
 use super::model::{self, CaptureAnnotation, Chain, Input, Model, Row, TokenEvidence, Trust};
 use super::sample::Sample;
 use super::tally::Tally;
+use crate::audit::finding_list::FindingList;
 use crate::audit::ReceiptEntry;
 use crate::evidence::capture::Paired;
 use crate::evidence::checked::CheckedFrame;
@@ -71,7 +72,7 @@ pub struct Builder<'w> {
     annotations: Annotations,
     tally: Tally,
     /// Findings not about one receipt, from the audit.
-    findings: Vec<Finding>,
+    findings: FindingList,
     seq: usize,
     rows: Rows<'w>,
 }
@@ -91,15 +92,16 @@ impl<'w> Builder<'w> {
             frames: FrameJoins::new(evidence.frames),
             annotations,
             tally: Tally::new(deny_warnings),
-            findings: Vec::new(),
+            findings: FindingList::default(),
             seq: 0,
             rows,
         }
     }
 
-    /// A finding of the audit not about one receipt.
-    pub fn finding(&mut self, finding: &Finding) {
-        self.findings.push(finding.clone());
+    /// A finding of the audit not about one receipt, set aside (the error is the
+    /// temporary file's).
+    pub fn finding(&mut self, finding: &Finding) -> io::Result<()> {
+        self.findings.push(finding)
     }
 
     /// One receipt as the audit checked it: joined, counted, and kept or handed on.
@@ -236,14 +238,17 @@ impl<'w> Builder<'w> {
         let mut findings = std::mem::take(&mut self.findings);
         // JSON Lines lists every annotation on no row, as it lists every row.
         let (annotations, annotations_omitted) = self.annotations.unjoined(whole);
-        findings.extend(annotations.iter().flat_map(unjoined_findings));
-        findings.extend(model::token_findings(&self.tokens.tokens));
-        findings.extend(model::chain_findings(&chains));
-        // Most serious first everywhere (stable: ties keep their order).
-        findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
-        for finding in &findings {
-            self.tally.other_finding(finding);
+        let more = (annotations.iter().flat_map(unjoined_findings))
+            .chain(model::token_findings(&self.tokens.tokens))
+            .chain(model::chain_findings(&chains));
+        for finding in more {
+            findings.push(&finding)?;
         }
+        // Most serious first everywhere (stable: ties keep their order): the list's order.
+        findings.each_most_serious_first(|finding| {
+            self.tally.other_finding(&finding);
+            Ok(())
+        })?;
         for chain in &mut chains {
             chain.entries.retain_mut(|entry| {
                 entry.row = entry.row.and_then(|seq| position.get(&seq).copied());

@@ -1052,23 +1052,52 @@ fn every_file_that_could_not_be_read_is_counted_in_the_verdict() {
     assert!(stderr.contains("2 files could not be read"), "{stderr}");
 }
 
-/// A state file that cannot be read (here one byte over its limit: 16 KiB for the head state,
-/// the receipts' 64 MiB for the operation state) leaves its check undone: `unreadable-file`,
+/// A state file that cannot be read (here: past sealkit's limits for it) is `unreadable-file`,
 /// exit 2, and no `chain-state-invalid` or `operation-state-mismatch` drawn from a limit of
-/// sealkit's own. A host writes one operation-state line for each operation it ever
-/// released, so the file outgrows 64 MiB at about 470,000 operations. Seen red on 2d4b68e:
-/// each file was reported as invalid or mismatched ("cannot read: larger than …"), exit 1.
+/// sealkit's own: a head state over 16 KiB; an operation state over 64 MiB (read as a stream
+/// since issue 40 phase 7) holding a string longer than 4096 bytes, or nested deeper than
+/// 32. Seen red on 2d4b68e: each file was reported as invalid or mismatched ("cannot read:
+/// larger than …"), exit 1. The streamed cases pass on 3d7022a too (it refused every
+/// operation state over 64 MiB); they hold the limits of the streamed reading.
 #[test]
 fn a_state_file_that_cannot_be_read_is_not_checked_and_gives_no_verdict() {
     assert_eq!(pinned(full_new_dir().path()).status, 0);
-    for (name, limit) in [
-        (".seal-audit-head.state", 16 * 1024),
-        (".seal-operation-state.json", 64 * 1024 * 1024),
-    ] {
+    const OVER: usize = 64 * 1024 * 1024 + 1;
+    let sparse = |path: &Path, limit: u64| {
+        std::fs::File::create(path)
+            .unwrap()
+            .set_len(limit + 1)
+            .unwrap();
+    };
+    let long_string = |path: &Path| {
+        let mut text = br#"{"schema":"seal.operation-state/v1","operations":{},"note":""#.to_vec();
+        text.resize(text.len() + OVER, b'a');
+        text.extend_from_slice(br#""}"#);
+        write_private(path, &text);
+    };
+    let deep = |path: &Path| {
+        let mut text = br#"{"schema":"seal.operation-state/v1","operations":{},"note":"#.to_vec();
+        text.resize(text.len() + OVER, b'[');
+        write_private(path, &text);
+    };
+    type Make<'a> = &'a dyn Fn(&Path);
+    let cases: [(&str, Make, &str); 3] = [
+        (
+            ".seal-audit-head.state",
+            &|p| sparse(p, 16 * 1024),
+            "larger than 16384 bytes",
+        ),
+        (
+            ".seal-operation-state.json",
+            &long_string,
+            "a string longer than 4096 bytes",
+        ),
+        (".seal-operation-state.json", &deep, "nested deeper than 32"),
+    ];
+    for (name, make, why) in cases {
         let dir = full_new_dir();
         let path = dir.path().join(name);
-        let file = std::fs::File::create(&path).unwrap();
-        file.set_len(limit + 1).unwrap();
+        make(&path);
         let run = pinned(dir.path());
         // The directory's own `counter-reused` notes (info) are there with or without it.
         let found: Vec<(&str, &str)> = (run.findings.iter())
@@ -1086,6 +1115,77 @@ fn a_state_file_that_cannot_be_read_is_not_checked_and_gives_no_verdict() {
             "{name}: {:?}",
             run.findings
         );
+        let message = run
+            .findings
+            .iter()
+            .find(|f| f["severity"] != "info")
+            .unwrap()["message"]
+            .as_str()
+            .unwrap();
+        assert!(message.contains(why), "{name}: {message}");
         assert_eq!(run.status, 2, "{name}");
     }
+}
+
+/// An operation state over 64 MiB (a real host's passes it at about 470,000 operations) is
+/// read as a stream and checked like any other: intact, the directory is as clean as with
+/// the same state unpadded; with an operation no receipt carries, that operation is
+/// `operation-receipt-missing` (exit 1); a file of that size that is not JSON is
+/// `operation-state-mismatch`, as a small one is. Seen red on 3d7022a (its dist binary, by
+/// hand, on the missing-operation case): `unreadable-file` ("larger than 67108864 bytes"),
+/// exit 2, its operations not checked; 3d7022a refuses every state over 64 MiB by its size.
+#[test]
+fn an_operation_state_over_64_mib_is_read_as_a_stream_and_checked() {
+    const OVER: usize = 64 * 1024 * 1024 + 1;
+    let name = ".seal-operation-state.json";
+    let state = std::fs::read_to_string(root().join(NEW).join(name)).unwrap();
+    let at = state.find("\"operations\": {").unwrap() + "\"operations\": {".len();
+    let missing = "ab".repeat(32);
+    let extra = format!(
+        r#""{missing}": {{"operation_id": "{missing}", "release_frame_sha256": "{}"}},"#,
+        "cd".repeat(32)
+    );
+    let padded = |inserted: &str| {
+        let mut text = state[..at].to_owned();
+        text.push_str(inserted);
+        text.push_str(&" ".repeat(OVER));
+        text.push_str(&state[at..]);
+        text
+    };
+    // Intact: only the notes the directory has anyway.
+    let dir = full_new_dir();
+    write_private(&dir.path().join(name), padded("").as_bytes());
+    let run = pinned(dir.path());
+    assert_eq!(
+        run.codes,
+        BTreeSet::from(["counter-reused".to_owned()]),
+        "{:?}",
+        run.findings
+    );
+    assert_eq!(run.status, 0);
+    // An operation whose receipt is gone.
+    let dir = full_new_dir();
+    let path = dir.path().join(name);
+    write_private(&path, padded(&extra).as_bytes());
+    let run = pinned(dir.path());
+    expect(&run, Code::OperationReceiptMissing, 1);
+    let found: Vec<&Value> = (run.findings.iter())
+        .filter(|f| f["severity"] != "info")
+        .collect();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["path"], path.to_str().unwrap());
+    assert!(found[0]["message"].as_str().unwrap().contains(&missing));
+    // Not JSON: read, and a problem found.
+    let dir = full_new_dir();
+    std::fs::File::create(dir.path().join(name))
+        .unwrap()
+        .set_len(OVER as u64)
+        .unwrap();
+    let run = pinned(dir.path());
+    expect(&run, Code::OperationStateMismatch, 1);
+    assert!(
+        !run.codes.contains(Code::UnreadableFile.as_str()),
+        "{:?}",
+        run.codes
+    );
 }
