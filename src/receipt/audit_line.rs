@@ -1,6 +1,7 @@
 //! The audit-line check: the kernel audit line inside `emitted_bytes` names the receipt's
 //! request hash, certificates (with correct certificate hashes), tool and verdict.
 
+use super::Json;
 use super::{
     conclude, counting_read, mismatch, same_compact, Check, Ctx, Miss, ParsedStep, Step, StepParts,
 };
@@ -60,7 +61,7 @@ impl Ctx<'_> {
                 .get("certs")
                 .and_then(Value::as_array)
                 .is_some_and(|a| {
-                    a.len() == certs.len() && a.iter().zip(certs).all(|(x, y)| same_compact(x, y))
+                    a.len() == certs.len() && a.iter().zip(certs).all(|(x, y)| same_compact(y, x))
                 });
             if !same_certs {
                 wrong.push("the audit's certs are not the receipt's".into());
@@ -115,8 +116,8 @@ pub fn cert_hash(kernel: &str, verdict: &str, reason: &str) -> String {
     h.to_string()
 }
 
-pub(super) fn cert_hash_problem(cert: &Value) -> Option<String> {
-    let field = |name: &str| cert.get(name).and_then(Value::as_str);
+pub(super) fn cert_hash_problem(cert: &Json<'_>) -> Option<String> {
+    let field = |name: &str| cert.get(name).and_then(Json::as_str);
     let (Some(kernel), Some(verdict), Some(reason), Some(recorded)) = (
         field("kernel"),
         field("verdict"),
