@@ -1,11 +1,11 @@
 //! The config checks: `kernel_config` is the signed config payload, whose signature verifies
 //! under the key the receipt names (reported, not pinned), and every `policy_hash` is its hash.
 
-use super::Json;
 use super::{
     compact, conclude, mismatch, pass, pointer_in, same_compact, Check, ConfigFacts, Ctx, Miss,
     Step,
 };
+use super::{tree, Json};
 use crate::digest::sha256_hex;
 use crate::finding::Code;
 use crate::signature;
@@ -22,7 +22,8 @@ impl Ctx<'_> {
         let key = cache_key(&[payload, signature, pubkey]);
         let configs = &mut self.scratch.configs;
         if !configs.contains_key(&key) {
-            let parsed = serde_json::from_str::<serde_json::Value>(payload)
+            let parsed = tree::read(payload)
+                .map(|(payload, _)| payload.into_owned())
                 .map_err(|e| format!("signed_config.payload is not JSON: {e}"));
             let facts = ConfigFacts {
                 policy_hash: parsed.as_ref().ok().map(|v| sha256_hex(&compact(v))),

@@ -13,7 +13,7 @@ impl Ctx<'_> {
             let certs = self
                 .certs()
                 .ok_or_else(|| Miss::Missing("certs is missing".into()))?;
-            let route = step.get("route").and_then(Value::as_str);
+            let route = step.get("route").and_then(Json::as_str);
             let denied = certs
                 .iter()
                 .find(|c| c.get("verdict").and_then(Json::as_str) == Some("deny"));

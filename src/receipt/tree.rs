@@ -107,6 +107,24 @@ impl<'a> Json<'a> {
         })
     }
 
+    /// The same tree owning all its strings (for a text that does not outlive the read).
+    pub(crate) fn into_owned(self) -> Json<'static> {
+        match self {
+            Json::Null => Json::Null,
+            Json::Bool(b) => Json::Bool(b),
+            Json::Number(n) => Json::Number(n),
+            Json::String(text) => Json::String(Cow::Owned(text.into_owned())),
+            Json::Array(items) => Json::Array(items.into_iter().map(Json::into_owned).collect()),
+            Json::Object(members) => Json::Object(Members {
+                members: members
+                    .members
+                    .into_iter()
+                    .map(|(name, value)| (Cow::Owned(name.into_owned()), value.into_owned()))
+                    .collect(),
+            }),
+        }
+    }
+
     /// The very `Value` serde_json would have read.
     pub(crate) fn to_value(&self) -> Value {
         match self {
@@ -371,6 +389,7 @@ mod tests {
             (Ok((tree, lost)), Ok((value, value_lost))) => {
                 assert_eq!(lost, value_lost, "{text}");
                 assert_eq!(tree.to_value(), value, "{text}");
+                assert_eq!(tree.clone().into_owned().to_value(), value, "{text}");
                 assert_eq!(
                     serde_json::to_string(&tree).unwrap(),
                     serde_json::to_string(&value).unwrap(),
