@@ -567,6 +567,105 @@ mod tests {
         }
     }
 
+    /// The receipts in testdata (seal-host's fixtures, the hostile and legacy sets), and the
+    /// JSON texts they carry as strings: the step output, its audit line, the config payload.
+    fn receipt_texts() -> &'static [String] {
+        static TEXTS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+        TEXTS.get_or_init(read_receipt_texts)
+    }
+
+    fn read_receipt_texts() -> Vec<String> {
+        let mut texts = Vec::new();
+        let mut dirs =
+            vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/receipts")];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "json") {
+                    if let Ok(text) = String::from_utf8(std::fs::read(&path).unwrap()) {
+                        texts.push(text);
+                    }
+                }
+            }
+        }
+        let carried: Vec<String> = texts
+            .iter()
+            .filter_map(|text| serde_json::from_str::<Value>(text).ok())
+            .flat_map(|receipt| {
+                let step = receipt["emitted_bytes"].as_str().map(str::to_owned);
+                let audit = step
+                    .as_deref()
+                    .and_then(|s| serde_json::from_str::<Value>(s).ok())
+                    .and_then(|s| s["audit"].as_str().map(str::to_owned));
+                let payload = receipt["signed_config"]["payload"]
+                    .as_str()
+                    .map(str::to_owned);
+                [step, audit, payload].into_iter().flatten()
+            })
+            .collect();
+        texts.extend(carried);
+        texts.sort();
+        texts.dedup();
+        texts
+    }
+
+    /// Every receipt of testdata and every text it carries reads as serde_json reads it.
+    #[test]
+    fn the_receipts_of_testdata_read_as_serde_json_reads_them() {
+        let texts = receipt_texts();
+        assert!(texts.len() > 60, "{}", texts.len());
+        for text in texts {
+            agrees(text);
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(160))]
+        /// A receipt (or a text it carries) with one to three edits: a byte inserted, removed
+        /// or replaced by one that matters to a JSON reader, or a stretch repeated (a member
+        /// written twice, a value cut short): accepted or refused as serde_json does, with the
+        /// same error at the same byte, the same dropped members and the same value.
+        #[test]
+        fn edited_receipts_read_as_serde_json_reads_them(
+            pick in proptest::prelude::any::<proptest::sample::Index>(),
+            edits in proptest::collection::vec(
+                (
+                    proptest::prelude::any::<proptest::sample::Index>(),
+                    proptest::prelude::any::<proptest::sample::Index>(),
+                    0..4u8,
+                    proptest::sample::select(b" \n\"\\,:{}[]0e.-u1a".to_vec()),
+                ),
+                1..4,
+            ),
+        ) {
+            let texts = receipt_texts();
+            let mut text = texts[pick.index(texts.len())].clone().into_bytes();
+            for (at, to, edit, byte) in edits {
+                if text.is_empty() {
+                    break;
+                }
+                let at = at.index(text.len());
+                match edit {
+                    0 => text.insert(at, byte),
+                    1 => {
+                        text.remove(at);
+                    }
+                    2 => text[at] = byte,
+                    _ => {
+                        let end = (at + 1 + to.index(200)).min(text.len());
+                        let stretch = text[at..end].to_vec();
+                        text.splice(end..end, stretch);
+                    }
+                }
+            }
+            if let Ok(text) = std::str::from_utf8(&text) {
+                agrees(text);
+            }
+        }
+    }
+
     fn json_text() -> impl proptest::strategy::Strategy<Value = String> {
         use proptest::prelude::*;
         let name = prop_oneof![
