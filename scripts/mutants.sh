@@ -10,7 +10,7 @@
 #
 # Usage: scripts/mutants.sh [--all-tests] [GROUP...] [-- EXTRA-CARGO-MUTANTS-OPTIONS...]
 #   GROUP: receipt signature (with src/signature/) approval chain migrate wire json keys audit
-#   report evidence bundle envelope inert (default: all, in that order), contract (the input layer's shortfalls and
+#   report evidence bundle envelope inert identity (default: all, in that order), contract (the input layer's shortfalls and
 #   the exit status each gives, names in JSON; not in the default set), or
 #   verdicts: only the functions whose verdicts tests/it/mutation_pins.rs pins (a quick check).
 #   Extra options go to cargo-mutants, e.g. `-- --re config_signature` for one function,
@@ -55,7 +55,7 @@ while [ $# -gt 0 ]; do
         *) groups+=("$1"); shift ;;
     esac
 done
-[ ${#groups[@]} -gt 0 ] || groups=(receipt signature approval chain migrate wire json keys audit report evidence bundle envelope inert)
+[ ${#groups[@]} -gt 0 ] || groups=(receipt signature approval chain migrate wire json keys audit report evidence bundle envelope inert identity)
 
 # Per group: the source files (cargo-mutants --file globs) and the test modules that
 # exercise them (modules of the one integration-test binary, or --lib for the unit tests). The slowest
@@ -73,6 +73,7 @@ files_of() {
         bundle) echo "src/bundle.rs src/cmd/verify_bundle.rs" ;;
         envelope) echo "src/envelope.rs src/cmd/envelope.rs" ;;
         inert) echo "src/inert.rs" ;;
+        identity) echo "src/identity.rs src/identity/*.rs" ;;
         json) echo "src/json.rs" ;;
         keys) echo "src/keys/*.rs" ;;
         audit) echo "src/audit.rs src/audit/*.rs" ;;
@@ -96,6 +97,7 @@ tests_of() {
         bundle) echo "--lib bundle cli_bundle cli_flags cli_transcripts closed_stdout duplicate_members evidence_hostile json_schemas keys_cli terminal_tables inert_output regression" ;;
         envelope) echo "--lib envelope cli_envelope refusal_agreement robust_cli terminal_tables inert_output cli_transcripts regression" ;;
         inert) echo "--lib inert inert_output report_page terminal_tables regression" ;;
+        identity) echo "--lib identity identity_vectors identity_invariants spec_conformance target_refusals real_clients meta_edges regression" ;;
         keys) echo "--lib keys keys_cli keys_hostile keys_approvers keys_agent regression" ;;
         audit) echo "--lib audit audit_head_state audit_map_reduce cli_audit audit_approvers audit_copies receipt_key_in_evidence approval_key_in_evidence verdict_pins empty_evidence duplicate_members regression" ;;
         evidence) echo "--lib jcs evidence frame jcs_vectors evidence_cli evidence_hostile fuzz_corpus" ;;
