@@ -9,6 +9,7 @@
 //! authenticates); a receipt is `authenticated` only when the pinned key verifies it and no
 //! error-severity check fails; nothing here panics on any input.
 
+#[cfg(test)]
 mod counting_read;
 pub mod duplicates;
 mod outline;
@@ -26,6 +27,7 @@ mod request;
 mod shape;
 mod signature_check;
 mod target;
+mod tree;
 
 // For the benchmarks' receipt generator (benches/support/evidence), which must derive these
 // exactly as the checks do rather than keep a copy of either rule.
@@ -41,6 +43,7 @@ use recompute::FrameFacts;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
+use tree::{Json, Members};
 
 /// What a receipt amounts to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -222,7 +225,7 @@ pub struct Scratch {
 #[derive(Debug, Clone)]
 struct ConfigFacts {
     /// The parsed payload, or why it does not parse.
-    payload: Result<Value, String>,
+    payload: Result<Json<'static>, String>,
     /// sha256 of the payload's serde compact rendering.
     policy_hash: Option<String>,
     signature: Result<(), String>,
@@ -230,7 +233,8 @@ struct ConfigFacts {
 
 /// Parses receipt bytes: UTF-8, then JSON, then an object.
 pub fn parse(bytes: &[u8]) -> Result<Map<String, Value>, ReadProblem> {
-    parse_with_step(bytes, &mut duplicates::PayloadMemo::default()).map(|(map, _)| map)
+    parse_with_step(bytes, &mut duplicates::PayloadMemo::default())
+        .map(|(receipt, _)| receipt.to_map())
 }
 
 /// What a file that does not parse is, when it is no text at all: empty, binary data or
@@ -254,26 +258,26 @@ fn not_text(bytes: &[u8]) -> Option<ReadProblem> {
 /// The kernel step output as [`audit_line::parse_step`] read it from `emitted_bytes`.
 type StepRead = Option<Result<ParsedStep, String>>;
 
-fn read_step(receipt: &Map<String, Value>) -> StepRead {
+fn read_step(receipt: &Members<'_>) -> StepRead {
     receipt
         .get("emitted_bytes")
-        .and_then(Value::as_str)
+        .and_then(Json::as_str)
         .map(audit_line::parse_step)
 }
 
 /// [`parse`], also handing back the step output it read for the duplicate-member check, so
 /// the checks do not read it again.
-fn parse_with_step(
-    bytes: &[u8],
+fn parse_with_step<'b>(
+    bytes: &'b [u8],
     payloads: &mut duplicates::PayloadMemo,
-) -> Result<(Map<String, Value>, StepRead), ReadProblem> {
+) -> Result<(Members<'b>, StepRead), ReadProblem> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         not_text(bytes).unwrap_or_else(|| ReadProblem {
             code: Code::NotUtf8,
             message: format!("invalid UTF-8 at byte {}", e.valid_up_to()),
         })
     })?;
-    let (value, lost) = counting_read::read(text).map_err(|e| {
+    let (value, lost) = tree::read(text).map_err(|e| {
         not_text(bytes).unwrap_or_else(|| ReadProblem {
             code: if e.classify() == serde_json::error::Category::Eof {
                 Code::TruncatedJson
@@ -286,7 +290,7 @@ fn parse_with_step(
     match value {
         // serde_json keeps the last of two same-named members while the signature covers
         // both: a repeated name anywhere is refused before any member is read.
-        Value::Object(map) => {
+        Json::Object(map) => {
             let step = read_step(&map);
             duplicates::refuse_parsed(text, lost, &map, step.as_ref(), payloads)
                 .map(|()| (map, step))
@@ -341,7 +345,7 @@ pub fn verify_bytes_with_frame(
 ) -> Result<Verified, ReadProblem> {
     let (receipt, step) = parse_with_step(bytes, &mut scratch.payloads)?;
     let (report, frame_call, _) = verify_with_step(&receipt, bytes, pin, scratch, step, false);
-    Ok((receipt, report, frame_call))
+    Ok((receipt.to_map(), report, frame_call))
 }
 
 /// [`verify_bytes`], leaving the curve check of a signature under the pinned key to the
@@ -376,7 +380,7 @@ pub fn settle(report: &mut ReceiptReport, curve_check: Result<(), signature::Fai
 /// `defer_curve`, a signature under the pinned key is taken as verifying and its challenge
 /// handed back instead (see [`verify_bytes_deferred`]).
 fn verify_with_step(
-    receipt: &Map<String, Value>,
+    receipt: &Members<'_>,
     bytes: &[u8],
     pin: Option<&pin::Pin>,
     scratch: &mut Scratch,
@@ -517,26 +521,26 @@ fn not_evaluated(check: &'static str, detail: impl Into<String>) -> Check {
     }
 }
 
-fn type_name(value: &Value) -> &'static str {
+fn type_name(value: &Json<'_>) -> &'static str {
     match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+        Json::Null => "null",
+        Json::Bool(_) => "a boolean",
+        Json::Number(_) => "a number",
+        Json::String(_) => "a string",
+        Json::Array(_) => "an array",
+        Json::Object(_) => "an object",
     }
 }
 
 /// serde_json compact bytes of a value (writing into a Vec cannot fail).
-fn compact(value: &Value) -> Vec<u8> {
+fn compact<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
     serde_json::to_vec(value).unwrap_or_default()
 }
 
 /// Whether `compact(value) == expected`, decided while serde_json renders `value` piece by
 /// piece against `expected`: nothing is allocated, and the rendering stops at the first
 /// piece that differs.
-fn renders_as(value: &Value, expected: &[u8]) -> bool {
+fn renders_as(value: &Json<'_>, expected: &[u8]) -> bool {
     struct Against<'e> {
         rest: &'e [u8],
     }
@@ -563,23 +567,23 @@ fn renders_as(value: &Value, expected: &[u8]) -> bool {
 /// strings and integers equal, floats with the same bits (serde_json renders each finite f64
 /// in its own shortest form, `-0.0` apart from `0.0`), arrays element by element, objects
 /// member by member in stored order.
-fn same_compact(a: &Value, b: &Value) -> bool {
+fn same_compact(a: &Json<'_>, b: &Json<'_>) -> bool {
     match (a, b) {
-        (Value::Null, Value::Null) => true,
-        (Value::Bool(x), Value::Bool(y)) => x == y,
-        (Value::String(x), Value::String(y)) => x == y,
-        (Value::Number(x), Value::Number(y)) => match (x.is_f64(), y.is_f64()) {
+        (Json::Null, Json::Null) => true,
+        (Json::Bool(x), Json::Bool(y)) => x == y,
+        (Json::String(x), Json::String(y)) => x == y,
+        (Json::Number(x), Json::Number(y)) => match (x.is_f64(), y.is_f64()) {
             (true, true) => x.as_f64().map(f64::to_bits) == y.as_f64().map(f64::to_bits),
             (false, false) => x.as_u64() == y.as_u64() && x.as_i64() == y.as_i64(),
             _ => false,
         },
-        (Value::Array(x), Value::Array(y)) => {
+        (Json::Array(x), Json::Array(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_compact(x, y))
         }
-        (Value::Object(x), Value::Object(y)) => {
+        (Json::Object(x), Json::Object(y)) => {
             x.len() == y.len()
                 && x.iter()
-                    .zip(y)
+                    .zip(y.iter())
                     .all(|((kx, vx), (ky, vy))| kx == ky && same_compact(vx, vy))
         }
         _ => false,
@@ -594,7 +598,7 @@ enum Miss {
 }
 
 /// Whether a member's value has the type seal-host writes it with.
-type MemberRule = fn(&Value) -> bool;
+type MemberRule = fn(&Json<'_>) -> bool;
 
 type Step<T> = Result<T, Miss>;
 
@@ -612,7 +616,7 @@ fn conclude(check: &'static str, code: Code, result: Step<String>) -> Check {
 
 /// Inputs shared by the checks of one receipt.
 struct Ctx<'a> {
-    receipt: &'a Map<String, Value>,
+    receipt: &'a Members<'a>,
     version: Option<u64>,
     scratch: &'a mut Scratch,
     object_a: Option<Vec<u8>>,
@@ -634,26 +638,26 @@ struct Ctx<'a> {
 }
 
 /// The step output object and its parsed audit line.
-type StepParts<'s> = (&'s Map<String, Value>, &'s Map<String, Value>);
+type StepParts<'s> = (&'s Members<'static>, &'s Members<'static>);
 
 /// The kernel step output inside `emitted_bytes` and its audit line, each with the number of
 /// members serde_json dropped reading it (a repeated name).
 struct ParsedStep {
-    step: Map<String, Value>,
+    step: Members<'static>,
     step_lost: usize,
-    audit: Map<String, Value>,
+    audit: Members<'static>,
     audit_lost: usize,
     audit_line: String,
 }
 
 impl<'a> Ctx<'a> {
-    fn new(receipt: &'a Map<String, Value>, scratch: &'a mut Scratch, step: StepRead) -> Self {
-        let version = receipt.get("record_version").and_then(Value::as_u64);
-        let artifacts = receipt.get("signed_artifacts").and_then(Value::as_object);
+    fn new(receipt: &'a Members<'a>, scratch: &'a mut Scratch, step: StepRead) -> Self {
+        let version = receipt.get("record_version").and_then(Json::as_u64);
+        let artifacts = receipt.get("signed_artifacts").and_then(Json::as_object);
         let decode = |name: &str| {
             artifacts
                 .and_then(|a| a.get(name))
-                .and_then(Value::as_str)
+                .and_then(Json::as_str)
                 .and_then(|text| STANDARD.decode(text).ok())
         };
         let object_a = decode("object_a");
@@ -684,16 +688,16 @@ impl<'a> Ctx<'a> {
         ctx
     }
 
-    fn get(&self, name: &str) -> Option<&'a Value> {
+    fn get(&self, name: &str) -> Option<&'a Json<'a>> {
         self.receipt.get(name)
     }
 
     fn str_of(&self, name: &str) -> Option<&'a str> {
-        self.get(name).and_then(Value::as_str)
+        self.get(name).and_then(Json::as_str)
     }
 
     fn is_object(&self, name: &str) -> bool {
-        self.get(name).is_some_and(Value::is_object)
+        self.get(name).is_some_and(Json::is_object)
     }
 
     fn need_str(&self, name: &str) -> Step<&'a str> {
@@ -715,20 +719,20 @@ impl<'a> Ctx<'a> {
                     .and_then(|c| c.get("safety"))
                     .and_then(|s| s.get("server"))
             })
-            .and_then(Value::as_str)
+            .and_then(Json::as_str)
             .unwrap_or("")
             .to_owned()
     }
 
-    fn certs(&self) -> Option<&'a Vec<Value>> {
-        self.get("certs").and_then(Value::as_array)
+    fn certs(&self) -> Option<&'a [Json<'a>]> {
+        self.get("certs").and_then(Json::as_array)
     }
 
     /// The safety kernel's certificate reason: the target when it is 64 hex digits.
     fn safety_reason(&self) -> Option<&'a str> {
         self.certs()?
             .iter()
-            .find(|c| c.get("kernel").and_then(Value::as_str) == Some("safety"))?
+            .find(|c| c.get("kernel").and_then(Json::as_str) == Some("safety"))?
             .get("reason")?
             .as_str()
     }
@@ -740,9 +744,9 @@ impl<'a> Ctx<'a> {
             authorization: text("authorization"),
             reason: text("reason"),
             tool: text("tool"),
-            now: self.get("now").and_then(Value::as_u64),
+            now: self.get("now").and_then(Json::as_u64),
             session: pointer_in(self.receipt, "/effect_view/session")
-                .and_then(Value::as_str)
+                .and_then(Json::as_str)
                 .map(str::to_owned),
             safety_certificate_reason: self.safety_reason().map(str::to_owned),
             release_status: text("release_status"),
@@ -751,7 +755,7 @@ impl<'a> Ctx<'a> {
             request_sha256: text("request_sha256"),
             canonical_request_sha256: text("canonical_request_sha256"),
             kernel_wasm_sha256: pointer_in(self.receipt, "/kernel_identity/wasm_sha256")
-                .and_then(Value::as_str)
+                .and_then(Json::as_str)
                 .map(str::to_owned),
         }
     }
@@ -770,9 +774,9 @@ impl<'a> Ctx<'a> {
             name_hash: text("canonical_request_sha256").or_else(|| text("request_sha256")),
             framed_subject_sha256: text("framed_subject_sha256"),
             session: pointer_in(self.receipt, "/effect_view/session")
-                .and_then(Value::as_str)
+                .and_then(Json::as_str)
                 .map(str::to_owned),
-            now: self.get("now").and_then(Value::as_u64),
+            now: self.get("now").and_then(Json::as_u64),
             audit_line,
             verdict: text("verdict"),
             release_status: text("release_status"),
@@ -786,7 +790,7 @@ impl<'a> Ctx<'a> {
     }
 }
 
-fn pointer_in<'v>(map: &'v Map<String, Value>, pointer: &str) -> Option<&'v Value> {
+fn pointer_in<'v, 'a>(map: &'v Members<'a>, pointer: &str) -> Option<&'v Json<'a>> {
     let mut parts = pointer.trim_start_matches('/').split('/');
     let first = map.get(parts.next()?)?;
     parts.try_fold(first, |value, part| value.get(part))
@@ -822,38 +826,47 @@ mod tests {
         })
     }
 
+    /// `value` as the checks read it: its compact text, read into the tree.
+    fn read_back(value: &Value) -> String {
+        String::from_utf8(compact(value)).unwrap()
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
         /// Small alphabets make equal and nearly equal pairs common.
         #[test]
         fn same_compact_is_equality_of_compact_renderings(a in any_json(), b in any_json()) {
-            proptest::prop_assert_eq!(same_compact(&a, &b), compact(&a) == compact(&b));
+            let (a_text, b_text) = (read_back(&a), read_back(&b));
+            let (read, _) = tree::read(&a_text).unwrap();
+            let (other, _) = tree::read(&b_text).unwrap();
+            proptest::prop_assert_eq!(compact(&read), compact(&a));
+            proptest::prop_assert_eq!(same_compact(&read, &other), compact(&a) == compact(&b));
             // Seen red with `renders_as` not checking that all of `expected` was written.
-            proptest::prop_assert_eq!(renders_as(&a, &compact(&b)), compact(&a) == compact(&b));
+            proptest::prop_assert_eq!(renders_as(&read, &compact(&b)), compact(&a) == compact(&b));
             let rendered = compact(&a);
             for end in 0..rendered.len() {
-                proptest::prop_assert!(!renders_as(&a, &rendered[..end]));
+                proptest::prop_assert!(!renders_as(&read, &rendered[..end]));
             }
-            proptest::prop_assert!(renders_as(&a, &rendered));
-            proptest::prop_assert!(same_compact(&a, &a.clone()));
+            proptest::prop_assert!(renders_as(&read, &rendered));
+            proptest::prop_assert!(same_compact(&read, &read.clone()));
         }
     }
 
     #[test]
     fn same_compact_tells_apart_what_renders_apart() {
-        let v = |text: &str| serde_json::from_str::<Value>(text).unwrap();
+        let j = |text: &'static str| tree::read(text).unwrap().0;
         assert!(same_compact(
-            &v(r#"{"a":1,"b":[1.5,"x",null]}"#),
-            &v(r#"{"a":1,"b":[1.5,"x",null]}"#)
+            &j(r#"{"a":1,"b":[1.5,"x",null]}"#),
+            &j(r#"{"a":1,"b":[1.5,"x",null]}"#)
         ));
         assert!(!same_compact(
-            &v(r#"{"a":1,"b":2}"#),
-            &v(r#"{"b":2,"a":1}"#)
+            &j(r#"{"a":1,"b":2}"#),
+            &j(r#"{"b":2,"a":1}"#)
         ));
-        assert!(!same_compact(&v("1"), &v("1.0")));
-        assert!(!same_compact(&v("0.0"), &v("-0.0")));
-        assert!(!same_compact(&v("-1"), &v("18446744073709551615")));
-        assert!(same_compact(&v("1e2"), &v("100.0")));
+        assert!(!same_compact(&j("1"), &j("1.0")));
+        assert!(!same_compact(&j("0.0"), &j("-0.0")));
+        assert!(!same_compact(&j("-1"), &j("18446744073709551615")));
+        assert!(same_compact(&j("1e2"), &j("100.0")));
     }
 
     #[test]

@@ -2,9 +2,9 @@
 //! bound to this frame, target, nonce and approval key, and is present exactly on an
 //! approval-authorized ALLOW.
 
+use super::Json;
 use super::{conclude, fail, mismatch, not_applicable, pass, Check, Ctx, Miss};
 use crate::finding::Code;
-use serde_json::Value;
 
 impl Ctx<'_> {
     pub(super) fn check_approval_statement(&mut self) -> Check {
@@ -37,21 +37,21 @@ impl Ctx<'_> {
             }
             if Some(statement.subject_sha256.as_str()) != self.str_of("framed_subject_sha256")
                 || Some(statement.subject_length)
-                    != self.get("framed_subject_length").and_then(Value::as_u64)
+                    != self.get("framed_subject_length").and_then(Json::as_u64)
             {
                 wrong.push("subject_sha256/subject_length are not the framed subject");
             }
             let approval = self.get("approval");
             let field = |name: &str| approval.and_then(|a| a.get(name));
-            if field("nonce").and_then(Value::as_str) != Some(statement.nonce.as_str()) {
+            if field("nonce").and_then(Json::as_str) != Some(statement.nonce.as_str()) {
                 wrong.push("nonce is not approval.nonce");
             }
-            if field("issued_at").and_then(Value::as_u64) != Some(statement.authorized_at) {
+            if field("issued_at").and_then(Json::as_u64) != Some(statement.authorized_at) {
                 wrong.push("authorized_at is not approval.issued_at");
             }
             if approval
                 .and_then(|a| a.pointer("/approval_identity/key_id"))
-                .and_then(Value::as_str)
+                .and_then(Json::as_str)
                 != Some(statement.authorization_signer_key_id.as_str())
             {
                 wrong.push("authorization_signer_key_id is not approval.approval_identity.key_id");

@@ -2,25 +2,24 @@
 //! request hash, certificates (with correct certificate hashes), tool and verdict.
 
 use super::{
-    conclude, counting_read, mismatch, same_compact, Check, Ctx, Miss, ParsedStep, Step, StepParts,
+    conclude, mismatch, same_compact, tree, Check, Ctx, Json, Miss, ParsedStep, Step, StepParts,
 };
 use crate::finding::Code;
-use serde_json::Value;
 
 pub(super) fn parse_step(emitted: &str) -> Result<ParsedStep, String> {
     let (step, step_lost) =
-        counting_read::read(emitted).map_err(|e| format!("emitted_bytes is not JSON: {e}"))?;
-    let Value::Object(step) = step else {
+        tree::read(emitted).map_err(|e| format!("emitted_bytes is not JSON: {e}"))?;
+    let Json::Object(step) = step.into_owned() else {
         return Err("emitted_bytes is not a JSON object".into());
     };
     let audit_line = step
         .get("audit")
-        .and_then(Value::as_str)
+        .and_then(Json::as_str)
         .ok_or("emitted_bytes has no audit line")?
         .to_owned();
     let (audit, audit_lost) =
-        counting_read::read(&audit_line).map_err(|e| format!("the audit line is not JSON: {e}"))?;
-    let Value::Object(audit) = audit else {
+        tree::read(&audit_line).map_err(|e| format!("the audit line is not JSON: {e}"))?;
+    let Json::Object(audit) = audit.into_owned() else {
         return Err("the audit line is not a JSON object".into());
     };
     Ok(ParsedStep {
@@ -53,12 +52,12 @@ impl Ctx<'_> {
                 .certs()
                 .ok_or_else(|| Miss::Missing("certs is missing".into()))?;
             let mut wrong = Vec::new();
-            if audit.get("request_sha256").and_then(Value::as_str) != Some(request_sha256) {
+            if audit.get("request_sha256").and_then(Json::as_str) != Some(request_sha256) {
                 wrong.push("the audit's request_sha256 is not the receipt's".to_owned());
             }
             let same_certs = audit
                 .get("certs")
-                .and_then(Value::as_array)
+                .and_then(Json::as_array)
                 .is_some_and(|a| {
                     a.len() == certs.len() && a.iter().zip(certs).all(|(x, y)| same_compact(x, y))
                 });
@@ -75,7 +74,7 @@ impl Ctx<'_> {
                     wrong.push(format!("certs[{i}]: {problem}"));
                 }
             }
-            let route = step.get("route").and_then(Value::as_str);
+            let route = step.get("route").and_then(Json::as_str);
             let expected = match route {
                 Some("forward") => "ALLOW",
                 Some("block") => "BLOCK",
@@ -115,8 +114,8 @@ pub fn cert_hash(kernel: &str, verdict: &str, reason: &str) -> String {
     h.to_string()
 }
 
-pub(super) fn cert_hash_problem(cert: &Value) -> Option<String> {
-    let field = |name: &str| cert.get(name).and_then(Value::as_str);
+pub(super) fn cert_hash_problem(cert: &Json<'_>) -> Option<String> {
+    let field = |name: &str| cert.get(name).and_then(Json::as_str);
     let (Some(kernel), Some(verdict), Some(reason), Some(recorded)) = (
         field("kernel"),
         field("verdict"),

@@ -5,24 +5,25 @@ use super::{
     compact, conclude, mismatch, pass, pointer_in, same_compact, Check, ConfigFacts, Ctx, Miss,
     Step,
 };
+use super::{tree, Json};
 use crate::digest::sha256_hex;
 use crate::finding::Code;
 use crate::signature;
-use serde_json::Value;
 
 impl Ctx<'_> {
     /// The facts of the receipt's signed config, worked out once per distinct config.
     pub(super) fn config_facts(&mut self) -> Step<&ConfigFacts> {
         let signed = self
             .get("signed_config")
-            .and_then(Value::as_object)
+            .and_then(Json::as_object)
             .ok_or_else(|| Miss::Missing("signed_config is missing".into()))?;
-        let field = |name: &str| signed.get(name).and_then(Value::as_str).unwrap_or("");
+        let field = |name: &str| signed.get(name).and_then(Json::as_str).unwrap_or("");
         let (payload, signature, pubkey) = (field("payload"), field("signature"), field("pubkey"));
         let key = cache_key(&[payload, signature, pubkey]);
         let configs = &mut self.scratch.configs;
         if !configs.contains_key(&key) {
-            let parsed = serde_json::from_str::<Value>(payload)
+            let parsed = tree::read(payload)
+                .map(|(payload, _)| payload.into_owned())
                 .map_err(|e| format!("signed_config.payload is not JSON: {e}"));
             let facts = ConfigFacts {
                 policy_hash: parsed.as_ref().ok().map(|v| sha256_hex(&compact(v))),
@@ -59,7 +60,7 @@ impl Ctx<'_> {
             let pubkey = receipt
                 .get("signed_config")
                 .and_then(|s| s.get("pubkey"))
-                .and_then(Value::as_str)
+                .and_then(Json::as_str)
                 .unwrap_or("");
             Ok(format!("kernel_config is the signed payload; its signature verifies under the config key the receipt names ({pubkey}, reported, not pinned)"))
         })();

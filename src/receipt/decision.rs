@@ -1,6 +1,7 @@
 //! The decision check: verdict, reason, deny_kernel, authorization and the approval member
 //! follow from the kernel route and certificates, as seal-host derives them.
 
+use super::Json;
 use super::{conclude, mismatch, Check, Ctx, Miss};
 use crate::finding::Code;
 use serde_json::Value;
@@ -12,14 +13,14 @@ impl Ctx<'_> {
             let certs = self
                 .certs()
                 .ok_or_else(|| Miss::Missing("certs is missing".into()))?;
-            let route = step.get("route").and_then(Value::as_str);
+            let route = step.get("route").and_then(Json::as_str);
             let denied = certs
                 .iter()
-                .find(|c| c.get("verdict").and_then(Value::as_str) == Some("deny"));
+                .find(|c| c.get("verdict").and_then(Json::as_str) == Some("deny"));
             let (verdict, reason, deny_kernel) = match (route, denied) {
                 (Some("block"), Some(cert)) => {
-                    let kernel = cert.get("kernel").and_then(Value::as_str).unwrap_or("");
-                    let why = cert.get("reason").and_then(Value::as_str).unwrap_or("");
+                    let kernel = cert.get("kernel").and_then(Json::as_str).unwrap_or("");
+                    let why = cert.get("reason").and_then(Json::as_str).unwrap_or("");
                     (
                         "BLOCK",
                         format!("{kernel} kernel: {why}"),
@@ -36,7 +37,12 @@ impl Ctx<'_> {
             if self.str_of("reason") != Some(reason.as_str()) {
                 wrong.push(format!("reason should be {reason:?}"));
             }
-            if self.get("deny_kernel") != Some(&deny_kernel) {
+            let same_deny_kernel = match (self.get("deny_kernel"), &deny_kernel) {
+                (Some(Json::String(recorded)), Value::String(expected)) => recorded == expected,
+                (Some(Json::Null), Value::Null) => true,
+                _ => false,
+            };
+            if !same_deny_kernel {
                 wrong.push(format!("deny_kernel should be {deny_kernel}"));
             }
             let explicit = self.safety_reason() == Some("explicit policy allow");
@@ -71,12 +77,12 @@ impl Ctx<'_> {
             return approval
                 .map(|_| "approval is present without an approval-authorized ALLOW".into());
         }
-        let Some(approval) = approval.and_then(Value::as_object) else {
+        let Some(approval) = approval.and_then(Json::as_object) else {
             return Some("an approval-authorized ALLOW lacks the approval member".into());
         };
         if let (Some(issued), Some(expiry)) = (
-            approval.get("issued_at").and_then(Value::as_u64),
-            approval.get("expiry").and_then(Value::as_u64),
+            approval.get("issued_at").and_then(Json::as_u64),
+            approval.get("expiry").and_then(Json::as_u64),
         ) {
             let ttl = self.approval_ttl_ms();
             if Some(expiry) != issued.checked_add(ttl) {
@@ -93,7 +99,7 @@ impl Ctx<'_> {
         let seconds = self
             .get("kernel_config")
             .and_then(|c| c.pointer("/safety/approval/ttl_seconds"))
-            .and_then(Value::as_u64)
+            .and_then(Json::as_u64)
             .unwrap_or(120);
         seconds.min(300) * 1000
     }

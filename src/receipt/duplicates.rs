@@ -2,10 +2,9 @@
 //! text it carries as a string, is no receipt: JSON readers disagree on which value counts,
 //! and a signature over the bytes covers both, so nothing read from it could be trusted.
 
-use super::{ParsedStep, ReadProblem};
+use super::{Json, Members, ParsedStep, ReadProblem};
 use crate::finding::Code;
 use crate::json;
-use serde_json::{Map, Value};
 
 /// `Err` with `duplicate-member` for a repeated name anywhere in the receipt file `text`
 /// (already read by serde_json into `receipt`, which dropped `lost` members doing so) or in
@@ -16,7 +15,7 @@ use serde_json::{Map, Value};
 pub(super) fn refuse_parsed(
     text: &str,
     lost: usize,
-    receipt: &Map<String, Value>,
+    receipt: &Members<'_>,
     step: Option<&Result<ParsedStep, String>>,
     memo: &mut PayloadMemo,
 ) -> Result<(), ReadProblem> {
@@ -42,7 +41,7 @@ pub(super) fn refuse_parsed(
         }
     }
     let audit = match (
-        receipt.get("emitted_bytes").and_then(Value::as_str),
+        receipt.get("emitted_bytes").and_then(Json::as_str),
         step.and_then(|step| step.as_ref().ok()),
     ) {
         // The same shortcut for the step output and its audit line when serde_json read
@@ -74,7 +73,7 @@ pub(super) fn refuse_parsed(
     let payload = receipt
         .get("signed_config")
         .and_then(|c| c.get("payload"))
-        .and_then(Value::as_str);
+        .and_then(Json::as_str);
     match payload.and_then(|payload| memo.duplicate_in(payload)) {
         Some(duplicate) => Err(found(format!("signed_config.payload: {duplicate}"))),
         None => Ok(()),
@@ -119,8 +118,8 @@ mod tests {
 
     /// The file's check as `parse_with_step` runs it: the counting read, then the step.
     fn check(text: &str) -> Result<(), ReadProblem> {
-        let (value, lost) = super::super::counting_read::read(text).unwrap();
-        let Value::Object(map) = value else {
+        let (value, lost) = super::super::tree::read(text).unwrap();
+        let Json::Object(map) = value else {
             panic!("{text} is no object")
         };
         let step = super::super::read_step(&map);
@@ -217,7 +216,7 @@ mod tests {
             let Ok(text) = std::str::from_utf8(&bytes) else {
                 continue;
             };
-            if serde_json::from_str::<Value>(text).is_ok() {
+            if serde_json::from_str::<serde_json::Value>(text).is_ok() {
                 accepted += 1;
                 assert!(
                     json::parse(text, json::DUPLICATE_SCAN_DEPTH).is_ok(),

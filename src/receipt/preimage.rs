@@ -12,6 +12,7 @@
 //! file's bytes without that whitespace ([`host_layout_members`], [`ObjectB::HostLayout`]).
 //! [`stream_preimage`] feeds the preimage to a hash in pieces without assembling it.
 
+use super::tree::{Json, Members};
 use serde_json::{Map, Value};
 
 pub const DOMAIN: &str = "seal.object-b/v2";
@@ -25,7 +26,7 @@ pub struct SignatureBlock {
 }
 
 /// Reads the signature block; the error says what seal-host would refuse.
-pub fn signature_block(receipt: &Map<String, Value>) -> Result<SignatureBlock, String> {
+pub(crate) fn signature_block(receipt: &Members<'_>) -> Result<SignatureBlock, String> {
     let block = receipt
         .get("signature")
         .ok_or("the receipt has no signature")?
@@ -39,13 +40,13 @@ pub fn signature_block(receipt: &Map<String, Value>) -> Result<SignatureBlock, S
         "encoding",
         "value",
     ];
-    if block.len() != MEMBERS.len() || !MEMBERS.iter().all(|m| block.contains_key(*m)) {
+    if block.len() != MEMBERS.len() || !MEMBERS.iter().all(|m| block.contains_key(m)) {
         return Err("signature members are not exactly domain, algorithm, public_key, key_id, encoding, value".into());
     }
     let text = |name: &str| -> Result<String, String> {
         block
             .get(name)
-            .and_then(Value::as_str)
+            .and_then(Json::as_str)
             .map(str::to_owned)
             .ok_or_else(|| format!("signature.{name} is not a string"))
     };
@@ -87,9 +88,22 @@ pub fn durability_tag(class: &str) -> Option<u8> {
 /// verifier produces. serde_json's `Map::remove` is a swap-remove under `preserve_order`, so
 /// when `signature` is not the last member the last member takes its place.
 pub fn write_object_b(receipt: &Map<String, Value>, out: &mut Vec<u8>) -> Result<(), String> {
-    let keys: Vec<&String> = receipt.keys().collect();
-    let n = keys.len();
-    let removed = keys.iter().position(|k| *k == "signature");
+    let members: Vec<(&str, &Value)> = receipt.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    write_members_b(&members, out)
+}
+
+/// [`write_object_b`] of a receipt as the checks read it.
+pub(crate) fn write_read_object_b(receipt: &Members<'_>, out: &mut Vec<u8>) -> Result<(), String> {
+    let members: Vec<(&str, &Json<'_>)> = receipt.iter().collect();
+    write_members_b(&members, out)
+}
+
+fn write_members_b<V: serde::Serialize>(
+    members: &[(&str, &V)],
+    out: &mut Vec<u8>,
+) -> Result<(), String> {
+    let n = members.len();
+    let removed = members.iter().position(|(k, _)| *k == "signature");
     let order = (0..n).filter_map(|j| match removed {
         None => Some(j),
         Some(i) if j == i => (i + 1 < n).then_some(n - 1),
@@ -101,10 +115,10 @@ pub fn write_object_b(receipt: &Map<String, Value>, out: &mut Vec<u8>) -> Result
         if written > 0 {
             out.push(b',');
         }
-        let key = keys[index];
+        let (key, value) = members[index];
         serde_json::to_writer(&mut *out, key).map_err(|e| e.to_string())?;
         out.push(b':');
-        serde_json::to_writer(&mut *out, &receipt[key.as_str()]).map_err(|e| e.to_string())?;
+        serde_json::to_writer(&mut *out, value).map_err(|e| e.to_string())?;
     }
     out.push(b'}');
     Ok(())

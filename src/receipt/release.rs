@@ -2,12 +2,12 @@
 //! `post_state_hash` binds it, and an unconfirmed release is a finding; a BLOCK has none.
 
 use super::outline::Outline;
+use super::Json;
 use super::{compact, conclude, fail, mismatch, not_applicable, pass, Check, Ctx, Miss, Step};
 use crate::digest::{is_sha256_hex, sha256_hex};
 use crate::finding::Code;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
-use serde_json::Value;
 
 impl Ctx<'_> {
     pub(super) fn check_release(&mut self) -> Check {
@@ -61,21 +61,21 @@ impl Ctx<'_> {
         }
         let frame_object = self
             .get("release_frame")
-            .and_then(Value::as_object)
+            .and_then(Json::as_object)
             .ok_or(Miss::Mismatch("an ALLOW lacks release_frame".into()))?;
-        if frame_object.get("encoding").and_then(Value::as_str) != Some("base64") {
+        if frame_object.get("encoding").and_then(Json::as_str) != Some("base64") {
             return mismatch("release_frame.encoding is not base64");
         }
         let frame = frame_object
             .get("base64")
-            .and_then(Value::as_str)
+            .and_then(Json::as_str)
             .and_then(|b| STANDARD.decode(b).ok())
             .ok_or(Miss::Mismatch(
                 "release_frame.base64 is not standard base64".into(),
             ))?;
         let frame_sha256 = sha256_hex(&frame);
-        if frame_object.get("length").and_then(Value::as_u64) != Some(frame.len() as u64)
-            || frame_object.get("sha256").and_then(Value::as_str) != Some(frame_sha256.as_str())
+        if frame_object.get("length").and_then(Json::as_u64) != Some(frame.len() as u64)
+            || frame_object.get("sha256").and_then(Json::as_str) != Some(frame_sha256.as_str())
         {
             return mismatch("release_frame length or digest mismatch");
         }
@@ -92,7 +92,7 @@ impl Ctx<'_> {
         }
         if self
             .get("release_valid_until")
-            .and_then(Value::as_u64)
+            .and_then(Json::as_u64)
             .is_none()
         {
             return mismatch("an ALLOW lacks release_valid_until");
@@ -143,7 +143,7 @@ pub fn splice_operation_id(frame: &[u8], operation_id: &str) -> Option<Vec<u8>> 
         out.push(b',');
     }
     out.extend_from_slice(b"\"operation_id\":");
-    out.extend_from_slice(&compact(&Value::String(operation_id.to_owned())));
+    out.extend_from_slice(&compact(operation_id));
     out.extend_from_slice(&body[brace..]);
     out.extend_from_slice(terminator);
     Some(out)

@@ -3,11 +3,11 @@
 //! frame (v3) or the receipt's own tool and arguments (v2) project to.
 
 use super::recompute::{self, Projection};
+use super::Json;
 use super::{
     compact, conclude, fail, mismatch, not_evaluated, pass, renders_as, Check, Ctx, Miss, Step,
 };
 use crate::finding::Code;
-use serde_json::Value;
 use std::borrow::Cow;
 
 impl Ctx<'_> {
@@ -23,7 +23,7 @@ impl Ctx<'_> {
                 Miss::Missing("signed_artifacts.object_a is missing or not base64".into())
             })?;
             let recorded = self.need_str("framed_subject_sha256")?;
-            let length = self.get("framed_subject_length").and_then(Value::as_u64);
+            let length = self.get("framed_subject_length").and_then(Json::as_u64);
             if recorded != frame.subject_sha256 || length != Some(frame.subject_length) {
                 return mismatch(format!(
                     "object A is {} bytes with sha256 {}, the receipt says {} bytes with sha256 {}",
@@ -196,10 +196,10 @@ impl Ctx<'_> {
             let request_sha256 = self.need_str("request_sha256")?;
             let view = self
                 .get("effect_view")
-                .and_then(Value::as_object)
+                .and_then(Json::as_object)
                 .ok_or_else(|| Miss::Missing("effect_view is missing".into()))?;
-            let effect = view.get("effect").and_then(Value::as_object);
-            let same = |value: Option<&Value>, expected: Option<&str>| match (value, expected) {
+            let effect = view.get("effect").and_then(Json::as_object);
+            let same = |value: Option<&Json<'_>>, expected: Option<&str>| match (value, expected) {
                 (Some(value), Some(expected)) => renders_as(value, expected.as_bytes()),
                 (value, expected) => value.is_none() && expected.is_none(),
             };
@@ -209,7 +209,7 @@ impl Ctx<'_> {
             }
             if effect
                 .and_then(|e| e.get("resource"))
-                .and_then(Value::as_str)
+                .and_then(Json::as_str)
                 != Some(projection.tool.as_str())
             {
                 wrong.push("effect_view.effect.resource");
@@ -239,11 +239,11 @@ impl Ctx<'_> {
                     });
                 }
             }
-            if view.get("raw_preimage_sha256").and_then(Value::as_str) != Some(request_sha256) {
+            if view.get("raw_preimage_sha256").and_then(Json::as_str) != Some(request_sha256) {
                 wrong.push("effect_view.raw_preimage_sha256");
             }
-            let session = view.get("session").and_then(Value::as_str).unwrap_or("");
-            if view.get("idempotency_key").and_then(Value::as_str)
+            let session = view.get("session").and_then(Json::as_str).unwrap_or("");
+            if view.get("idempotency_key").and_then(Json::as_str)
                 != Some(format!("{session}:{request_sha256}").as_str())
             {
                 wrong.push("effect_view.idempotency_key");

@@ -2,13 +2,12 @@
 //! with, and its bytes are seal-host's own pretty layout (anything else was edited).
 
 use super::preimage;
-use super::{fail, pass, Check, Ctx, MemberRule};
+use super::{fail, pass, Check, Ctx, Json, MemberRule, Members};
 use crate::digest::is_sha256_hex;
 use crate::finding::Code;
-use serde_json::{Map, Value};
 
 /// seal-host writes `serde_json::to_string_pretty(receipt) + "\n"`; anything else was edited.
-pub(super) fn check_layout(receipt: &Map<String, Value>, bytes: &[u8]) -> Check {
+pub(super) fn check_layout(receipt: &Members<'_>, bytes: &[u8]) -> Check {
     let mut compare = CompareWriter {
         expected: bytes,
         pos: 0,
@@ -61,7 +60,7 @@ impl CompareWriter<'_> {
         }
     }
 
-    fn object(&mut self, map: &Map<String, Value>, depth: usize) {
+    fn object(&mut self, map: &Members<'_>, depth: usize) {
         self.piece(b"{");
         for (index, (name, value)) in map.iter().enumerate() {
             if !self.equal {
@@ -79,14 +78,14 @@ impl CompareWriter<'_> {
         self.piece(b"}");
     }
 
-    fn value(&mut self, value: &Value, depth: usize) {
+    fn value(&mut self, value: &Json<'_>, depth: usize) {
         match value {
-            Value::Null => self.piece(b"null"),
-            Value::Bool(true) => self.piece(b"true"),
-            Value::Bool(false) => self.piece(b"false"),
-            Value::String(text) => self.string(text),
-            Value::Number(_) => self.rendered(value),
-            Value::Array(items) => {
+            Json::Null => self.piece(b"null"),
+            Json::Bool(true) => self.piece(b"true"),
+            Json::Bool(false) => self.piece(b"false"),
+            Json::String(text) => self.string(text),
+            Json::Number(_) => self.rendered(value),
+            Json::Array(items) => {
                 self.piece(b"[");
                 for (index, item) in items.iter().enumerate() {
                     if !self.equal {
@@ -101,7 +100,7 @@ impl CompareWriter<'_> {
                 }
                 self.piece(b"]");
             }
-            Value::Object(map) => self.object(map, depth),
+            Json::Object(map) => self.object(map, depth),
         }
     }
 
@@ -159,18 +158,18 @@ impl Ctx<'_> {
         hex("framed_subject_sha256", &mut problems);
         if self
             .get("framed_subject_length")
-            .and_then(Value::as_u64)
+            .and_then(Json::as_u64)
             .is_none()
         {
             problems.push("framed_subject_length is not an unsigned integer".into());
         }
-        if self.get("now").and_then(Value::as_u64).is_none() {
+        if self.get("now").and_then(Json::as_u64).is_none() {
             problems.push("now is not an unsigned integer".into());
         }
         if !matches!(self.str_of("verdict"), Some("ALLOW" | "BLOCK")) {
             problems.push("verdict is not ALLOW or BLOCK".into());
         }
-        if self.get("bypass") != Some(&Value::Bool(false)) {
+        if !matches!(self.get("bypass"), Some(Json::Bool(false))) {
             problems.push("bypass is not false".into());
         }
         for (name, ok) in [
@@ -181,18 +180,14 @@ impl Ctx<'_> {
             ("kernel_config", self.get("kernel_config").is_some()),
             (
                 "deny_kernel",
-                matches!(
-                    self.get("deny_kernel"),
-                    Some(Value::String(_) | Value::Null)
-                ),
+                matches!(self.get("deny_kernel"), Some(Json::String(_) | Json::Null)),
             ),
             ("kernel_identity", self.is_object("kernel_identity")),
             ("host_identity", self.is_object("host_identity")),
             ("asserted_provenance", self.is_object("asserted_provenance")),
             (
                 "granted_capabilities",
-                self.get("granted_capabilities")
-                    .is_some_and(Value::is_array),
+                self.get("granted_capabilities").is_some_and(Json::is_array),
             ),
         ] {
             if !ok {
@@ -221,11 +216,11 @@ impl Ctx<'_> {
         let mut problems = Vec::new();
         let parse_error = self.get("request_parse_error");
         let typed: [(&str, MemberRule); 6] = [
-            ("tool", Value::is_string),
+            ("tool", |v| v.is_string()),
             ("arguments", |_| true),
             ("args_hash", |v| v.as_str().is_some_and(is_sha256_hex)),
-            ("effect_view", Value::is_object),
-            ("canonical_request", Value::is_string),
+            ("effect_view", |v| v.is_object()),
+            ("canonical_request", |v| v.is_string()),
             ("canonical_request_sha256", |v| {
                 v.as_str().is_some_and(is_sha256_hex)
             }),
@@ -240,7 +235,7 @@ impl Ctx<'_> {
                     }
                 }
             }
-            Some(Value::String(_)) => {
+            Some(Json::String(_)) => {
                 let present: Vec<&str> = typed
                     .iter()
                     .map(|(name, _)| *name)
@@ -260,21 +255,21 @@ impl Ctx<'_> {
 
     pub(super) fn v3_shape_problems(&self) -> Vec<String> {
         let mut problems = Vec::new();
-        match self.get("signed_artifacts").and_then(Value::as_object) {
+        match self.get("signed_artifacts").and_then(Json::as_object) {
             None => problems.push("signed_artifacts is missing".to_owned()),
             Some(artifacts) => {
                 let known = ["encoding", "object_a", "approval_statement"];
-                if artifacts.keys().any(|k| !known.contains(&k.as_str())) {
+                if artifacts.keys().any(|k| !known.contains(&k)) {
                     problems.push("signed_artifacts has unknown members".into());
                 }
-                if artifacts.get("encoding").and_then(Value::as_str) != Some("base64") {
+                if artifacts.get("encoding").and_then(Json::as_str) != Some("base64") {
                     problems.push("signed_artifacts.encoding is not \"base64\"".into());
                 }
                 if self.object_a.is_none() {
                     problems.push("signed_artifacts.object_a is not standard base64".into());
                 }
                 match artifacts.get("approval_statement") {
-                    None | Some(Value::Null) => {}
+                    None | Some(Json::Null) => {}
                     Some(_) if self.statement.is_some() => {}
                     Some(_) => problems
                         .push("signed_artifacts.approval_statement is not standard base64".into()),
@@ -307,6 +302,7 @@ impl Ctx<'_> {
 mod tests {
     use super::*;
     use crate::receipt::CheckStatus;
+    use serde_json::{Map, Value};
 
     /// The layout check's verdict on `text`, and what it must be: whether `text` is exactly
     /// serde_json's pretty rendering of what it parses to, plus a newline.
@@ -314,7 +310,12 @@ mod tests {
         let map: Map<String, Value> = serde_json::from_slice(text).ok()?;
         let mut rendered = serde_json::to_vec_pretty(&map).unwrap();
         rendered.push(b'\n');
-        let passed = check_layout(&map, text).status == CheckStatus::Pass;
+        let (Json::Object(members), _) =
+            super::super::tree::read(std::str::from_utf8(text).ok()?).ok()?
+        else {
+            return None;
+        };
+        let passed = check_layout(&members, text).status == CheckStatus::Pass;
         Some((passed, rendered == text))
     }
 

@@ -2,10 +2,10 @@
 //! preimage under the embedded key, and the verdict says whether that key is the pinned one
 //! (the embedded key is reported, never trusted).
 
+use super::Json;
 use super::{pin, preimage, Ctx, SignatureReport, SignatureStatus};
 use crate::digest::sha256_hex;
 use crate::signature;
-use serde_json::Value;
 
 impl Ctx<'_> {
     /// `host_layout`: the file's bytes when they passed the layout check.
@@ -39,7 +39,7 @@ impl Ctx<'_> {
             report.detail = "signature.key_id is not the SHA-256 of signature.public_key".into();
             return report;
         }
-        if self.receipt.keys().next_back().map(String::as_str) != Some("signature") {
+        if self.receipt.keys().next_back() != Some("signature") {
             report.detail =
                 "signature is not the last member (seal-host always writes it last)".into();
             return report;
@@ -99,7 +99,7 @@ impl Ctx<'_> {
             .get("signed_artifacts")
             .and_then(|a| a.get("approval_statement"));
         let statement = match artifacts_statement {
-            None | Some(Value::Null) => None,
+            None | Some(Json::Null) => None,
             Some(_) => Some(
                 self.statement
                     .as_deref()
@@ -126,7 +126,7 @@ impl Ctx<'_> {
             Some(members) => preimage::ObjectB::HostLayout(members),
             None => {
                 scratch.object_b.clear();
-                preimage::write_object_b(self.receipt, &mut scratch.object_b)?;
+                preimage::write_read_object_b(self.receipt, &mut scratch.object_b)?;
                 preimage::ObjectB::Compact(&scratch.object_b)
             }
         };

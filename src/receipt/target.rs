@@ -2,10 +2,10 @@
 //! (v3) or the legacy target of the receipt's own tool and arguments (v2).
 
 use super::recompute;
+use super::Json;
 use super::{compact, fail, not_applicable, not_evaluated, pass, Check, Ctx};
 use crate::digest::is_sha256_hex;
 use crate::finding::Code;
-use serde_json::Value;
 
 impl Ctx<'_> {
     pub(super) fn check_target(&mut self) -> Check {
@@ -65,11 +65,11 @@ impl Ctx<'_> {
     }
 }
 
-pub(super) fn has_float(value: &Value) -> bool {
+pub(super) fn has_float(value: &Json<'_>) -> bool {
     match value {
-        Value::Number(n) => n.is_f64(),
-        Value::Array(items) => items.iter().any(has_float),
-        Value::Object(map) => map.values().any(has_float),
+        Json::Number(n) => n.is_f64(),
+        Json::Array(items) => items.iter().any(has_float),
+        Json::Object(map) => map.iter().any(|(_, value)| has_float(value)),
         _ => false,
     }
 }
