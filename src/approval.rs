@@ -13,6 +13,8 @@ pub mod binding;
 pub mod canonical;
 pub mod conflict;
 mod exact_form;
+#[cfg(test)]
+mod exact_form_agreement;
 pub mod limits;
 pub mod line_reports;
 pub mod listed;
