@@ -504,7 +504,8 @@ mod tests {
     /// string longer than 4096 bytes, or nested deeper than 32, the state is not read
     /// (`NotRead`, so not checked); at each limit exactly, and for escaped quotes inside a
     /// string, it is read (each limit is tested at its value and one past it, so `>` turned to
-    /// `>=` fails here; not yet seen red by a mutation run, see docs/mutants.md).
+    /// `>=` fails here). Seen red by hand (session 7) under the depth's `>` as `>=`, the string
+    /// limit loosened by one byte, and a backslash not taken as an escape.
     #[test]
     fn a_streamed_state_is_not_read_past_its_limits() {
         let not_read = |result: Result<Operations, Streamed>, why: &str| match result {
