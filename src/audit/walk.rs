@@ -6,7 +6,7 @@
 
 use super::dir::{DirState, Operations, StateError};
 use super::names::{self, NameKind};
-use super::operation_state::{read_streamed, Streamed, STREAMED_OVER};
+use super::operation_state::{read_streamed, read_streamed_capped, Streamed, STREAMED_OVER};
 use super::{AuditError, MAX_RECEIPT_BYTES};
 use crate::atomic_write::unix_mode;
 use crate::chain;
@@ -697,10 +697,29 @@ fn note_state_file(kind: &NameKind, path: &Path, dir: &mut Dir) {
             dir.state.operation_state = Some((path.to_path_buf(), parsed));
             return;
         }
+        // Within the limit, the state is read as a stream too (its sorted pairs, 80 bytes an
+        // operation): read whole, its bytes and the tree the check for repeated names builds
+        // cost about 800 bytes an operation at once, the audit's peak from about 50,000
+        // receipts up to the limit (docs/performance.md, issue 40 phase 8). A state the
+        // stream takes is one the whole reading takes, with the same operations; anything
+        // else (not JSON, a name written twice, a wrong schema, past the stream's limits) is
+        // read whole as before, so its findings and messages are the whole reading's.
+        if let Some(operations) = read_small_streamed(path) {
+            dir.is_receipt_dir = true;
+            dir.state.operation_state = Some((path.to_path_buf(), Ok(operations)));
+            return;
+        }
     }
     note_state_file_read(kind, path, dir, &mut |path, limit| {
         crate::input::read_file_capped(path, limit).map_err(|e| format!("cannot read: {e}"))
     })
+}
+
+/// An operation state of at most [`STREAMED_OVER`] bytes read as a stream, when it is one
+/// (`None`: anything else, to be read whole for its findings).
+fn read_small_streamed(path: &Path) -> Option<Operations> {
+    let file = crate::input::Input::Path(path.to_path_buf()).open().ok()?;
+    read_streamed_capped(file, STREAMED_OVER).ok()
 }
 
 /// An operation state read as a stream: one that cannot be read, or is past the streamed
@@ -801,6 +820,38 @@ mod tests {
     #[test]
     fn an_item_is_64_bytes() {
         assert_eq!(std::mem::size_of::<Item>(), 64);
+    }
+
+    /// A state within the stream's limit is read as a stream when it is one, and what the
+    /// directory checks get is what reading it whole gives (operations, or the error and
+    /// `duplicate-member` / `unreadable-file` findings), for every state of the readings' own
+    /// test, good and bad: names written twice anywhere (the whole reading's finding), past
+    /// the stream's limits (read whole), not JSON, wrong schema. Seen red with
+    /// `read_small_streamed` taking a state the stream refuses as a name written twice
+    /// (`.or_else`), and the first assertion with it returning `None` (1a006d9 reads every small
+    /// state whole).
+    #[test]
+    fn a_small_state_read_as_a_stream_is_what_reading_it_whole_gives() {
+        let temp = tempfile::tempdir().unwrap();
+        let path = temp.path().join(".seal-operation-state.json");
+        let texts = super::super::operation_state::tests::state_texts();
+        std::fs::write(&path, &texts[0]).unwrap();
+        assert!(read_small_streamed(&path).is_some_and(|ops| ops.len() == 3));
+        let mut streamed_some = 0;
+        for text in &texts {
+            std::fs::write(&path, text).unwrap();
+            streamed_some += usize::from(read_small_streamed(&path).is_some());
+            let (mut streamed, mut whole) = (Dir::default(), Dir::default());
+            note_state_file(&NameKind::OperationState, &path, &mut streamed);
+            note_state_file_read(&NameKind::OperationState, &path, &mut whole, &mut |p, l| {
+                crate::input::read_file_capped(p, l).map_err(|e| format!("cannot read: {e}"))
+            });
+            assert_eq!(streamed.state.operation_state, whole.state.operation_state, "{text}");
+            assert_eq!(streamed.state.refused, whole.state.refused, "{text}");
+            assert!(streamed.is_receipt_dir && whole.is_receipt_dir);
+        }
+        // The good states (three, one with members the reading ignores), taken as a stream.
+        assert!(streamed_some >= 4, "{streamed_some}");
     }
 
     #[test]
