@@ -21,6 +21,7 @@ pub mod names;
 mod operation_state;
 mod read_ahead;
 pub mod reduce;
+mod set_aside;
 mod walk;
 
 use crate::finding::{Code, Finding, Severity};

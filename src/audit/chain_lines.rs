@@ -1,13 +1,15 @@
 //! The receipts' audit lines a head check folds, kept at a size that does not grow with the
-//! lines: in memory, each line's decision-order key (`now`, the walk's file number) and its
-//! length (16 bytes a line: the lines are stored one after the other, so where each one is
-//! follows from the lengths before it); the bytes themselves in an unnamed temporary file that
-//! no other process can open by name (in memory only when no such file can be made or
-//! written), read back once, in decision order, when the directory ends. The bytes read back
+//! lines: each line's decision-order key (`now`, the walk's file number) and its length (16
+//! bytes a line: the lines are stored one after the other, so where each one is follows from
+//! the lengths before it), set aside ([`SetAside`]) until the directory ends, when they are
+//! read back and sorted; the bytes themselves in an unnamed temporary file that no other
+//! process can open by name (in memory only when no such file can be made or written), read
+//! back once, in decision order, when the directory ends. The bytes read back
 //! are the bytes the audit verified, not the receipt files again: a file changed after its
 //! check changes nothing here, and receipts mapped elsewhere (`sealkit.dask`) need no second
 //! read of the evidence.
 
+use super::set_aside::SetAside;
 use std::fs::File;
 use std::io;
 
@@ -36,6 +38,27 @@ impl Key {
     fn len(&self) -> usize {
         (self.flags & !NOW_KNOWN) as usize
     }
+
+    /// As set aside: `now`, the file and the flags, little-endian.
+    fn encode(&self) -> [u8; 16] {
+        let mut record = [0u8; 16];
+        record[..8].copy_from_slice(&self.now.to_le_bytes());
+        record[8..12].copy_from_slice(&self.file.to_le_bytes());
+        record[12..].copy_from_slice(&self.flags.to_le_bytes());
+        record
+    }
+
+    fn decode(record: &[u8; 16]) -> Key {
+        let (mut now, mut file, mut flags) = ([0u8; 8], [0u8; 4], [0u8; 4]);
+        now.copy_from_slice(&record[..8]);
+        file.copy_from_slice(&record[8..12]);
+        flags.copy_from_slice(&record[12..]);
+        Key {
+            now: u64::from_le_bytes(now),
+            file: u32::from_le_bytes(file),
+            flags: u32::from_le_bytes(flags),
+        }
+    }
 }
 
 /// Where the lines' bytes are.
@@ -55,7 +78,10 @@ enum Store {
 /// A directory's audit lines, as they stream in.
 #[derive(Debug)]
 pub struct ChainLines {
-    keys: Vec<Key>,
+    /// The lines' keys ([`Key::encode`]), in the order added.
+    keys: SetAside<16>,
+    /// How many lines were kept.
+    lines: usize,
     /// Receipts whose audit line could not be read (their chain cannot be recomputed).
     lineless: usize,
     store: Store,
@@ -79,7 +105,8 @@ impl ChainLines {
             None => Store::Memory(Vec::new()),
         };
         ChainLines {
-            keys: Vec::new(),
+            keys: SetAside::default(),
+            lines: 0,
             lineless: 0,
             store,
         }
@@ -90,14 +117,9 @@ impl ChainLines {
         matches!(self.store, Store::File { .. })
     }
 
-    /// Room for `receipts` lines without growing.
-    pub fn reserve(&mut self, receipts: usize) {
-        self.keys.reserve_exact(receipts);
-    }
-
     /// How many receipts were added, with a line or without.
     pub fn receipts(&self) -> usize {
-        self.keys.len() + self.lineless
+        self.lines + self.lineless
     }
 
     /// How many receipts had no readable audit line.
@@ -121,11 +143,13 @@ impl ChainLines {
         };
         self.append(line.as_bytes());
         let flags = len | if now.is_some() { NOW_KNOWN } else { 0 };
-        self.keys.push(Key {
+        let key = Key {
             now: now.unwrap_or(0),
             file,
             flags,
-        });
+        };
+        self.keys.push(&key.encode());
+        self.lines += 1;
     }
 
     /// Appends `bytes` to the store, after the lines before them.
@@ -177,17 +201,20 @@ impl ChainLines {
     }
 
     /// Folds `step` over the lines in decision order: `now` (unknown first), then what `tie`
-    /// orders (the file counter, then the path). The keys stay as added; the order is an
-    /// index of 4 bytes a line and the lines' offsets 8 bytes a line, made here.
+    /// orders (the file counter, then the path). The keys come back as added (once: a second
+    /// fold has none); the order is an index of 4 bytes a line and the lines' offsets 8 bytes
+    /// a line, made here.
     pub fn fold_in_order<T>(
-        &self,
+        &mut self,
         mut tie: impl FnMut(&Key, &Key) -> std::cmp::Ordering,
         start: T,
         mut step: impl FnMut(T, &str) -> T,
     ) -> io::Result<T> {
-        let mut order: Vec<u32> = (0..self.keys.len() as u32).collect();
+        let mut keys: Vec<Key> = Vec::with_capacity(self.keys.len());
+        self.keys.drain(|record| keys.push(Key::decode(record)))?;
+        let mut order: Vec<u32> = (0..keys.len() as u32).collect();
         order.sort_by(|&a, &b| {
-            let (a, b) = (&self.keys[a as usize], &self.keys[b as usize]);
+            let (a, b) = (&keys[a as usize], &keys[b as usize]);
             a.now().cmp(&b.now()).then_with(|| tie(a, b))
         });
         let (file, pending, written) = match &self.store {
@@ -199,7 +226,7 @@ impl ChainLines {
             Store::Memory(memory) => (None, memory.as_slice(), 0),
             Store::Lost(why) => return Err(io::Error::other(why.clone())),
         };
-        let offsets: Vec<u64> = (self.keys.iter())
+        let offsets: Vec<u64> = (keys.iter())
             .scan(0u64, |next, key| {
                 let at = *next;
                 *next += key.len() as u64;
@@ -210,7 +237,7 @@ impl ChainLines {
         let mut state = start;
         for (key, at) in order
             .iter()
-            .map(|&i| (&self.keys[i as usize], offsets[i as usize]))
+            .map(|&i| (&keys[i as usize], offsets[i as usize]))
         {
             let bytes: &[u8] = match (file, at.checked_sub(written)) {
                 (Some(file), None) => {

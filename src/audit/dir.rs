@@ -6,6 +6,7 @@
 //! receipt is gone (a deletion leaves exactly this trace when the host released the call).
 
 use super::chain_lines::{ChainLines, Key};
+use super::set_aside::SetAside;
 pub use super::hex256::Hex256;
 pub use super::operation_state::{parse_operation_state, Operations};
 use crate::chain::{self, HeadState};
@@ -122,11 +123,12 @@ pub struct Receipts {
     pub facts: Vec<ReceiptFacts>,
     /// Receipts named as seal-host names them whose `canonical_request_sha256` is the hash
     /// their name carries and whose `framed_subject_sha256` is a digest: the file (its
-    /// canonical hash is the walk's) and the framed digest, 36 bytes; sorted by canonical
-    /// hash when the directory ends.
-    named_frames: Vec<(u32, [u8; 32])>,
-    /// The audit lines in a directory with a head state (24 bytes a receipt in memory, the
-    /// lines' bytes set aside until the head check reads them back in decision order).
+    /// canonical hash is the walk's) and the framed digest, 36 bytes ([`NamedFrame`]), set
+    /// aside until the directory ends (not in memory while the receipts stream in, when the
+    /// audit's other structures are largest), then sorted by canonical hash.
+    named_frames: SetAside<36>,
+    /// The audit lines in a directory with a head state (their keys and bytes set aside
+    /// until the head check reads them back in decision order).
     pub chain: Option<ChainLines>,
     /// The comparison with the operation state, when the directory has one that reads.
     pub operations: OperationCheck,
@@ -137,17 +139,35 @@ pub struct Receipts {
     frames: HashMap<Hex256, Frames>,
 }
 
+/// A named receipt's frame as set aside: the walk's file number (little-endian) and its
+/// `framed_subject_sha256`.
+struct NamedFrame;
+
+impl NamedFrame {
+    fn encode(file: u32, framed: &[u8; 32]) -> [u8; 36] {
+        let mut record = [0u8; 36];
+        record[..4].copy_from_slice(&file.to_le_bytes());
+        record[4..].copy_from_slice(framed);
+        record
+    }
+
+    fn decode(record: &[u8; 36]) -> (u32, [u8; 32]) {
+        let mut file = [0u8; 4];
+        let mut framed = [0u8; 32];
+        file.copy_from_slice(&record[..4]);
+        framed.copy_from_slice(&record[4..]);
+        (u32::from_le_bytes(file), framed)
+    }
+}
+
 impl Receipts {
-    /// Room for `files` receipts in the vectors that grow by one a receipt (growing by
-    /// doubling would leave up to half of each unused, and copy it at each step), and the
+    /// Room for `files` receipts in the vector that grows by one a receipt in memory (growing
+    /// by doubling would leave up to half of it unused, and copy it at each step), and the
     /// audit lines' store when the directory has a head state.
     pub fn reserve(&mut self, files: usize, state: &DirState) {
         self.facts.reserve_exact(files);
-        self.named_frames.reserve_exact(files);
         if state.head_state.is_some() {
-            self.chain
-                .get_or_insert_with(ChainLines::default)
-                .reserve(files);
+            self.chain.get_or_insert_with(ChainLines::default);
         }
     }
 
@@ -174,7 +194,7 @@ impl Receipts {
                 (Hex256::Digest(canonical), Hex256::Digest(framed), Some(name))
                     if canonical == name =>
                 {
-                    self.named_frames.push((file, framed));
+                    self.named_frames.push(&NamedFrame::encode(file, &framed));
                 }
                 (_, framed, _) => self.add_frames(canonical, framed),
             }
@@ -393,7 +413,15 @@ fn counters<E>(
 /// names' hash, then frame; each run of one hash is merged with that hash's other receipts.
 fn shared_canonical_hashes(dir: &Path, receipts: &mut Receipts, files: &dyn Files) -> Vec<Finding> {
     let canonical_of = |file: u32| files.name_hash(file).unwrap_or_default();
-    let named = &mut receipts.named_frames;
+    let mut named: Vec<(u32, [u8; 32])> = Vec::with_capacity(receipts.named_frames.len());
+    let read_back = (receipts.named_frames).drain(|record| named.push(NamedFrame::decode(record)));
+    if let Err(error) = read_back {
+        return vec![Finding::new(
+            Code::UnreadableFile,
+            Some(dir.to_path_buf()),
+            format!("the receipts' frames, set aside for this check, could not be read back ({error}): shared canonical hashes were not checked"),
+        )];
+    }
     named.sort_unstable_by(|a, b| {
         (canonical_of(a.0).cmp(&canonical_of(b.0))).then_with(|| a.1.cmp(&b.1))
     });
@@ -454,7 +482,7 @@ fn shared_canonical_hashes(dir: &Path, receipts: &mut Receipts, files: &dyn File
 /// The chain head over the receipts' audit lines in decision order (`now`, then counter):
 /// what the host's head state should hold if the directory has every decision and the
 /// chain began with it.
-fn head_state(state: &DirState, receipts: &Receipts, files: &dyn Files) -> Vec<Finding> {
+fn head_state(state: &DirState, receipts: &mut Receipts, files: &dyn Files) -> Vec<Finding> {
     let Some((state_path, parsed)) = &state.head_state else {
         return Vec::new();
     };
@@ -469,9 +497,9 @@ fn head_state(state: &DirState, receipts: &Receipts, files: &dyn Files) -> Vec<F
             )]
         }
     };
-    let none = ChainLines::new(None);
+    let mut none = ChainLines::new(None);
     // No receipt added, none to chain.
-    let lines = receipts.chain.as_ref().unwrap_or(&none);
+    let lines = receipts.chain.as_mut().unwrap_or(&mut none);
     if lines.lineless() > 0 {
         return vec![Finding::new(
             Code::ChainStateMismatch,
