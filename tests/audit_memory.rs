@@ -37,7 +37,7 @@ fn digest(i: u64, salt: u8) -> String {
 /// A host's operation state of 40,000 operations (10.7 MB, as seal-host writes it: about 270
 /// bytes an operation) is read by the audit without holding the file: less than the file's
 /// size in all at once. Seen red on 1a006d9, which read it whole and built a JSON tree of it
-/// for the repeated-name check (PEAK_1A006D9 below).
+/// for the repeated-name check: 31.7 MB there, 3.8 MB here.
 #[test]
 fn an_operation_state_is_read_without_holding_the_file() {
     let _one = ONE.lock().unwrap_or_else(|e| e.into_inner());
@@ -91,7 +91,8 @@ fn an_operation_state_is_read_without_holding_the_file() {
 /// What a receipt directory keeps in memory while its receipts stream in, for each receipt
 /// named as seal-host names them in a directory with a head state: its 8-byte facts, not its
 /// frame (36 bytes) nor its audit line's key (16), which wait in a temporary file for the
-/// directory's end. Seen red on 1a006d9 (PEAK_1A006D9 below).
+/// directory's end. Seen red on 1a006d9: 26.3 MB for 400,000 receipts (about 64 bytes a
+/// receipt), against 6.4 MB here (11.1 MB allowed).
 #[test]
 fn a_directory_keeps_few_bytes_a_receipt_while_receipts_stream_in() {
     let _one = ONE.lock().unwrap_or_else(|e| e.into_inner());

@@ -63,12 +63,14 @@ impl<const N: usize> SetAside<N> {
         self.count
     }
 
-    pub fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    fn is_empty(&self) -> bool {
         self.count == 0
     }
 
     /// Whether the records are in a file (not in this process's memory).
-    pub fn in_file(&self) -> bool {
+    #[cfg(test)]
+    fn in_file(&self) -> bool {
         matches!(self.store, Store::File { .. })
     }
 
