@@ -44,7 +44,8 @@ fn an_operation_state_is_read_without_holding_the_file() {
     let temp = tempfile::tempdir().unwrap();
     let dir = temp.path().join("receipts");
     std::fs::create_dir(&dir).unwrap();
-    let mut state = String::from("{\n  \"schema\": \"seal.operation-state/v1\",\n  \"operations\": {");
+    let mut state =
+        String::from("{\n  \"schema\": \"seal.operation-state/v1\",\n  \"operations\": {");
     for i in 0..40_000u64 {
         let (id, frame) = (digest(i, 0), digest(i, 1));
         if i > 0 {
@@ -98,7 +99,10 @@ fn a_directory_keeps_few_bytes_a_receipt_while_receipts_stream_in() {
     let _one = ONE.lock().unwrap_or_else(|e| e.into_inner());
     let receipts = 400_000u32;
     let state = DirState {
-        head_state: Some((PathBuf::from(".seal-audit-head.state"), Err(StateError::NotRead))),
+        head_state: Some((
+            PathBuf::from(".seal-audit-head.state"),
+            Err(StateError::NotRead),
+        )),
         ..DirState::default()
     };
     let frame = digest(7, 7);

@@ -6,9 +6,9 @@
 //! receipt is gone (a deletion leaves exactly this trace when the host released the call).
 
 use super::chain_lines::{ChainLines, Key};
-use super::set_aside::SetAside;
 pub use super::hex256::Hex256;
 pub use super::operation_state::{parse_operation_state, Operations};
+use super::set_aside::SetAside;
 use crate::chain::{self, HeadState};
 use crate::finding::{Code, Finding};
 use std::collections::{BTreeSet, HashMap};

@@ -64,13 +64,13 @@ impl<const N: usize> SetAside<N> {
     }
 
     #[cfg(test)]
-    fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.count == 0
     }
 
     /// Whether the records are in a file (not in this process's memory).
     #[cfg(test)]
-    fn in_file(&self) -> bool {
+    pub fn in_file(&self) -> bool {
         matches!(self.store, Store::File { .. })
     }
 

@@ -846,7 +846,10 @@ mod tests {
             note_state_file_read(&NameKind::OperationState, &path, &mut whole, &mut |p, l| {
                 crate::input::read_file_capped(p, l).map_err(|e| format!("cannot read: {e}"))
             });
-            assert_eq!(streamed.state.operation_state, whole.state.operation_state, "{text}");
+            assert_eq!(
+                streamed.state.operation_state, whole.state.operation_state,
+                "{text}"
+            );
             assert_eq!(streamed.state.refused, whole.state.refused, "{text}");
             assert!(streamed.is_receipt_dir && whole.is_receipt_dir);
         }
