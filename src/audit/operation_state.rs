@@ -5,7 +5,10 @@
 //! as a stream instead ([`read_streamed`]): never held whole nor as a tree, so only the
 //! operations are kept, with limits of its own that a host's state never meets (at most
 //! [`MAX_STREAMED_BYTES`], strings of at most [`MAX_STRING_BYTES`], nesting at most
-//! [`MAX_DEPTH`] deep); a state past them is not read (not checked), never a verdict.
+//! [`MAX_DEPTH`] deep); a state past them is not read (not checked), never a verdict. The
+//! audit's walk reads a smaller state as a stream too when the stream takes it (a state the
+//! stream takes has no member named twice anywhere and is one the whole reading takes, with
+//! the same operations), and whole, as above, when it does not.
 
 use super::hex256::Hex256;
 use std::io::{self, Read};
