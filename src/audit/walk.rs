@@ -826,10 +826,10 @@ mod tests {
     /// directory checks get is what reading it whole gives (operations, or the error and
     /// `duplicate-member` / `unreadable-file` findings), for every state of the readings' own
     /// test, good and bad: names written twice anywhere (the whole reading's finding), past
-    /// the stream's limits (read whole), not JSON, wrong schema. Seen red with
-    /// `read_small_streamed` taking a state the stream refuses as a name written twice
-    /// (`.or_else`), and the first assertion with it returning `None` (1a006d9 reads every small
-    /// state whole).
+    /// the stream's limits (read whole), not JSON, wrong schema. Seen red by hand with
+    /// `read_small_streamed` taking a state the stream refuses as one without operations
+    /// (`.or_else(|_| Ok(Operations::default()))`) and returning `Some(Default::default())`;
+    /// that 1a006d9 read every small state whole is `tests/audit_memory.rs`'s to show.
     #[test]
     fn a_small_state_read_as_a_stream_is_what_reading_it_whole_gives() {
         let temp = tempfile::tempdir().unwrap();
