@@ -408,6 +408,21 @@ mod tests {
         );
     }
 
+    /// A signature block of six members, one of them not among seal-host's six names, is
+    /// refused for its members, whatever the others hold. Seen red (session 8) under the
+    /// cargo-mutants survivor `Members::contains_key` → `true`, which let such a block through
+    /// to the member reads and gave "signature.key_id is not a string" instead.
+    #[test]
+    fn a_block_of_six_members_with_a_wrong_name_is_refused_for_its_members() {
+        let text = r#"{"signature":{"domain":"seal.object-b/v2","algorithm":"Ed25519","public_key":"00","key_ids":"k","encoding":"base64url-nopad","value":"v"}}"#;
+        let (receipt, _) = super::super::tree::read(text).unwrap();
+        let error = signature_block(receipt.as_object().unwrap()).unwrap_err();
+        assert_eq!(
+            error,
+            "signature members are not exactly domain, algorithm, public_key, key_id, encoding, value"
+        );
+    }
+
     #[test]
     fn preimage_layout_matches_the_fact_sheet() {
         let mut out = Vec::new();
