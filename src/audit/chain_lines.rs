@@ -9,7 +9,7 @@
 //! check changes nothing here, and receipts mapped elsewhere (`sealkit.dask`) need no second
 //! read of the evidence.
 
-use super::set_aside::SetAside;
+use super::set_aside::{read_at, write_at, SetAside};
 use std::fs::File;
 use std::io;
 
@@ -259,27 +259,6 @@ impl ChainLines {
         }
         Ok(state)
     }
-}
-
-#[cfg(unix)]
-fn write_at(file: &File, bytes: &[u8], at: u64) -> io::Result<()> {
-    std::os::unix::fs::FileExt::write_all_at(file, bytes, at)
-}
-
-#[cfg(unix)]
-fn read_at(file: &File, bytes: &mut [u8], at: u64) -> io::Result<()> {
-    std::os::unix::fs::FileExt::read_exact_at(file, bytes, at)
-}
-
-#[cfg(not(unix))]
-fn write_at(_: &File, _: &[u8], _: u64) -> io::Result<()> {
-    // Memory instead (the caller falls back on any error).
-    Err(io::Error::other("positioned writes are unix-only here"))
-}
-
-#[cfg(not(unix))]
-fn read_at(_: &File, _: &mut [u8], _: u64) -> io::Result<()> {
-    Err(io::Error::other("positioned reads are unix-only here"))
 }
 
 #[cfg(test)]

@@ -187,24 +187,26 @@ impl<const N: usize> SetAside<N> {
     }
 }
 
+/// Writes all of `bytes` at offset `at` of `file` (the audit's set-aside files share it).
 #[cfg(unix)]
-fn write_at(file: &File, bytes: &[u8], at: u64) -> io::Result<()> {
+pub(super) fn write_at(file: &File, bytes: &[u8], at: u64) -> io::Result<()> {
     std::os::unix::fs::FileExt::write_all_at(file, bytes, at)
 }
 
+/// Fills `bytes` from offset `at` of `file`.
 #[cfg(unix)]
-fn read_at(file: &File, bytes: &mut [u8], at: u64) -> io::Result<()> {
+pub(super) fn read_at(file: &File, bytes: &mut [u8], at: u64) -> io::Result<()> {
     std::os::unix::fs::FileExt::read_exact_at(file, bytes, at)
 }
 
 #[cfg(not(unix))]
-fn write_at(_: &File, _: &[u8], _: u64) -> io::Result<()> {
-    // Memory instead (a failed write falls back to it).
+pub(super) fn write_at(_: &File, _: &[u8], _: u64) -> io::Result<()> {
+    // Memory instead (every caller falls back to it on a failed write).
     Err(io::Error::other("positioned writes are unix-only here"))
 }
 
 #[cfg(not(unix))]
-fn read_at(_: &File, _: &mut [u8], _: u64) -> io::Result<()> {
+pub(super) fn read_at(_: &File, _: &mut [u8], _: u64) -> io::Result<()> {
     Err(io::Error::other("positioned reads are unix-only here"))
 }
 
