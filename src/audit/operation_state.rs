@@ -592,6 +592,32 @@ pub(super) mod tests {
         assert!(read_streamed(inside.as_bytes()).is_ok());
     }
 
+    /// An escape ends with the byte after its backslash: strings after an escaped one are
+    /// their own, however much follows. And a string past the limit is placed at its byte in
+    /// the file, past the first block read too. Seen red (session 8) under the cargo-mutants
+    /// survivors "`(true, _)` arm deleted" (every byte after the first backslash counted as
+    /// one string: this state refused) and "`self.read + at` → `*`" (the wrong byte named).
+    #[test]
+    fn a_streamed_state_ends_each_escape_and_names_the_byte_of_a_long_string() {
+        let head = r#"{"schema":"seal.operation-state/v1","operations":{},"note":"#;
+        let rest = |n: usize| {
+            (0..n)
+                .map(|i| format!(r#","more{i}":"{}""#, "x".repeat(3000)))
+                .collect::<String>()
+        };
+        let after_escape = format!("{head}\"a\\\"b\"{}}}", rest(3));
+        assert!(after_escape.len() > 9000);
+        assert!(read_streamed(after_escape.as_bytes()).is_ok());
+
+        let padded = format!("{head}{}\"{}\"}}", " ".repeat(70_000), "a".repeat(5000));
+        let quote = head.len() + 70_000;
+        let expected = format!("at byte {}", quote + 4097);
+        match read_streamed(padded.as_bytes()) {
+            Err(Streamed::NotRead(message)) => assert!(message.contains(&expected), "{message}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
     /// A streamed state names the first problem in it, with where it is.
     #[test]
     fn a_streamed_state_that_is_not_one_says_why() {
