@@ -183,6 +183,12 @@ fn render(
     width: Option<usize>,
     color: bool,
 ) -> String {
+    if width.is_none() && !color {
+        // The same bytes without building comfy-table's cells (`grid`'s note).
+        if let Some(drawn) = super::grid::draw(preset, header, rows) {
+            return drawn;
+        }
+    }
     let mut table = Table::new();
     table.load_preset(preset);
     if color {

@@ -19,6 +19,7 @@ pub mod diagnostic;
 pub mod diff;
 pub mod envelope;
 pub mod evidence;
+mod grid;
 pub mod in_process;
 mod json_write;
 pub mod key;
