@@ -62,6 +62,7 @@ impl Spill {
     /// In memory only.
     pub fn in_memory() -> Spill {
         Spill {
+            // Never used: no file is made or given.
             block: usize::MAX,
             place: Place::Memory {
                 bytes: Vec::new(),
@@ -189,7 +190,7 @@ impl Spill {
     }
 
     /// Hands the bytes to `each` in the order appended, and frees them: the file's in pieces
-    /// of `piece` bytes (its last piece shorter), then those not in the file in one piece. A
+    /// of `piece` bytes (the last may be shorter), then those not in the file in one piece. A
     /// piece of the file ends where an append ended when every append's length divides
     /// `piece` (the file ends where one did).
     pub fn drain(self, piece: usize, mut each: impl FnMut(&[u8])) -> io::Result<()> {
