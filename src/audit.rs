@@ -22,6 +22,7 @@ mod operation_state;
 mod read_ahead;
 pub mod reduce;
 mod set_aside;
+mod spill;
 mod walk;
 
 use crate::finding::{Code, Finding, Severity};

@@ -2,14 +2,15 @@
 //! lines: each line's decision-order key (`now`, the walk's file number) and its length (16
 //! bytes a line: the lines are stored one after the other, so where each one is follows from
 //! the lengths before it), set aside ([`SetAside`]) until the directory ends, when they are
-//! read back and sorted; the bytes themselves in an unnamed temporary file that no other
-//! process can open by name (in memory only when no such file can be made or written), read
-//! back once, in decision order, when the directory ends. The bytes read back
+//! read back and sorted; the bytes themselves ([`Spill`]) in an unnamed temporary file that
+//! no other process can open by name (in memory only when no such file can be made or
+//! written), read back once, in decision order, when the directory ends. The bytes read back
 //! are the bytes the audit verified, not the receipt files again: a file changed after its
 //! check changes nothing here, and receipts mapped elsewhere (`sealkit.dask`) need no second
 //! read of the evidence.
 
-use super::set_aside::{read_at, write_at, SetAside};
+use super::set_aside::SetAside;
+use super::spill::Spill;
 use std::fs::File;
 use std::io;
 
@@ -61,20 +62,6 @@ impl Key {
     }
 }
 
-/// Where the lines' bytes are.
-#[derive(Debug)]
-enum Store {
-    /// An unnamed temporary file: `written` bytes in it, `pending` after them.
-    File {
-        file: File,
-        written: u64,
-        pending: Vec<u8>,
-    },
-    Memory(Vec<u8>),
-    /// Neither could keep them (the file failed and could not be read back).
-    Lost(String),
-}
-
 /// A directory's audit lines, as they stream in.
 #[derive(Debug)]
 pub struct ChainLines {
@@ -84,7 +71,8 @@ pub struct ChainLines {
     lines: usize,
     /// Receipts whose audit line could not be read (their chain cannot be recomputed).
     lineless: usize,
-    store: Store,
+    /// The lines' bytes, one after the other.
+    store: Spill,
 }
 
 impl Default for ChainLines {
@@ -96,25 +84,20 @@ impl Default for ChainLines {
 impl ChainLines {
     /// Lines kept in `file` (an unnamed temporary file), or in memory without one.
     pub fn new(file: Option<File>) -> ChainLines {
-        let store = match file {
-            Some(file) => Store::File {
-                file,
-                written: 0,
-                pending: Vec::new(),
-            },
-            None => Store::Memory(Vec::new()),
-        };
         ChainLines {
             keys: SetAside::default(),
             lines: 0,
             lineless: 0,
-            store,
+            store: match file {
+                Some(file) => Spill::in_file(BLOCK_BYTES, file),
+                None => Spill::in_memory(),
+            },
         }
     }
 
     /// Whether the bytes are in a file (not in this process's memory).
     pub fn in_file(&self) -> bool {
-        matches!(self.store, Store::File { .. })
+        self.store.uses_file()
     }
 
     /// How many receipts were added, with a line or without.
@@ -141,7 +124,7 @@ impl ChainLines {
             self.lineless += 1;
             return;
         };
-        self.append(line.as_bytes());
+        self.store.append(line.as_bytes());
         let flags = len | if now.is_some() { NOW_KNOWN } else { 0 };
         let key = Key {
             now: now.unwrap_or(0),
@@ -150,54 +133,6 @@ impl ChainLines {
         };
         self.keys.push(&key.encode());
         self.lines += 1;
-    }
-
-    /// Appends `bytes` to the store, after the lines before them.
-    fn append(&mut self, bytes: &[u8]) {
-        match &mut self.store {
-            Store::File {
-                file,
-                written,
-                pending,
-            } => {
-                pending.extend_from_slice(bytes);
-                if pending.len() >= BLOCK_BYTES {
-                    match write_at(file, pending, *written) {
-                        Ok(()) => {
-                            *written += pending.len() as u64;
-                            pending.clear();
-                            if pending.capacity() > 2 * BLOCK_BYTES {
-                                pending.shrink_to(BLOCK_BYTES);
-                            }
-                        }
-                        Err(_) => self.fall_back_to_memory(),
-                    }
-                }
-            }
-            Store::Memory(memory) => memory.extend_from_slice(bytes),
-            // Nothing can be kept any more (the fold reports why).
-            Store::Lost(_) => {}
-        }
-    }
-
-    /// After a failed write: everything so far into memory (read back from the file).
-    fn fall_back_to_memory(&mut self) {
-        let Store::File {
-            file,
-            written,
-            pending,
-        } = &mut self.store
-        else {
-            return;
-        };
-        let mut memory = vec![0; *written as usize];
-        self.store = match read_at(file, &mut memory, 0) {
-            Ok(()) => {
-                memory.extend_from_slice(pending);
-                Store::Memory(memory)
-            }
-            Err(error) => Store::Lost(format!("the temporary file failed: {error}")),
-        };
     }
 
     /// Folds `step` over the lines in decision order: `now` (unknown first), then what `tie`
@@ -217,15 +152,6 @@ impl ChainLines {
             let (a, b) = (&keys[a as usize], &keys[b as usize]);
             a.now().cmp(&b.now()).then_with(|| tie(a, b))
         });
-        let (file, pending, written) = match &self.store {
-            Store::File {
-                file,
-                written,
-                pending,
-            } => (Some(file), pending.as_slice(), *written),
-            Store::Memory(memory) => (None, memory.as_slice(), 0),
-            Store::Lost(why) => return Err(io::Error::other(why.clone())),
-        };
         let offsets: Vec<u64> = (keys.iter())
             .scan(0u64, |next, key| {
                 let at = *next;
@@ -239,20 +165,7 @@ impl ChainLines {
             .iter()
             .map(|&i| (&keys[i as usize], offsets[i as usize]))
         {
-            let bytes: &[u8] = match (file, at.checked_sub(written)) {
-                (Some(file), None) => {
-                    line.resize(key.len(), 0);
-                    read_at(file, &mut line, at)?;
-                    &line
-                }
-                // In the block not yet written, or in memory.
-                (_, offset) => {
-                    let offset = usize::try_from(offset.unwrap_or(at)).ok();
-                    offset
-                        .and_then(|offset| pending.get(offset..offset.checked_add(key.len())?))
-                        .ok_or_else(|| io::Error::other("a kept line is out of range"))?
-                }
-            };
+            let bytes = self.store.bytes_at(at, key.len(), &mut line)?;
             let text = std::str::from_utf8(bytes)
                 .map_err(|_| io::Error::other("a kept line is not the text written"))?;
             state = step(state, text);

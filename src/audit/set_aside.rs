@@ -2,44 +2,28 @@
 //! memory while receipts stream in: appended in blocks to an unnamed temporary file that no
 //! other process can open by name (made when the first block fills, so a small directory
 //! never touches the disk; in memory when no such file can be made or written), read back
-//! once, in the order added, when the check runs. What comes back is what was added, never
-//! the evidence read again; when it cannot come back, the caller says the check was not made.
+//! once, in the order added, when the check runs (the bytes kept by [`Spill`], which also
+//! keeps the audit lines' bytes; here with a count, so that a record that does not come back
+//! is an error). What comes back is what was added, never the evidence read again; when it
+//! cannot come back, the caller says the check was not made.
 
-use std::fs::File;
+use super::spill::Spill;
 use std::io;
 
 /// Records are written to the file in blocks of at least this size (one `pwrite` each).
 const BLOCK_BYTES: usize = 256 << 10;
 
-/// Where the records are.
-#[derive(Debug)]
-enum Store {
-    /// In memory: no block has filled yet, or no temporary file could be made or written.
-    Memory { bytes: Vec<u8>, file_failed: bool },
-    /// An unnamed temporary file: `written` bytes in it, `pending` after them.
-    File {
-        file: File,
-        written: u64,
-        pending: Vec<u8>,
-    },
-    /// Neither could keep them (the file failed and could not be read back).
-    Lost(String),
-}
-
 /// Records of `N` bytes each, in the order added.
 #[derive(Debug)]
 pub struct SetAside<const N: usize> {
-    store: Store,
+    store: Spill,
     count: usize,
 }
 
 impl<const N: usize> Default for SetAside<N> {
     fn default() -> Self {
         SetAside {
-            store: Store::Memory {
-                bytes: Vec::new(),
-                file_failed: false,
-            },
+            store: Spill::lazy(BLOCK_BYTES),
             count: 0,
         }
     }
@@ -50,10 +34,7 @@ impl<const N: usize> SetAside<N> {
     #[cfg(test)]
     fn in_memory() -> Self {
         SetAside {
-            store: Store::Memory {
-                bytes: Vec::new(),
-                file_failed: true,
-            },
+            store: Spill::in_memory(),
             count: 0,
         }
     }
@@ -71,113 +52,31 @@ impl<const N: usize> SetAside<N> {
     /// Whether the records are in a file (not in this process's memory).
     #[cfg(test)]
     pub fn in_file(&self) -> bool {
-        matches!(self.store, Store::File { .. })
+        self.store.uses_file()
     }
 
     pub fn push(&mut self, record: &[u8; N]) {
         self.count += 1;
-        match &mut self.store {
-            Store::Memory { bytes, file_failed } => {
-                bytes.extend_from_slice(record);
-                if !*file_failed && bytes.len() >= BLOCK_BYTES {
-                    self.store = match tempfile::tempfile() {
-                        Ok(file) => Store::File {
-                            file,
-                            written: 0,
-                            pending: std::mem::take(bytes),
-                        },
-                        Err(_) => Store::Memory {
-                            bytes: std::mem::take(bytes),
-                            file_failed: true,
-                        },
-                    };
-                    self.flush();
-                }
-            }
-            Store::File { pending, .. } => {
-                pending.extend_from_slice(record);
-                if pending.len() >= BLOCK_BYTES {
-                    self.flush();
-                }
-            }
-            // Nothing can be kept any more (reading back reports why).
-            Store::Lost(_) => {}
-        }
-    }
-
-    /// Writes the pending block to the file; after a failed write, everything so far moves
-    /// into memory (read back from the file), and stays there.
-    fn flush(&mut self) {
-        let Store::File {
-            file,
-            written,
-            pending,
-        } = &mut self.store
-        else {
-            return;
-        };
-        if write_at(file, pending, *written).is_ok() {
-            *written += pending.len() as u64;
-            pending.clear();
-            if pending.capacity() > 2 * BLOCK_BYTES {
-                pending.shrink_to(BLOCK_BYTES);
-            }
-            return;
-        }
-        let mut bytes = vec![0; *written as usize];
-        self.store = match read_at(file, &mut bytes, 0) {
-            Ok(()) => {
-                bytes.extend_from_slice(pending);
-                Store::Memory {
-                    bytes,
-                    file_failed: true,
-                }
-            }
-            Err(error) => Store::Lost(format!("the temporary file failed: {error}")),
-        };
+        self.store.append(record);
     }
 
     /// Hands every record to `each` in the order added (the file read back a block at a
     /// time), and frees the store.
     pub fn drain(&mut self, mut each: impl FnMut(&[u8; N])) -> io::Result<()> {
-        let store = std::mem::replace(
-            &mut self.store,
-            Store::Memory {
-                bytes: Vec::new(),
-                file_failed: false,
-            },
-        );
+        let store = std::mem::replace(&mut self.store, Spill::lazy(BLOCK_BYTES));
         let count = std::mem::take(&mut self.count);
         let mut handed = 0usize;
-        let mut records = |bytes: &[u8]| {
+        // Every append is one record and the pieces are whole records, so no record is split
+        // between two pieces; any that were would not be handed, and the count says so.
+        let piece = (BLOCK_BYTES / N).max(1) * N;
+        store.drain(piece, |bytes| {
             for record in bytes.chunks_exact(N) {
                 if let Ok(record) = <&[u8; N]>::try_from(record) {
                     handed += 1;
                     each(record);
                 }
             }
-        };
-        let tail = match store {
-            Store::Memory { bytes, .. } => bytes,
-            Store::File {
-                file,
-                written,
-                pending,
-            } => {
-                let block = (BLOCK_BYTES / N).max(1) * N;
-                let mut buffer = vec![0; block];
-                let mut at = 0u64;
-                while at < written {
-                    let len = usize::try_from(written - at).map_or(block, |left| left.min(block));
-                    read_at(&file, &mut buffer[..len], at)?;
-                    records(&buffer[..len]);
-                    at += len as u64;
-                }
-                pending
-            }
-            Store::Lost(why) => return Err(io::Error::other(why)),
-        };
-        records(&tail);
+        })?;
         match handed == count {
             true => Ok(()),
             false => Err(io::Error::other(format!(
@@ -185,29 +84,6 @@ impl<const N: usize> SetAside<N> {
             ))),
         }
     }
-}
-
-/// Writes all of `bytes` at offset `at` of `file` (the audit's set-aside files share it).
-#[cfg(unix)]
-pub(super) fn write_at(file: &File, bytes: &[u8], at: u64) -> io::Result<()> {
-    std::os::unix::fs::FileExt::write_all_at(file, bytes, at)
-}
-
-/// Fills `bytes` from offset `at` of `file`.
-#[cfg(unix)]
-pub(super) fn read_at(file: &File, bytes: &mut [u8], at: u64) -> io::Result<()> {
-    std::os::unix::fs::FileExt::read_exact_at(file, bytes, at)
-}
-
-#[cfg(not(unix))]
-pub(super) fn write_at(_: &File, _: &[u8], _: u64) -> io::Result<()> {
-    // Memory instead (every caller falls back to it on a failed write).
-    Err(io::Error::other("positioned writes are unix-only here"))
-}
-
-#[cfg(not(unix))]
-pub(super) fn read_at(_: &File, _: &mut [u8], _: u64) -> io::Result<()> {
-    Err(io::Error::other("positioned reads are unix-only here"))
 }
 
 #[cfg(test)]
@@ -258,12 +134,9 @@ mod tests {
     fn a_failed_file_moves_what_it_held_into_memory() {
         // A file opened read-only: the first block's write fails.
         let path = tempfile::NamedTempFile::new().unwrap();
+        let read_only = std::fs::File::open(path.path()).unwrap();
         let mut records = SetAside::<36> {
-            store: Store::File {
-                file: File::open(path.path()).unwrap(),
-                written: 0,
-                pending: Vec::new(),
-            },
+            store: Spill::in_file(BLOCK_BYTES, read_only),
             count: 0,
         };
         let n = 2 * BLOCK_BYTES / 36;
