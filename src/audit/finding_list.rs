@@ -349,8 +349,8 @@ mod tests {
     /// In memory, moved to the file at the first finding, and moved part way: each reads
     /// back every finding in the order pushed and, most serious first, in the order a stable
     /// sort by severity gives, and serialises as that sorted vector does, byte for byte.
-    /// (Not yet seen red by a mutation: the cargo-mutants run of issue 40 phase 7 did not
-    /// reach this file; see docs/mutants.md.)
+    /// Seen red with the store's reader handing nothing past the file (`Ok(0)` in place of
+    /// reading the bytes not yet written): the lists in a file come back short.
     #[test]
     fn findings_read_back_exactly_in_the_order_pushed_and_most_serious_first() {
         let all = findings();

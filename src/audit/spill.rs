@@ -180,6 +180,20 @@ impl Spill {
         };
     }
 
+    /// Where the bytes are: the file (if any) and how many were written to it, then those
+    /// after them in memory; a store that was lost is an error saying why.
+    fn parts(&self) -> io::Result<(Option<&File>, u64, &[u8])> {
+        match &self.place {
+            Place::File {
+                file,
+                written,
+                pending,
+            } => Ok((Some(file), *written, pending)),
+            Place::Memory { bytes, .. } => Ok((None, 0, bytes)),
+            Place::Lost(why) => Err(io::Error::other(why.clone())),
+        }
+    }
+
     /// The `len` bytes from offset `at`: borrowed where they are in memory, else read into
     /// `buffer`. Bytes past the end are an error, as is a store that was lost.
     pub fn bytes_at<'a>(
@@ -188,15 +202,7 @@ impl Spill {
         len: usize,
         buffer: &'a mut Vec<u8>,
     ) -> io::Result<&'a [u8]> {
-        let (file, written, tail) = match &self.place {
-            Place::File {
-                file,
-                written,
-                pending,
-            } => (Some(file), *written, pending.as_slice()),
-            Place::Memory { bytes, .. } => (None, 0, bytes.as_slice()),
-            Place::Lost(why) => return Err(io::Error::other(why.clone())),
-        };
+        let (file, written, tail) = self.parts()?;
         let kept = written + tail.len() as u64;
         let past_end = || {
             io::Error::new(
@@ -230,15 +236,7 @@ impl Spill {
     /// at their offsets (so any number of readers, one after another or at once, each read
     /// them all), then those not in the file. Lost bytes are an error here.
     pub fn reader(&self) -> io::Result<Reader<'_>> {
-        let (file, written, tail) = match &self.place {
-            Place::File {
-                file,
-                written,
-                pending,
-            } => (Some(file), *written, pending.as_slice()),
-            Place::Memory { bytes, .. } => (None, 0, bytes.as_slice()),
-            Place::Lost(why) => return Err(io::Error::other(why.clone())),
-        };
+        let (file, written, tail) = self.parts()?;
         Ok(Reader {
             file,
             at: 0,
@@ -297,7 +295,7 @@ impl io::Read for Reader<'_> {
                 Ok(len)
             }
             // Past the file (or none), or nothing asked for: the bytes not in a file.
-            _ => self.tail.read(buffer),
+            _ => io::Read::read(&mut self.tail, buffer),
         }
     }
 }
