@@ -2,7 +2,8 @@
 //! bytes, fewer bytes or a panic: kept in an unnamed temporary file that no other process can
 //! open by name (written a block at a time), in memory when no such file can be made or a
 //! write to it fails (what the file held read back first), and lost — every later read an
-//! error saying why — only when that read-back fails too.
+//! error saying why — only when that read-back fails too. Read at an offset, in order as
+//! often as wanted ([`Spill::reader`]), or once while freeing them ([`Spill::drain`]).
 
 use std::fs::File;
 use std::io;
@@ -10,11 +11,12 @@ use std::io;
 /// Where the bytes are.
 #[derive(Debug)]
 enum Place {
-    /// In memory: no block has filled yet (`file_when_full`: a temporary file is made when
-    /// one does), or there is to be no file (none given, none could be made, or it failed).
+    /// In memory: fewer than `file_from` bytes so far (a temporary file is made when that
+    /// many are kept), or there is to be no file (`None`: none given, none could be made, or
+    /// it failed).
     Memory {
         bytes: Vec<u8>,
-        file_when_full: bool,
+        file_from: Option<usize>,
     },
     /// A temporary file: `written` bytes in it, `pending` after them.
     File {
@@ -38,11 +40,18 @@ impl Spill {
     /// In memory until `block` bytes are appended, then in a temporary file made then (so
     /// that a few bytes never touch the disk), or in memory if none can be made.
     pub fn lazy(block: usize) -> Spill {
+        Spill::lazy_after(block, block)
+    }
+
+    /// In memory until `threshold` bytes are appended, then in a temporary file made then
+    /// (all of them written at once) and written `block` bytes at a time, or in memory if no
+    /// file can be made.
+    pub fn lazy_after(threshold: usize, block: usize) -> Spill {
         Spill {
             block,
             place: Place::Memory {
                 bytes: Vec::new(),
-                file_when_full: true,
+                file_from: Some(threshold),
             },
         }
     }
@@ -66,7 +75,7 @@ impl Spill {
             block: usize::MAX,
             place: Place::Memory {
                 bytes: Vec::new(),
-                file_when_full: false,
+                file_from: None,
             },
         }
     }
@@ -76,15 +85,43 @@ impl Spill {
         matches!(self.place, Place::File { .. })
     }
 
+    /// Puts `file` where the file written so far was (to make its next write or read fail).
+    #[cfg(test)]
+    pub(super) fn replace_file(&mut self, with: File) {
+        if let Place::File { file, .. } = &mut self.place {
+            *file = with;
+        }
+    }
+
+    /// The bytes in the file so far, and those in memory.
+    #[cfg(test)]
+    pub(super) fn kept(&self) -> (u64, usize) {
+        match &self.place {
+            Place::File {
+                written, pending, ..
+            } => (*written, pending.len()),
+            Place::Memory { bytes, .. } => (0, bytes.len()),
+            Place::Lost(_) => (0, 0),
+        }
+    }
+
+    /// Why the bytes were lost (every read is then an error saying so), if they were.
+    pub fn lost(&self) -> Option<&str> {
+        match &self.place {
+            Place::Lost(why) => Some(why),
+            _ => None,
+        }
+    }
+
     /// Appends `bytes` after those before them.
     pub fn append(&mut self, bytes: &[u8]) {
         match &mut self.place {
             Place::Memory {
                 bytes: memory,
-                file_when_full,
+                file_from,
             } => {
                 memory.extend_from_slice(bytes);
-                if *file_when_full && memory.len() >= self.block {
+                if file_from.is_some_and(|from| memory.len() >= from) {
                     self.place = match tempfile::tempfile() {
                         Ok(file) => Place::File {
                             file,
@@ -93,7 +130,7 @@ impl Spill {
                         },
                         Err(_) => Place::Memory {
                             bytes: std::mem::take(memory),
-                            file_when_full: false,
+                            file_from: None,
                         },
                     };
                     self.flush();
@@ -136,11 +173,25 @@ impl Spill {
                 bytes.extend_from_slice(pending);
                 Place::Memory {
                     bytes,
-                    file_when_full: false,
+                    file_from: None,
                 }
             }
             Err(error) => Place::Lost(format!("the temporary file failed: {error}")),
         };
+    }
+
+    /// Where the bytes are: the file (if any) and how many were written to it, then those
+    /// after them in memory; a store that was lost is an error saying why.
+    fn parts(&self) -> io::Result<(Option<&File>, u64, &[u8])> {
+        match &self.place {
+            Place::File {
+                file,
+                written,
+                pending,
+            } => Ok((Some(file), *written, pending)),
+            Place::Memory { bytes, .. } => Ok((None, 0, bytes)),
+            Place::Lost(why) => Err(io::Error::other(why.clone())),
+        }
     }
 
     /// The `len` bytes from offset `at`: borrowed where they are in memory, else read into
@@ -151,15 +202,7 @@ impl Spill {
         len: usize,
         buffer: &'a mut Vec<u8>,
     ) -> io::Result<&'a [u8]> {
-        let (file, written, tail) = match &self.place {
-            Place::File {
-                file,
-                written,
-                pending,
-            } => (Some(file), *written, pending.as_slice()),
-            Place::Memory { bytes, .. } => (None, 0, bytes.as_slice()),
-            Place::Lost(why) => return Err(io::Error::other(why.clone())),
-        };
+        let (file, written, tail) = self.parts()?;
         let kept = written + tail.len() as u64;
         let past_end = || {
             io::Error::new(
@@ -187,6 +230,19 @@ impl Spill {
         let rest = tail.get(..len - from_file).ok_or_else(past_end)?;
         buffer[from_file..].copy_from_slice(rest);
         Ok(buffer)
+    }
+
+    /// Every byte kept so far, in the order appended, without freeing them: the file's read
+    /// at their offsets (so any number of readers, one after another or at once, each read
+    /// them all), then those not in the file. Lost bytes are an error here.
+    pub fn reader(&self) -> io::Result<Reader<'_>> {
+        let (file, written, tail) = self.parts()?;
+        Ok(Reader {
+            file,
+            at: 0,
+            written,
+            tail,
+        })
     }
 
     /// Hands the bytes to `each` in the order appended, and frees them: the file's in pieces
@@ -219,6 +275,31 @@ impl Spill {
     }
 }
 
+/// The bytes of a [`Spill`] in order: `written` in `file` (read from `at` on), then `tail`.
+#[derive(Debug)]
+pub struct Reader<'a> {
+    file: Option<&'a File>,
+    at: u64,
+    written: u64,
+    tail: &'a [u8],
+}
+
+impl io::Read for Reader<'_> {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        let in_file = usize::try_from(self.written - self.at).unwrap_or(usize::MAX);
+        match (self.file, in_file.min(buffer.len())) {
+            (Some(file), len @ 1..) => {
+                // Exactly what the file was written with: a file found shorter is an error.
+                read_at(file, &mut buffer[..len], self.at)?;
+                self.at += len as u64;
+                Ok(len)
+            }
+            // Past the file (or none), or nothing asked for: the bytes not in a file.
+            _ => io::Read::read(&mut self.tail, buffer),
+        }
+    }
+}
+
 /// Writes all of `bytes` at offset `at` of `file`.
 #[cfg(unix)]
 fn write_at(file: &File, bytes: &[u8], at: u64) -> io::Result<()> {
@@ -246,6 +327,7 @@ fn read_at(_: &File, _: &mut [u8], _: u64) -> io::Result<()> {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+    use std::io::Read as _;
 
     /// Small blocks, so that a few hundred bytes cross several.
     const BLOCK: usize = 100;
@@ -408,10 +490,88 @@ mod tests {
                 "{error}"
             );
         }
+        let error = spill.reader().unwrap_err();
+        assert!(error.to_string().starts_with("the temporary file failed: "));
+        assert!(spill
+            .lost()
+            .unwrap()
+            .starts_with("the temporary file failed: "));
         let mut handed = 0;
         let error = spill.drain(1, |_| handed += 1).unwrap_err();
         assert!(error.to_string().starts_with("the temporary file failed: "));
         assert_eq!(handed, 0);
+    }
+
+    /// Every byte in order, through readers made one after another and read at once, in
+    /// reads of many sizes (within the file, across its end, within the bytes not yet
+    /// written): from a file made once a threshold other than the block is reached, from a
+    /// file given, and from memory. Seen red with the reader handing nothing past the file
+    /// (`Ok(0)` in place of reading the tail): the bytes not yet written are missing.
+    #[test]
+    fn a_reader_hands_every_byte_in_order_as_often_as_asked() {
+        let given = Spill::in_file(BLOCK, tempfile::tempfile().unwrap());
+        let lazy = Spill::lazy_after(5 * BLOCK / 2, BLOCK);
+        for mut spill in [lazy, given, Spill::in_memory()] {
+            let (_, all) = appends(&mut spill, 105);
+            if let Place::File {
+                written, pending, ..
+            } = &spill.place
+            {
+                assert!(*written > 10 * BLOCK as u64 && !pending.is_empty());
+            }
+            for size in [1, 7, 64, BLOCK, 4096] {
+                let (mut first, mut second) = (spill.reader().unwrap(), spill.reader().unwrap());
+                let (mut one, mut two) = (Vec::new(), Vec::new());
+                let mut buffer = vec![0; size];
+                loop {
+                    let n = first.read(&mut buffer).unwrap();
+                    one.extend_from_slice(&buffer[..n]);
+                    let m = second.read(&mut buffer).unwrap();
+                    two.extend_from_slice(&buffer[..m]);
+                    if n == 0 && m == 0 {
+                        break;
+                    }
+                }
+                assert_eq!(one, all, "reads of {size}");
+                assert_eq!(two, all, "reads of {size}");
+            }
+            // Reading does not use them up: they drain whole after.
+            assert_eq!(drained(spill, 1 << 20).unwrap().concat(), all);
+        }
+    }
+
+    /// A lazy store with a threshold other than its block makes its file once the threshold
+    /// is reached (writing all it has), then writes whole blocks.
+    #[test]
+    fn the_file_is_made_at_the_threshold_then_written_in_blocks() {
+        let mut spill = Spill::lazy_after(3 * BLOCK, BLOCK);
+        spill.append(&[1; 3 * BLOCK - 1]);
+        assert!(!spill.uses_file());
+        spill.append(&[2]);
+        assert!(matches!(spill.place, Place::File { written, .. } if written == 3 * BLOCK as u64));
+        spill.append(&[3; BLOCK - 1]);
+        assert!(matches!(spill.place, Place::File { written, .. } if written == 3 * BLOCK as u64));
+        spill.append(&[4]);
+        assert!(matches!(spill.place, Place::File { written, .. } if written == 4 * BLOCK as u64));
+    }
+
+    /// A file found shorter than what was written to it (cut by another hand): the reader
+    /// says so, never handing fewer bytes as all of them.
+    #[test]
+    fn a_file_cut_short_is_an_error_to_its_reader() {
+        let path = tempfile::NamedTempFile::new().unwrap();
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path.path())
+            .unwrap();
+        let mut spill = Spill::in_file(BLOCK, file);
+        spill.append(&[6; 3 * BLOCK]);
+        spill.append(&[7; 10]);
+        path.as_file().set_len(BLOCK as u64).unwrap();
+        let mut read = Vec::new();
+        let error = spill.reader().unwrap().read_to_end(&mut read).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::UnexpectedEof);
     }
 
     /// A read past the end (or whose end overflows) is an error from a file and from memory,

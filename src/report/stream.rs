@@ -98,8 +98,8 @@ impl<'w> Builder<'w> {
         }
     }
 
-    /// A finding of the audit not about one receipt, set aside (the error is the
-    /// temporary file's).
+    /// A finding of the audit not about one receipt, set aside (the error: the findings set
+    /// aside can no longer all come back, so the report stops saying why).
     pub fn finding(&mut self, finding: &Finding) -> io::Result<()> {
         self.findings.push(finding)
     }
