@@ -56,17 +56,6 @@ impl std::fmt::Debug for FindingList {
     }
 }
 
-impl From<Vec<Finding>> for FindingList {
-    /// In memory whatever their size (tests and small lists).
-    fn from(findings: Vec<Finding>) -> Self {
-        let mut list = FindingList::over(Spill::in_memory());
-        for finding in &findings {
-            list.encode(finding);
-        }
-        list
-    }
-}
-
 impl FindingList {
     /// A list that moves to a temporary file once its encoded findings reach `budget` bytes.
     pub fn with_budget(budget: usize) -> Self {
