@@ -222,6 +222,24 @@ pub fn accept_frame<'f>(
     accept(frame.bytes, options, session)
 }
 
+/// The frame's line as text, or its `invalid-utf8` refusal at std's first invalid byte.
+fn utf8_line(line_bytes: &[u8]) -> Result<&str, Refusal> {
+    std::str::from_utf8(line_bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        Refusal::new(
+            RefusalCode::InvalidUtf8,
+            Span {
+                start: at,
+                end: at + e.error_len().unwrap_or(1),
+            },
+            format!(
+                "frame is not UTF-8: invalid byte 0x{:02X} at offset {at}",
+                line_bytes[at]
+            ),
+        )
+    })
+}
+
 /// The pipeline itself: the judged line and what it is, or the refusal.
 fn judge<'f>(
     frame_bytes: &'f [u8],
@@ -237,21 +255,12 @@ fn judge<'f>(
     }
     let line_bytes = frame::request_line(frame_bytes);
     // A blank line is ASCII, so reading UTF-8 first refuses exactly the frames it refused
-    // when it came second.
-    let line = std::str::from_utf8(line_bytes).map_err(|e| {
-        let at = e.valid_up_to();
-        Refusal::new(
-            RefusalCode::InvalidUtf8,
-            Span {
-                start: at,
-                end: at + e.error_len().unwrap_or(1),
-            },
-            format!(
-                "frame is not UTF-8: invalid byte 0x{:02X} at offset {at}",
-                line_bytes[at]
-            ),
-        )
-    })?;
+    // when it came second. simdutf8 decides acceptance (it accepts exactly what std does);
+    // std reads again only a line it refuses, and std's error places the refusal.
+    let line = match simdutf8::basic::from_utf8(line_bytes) {
+        Ok(line) => line,
+        Err(_) => utf8_line(line_bytes)?,
+    };
     if line
         .bytes()
         .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
@@ -282,5 +291,52 @@ fn judge<'f>(
                 .map_err(|refusal| refusal.in_era(era))?;
             Ok((line, Judged::Call(Box::new(call))))
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// The whole-line UTF-8 check accepts exactly what std accepts and refuses at std's
+    /// offset with std's span, on lines long enough for the SIMD path, with the bad byte at
+    /// every position around a 64-byte block (seen red with `utf8_line`'s span ending at
+    /// `at + 1` whatever std's error length: the truncated three-byte sequence followed by
+    /// more text then ended a byte early).
+    #[test]
+    fn utf8_check_agrees_with_std_on_accept_and_on_the_refusal() {
+        let bad: [&[u8]; 5] = [b"\xff", b"\xc3", b"\xe2\x82", b"\xc0\xaf", b"\xed\xa0\x80"];
+        for prefix_len in (0..140).step_by(7) {
+            for sequence in bad {
+                let mut line = "é".repeat(prefix_len / 2).into_bytes();
+                line.extend(b"a".repeat(prefix_len % 2));
+                line.extend_from_slice(sequence);
+                line.extend("ü tail".repeat(prefix_len % 11).as_bytes());
+                let std_error = std::str::from_utf8(&line).unwrap_err();
+                let mut frame = line.clone();
+                frame.push(b'\n');
+                let refusal =
+                    accept(&frame, &Options::default(), &mut Session::default()).unwrap_err();
+                assert_eq!(refusal.code, RefusalCode::InvalidUtf8);
+                let at = std_error.valid_up_to();
+                assert_eq!(refusal.span.start, at);
+                assert_eq!(refusal.span.end, at + std_error.error_len().unwrap_or(1));
+                assert_eq!(
+                    refusal.message,
+                    format!(
+                        "frame is not UTF-8: invalid byte 0x{:02X} at offset {at}",
+                        line[at]
+                    )
+                );
+            }
+        }
+        let valid = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\",\"arguments\":{\"x\":\"é\u{10FFFF}\u{FEFF}\"}}}\n";
+        assert!(accept(
+            valid.as_bytes(),
+            &Options::default(),
+            &mut Session::default()
+        )
+        .is_ok());
     }
 }
