@@ -38,6 +38,32 @@ enum Part {
     BottomRightCorner,
 }
 
+/// The parts of each horizontal rule: its start, its fill, between two columns, its end.
+const TOP: [Part; 4] = [
+    Part::TopLeftCorner,
+    Part::TopBorder,
+    Part::TopBorderIntersections,
+    Part::TopRightCorner,
+];
+const HEADER: [Part; 4] = [
+    Part::LeftHeaderIntersection,
+    Part::HeaderLines,
+    Part::MiddleHeaderIntersections,
+    Part::RightHeaderIntersection,
+];
+const ROW: [Part; 4] = [
+    Part::LeftBorderIntersections,
+    Part::HorizontalLines,
+    Part::MiddleIntersections,
+    Part::RightBorderIntersections,
+];
+const BOTTOM: [Part; 4] = [
+    Part::BottomLeftCorner,
+    Part::BottomBorder,
+    Part::BottomBorderIntersections,
+    Part::BottomRightCorner,
+];
+
 /// A preset's glyphs: `None` for a part the style leaves out.
 struct Style([Option<char>; 19]);
 
@@ -152,33 +178,12 @@ pub fn draw(preset: &str, header: &[String], rows: &[Vec<String>]) -> Option<Str
             out.push(style.glyph(end));
         }
     };
-    if style.any(&[
-        Part::TopLeftCorner,
-        Part::TopBorder,
-        Part::TopBorderIntersections,
-        Part::TopRightCorner,
-    ]) {
+    if style.any(&TOP) {
         new_line(&mut out);
-        let parts = [
-            Part::TopLeftCorner,
-            Part::TopBorder,
-            Part::TopBorderIntersections,
-            Part::TopRightCorner,
-        ];
-        rule(&mut out, parts, true);
+        rule(&mut out, TOP, true);
     }
-    let header_rule = style.any(&[
-        Part::LeftHeaderIntersection,
-        Part::HeaderLines,
-        Part::MiddleHeaderIntersections,
-        Part::RightHeaderIntersection,
-    ]);
-    let row_rule = style.any(&[
-        Part::LeftBorderIntersections,
-        Part::HorizontalLines,
-        Part::MiddleIntersections,
-        Part::RightBorderIntersections,
-    ]);
+    let header_rule = style.any(&HEADER);
+    let row_rule = style.any(&ROW);
     let mut lines: Vec<std::str::Split<'_, char>> = Vec::with_capacity(columns);
     let all = std::iter::once(header).chain(rows.iter().map(Vec::as_slice));
     for (index, row) in all.enumerate() {
@@ -212,39 +217,16 @@ pub fn draw(preset: &str, header: &[String], rows: &[Vec<String>]) -> Option<Str
         if index == 0 {
             if header_rule {
                 new_line(&mut out);
-                let parts = [
-                    Part::LeftHeaderIntersection,
-                    Part::HeaderLines,
-                    Part::MiddleHeaderIntersections,
-                    Part::RightHeaderIntersection,
-                ];
-                rule(&mut out, parts, false);
+                rule(&mut out, HEADER, false);
             }
         } else if !last && row_rule {
             new_line(&mut out);
-            let parts = [
-                Part::LeftBorderIntersections,
-                Part::HorizontalLines,
-                Part::MiddleIntersections,
-                Part::RightBorderIntersections,
-            ];
-            rule(&mut out, parts, false);
+            rule(&mut out, ROW, false);
         }
     }
-    if style.any(&[
-        Part::BottomLeftCorner,
-        Part::BottomBorder,
-        Part::BottomBorderIntersections,
-        Part::BottomRightCorner,
-    ]) {
+    if style.any(&BOTTOM) {
         new_line(&mut out);
-        let parts = [
-            Part::BottomLeftCorner,
-            Part::BottomBorder,
-            Part::BottomBorderIntersections,
-            Part::BottomRightCorner,
-        ];
-        rule(&mut out, parts, true);
+        rule(&mut out, BOTTOM, true);
     }
     Some(out)
 }
