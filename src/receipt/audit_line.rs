@@ -140,4 +140,32 @@ mod tests {
             "15988675559853727781"
         );
     }
+
+    /// A certificate whose `certHash` is not the hash of its parts is named, with the hash it
+    /// should have; members missing are named too. The receipt-level tests change one copy of
+    /// the certificates, which the comparison with the audit line also catches: this is the
+    /// test of a forgery consistent in both copies. Seen red under cargo-mutants'
+    /// `cert_hash_problem` → `None`, which the whole suite missed before (session 9).
+    #[test]
+    fn a_certificate_whose_hash_is_not_its_parts_is_named() {
+        let cert = |hash: &str| {
+            format!(
+                r#"{{"kernel":"safety","verdict":"allow","reason":"explicit policy allow","certHash":"{hash}"}}"#
+            )
+        };
+        let good = cert("15988675559853727781");
+        let (node, _) = tree::read(&good).unwrap();
+        assert_eq!(cert_hash_problem(&node), None);
+        let forged = cert("15988675559853727782");
+        let (node, _) = tree::read(&forged).unwrap();
+        assert_eq!(
+            cert_hash_problem(&node).as_deref(),
+            Some("certHash 15988675559853727782 should be 15988675559853727781")
+        );
+        let (node, _) = tree::read(r#"{"kernel":"safety","verdict":"allow"}"#).unwrap();
+        assert_eq!(
+            cert_hash_problem(&node).as_deref(),
+            Some("certificate members missing")
+        );
+    }
 }

@@ -217,6 +217,32 @@ fn every_content_check_reports_its_code() {
     }
 }
 
+/// An approved receipt whose framed subject length alone differs from its approval
+/// statement's (the subject hash still agrees): the statement is refused for it, besides
+/// object A. Seen red under cargo-mutants' `||` → `&&` in `check_approval_statement`, which
+/// the whole suite missed before (session 9): a statement then had to be wrong in both its
+/// subject hash and its length to be refused.
+#[test]
+fn an_approval_for_another_subject_length_is_refused() {
+    let dir = receipt_dir(NEW, &[]);
+    let mut map = load(L3_APPROVED);
+    let length = map["framed_subject_length"].as_u64().unwrap();
+    map.insert("framed_subject_length".into(), Value::from(length + 1));
+    write_signed(dir.path(), 0, map);
+    let run = pinned(dir.path());
+    expect(&run, Code::ApprovalStatementInvalid, 1);
+    let statement = run
+        .findings
+        .iter()
+        .find(|f| f["code"] == Code::ApprovalStatementInvalid.as_str())
+        .unwrap();
+    let message = statement["message"].as_str().unwrap();
+    assert!(
+        message.contains("subject_sha256/subject_length are not the framed subject"),
+        "{message}"
+    );
+}
+
 /// Receipts with wrong member types under a valid, pinned signature (hostile input):
 /// `verify receipt` and `audit` both report `malformed-receipt` naming the member, exit 1,
 /// and never call the receipt authenticated.
