@@ -96,6 +96,7 @@ impl ChainLines {
     }
 
     /// Whether the bytes are in a file (not in this process's memory).
+    #[cfg(test)]
     pub fn in_file(&self) -> bool {
         self.store.uses_file()
     }

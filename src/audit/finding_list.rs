@@ -82,6 +82,7 @@ impl FindingList {
     }
 
     /// Whether the list is (partly) in its temporary file.
+    #[cfg(test)]
     pub fn in_file(&self) -> bool {
         self.store.uses_file()
     }
