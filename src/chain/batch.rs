@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 use std::ops::Range;
 
 /// Decoded text after which a batch is handed over.
-pub(super) const BATCH_BYTES: usize = 256 * 1024;
+pub(super) const BATCH_BYTES: usize = 1024 * 1024;
 
 /// A batch grown past this by one very large entry gives the memory back when it is reused.
 const KEEP_BYTES: usize = 4 * BATCH_BYTES;

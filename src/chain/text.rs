@@ -12,11 +12,18 @@ use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 
 /// How much is read from the input at a time, at most; reads start at [`FIRST_CHUNK`] and
 /// double, so a small input costs a small buffer.
-const CHUNK: usize = 256 * 1024;
+const CHUNK: usize = 1024 * 1024;
 const FIRST_CHUNK: usize = 4 * 1024;
 
 /// Pieces read ahead and not yet taken, at most.
 const AHEAD: usize = 2;
+
+/// Bytes kept free before each piece [`ReadAhead`] reads, so that [`Text::compact`] can put
+/// the unread end of the text there and take the piece's buffer as the text, instead of
+/// copying the piece onto the end of the text (a copy of the whole input, 4 % of a sealed
+/// log's check; docs/performance.md, "Issue 40, phase 11"). An entry is a few hundred bytes
+/// to tens of kilobytes, so the unread end nearly always fits.
+pub(super) const HEADROOM: usize = 64 * 1024;
 
 /// One read's worth of input, in order.
 pub(super) enum Piece<'a> {
@@ -30,6 +37,17 @@ pub(super) enum Piece<'a> {
 pub(super) trait Source {
     /// The next piece of the input; `None` at its end.
     fn next_piece(&mut self) -> io::Result<Option<Piece<'_>>>;
+
+    /// The next piece as a buffer the caller keeps, when it is UTF-8 as a whole: its text
+    /// starts at [`HEADROOM`], after as many NUL bytes. `None` when the source cannot hand
+    /// pieces over, at the end of the input, or when what comes next is not such text (another
+    /// piece, the end, a read error: [`Source::next_piece`] still gives it).
+    fn next_text(&mut self) -> Option<String> {
+        None
+    }
+
+    /// A buffer handed over by [`Source::next_text`] and no longer needed, to read into again.
+    fn give_back(&mut self, _buffer: String) {}
 }
 
 /// The reader, read on the caller's thread.
@@ -80,6 +98,8 @@ enum Ahead {
 
 /// The reader, read on a thread of its own, [`AHEAD`] pieces ahead of the caller: the kernel's
 /// copy of the input and the UTF-8 check of each piece run there, beside the caller's work.
+/// Each piece is read into a buffer after [`HEADROOM`] NUL bytes, so that it can be handed
+/// over whole ([`Source::next_text`]).
 /// The thread is not joined: it ends at the end of the input, at a read error, or at its next
 /// piece once the source is dropped (a reader that blocks, standard input left open, keeps it
 /// waiting until the process ends, never the caller), which is why the reader is `'static`.
@@ -89,6 +109,9 @@ pub(super) struct ReadAhead {
     spent: Sender<Vec<u8>>,
     /// The piece being lent out.
     current: Option<Ahead>,
+    /// What was received and not yet lent out ([`Source::next_text`] declined it).
+    pending: Option<io::Result<Ahead>>,
+    /// The end of the input was received.
     ended: bool,
 }
 
@@ -103,6 +126,7 @@ impl ReadAhead {
             pieces,
             spent,
             current: None,
+            pending: None,
             ended: false,
         })
     }
@@ -118,12 +142,17 @@ fn read_ahead(
     let mut size = FIRST_CHUNK;
     loop {
         let mut chunk = buffers.try_recv().unwrap_or_default();
-        chunk.resize(size, 0);
-        let piece = match read_into(reader, &mut chunk) {
+        // A buffer given back holds old text: only its headroom is cleared, the read
+        // overwrites the rest and the buffer is cut where the read ends.
+        chunk.truncate(HEADROOM + size);
+        let kept = chunk.len().min(HEADROOM);
+        chunk[..kept].fill(0);
+        chunk.resize(HEADROOM + size, 0);
+        let piece = match read_after_headroom(reader, &mut chunk) {
             Ok(0) => Ok(Ahead::End),
             Ok(n) => {
-                size = chunk.len();
-                chunk.truncate(n);
+                size = chunk.len() - HEADROOM;
+                chunk.truncate(HEADROOM + n);
                 Ok(match String::from_utf8(chunk) {
                     Ok(text) => Ahead::Text(text),
                     Err(e) => Ahead::Bytes(e.into_bytes()),
@@ -138,11 +167,28 @@ fn read_ahead(
     }
 }
 
-impl Source for ReadAhead {
-    fn next_piece(&mut self) -> io::Result<Option<Piece<'_>>> {
+/// [`read_into`] for a buffer whose first [`HEADROOM`] bytes are kept free: reads into the
+/// rest, and doubles the rest (up to [`CHUNK`]) when the read filled it; the bytes read.
+fn read_after_headroom(reader: &mut impl Read, chunk: &mut Vec<u8>) -> io::Result<usize> {
+    let n = loop {
+        match reader.read(&mut chunk[HEADROOM..]) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            other => break other?,
+        }
+    };
+    let size = chunk.len() - HEADROOM;
+    if n == size && n < CHUNK {
+        chunk.resize(HEADROOM + 2 * n, 0);
+    }
+    Ok(n)
+}
+
+impl ReadAhead {
+    /// Gives the buffer of the piece lent out last back to the thread. The thread may be gone
+    /// (the input ended): then the buffer is dropped.
+    fn release_current(&mut self) {
         match self.current.take() {
             Some(Ahead::Text(text)) => {
-                // The thread may be gone (the input ended): then the buffer is dropped.
                 let _ = self.spent.send(text.into_bytes());
             }
             Some(Ahead::Bytes(bytes)) => {
@@ -150,20 +196,56 @@ impl Source for ReadAhead {
             }
             Some(Ahead::End) | None => {}
         }
-        if self.ended {
-            return Ok(None);
-        }
-        // A thread that stopped without saying the input ended is an error, not an end.
-        let piece = self
-            .pieces
-            .recv()
-            .map_err(|_| io::Error::other("the sealed-log input thread stopped"))??;
+    }
+
+    /// The next piece: the one [`Source::next_text`] declined, or the thread's next; `None`
+    /// once the end was received.
+    fn next_ahead(&mut self) -> io::Result<Option<Ahead>> {
+        let piece = match self.pending.take() {
+            Some(received) => received?,
+            None if self.ended => return Ok(None),
+            // A thread that stopped without saying the input ended is an error, not an end.
+            None => self
+                .pieces
+                .recv()
+                .map_err(|_| io::Error::other("the sealed-log input thread stopped"))??,
+        };
         self.ended = matches!(piece, Ahead::End);
+        Ok(Some(piece))
+    }
+}
+
+impl Source for ReadAhead {
+    fn next_piece(&mut self) -> io::Result<Option<Piece<'_>>> {
+        self.release_current();
+        let Some(piece) = self.next_ahead()? else {
+            return Ok(None);
+        };
         Ok(match self.current.insert(piece) {
-            Ahead::Text(text) => Some(Piece::Text(text)),
-            Ahead::Bytes(bytes) => Some(Piece::Bytes(bytes)),
+            Ahead::Text(text) => Some(Piece::Text(&text[HEADROOM..])),
+            Ahead::Bytes(bytes) => Some(Piece::Bytes(&bytes[HEADROOM..])),
             Ahead::End => None,
         })
+    }
+
+    fn next_text(&mut self) -> Option<String> {
+        self.release_current();
+        if self.pending.is_some() || self.ended {
+            return None;
+        }
+        match self.pieces.recv() {
+            Ok(Ok(Ahead::Text(text))) => Some(text),
+            Ok(other) => {
+                self.pending = Some(other);
+                None
+            }
+            // The thread is gone: the next read says so.
+            Err(_) => None,
+        }
+    }
+
+    fn give_back(&mut self, buffer: String) {
+        let _ = self.spent.send(buffer.into_bytes());
     }
 }
 
@@ -173,12 +255,17 @@ pub(super) struct Text<S> {
     raw: Vec<u8>,
     /// Decoded text not yet dropped; `text[pos..]` is unconsumed.
     pub(super) text: String,
-    /// Offset in the whole decoded input of `text[0]`.
+    /// Offset in the whole decoded input of `text[0]`, modulo 2^64: a buffer taken over from
+    /// the source ([`Text::compact`]) starts with headroom that stands before the input's
+    /// first byte, so this can be "negative"; every index read is past the headroom.
     base: usize,
     pub(super) pos: usize,
     eof: bool,
     /// Some input was not UTF-8.
     pub(super) lossy: bool,
+    /// Pieces whose buffer [`Text::compact`] took over.
+    #[cfg(test)]
+    taken_over: usize,
 }
 
 impl<S: Source> Text<S> {
@@ -191,22 +278,50 @@ impl<S: Source> Text<S> {
             pos: 0,
             eof: false,
             lossy: false,
+            #[cfg(test)]
+            taken_over: 0,
         }
     }
 
     /// Offset in the whole decoded input of `text[index]`.
     pub(super) fn offset(&self, index: usize) -> usize {
-        self.base + index
+        self.base.wrapping_add(index)
     }
 
-    /// Drops consumed text once there is a chunk of it, so the buffer stays about one chunk
-    /// plus the value being read, and the copy of what is kept is paid once per chunk.
+    /// Called where no index into `text` is held: once the unread end of the text fits in a
+    /// piece's headroom, takes the next piece's buffer as the text with that end copied just
+    /// before it ([`Source::next_text`]); otherwise drops consumed text once there is a chunk
+    /// of it. Either way the buffer stays about one chunk plus the value being read.
     pub(super) fn compact(&mut self) {
+        let unread = self.text.len() - self.pos;
+        if unread <= HEADROOM && !self.eof && self.raw.is_empty() && self.take_over_next(unread) {
+            return;
+        }
         if self.pos >= CHUNK {
             self.text.drain(..self.pos);
-            self.base += self.pos;
+            self.base = self.base.wrapping_add(self.pos);
             self.pos = 0;
         }
+    }
+
+    /// [`Text::compact`]'s first way; false when the source hands over no piece (then nothing
+    /// changed; a read error is the next read's to report).
+    fn take_over_next(&mut self, unread: usize) -> bool {
+        let Some(mut next) = self.source.next_text() else {
+            return false;
+        };
+        let start = HEADROOM - unread;
+        // Both ranges are at character boundaries: `pos` is one, and the headroom is NUL bytes.
+        next.replace_range(start..HEADROOM, &self.text[self.pos..]);
+        self.base = self.base.wrapping_add(self.pos).wrapping_sub(start);
+        self.pos = start;
+        let spent = std::mem::replace(&mut self.text, next);
+        self.source.give_back(spent);
+        #[cfg(test)]
+        {
+            self.taken_over += 1;
+        }
+        true
     }
 
     /// The byte at `index` of `text`, reading more input as needed; `None` at the end.
@@ -371,5 +486,113 @@ mod tests {
                 assert_eq!(read_ahead(input, step).0, expected, "reads of {step}");
             }
         }
+    }
+
+    /// Reads `text` the way the sealed-log framer does: `compact` where no index is held, then
+    /// a value of the next length in `takes` (the last one shorter at the end), checking that
+    /// each offset counts the text before it. The text read, and how many pieces were taken
+    /// over.
+    fn consume<S: Source>(mut text: Text<S>, takes: &[usize]) -> (String, usize) {
+        let mut read = String::new();
+        for &take in takes.iter().cycle() {
+            text.compact();
+            assert_eq!(
+                text.offset(text.pos),
+                read.len(),
+                "the offset of the cursor"
+            );
+            let start = text.pos;
+            let mut end = start;
+            while end < start + take && text.byte_at(end).unwrap().is_some() {
+                end += 1;
+            }
+            while !text.text.is_char_boundary(end) {
+                end += 1;
+            }
+            if end == start {
+                break;
+            }
+            read.push_str(&text.text[start..end]);
+            text.pos = end;
+        }
+        (read, text.taken_over)
+    }
+
+    /// Read in values of mixed lengths with `compact` between them (some values longer than
+    /// the headroom, so that one does not fit and the text grows instead), directly and read
+    /// ahead, the text is the whole input and the offsets count it. Read ahead, pieces are
+    /// taken over (applying `take_over_next` → `false` by hand turned this red), and only
+    /// pieces that are UTF-8 whole: the others go through the decoding.
+    #[test]
+    fn compacting_between_values_keeps_the_text_and_its_offsets() {
+        let mut mixed = Vec::new();
+        for i in 0..700_000 {
+            match i % 99_991 {
+                0 => mixed.extend_from_slice("\u{e9}".as_bytes()),
+                1 => mixed.push(0xff),
+                2 => mixed.extend_from_slice("\u{1F600}".as_bytes()),
+                _ => mixed.push(b'a' + (i % 26) as u8),
+            }
+        }
+        let ascii: Vec<u8> = (0..3_000_000).map(|i| b'a' + (i % 26) as u8).collect();
+        let takes = [1, 700, 9_000, HEADROOM + 5_000, 40, 3 * HEADROOM];
+        for input in [&mixed[..], &ascii[..]] {
+            let expected = String::from_utf8_lossy(input);
+            for step in [4_096, 65_537, 1 << 20] {
+                let direct = Text::new(Direct::new(Trickle { bytes: input, step }));
+                assert_eq!(consume(direct, &takes), (expected.to_string(), 0));
+                let reader = Trickle {
+                    bytes: io::Cursor::new(input.to_vec()),
+                    step,
+                };
+                let (read, taken_over) =
+                    consume(Text::new(ReadAhead::spawn(reader).unwrap()), &takes);
+                assert_eq!(read, expected, "read ahead in reads of {step}");
+                // Pieces of 4 KiB and up, doubling (17 to 66 of them taken over here).
+                assert!(
+                    taken_over >= 3,
+                    "{taken_over} pieces taken over in reads of {step}"
+                );
+            }
+        }
+    }
+
+    /// A reader that gives `ok` bytes and then fails.
+    struct FailsAfter {
+        ok: usize,
+    }
+
+    impl Read for FailsAfter {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            if self.ok == 0 {
+                return Err(io::Error::other("the disk went away"));
+            }
+            let n = self.ok.min(out.len()).min(1000);
+            out[..n].fill(b'x');
+            self.ok -= n;
+            Ok(n)
+        }
+    }
+
+    /// A read error met while `compact` looks for a piece to take over is not lost: the next
+    /// read reports it, and the text before it was all read (applying `Ok(other) => None` in
+    /// `next_text`, the error dropped, turned this red).
+    #[test]
+    fn a_read_error_met_while_compacting_is_reported_by_the_next_read() {
+        let mut text = Text::new(ReadAhead::spawn(FailsAfter { ok: 10_000 }).unwrap());
+        let mut read = 0;
+        let error = loop {
+            text.compact();
+            match text.byte_at(text.pos) {
+                Ok(Some(_)) => {
+                    text.pos += 1;
+                    read += 1;
+                }
+                Ok(None) => panic!("the error was lost after {read} bytes"),
+                Err(e) => break e,
+            }
+        };
+        assert_eq!(read, 10_000);
+        assert_eq!(error.to_string(), "the disk went away");
     }
 }
