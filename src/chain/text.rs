@@ -521,7 +521,8 @@ mod tests {
     /// Read in values of mixed lengths with `compact` between them (some values longer than
     /// the headroom, so that one does not fit and the text grows instead), directly and read
     /// ahead, the text is the whole input and the offsets count it. Read ahead, pieces are
-    /// taken over (applying `take_over_next` → `false` by hand turned this red), and only
+    /// taken over (never taking one over, `false &&` applied by hand to `compact`'s
+    /// condition, turned this red), and only
     /// pieces that are UTF-8 whole: the others go through the decoding.
     #[test]
     fn compacting_between_values_keeps_the_text_and_its_offsets() {
@@ -575,8 +576,8 @@ mod tests {
     }
 
     /// A read error met while `compact` looks for a piece to take over is not lost: the next
-    /// read reports it, and the text before it was all read (applying `Ok(other) => None` in
-    /// `next_text`, the error dropped, turned this red).
+    /// read reports it, and the text before it was all read (`next_text` dropping what it
+    /// declines, applied by hand, turned this red: another error, and 1,000 bytes lost).
     #[test]
     fn a_read_error_met_while_compacting_is_reported_by_the_next_read() {
         let mut text = Text::new(ReadAhead::spawn(FailsAfter { ok: 10_000 }).unwrap());
