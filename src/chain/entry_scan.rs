@@ -100,8 +100,8 @@ fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
 /// inside a string: an escaped quote every eight bytes or so. So the text is taken 64 bytes
 /// at a time: the positions of every quote, backslash and control character in the block are
 /// found at once, as one bit each ([`block_stops`]: eight independent word tests, no
-/// dependence of one on the last), and the block is decoded stop by stop from that mask
-/// ([`decode_block_by_stops`]), writing ahead into the room past `out`'s text. The last bytes
+/// dependence of one on the last), those a backslash escapes are taken off ([`escaped`]), and
+/// the block is decoded stop by stop from that mask ([`decode_block_by_stops`]), writing ahead into the room past `out`'s text. The last bytes
 /// of the text, where a block and the bytes a copy reads past it no longer fit, go word by
 /// word ([`decode_words`]).
 fn decode_string(bytes: &[u8], mut i: usize, out: &mut Decoded) -> Option<usize> {
@@ -135,7 +135,7 @@ struct Step {
 const WINDOW: usize = 128;
 
 /// Decodes the block at the start of `window` stop by stop, `stops` being its
-/// [`block_stops`], lowest first, into `room` from `w`. The run before each stop is copied as a
+/// [`block_stops`] less the [`escaped`] bytes, lowest first, into `room` from `w`. The run before each stop is copied as a
 /// fixed 32 bytes (64 when it is longer) and the cursor moved by its length, so neither the
 /// copy nor its length is a branch the processor has to guess (a run is 8 bytes or less about
 /// half the time, 32 or less nearly always; cutting a word copy back at each, as before, made
