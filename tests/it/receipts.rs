@@ -334,3 +334,160 @@ fn request_parse_error_beside_the_request_members_is_malformed() {
     );
     assert_eq!(report.status, ReceiptStatus::Failed);
 }
+
+/// The named check of `report`.
+fn check<'r>(report: &'r receipt::ReceiptReport, name: &str) -> &'r receipt::Check {
+    report.checks.iter().find(|c| c.check == name).unwrap()
+}
+
+/// The receipt of fixture-dir that an approval authorized.
+fn approved_fixture() -> Map<String, Value> {
+    receipts_in("fixture-dir")
+        .iter()
+        .map(|f| load(f))
+        .find(|map| {
+            map.get("authorization") == Some(&Value::from("approval"))
+                && map.contains_key("release_frame")
+        })
+        .unwrap()
+}
+
+/// The `approval` member follows from the decision: an approval-authorized ALLOW whose
+/// expiry is not issued_at + the policy TTL, and an `approval` member on a receipt no approval
+/// authorized, are each a decision mismatch under a valid signature (both seen red under
+/// cargo-mutants' `approval_member_problem` → `None`, which no test caught before;
+/// docs/mutants.md, session 10).
+#[test]
+fn an_approval_member_that_does_not_follow_from_the_decision_is_a_decision_mismatch() {
+    let seed = seed("fixture-dir/.seal-receipt-ed25519.key");
+    let pin = pin_of("fixture-dir/.seal-receipt-ed25519.key");
+    let mut map = approved_fixture();
+    let expiry = map["approval"]["expiry"].as_u64().unwrap();
+    map["approval"]["expiry"] = Value::from(expiry + 1);
+    let report = resigned_report(map, &seed, &pin).unwrap();
+    assert_eq!(report.signature.status, receipt::SignatureStatus::Verified);
+    let decision = check(&report, "decision");
+    assert_eq!(decision.code, Some(Code::DecisionMismatch));
+    assert!(
+        decision
+            .detail
+            .contains("approval.expiry is not issued_at + the policy TTL (120000 ms)"),
+        "{}",
+        decision.detail
+    );
+    assert_eq!(report.status, ReceiptStatus::Failed);
+
+    let old = "legacy-vs-current/new/receipts/.seal-receipt-ed25519.key";
+    let (seed, pin) = (self::seed(old), pin_of(old));
+    let mut map = receipts_in("legacy-vs-current/new/receipts")
+        .iter()
+        .map(|f| load(f))
+        .find(|map| map.get("authorization") == Some(&Value::from("explicit_policy_allow")))
+        .unwrap();
+    map.insert("approval".into(), approved_fixture()["approval"].clone());
+    let report = resigned_report(map, &seed, &pin).unwrap();
+    assert_eq!(report.signature.status, receipt::SignatureStatus::Verified);
+    let decision = check(&report, "decision");
+    assert_eq!(decision.code, Some(Code::DecisionMismatch));
+    assert!(
+        decision
+            .detail
+            .contains("approval is present without an approval-authorized ALLOW"),
+        "{}",
+        decision.detail
+    );
+}
+
+/// A release frame is checked by its length and by its digest, each on its own: a frame with
+/// the recorded length and another digest, or the recorded digest and another length, is a
+/// release mismatch under a valid signature (written for cargo-mutants' `||` → `&&` in
+/// `release_result`; docs/mutants.md, session 10).
+#[test]
+fn a_release_frame_is_refused_by_its_length_or_its_digest_alone() {
+    let seed = seed("fixture-dir/.seal-receipt-ed25519.key");
+    let pin = pin_of("fixture-dir/.seal-receipt-ed25519.key");
+    let intact = resigned_report(approved_fixture(), &seed, &pin).unwrap();
+    assert_eq!(check(&intact, "release").status, CheckStatus::Pass);
+    for (member, value) in [
+        ("sha256", Value::from("0".repeat(64))),
+        ("length", Value::from(1)),
+    ] {
+        let mut map = approved_fixture();
+        map["release_frame"][member] = value;
+        let report = resigned_report(map, &seed, &pin).unwrap();
+        assert_eq!(report.signature.status, receipt::SignatureStatus::Verified);
+        let release = check(&report, "release");
+        assert_eq!(release.code, Some(Code::ReleaseMismatch), "{member}");
+        assert_eq!(
+            release.detail, "release_frame length or digest mismatch",
+            "{member}"
+        );
+    }
+}
+
+/// A record_version 3 receipt's `signed_artifacts` has seal-host's shape: an unknown member,
+/// or an encoding other than base64, is a malformed receipt even under a valid signature
+/// (written for cargo-mutants' `v3_shape_problems` → `vec![]`; docs/mutants.md, session 10).
+#[test]
+fn signed_artifacts_out_of_seal_hosts_shape_are_malformed_under_a_valid_signature() {
+    let seed = seed("fixture-dir/.seal-receipt-ed25519.key");
+    let pin = pin_of("fixture-dir/.seal-receipt-ed25519.key");
+    for (member, value, problem) in [
+        (
+            "extra",
+            Value::from("x"),
+            "signed_artifacts has unknown members",
+        ),
+        (
+            "encoding",
+            Value::from("base64url"),
+            "signed_artifacts.encoding is not \"base64\"",
+        ),
+    ] {
+        let mut map = approved_fixture();
+        map["signed_artifacts"][member] = value;
+        let report = resigned_report(map, &seed, &pin).unwrap();
+        assert_eq!(report.signature.status, receipt::SignatureStatus::Verified);
+        let shape = check(&report, "shape");
+        assert_eq!(shape.code, Some(Code::MalformedReceipt), "{member}");
+        assert!(shape.detail.contains(problem), "{member}: {}", shape.detail);
+        assert_eq!(report.status, ReceiptStatus::Failed);
+    }
+}
+
+/// A record_version 2 receipt keeps serde's rendering of its arguments, not the literal the
+/// kernel hashed: arguments holding a non-integer number, at the top, in an array or in a
+/// nested object, leave the target check not evaluated rather than passed or failed on a
+/// re-rendering (written for cargo-mutants' `has_float` → `false` and its deleted match arms;
+/// docs/mutants.md, session 10).
+#[test]
+fn v2_arguments_with_a_non_integer_number_leave_the_target_not_evaluated() {
+    let file = receipts_in("legacy-vs-current/old/receipts")
+        .into_iter()
+        .find(|f| {
+            let map = load(f);
+            map["certs"].as_array().unwrap().iter().any(|c| {
+                c["kernel"] == "safety" && c["reason"].as_str().is_some_and(|r| r.len() == 64)
+            })
+        })
+        .unwrap();
+    let intact = verify(&file, None);
+    assert_eq!(check(&intact, "target").status, CheckStatus::Pass);
+    for arguments in [
+        serde_json::json!({"database": "prod", "limit": 1.5}),
+        serde_json::json!({"database": "prod", "limits": [1, 2.5]}),
+        serde_json::json!({"database": "prod", "options": {"ratio": 0.25}}),
+    ] {
+        let mut map = load(&file);
+        map["arguments"] = arguments.clone();
+        let bytes = serde_json::to_vec_pretty(&map).unwrap();
+        let report = receipt::verify_bytes(&bytes, None, &mut Scratch::default()).unwrap();
+        let target = check(&report, "target");
+        assert_eq!(target.status, CheckStatus::NotEvaluated, "{arguments}");
+        assert!(
+            target.detail.contains("non-integer number"),
+            "{arguments}: {}",
+            target.detail
+        );
+    }
+}
