@@ -354,9 +354,9 @@ fn approved_fixture() -> Map<String, Value> {
 
 /// The `approval` member follows from the decision: an approval-authorized ALLOW whose
 /// expiry is not issued_at + the policy TTL, and an `approval` member on a receipt no approval
-/// authorized, are each a decision mismatch under a valid signature (both seen red under
-/// cargo-mutants' `approval_member_problem` → `None`, which no test caught before;
-/// docs/mutants.md, session 10).
+/// authorized, are each a decision mismatch under a valid signature (seen red with
+/// cargo-mutants' `approval_member_problem` → `None` applied by hand, a mutant no test caught
+/// before; docs/mutants.md, session 10).
 #[test]
 fn an_approval_member_that_does_not_follow_from_the_decision_is_a_decision_mismatch() {
     let seed = seed("fixture-dir/.seal-receipt-ed25519.key");
@@ -400,8 +400,8 @@ fn an_approval_member_that_does_not_follow_from_the_decision_is_a_decision_misma
 
 /// A release frame is checked by its length and by its digest, each on its own: a frame with
 /// the recorded length and another digest, or the recorded digest and another length, is a
-/// release mismatch under a valid signature (written for cargo-mutants' `||` → `&&` in
-/// `release_result`; docs/mutants.md, session 10).
+/// release mismatch under a valid signature (seen red with cargo-mutants' `||` → `&&` in
+/// `release_result` applied by hand; docs/mutants.md, session 10).
 #[test]
 fn a_release_frame_is_refused_by_its_length_or_its_digest_alone() {
     let seed = seed("fixture-dir/.seal-receipt-ed25519.key");
@@ -427,7 +427,8 @@ fn a_release_frame_is_refused_by_its_length_or_its_digest_alone() {
 
 /// A record_version 3 receipt's `signed_artifacts` has seal-host's shape: an unknown member,
 /// or an encoding other than base64, is a malformed receipt even under a valid signature
-/// (written for cargo-mutants' `v3_shape_problems` → `vec![]`; docs/mutants.md, session 10).
+/// (seen red with cargo-mutants' `v3_shape_problems` → `vec![]` applied by hand;
+/// docs/mutants.md, session 10).
 #[test]
 fn signed_artifacts_out_of_seal_hosts_shape_are_malformed_under_a_valid_signature() {
     let seed = seed("fixture-dir/.seal-receipt-ed25519.key");
@@ -458,8 +459,8 @@ fn signed_artifacts_out_of_seal_hosts_shape_are_malformed_under_a_valid_signatur
 /// A record_version 2 receipt keeps serde's rendering of its arguments, not the literal the
 /// kernel hashed: arguments holding a non-integer number, at the top, in an array or in a
 /// nested object, leave the target check not evaluated rather than passed or failed on a
-/// re-rendering (written for cargo-mutants' `has_float` → `false` and its deleted match arms;
-/// docs/mutants.md, session 10).
+/// re-rendering (seen red with cargo-mutants' `has_float` → `false`, and with its array arm
+/// deleted, applied by hand; docs/mutants.md, session 10).
 #[test]
 fn v2_arguments_with_a_non_integer_number_leave_the_target_not_evaluated() {
     let file = receipts_in("legacy-vs-current/old/receipts")
