@@ -637,4 +637,22 @@ mod tests {
         let (read, _) = consume(Text::new(ReadAhead::spawn(reader).unwrap()), &[700]);
         assert_eq!(read, expected);
     }
+
+    /// However long the input, the text read ahead stays about a piece of at most [`CHUNK`]
+    /// after its headroom: the read size doubles up to [`CHUNK`] and no further (seen red with
+    /// `read_after_headroom`'s `&&` → `||` applied by hand: the pieces then double without end,
+    /// a cargo-mutants miss in session 10).
+    #[test]
+    fn the_text_read_ahead_stays_a_chunk_long_whatever_the_input() {
+        let input: Vec<u8> = (0..9 << 20).map(|i| b'a' + (i % 26) as u8).collect();
+        let mut text = Text::new(ReadAhead::spawn(io::Cursor::new(input.clone())).unwrap());
+        let mut longest = 0;
+        while text.byte_at(text.pos).unwrap().is_some() {
+            text.compact();
+            longest = longest.max(text.text.len());
+            text.pos = (text.pos + 5_000).min(text.text.len());
+        }
+        assert_eq!(text.offset(text.pos), input.len());
+        assert!(longest <= HEADROOM + CHUNK + 5_000, "{longest}");
+    }
 }
