@@ -340,6 +340,21 @@ fn check<'r>(report: &'r receipt::ReceiptReport, name: &str) -> &'r receipt::Che
     report.checks.iter().find(|c| c.check == name).unwrap()
 }
 
+/// Asserts that `report`'s signature verified and its `name` check still failed with `code`,
+/// its detail saying `detail`, so the receipt failed.
+fn assert_signed_and_refused(
+    report: &receipt::ReceiptReport,
+    name: &str,
+    code: Code,
+    detail: &str,
+) {
+    assert_eq!(report.signature.status, receipt::SignatureStatus::Verified);
+    let check = check(report, name);
+    assert_eq!(check.code, Some(code), "{name}: {}", check.detail);
+    assert!(check.detail.contains(detail), "{name}: {}", check.detail);
+    assert_eq!(report.status, ReceiptStatus::Failed);
+}
+
 /// The receipt of fixture-dir that an approval authorized.
 fn approved_fixture() -> Map<String, Value> {
     receipts_in("fixture-dir")
@@ -364,18 +379,12 @@ fn an_approval_member_that_does_not_follow_from_the_decision_is_a_decision_misma
     let mut map = approved_fixture();
     let expiry = map["approval"]["expiry"].as_u64().unwrap();
     map["approval"]["expiry"] = Value::from(expiry + 1);
-    let report = resigned_report(map, &seed, &pin).unwrap();
-    assert_eq!(report.signature.status, receipt::SignatureStatus::Verified);
-    let decision = check(&report, "decision");
-    assert_eq!(decision.code, Some(Code::DecisionMismatch));
-    assert!(
-        decision
-            .detail
-            .contains("approval.expiry is not issued_at + the policy TTL (120000 ms)"),
-        "{}",
-        decision.detail
+    assert_signed_and_refused(
+        &resigned_report(map, &seed, &pin).unwrap(),
+        "decision",
+        Code::DecisionMismatch,
+        "approval.expiry is not issued_at + the policy TTL (120000 ms)",
     );
-    assert_eq!(report.status, ReceiptStatus::Failed);
 
     let old = "legacy-vs-current/new/receipts/.seal-receipt-ed25519.key";
     let (seed, pin) = (self::seed(old), pin_of(old));
@@ -385,16 +394,11 @@ fn an_approval_member_that_does_not_follow_from_the_decision_is_a_decision_misma
         .find(|map| map.get("authorization") == Some(&Value::from("explicit_policy_allow")))
         .unwrap();
     map.insert("approval".into(), approved_fixture()["approval"].clone());
-    let report = resigned_report(map, &seed, &pin).unwrap();
-    assert_eq!(report.signature.status, receipt::SignatureStatus::Verified);
-    let decision = check(&report, "decision");
-    assert_eq!(decision.code, Some(Code::DecisionMismatch));
-    assert!(
-        decision
-            .detail
-            .contains("approval is present without an approval-authorized ALLOW"),
-        "{}",
-        decision.detail
+    assert_signed_and_refused(
+        &resigned_report(map, &seed, &pin).unwrap(),
+        "decision",
+        Code::DecisionMismatch,
+        "approval is present without an approval-authorized ALLOW",
     );
 }
 
@@ -414,13 +418,11 @@ fn a_release_frame_is_refused_by_its_length_or_its_digest_alone() {
     ] {
         let mut map = approved_fixture();
         map["release_frame"][member] = value;
-        let report = resigned_report(map, &seed, &pin).unwrap();
-        assert_eq!(report.signature.status, receipt::SignatureStatus::Verified);
-        let release = check(&report, "release");
-        assert_eq!(release.code, Some(Code::ReleaseMismatch), "{member}");
-        assert_eq!(
-            release.detail, "release_frame length or digest mismatch",
-            "{member}"
+        assert_signed_and_refused(
+            &resigned_report(map, &seed, &pin).unwrap(),
+            "release",
+            Code::ReleaseMismatch,
+            "release_frame length or digest mismatch",
         );
     }
 }
@@ -447,12 +449,12 @@ fn signed_artifacts_out_of_seal_hosts_shape_are_malformed_under_a_valid_signatur
     ] {
         let mut map = approved_fixture();
         map["signed_artifacts"][member] = value;
-        let report = resigned_report(map, &seed, &pin).unwrap();
-        assert_eq!(report.signature.status, receipt::SignatureStatus::Verified);
-        let shape = check(&report, "shape");
-        assert_eq!(shape.code, Some(Code::MalformedReceipt), "{member}");
-        assert!(shape.detail.contains(problem), "{member}: {}", shape.detail);
-        assert_eq!(report.status, ReceiptStatus::Failed);
+        assert_signed_and_refused(
+            &resigned_report(map, &seed, &pin).unwrap(),
+            "shape",
+            Code::MalformedReceipt,
+            problem,
+        );
     }
 }
 
