@@ -521,9 +521,9 @@ mod tests {
     /// Read in values of mixed lengths with `compact` between them (some values longer than
     /// the headroom, so that one does not fit and the text grows instead), directly and read
     /// ahead, the text is the whole input and the offsets count it. Read ahead, pieces are
-    /// taken over (never taking one over, `false &&` applied by hand to `compact`'s
-    /// condition, turned this red), and only
-    /// pieces that are UTF-8 whole: the others go through the decoding.
+    /// taken over (never taking one over, `false &&` applied by hand to `compact`'s condition,
+    /// turned this red); a piece that is not UTF-8 as a whole is decoded instead, to the same
+    /// text.
     #[test]
     fn compacting_between_values_keeps_the_text_and_its_offsets() {
         let mut mixed = Vec::new();
