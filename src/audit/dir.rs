@@ -618,6 +618,20 @@ mod tests {
     use super::*;
 
     /// Files named as seal-host names none.
+    /// Files named with the canonical hash given for each (none: the name carries none).
+    struct Named(Vec<Option<[u8; 32]>>);
+    impl Files for Named {
+        fn path(&self, file: u32) -> PathBuf {
+            PathBuf::from(format!("f{file}"))
+        }
+        fn counter(&self, _: u32) -> Option<u64> {
+            None
+        }
+        fn name_hash(&self, file: u32) -> Option<[u8; 32]> {
+            self.0[file as usize]
+        }
+    }
+
     struct Unnamed;
     impl Files for Unnamed {
         fn path(&self, file: u32) -> PathBuf {
@@ -710,18 +724,6 @@ mod tests {
     /// the map's.
     #[test]
     fn named_frames_give_the_findings_a_map_of_every_receipt_gives() {
-        struct Named(Vec<Option<[u8; 32]>>);
-        impl Files for Named {
-            fn path(&self, file: u32) -> PathBuf {
-                PathBuf::from(format!("f{file}"))
-            }
-            fn counter(&self, _: u32) -> Option<u64> {
-                None
-            }
-            fn name_hash(&self, file: u32) -> Option<[u8; 32]> {
-                self.0[file as usize]
-            }
-        }
         let digest = |byte: u8| crate::digest::hex_lower(&[byte; 32]);
         let receipts = |names: &[Option<[u8; 32]>]| {
             let state = DirState::default();
@@ -777,6 +779,46 @@ mod tests {
             "canonical_request_sha256 {} names 40 receipts of 2 distinct frames",
             digest(2)
         )));
+    }
+
+    /// A hash that only named receipts carry, with nothing in the map: two receipts of two
+    /// distinct frames share it, two of one frame do not (seen red with each of cargo-mutants'
+    /// session-10 misses in `distinct_here` applied by hand: `<` → `<=` or `==`, `1 +` → `1 *`,
+    /// the frames' `!=` → `==`; each skipped the run of two frames, so the finding was lost).
+    #[test]
+    fn two_named_receipts_of_two_frames_share_their_hash() {
+        let state = DirState::default();
+        let hash = [7u8; 32];
+        let frame = |byte: u8| crate::digest::hex_lower(&[byte; 32]);
+        for (frames, distinct) in [(vec![1, 2], 2), (vec![1, 1], 1), (vec![2, 1, 2], 2)] {
+            let mut receipts = Receipts::default();
+            receipts.reserve(frames.len(), &state);
+            for (file, &byte) in frames.iter().enumerate() {
+                let observed = Observed {
+                    canonical_request_sha256: Some(crate::digest::hex_lower(&hash)),
+                    framed_subject_sha256: Some(frame(byte)),
+                    ..Observed::default()
+                };
+                receipts.add(file as u32, Some(&hash), observed, &state);
+            }
+            assert!(receipts.frames.is_empty(), "every receipt is named");
+            let names = Named(vec![Some(hash); frames.len()]);
+            let found = shared_canonical_hashes(Path::new("d"), &mut receipts, &names);
+            let messages: Vec<&str> = found.iter().map(|f| f.message.as_str()).collect();
+            if distinct == 1 {
+                assert!(messages.is_empty(), "{messages:?}");
+            } else {
+                let expected = format!(
+                    "canonical_request_sha256 {} names {} receipts of 2 distinct frames",
+                    crate::digest::hex_lower(&hash),
+                    frames.len()
+                );
+                assert!(
+                    messages.len() == 1 && messages[0].starts_with(&expected),
+                    "{messages:?}"
+                );
+            }
+        }
     }
 
     #[test]
