@@ -66,24 +66,26 @@ impl<R: Read> Direct<R> {
     }
 }
 
-/// Reads once into `chunk`, retrying an interrupted read, and doubles `chunk` (up to
-/// [`CHUNK`]) when the read filled it; the bytes read.
-fn read_into(reader: &mut impl Read, chunk: &mut Vec<u8>) -> io::Result<usize> {
+/// Reads once into `chunk` past its first `kept` bytes (0, or [`HEADROOM`] for
+/// [`ReadAhead`]'s pieces), retrying an interrupted read, and doubles that part of `chunk` (up
+/// to [`CHUNK`]) when the read filled it; the bytes read.
+fn read_into(reader: &mut impl Read, chunk: &mut Vec<u8>, kept: usize) -> io::Result<usize> {
     let n = loop {
-        match reader.read(chunk) {
+        match reader.read(&mut chunk[kept..]) {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             other => break other?,
         }
     };
-    if n == chunk.len() && n < CHUNK {
-        chunk.resize(2 * n, 0);
+    let size = chunk.len() - kept;
+    if n == size && n < CHUNK {
+        chunk.resize(kept + 2 * n, 0);
     }
     Ok(n)
 }
 
 impl<R: Read> Source for Direct<R> {
     fn next_piece(&mut self) -> io::Result<Option<Piece<'_>>> {
-        let n = read_into(&mut self.reader, &mut self.chunk)?;
+        let n = read_into(&mut self.reader, &mut self.chunk, 0)?;
         Ok((n > 0).then(|| Piece::Bytes(&self.chunk[..n])))
     }
 }
@@ -148,7 +150,7 @@ fn read_ahead(
         let kept = chunk.len().min(HEADROOM);
         chunk[..kept].fill(0);
         chunk.resize(HEADROOM + size, 0);
-        let piece = match read_after_headroom(reader, &mut chunk) {
+        let piece = match read_into(reader, &mut chunk, HEADROOM) {
             Ok(0) => Ok(Ahead::End),
             Ok(n) => {
                 size = chunk.len() - HEADROOM;
@@ -165,22 +167,6 @@ fn read_ahead(
             return;
         }
     }
-}
-
-/// [`read_into`] for a buffer whose first [`HEADROOM`] bytes are kept free: reads into the
-/// rest, and doubles the rest (up to [`CHUNK`]) when the read filled it; the bytes read.
-fn read_after_headroom(reader: &mut impl Read, chunk: &mut Vec<u8>) -> io::Result<usize> {
-    let n = loop {
-        match reader.read(&mut chunk[HEADROOM..]) {
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            other => break other?,
-        }
-    };
-    let size = chunk.len() - HEADROOM;
-    if n == size && n < CHUNK {
-        chunk.resize(HEADROOM + 2 * n, 0);
-    }
-    Ok(n)
 }
 
 impl ReadAhead {
@@ -624,7 +610,7 @@ mod tests {
     }
 
     /// An interrupted read is read again, directly and read ahead: the text is the whole
-    /// input (seen red with the retry's guard → `false` applied by hand to `read_after_headroom`,
+    /// input (seen red with the retry's guard → `false` applied by hand to `read_into`,
     /// cargo-mutants' miss in session 10).
     #[test]
     fn an_interrupted_read_is_read_again() {
@@ -640,7 +626,7 @@ mod tests {
 
     /// However long the input, the text read ahead stays about a piece of at most [`CHUNK`]
     /// after its headroom: the read size doubles up to [`CHUNK`] and no further (seen red with
-    /// `read_after_headroom`'s `&&` → `||` applied by hand: the pieces then double without end,
+    /// `read_into`'s `&&` → `||` applied by hand: the pieces then double without end,
     /// a cargo-mutants miss in session 10).
     #[test]
     fn the_text_read_ahead_stays_a_chunk_long_whatever_the_input() {
