@@ -136,7 +136,7 @@ impl HeadChain {
             hasher.update(self.head);
             hasher.update([0x1f]);
             hasher.update(payload);
-            hex_into(&hasher.finalize_reset().into(), &mut self.head);
+            crate::digest::hex_lower_into(&hasher.finalize_reset().into(), &mut self.head);
             let recorded = entry.head.clone().map(|head| &decoded[head]);
             let ok = recorded == Some(&self.head[..]);
             let index = self.chained;
@@ -164,28 +164,6 @@ impl HeadChain {
             }
         }
         Ok(())
-    }
-}
-
-/// `digest` in lowercase hex, as `hex::encode` writes it. Four bytes at a time in a word, with
-/// no table: once per entry on the chaining thread, where a byte-by-byte table encoder was 3 %
-/// of a sealed log's check (docs/performance.md, "Issue 40, phase 11").
-fn hex_into(digest: &[u8; 32], out: &mut [u8; 64]) {
-    const LOW_NIBBLES: u64 = 0x0f0f_0f0f_0f0f_0f0f;
-    for (four, digits) in digest.chunks_exact(4).zip(out.chunks_exact_mut(8)) {
-        let mut word = [0u8; 4];
-        word.copy_from_slice(four);
-        // Byte k of the four moved to bits 16k..16k+8 of the word.
-        let mut spread = u64::from(u32::from_le_bytes(word));
-        spread = (spread | spread << 16) & 0x0000_ffff_0000_ffff;
-        spread = (spread | spread << 8) & 0x00ff_00ff_00ff_00ff;
-        // Digit 2k (the high nibble of byte k) in byte 2k, digit 2k + 1 in byte 2k + 1.
-        let nibbles = (spread >> 4 | spread << 8) & LOW_NIBBLES;
-        // '0' + n, and 'a' - '0' - 10 more where n > 9 (n + 6 carries into bit 4 exactly
-        // then; no byte carries into the next).
-        let letters = ((nibbles + 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101;
-        let ascii = nibbles + 0x3030_3030_3030_3030 + letters * 39;
-        digits.copy_from_slice(&ascii.to_le_bytes());
     }
 }
 
@@ -253,24 +231,6 @@ mod tests {
             .unwrap();
         assert_eq!((chain.chained, chain.bad_entries), (1, 0));
         assert_eq!(chain.head(), heads[0]);
-    }
-
-    /// [`hex_into`] against `hex::encode` for every byte value at every position of a digest.
-    #[test]
-    fn hex_into_writes_what_hex_encode_writes() {
-        for at in 0..32 {
-            for value in 0..=u8::MAX {
-                let mut digest: [u8; 32] = std::array::from_fn(|k| (k * 37) as u8);
-                digest[at] = value;
-                let mut out = [0u8; 64];
-                hex_into(&digest, &mut out);
-                assert_eq!(
-                    std::str::from_utf8(&out).unwrap(),
-                    hex::encode(digest),
-                    "{value} at {at}"
-                );
-            }
-        }
     }
 
     /// A batch is handed over once it holds [`BATCH_BYTES`] of text, which is what keeps the
