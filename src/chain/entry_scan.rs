@@ -95,15 +95,15 @@ fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// Decodes the string whose text starts at `i` (past its opening quote) onto `out`, checking
-/// it as the parser does; returns where it ends (past its closing quote). A payload is JSON
-/// inside a string: an escaped quote every eight bytes or so. So the text is taken 64 bytes
-/// at a time: the positions of every quote, backslash and control character in the block are
-/// found at once, as one bit each ([`block_stops`]: eight independent word tests, no
-/// dependence of one on the last), those a backslash escapes are taken off ([`escaped`]), and
-/// the block is decoded stop by stop from that mask ([`decode_block_by_stops`]), writing ahead into the room past `out`'s text. The last bytes
-/// of the text, where a block and the bytes a copy reads past it no longer fit, go word by
-/// word ([`decode_words`]).
+/// Decodes the string whose text starts at `i` (past its opening quote) onto `out`, checking it as
+/// the parser does; returns where it ends (past its closing quote). A payload is JSON inside a
+/// string: an escaped quote every eight bytes or so. So the text is taken 64 bytes at a time: the
+/// positions of every quote, backslash and control character in the block are found at once, as one
+/// bit each ([`block_stops`]: eight independent word tests, no dependence of one on the last),
+/// those a backslash escapes are taken off ([`escaped`]), and the block is decoded stop by stop
+/// from that mask ([`decode_block_by_stops`]), writing ahead into the room past `out`'s text. The
+/// last bytes of the text, where a block and the bytes a copy reads past it no longer fit, go word
+/// by word ([`decode_words`]).
 fn decode_string(bytes: &[u8], mut i: usize, out: &mut Decoded) -> Option<usize> {
     // A block and the 64 bytes after it: every fixed copy reads within this window.
     while let Some(window) = bytes.get(i..).and_then(<[u8]>::first_chunk::<WINDOW>) {
@@ -134,13 +134,13 @@ struct Step {
 /// What [`decode_string`] reads at a time: a block and what a copy from its last byte reads.
 const WINDOW: usize = 128;
 
-/// Decodes the block at the start of `window` stop by stop, `stops` being its
-/// [`block_stops`] less the [`escaped`] bytes, lowest first, into `room` from `w`. The run before each stop is copied as a
-/// fixed 32 bytes (64 when it is longer) and the cursor moved by its length, so neither the
-/// copy nor its length is a branch the processor has to guess (a run is 8 bytes or less about
-/// half the time, 32 or less nearly always; cutting a word copy back at each, as before, made
-/// the run's length a mispredicted branch and each copy a call); a one-letter escape is a
-/// table load and one byte. `None` for what the parser refuses or decodes itself.
+/// Decodes the block at the start of `window` stop by stop, `stops` being its [`block_stops`] less
+/// the [`escaped`] bytes, lowest first, into `room` from `w`. The run before each stop is copied as
+/// a fixed 32 bytes (64 when it is longer) and the cursor moved by its length, so neither the copy
+/// nor its length is a branch the processor has to guess (a run is 8 bytes or less about half the
+/// time, 32 or less nearly always; cutting a word copy back at each, as before, made the run's
+/// length a mispredicted branch and each copy a call); a one-letter escape is a table load and one
+/// byte. `None` for what the parser refuses or decodes itself.
 fn decode_block_by_stops(
     window: &[u8; WINDOW],
     mut stops: u64,

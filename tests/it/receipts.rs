@@ -325,7 +325,7 @@ fn request_parse_error_beside_the_request_members_is_malformed() {
         Value::from("EOF while parsing"),
     );
     let report = resigned_report(map, &seed, &pin).unwrap();
-    let shape = report.checks.iter().find(|c| c.check == "shape").unwrap();
+    let shape = check(&report, "shape");
     assert_eq!(shape.status, CheckStatus::Fail);
     assert!(
         shape.detail.contains("request_parse_error is present together with tool, arguments, args_hash, effect_view, canonical_request, canonical_request_sha256"),
