@@ -617,8 +617,8 @@ fn file_name(path: &Path) -> String {
 mod tests {
     use super::*;
 
-    /// Files named as seal-host names none.
-    /// Files named with the canonical hash given for each (none: the name carries none).
+    /// Files named with the canonical hash given for each; a file past the list, or given
+    /// none, has a name that carries no hash.
     struct Named(Vec<Option<[u8; 32]>>);
     impl Files for Named {
         fn path(&self, file: u32) -> PathBuf {
@@ -628,22 +628,12 @@ mod tests {
             None
         }
         fn name_hash(&self, file: u32) -> Option<[u8; 32]> {
-            self.0[file as usize]
+            self.0.get(file as usize).copied().flatten()
         }
     }
 
-    struct Unnamed;
-    impl Files for Unnamed {
-        fn path(&self, file: u32) -> PathBuf {
-            PathBuf::from(format!("f{file}"))
-        }
-        fn counter(&self, _: u32) -> Option<u64> {
-            None
-        }
-        fn name_hash(&self, _: u32) -> Option<[u8; 32]> {
-            None
-        }
-    }
+    /// Files named as seal-host names none.
+    const UNNAMED: Named = Named(Vec::new());
 
     #[test]
     fn what_is_kept_per_receipt_is_small() {
@@ -768,7 +758,7 @@ mod tests {
         let unnamed = vec![None; names.len()];
         let mut all_in_map = receipts(&unnamed);
         assert!(all_in_map.named_frames.is_empty());
-        let expected = shared_canonical_hashes(Path::new("d"), &mut all_in_map, &Unnamed);
+        let expected = shared_canonical_hashes(Path::new("d"), &mut all_in_map, &UNNAMED);
         let messages = |findings: &[Finding]| -> Vec<String> {
             findings.iter().map(|f| f.message.clone()).collect()
         };
@@ -840,7 +830,7 @@ mod tests {
         assert_eq!(receipts.session(&receipts.facts[1]), Some("s2"));
         assert!(receipts.chain.is_none());
         assert!(receipts.operations.present.is_empty());
-        let findings = shared_canonical_hashes(Path::new("d"), &mut receipts, &Unnamed);
+        let findings = shared_canonical_hashes(Path::new("d"), &mut receipts, &UNNAMED);
         assert_eq!(findings.len(), 1);
         assert_eq!(
             findings[0].message,
