@@ -46,4 +46,5 @@ pub mod wire;
 // Seal V2: canonical reader/serializer, typed targets, V2.3 effect envelopes.
 pub mod envelope;
 pub mod typed;
+pub mod utf8;
 pub mod v2;

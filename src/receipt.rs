@@ -271,7 +271,7 @@ fn parse_with_step<'b>(
     bytes: &'b [u8],
     payloads: &mut duplicates::PayloadMemo,
 ) -> Result<(Members<'b>, StepRead), ReadProblem> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
+    let text = crate::utf8::str_of(bytes).map_err(|e| {
         not_text(bytes).unwrap_or_else(|| ReadProblem {
             code: Code::NotUtf8,
             message: format!("invalid UTF-8 at byte {}", e.valid_up_to()),

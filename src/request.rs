@@ -224,7 +224,7 @@ pub fn accept_frame<'f>(
 
 /// The frame's line as text, or its `invalid-utf8` refusal at std's first invalid byte.
 fn utf8_line(line_bytes: &[u8]) -> Result<&str, Refusal> {
-    std::str::from_utf8(line_bytes).map_err(|e| {
+    crate::utf8::str_of(line_bytes).map_err(|e| {
         let at = e.valid_up_to();
         Refusal::new(
             RefusalCode::InvalidUtf8,
@@ -255,12 +255,8 @@ fn judge<'f>(
     }
     let line_bytes = frame::request_line(frame_bytes);
     // A blank line is ASCII, so reading UTF-8 first refuses exactly the frames it refused
-    // when it came second. simdutf8 decides acceptance (it accepts exactly what std does);
-    // std reads again only a line it refuses, and std's error places the refusal.
-    let line = match simdutf8::basic::from_utf8(line_bytes) {
-        Ok(line) => line,
-        Err(_) => utf8_line(line_bytes)?,
-    };
+    // when it came second.
+    let line = utf8_line(line_bytes)?;
     if line
         .bytes()
         .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))

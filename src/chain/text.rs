@@ -368,7 +368,7 @@ impl<S: Source> Text<S> {
 fn decode<'b>(bytes: &'b [u8], eof: bool, text: &mut String, lossy: &mut bool) -> &'b [u8] {
     // The common case, valid UTF-8 throughout, validated in one pass (several times faster
     // than walking `utf8_chunks`); a chunk that is not takes the general path below.
-    if let Ok(valid) = std::str::from_utf8(bytes) {
+    if let Ok(valid) = crate::utf8::str_of(bytes) {
         text.push_str(valid);
         return &[];
     }

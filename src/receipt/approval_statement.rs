@@ -97,7 +97,7 @@ pub(super) fn approval_statement(
     bytes: &[u8],
 ) -> Result<crate::approval::payload::Payload, String> {
     use crate::approval::payload::Payload;
-    let text = std::str::from_utf8(bytes).map_err(|_| "statement is not UTF-8".to_owned())?;
+    let text = crate::utf8::str_of(bytes).map_err(|_| "statement is not UTF-8".to_owned())?;
     let payload = Payload::parse(text)
         .map_err(|e| format!("statement is not an ApprovalRecord v2 payload: {e}"))?;
     payload

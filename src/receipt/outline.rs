@@ -28,8 +28,13 @@ pub(crate) fn outline_str(text: &str, name: &str) -> Result<Outline, serde_json:
 }
 
 /// `bytes` read as `serde_json::from_slice::<Value>(bytes)` reads them (UTF-8 checked inside
-/// strings as it goes, as serde_json's slice reader does).
+/// strings as it goes, as serde_json's slice reader does). Bytes that are UTF-8 throughout
+/// are read by the str reader: the two readers differ only in that check, so the result and
+/// any error are the same, without each string's UTF-8 read again.
 pub(crate) fn outline_slice(bytes: &[u8], name: &str) -> Result<Outline, serde_json::Error> {
+    if let Ok(text) = crate::utf8::str_of(bytes) {
+        return outline_str(text, name);
+    }
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let outline = Top { name }.deserialize(&mut deserializer)?;
     deserializer.end()?;

@@ -103,7 +103,7 @@ fn analyse(
     facts: &mut FrameFacts,
 ) -> Option<(crate::frame::Subject, String)> {
     let line = request_line(frame);
-    let Ok(text) = std::str::from_utf8(line) else {
+    let Ok(text) = crate::utf8::str_of(line) else {
         facts.projection = Err("the request line is not UTF-8".into());
         return None;
     };
