@@ -35,7 +35,11 @@ mod tests {
                 let mut bytes = vec![b'a'; at];
                 bytes.extend_from_slice(piece);
                 bytes.extend_from_slice(&[b'z'; 70]);
-                assert_eq!(str_of(&bytes), std::str::from_utf8(&bytes), "{at} {piece:?}");
+                assert_eq!(
+                    str_of(&bytes),
+                    std::str::from_utf8(&bytes),
+                    "{at} {piece:?}"
+                );
             }
         }
     }

@@ -44,7 +44,8 @@ struct CompareWriter<'a> {
 }
 
 /// `,\n` and the deepest indent compared in one piece; a deeper one is compared in parts.
-const ITEM_START: &[u8; 2 + 2 * 32] = b",\n                                                                ";
+const ITEM_START: &[u8; 2 + 2 * 32] =
+    b",\n                                                                ";
 
 impl CompareWriter<'_> {
     fn piece(&mut self, piece: &[u8]) {
