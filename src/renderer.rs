@@ -128,7 +128,8 @@ fn profile_meaning_plain(profile: Profile) -> &'static str {
 fn write_meta(text: &mut Text, meta: &MetaState) {
     match meta {
         MetaState::Absent => text.raw("_meta: absent\n"),
-        MetaState::Present { entries, .. } => {
+        MetaState::Present { .. } => {
+            let entries = meta.entries();
             text.raw(&format!(
                 "_meta: present, {} key{}, every one shown and committed by the frame:\n",
                 entries.len(),

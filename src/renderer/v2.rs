@@ -123,7 +123,8 @@ pub(super) fn values(head: &mut Text, call: &crate::request::Call) {
     head.raw("\n");
     match call.meta() {
         MetaState::Absent => head.raw("_meta: absent\n"),
-        MetaState::Present { entries, .. } => {
+        meta @ MetaState::Present { .. } => {
+            let entries = meta.entries();
             head.raw(&format!(
                 "_meta: {} key{}, every one shown:\n",
                 entries.len(),

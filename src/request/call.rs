@@ -21,8 +21,10 @@ pub enum MetaState {
         keys: Vec<String>,
         /// Lean compress of the whole `_meta` object.
         canonical: String,
-        /// Each key with its value's Lean compress, in code-point order of the keys.
-        entries: Vec<(String, String)>,
+        /// Where each key's value's Lean compress is in `canonical`, in the order of `keys`
+        /// (read through [`MetaState::entries`]; kept as places, not copies, because most
+        /// commands never read them).
+        values: Vec<std::ops::Range<usize>>,
     },
 }
 
@@ -33,6 +35,22 @@ impl MetaState {
             MetaState::Absent => None,
             MetaState::Present { canonical, .. } => Some(canonical),
         }
+    }
+
+    /// Each key with its value's Lean compress, in code-point order of the keys (none when
+    /// absent).
+    pub fn entries(&self) -> impl ExactSizeIterator<Item = (&str, &str)> {
+        let (keys, canonical, values): (&[String], &str, &[std::ops::Range<usize>]) = match self {
+            MetaState::Absent => (&[], "", &[]),
+            MetaState::Present {
+                keys,
+                canonical,
+                values,
+            } => (keys, canonical, values),
+        };
+        keys.iter()
+            .zip(values)
+            .map(move |(key, value)| (key.as_str(), canonical.get(value.clone()).unwrap_or("")))
     }
 
     /// The keys in code-point order (empty when absent).
@@ -259,8 +277,8 @@ pub(super) fn validated_call(
     let meta_bytes = match &meta {
         MetaState::Absent => 0,
         MetaState::Present {
-            canonical, entries, ..
-        } => canonical.len() + entries.iter().map(|(_, v)| v.len()).sum::<usize>(),
+            canonical, values, ..
+        } => canonical.len() + values.iter().map(ExactSizeIterator::len).sum::<usize>(),
     };
     let canonical_bytes = canonical_arguments.len()
         + meta_bytes
@@ -329,14 +347,10 @@ fn meta_state(
         values.push((&*member.key, start..canonical.len()));
     }
     canonical.push('}');
-    let entries = values
-        .iter()
-        .map(|(key, value)| ((*key).to_owned(), canonical[value.clone()].to_owned()))
-        .collect();
     Ok(MetaState::Present {
         keys: values.iter().map(|(key, _)| (*key).to_owned()).collect(),
         canonical,
-        entries,
+        values: values.into_iter().map(|(_, value)| value).collect(),
     })
 }
 
@@ -406,9 +420,7 @@ mod tests {
             .as_bytes(),
         );
         let MetaState::Present {
-            keys,
-            canonical,
-            entries,
+            keys, canonical, ..
         } = with_meta.meta()
         else {
             panic!("no _meta");
@@ -420,10 +432,7 @@ mod tests {
             ("io.modelcontextprotocol/protocolVersion", r#""2026-07-28""#),
             ("z", r#"[1.5,{"x":null,"y":"\u00e9\n"}]"#),
         ];
-        let rendered: Vec<(&str, &str)> = entries
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.as_str()))
-            .collect();
+        let rendered: Vec<(&str, &str)> = with_meta.meta().entries().collect();
         assert_eq!(rendered.len(), expected_entries.len());
         for ((key, value), (want_key, _)) in rendered.iter().zip(expected_entries) {
             assert_eq!(*key, want_key);
