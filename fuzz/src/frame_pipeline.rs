@@ -141,9 +141,18 @@ fn check_call(frame_bytes: &[u8], call: &Call, options: &Options) {
     {
         lean_fixpoint(text);
     }
-    if let MetaState::Present { keys, entries, .. } = call.meta() {
+    if let MetaState::Present {
+        keys,
+        canonical,
+        values,
+    } = call.meta()
+    {
         assert!(keys.windows(2).all(|w| w[0].as_bytes() < w[1].as_bytes()));
-        assert_eq!(keys.len(), entries.len());
+        assert_eq!(keys.len(), values.len());
+        // Each value's place is a stretch of the whole rendering, in the order of the keys.
+        assert!(values.iter().all(|v| canonical.get(v.clone()).is_some()));
+        assert!(values.windows(2).all(|w| w[0].end < w[1].start));
+        assert_eq!(call.meta().entries().len(), keys.len());
     }
     match (call.canonical_request(), call.canonical_request_sha256()) {
         (Some(text), Some(digest)) => {
