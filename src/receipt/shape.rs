@@ -341,6 +341,36 @@ mod tests {
         Some((passed, rendered == text))
     }
 
+    /// Indents deeper than the 32 levels `item_start` compares in one piece are compared in
+    /// parts: seal-host's rendering of a receipt nested 40 and 70 deep is its layout, and the
+    /// same with one space fewer at the deepest line is not. Seen red (session 11) under the
+    /// cargo-mutants survivor `CompareWriter::indent` → `()`, which failed every receipt nested
+    /// deeper than 32 levels as not seal-host's layout.
+    #[test]
+    fn indents_deeper_than_one_piece_are_compared_in_parts() {
+        for depth in [33, 40, 70] {
+            let mut value = Value::from("deep");
+            for level in 0..depth {
+                value = if level % 2 == 0 {
+                    Value::Array(vec![value, Value::from(level)])
+                } else {
+                    let mut map = Map::new();
+                    map.insert(format!("k{level}"), value);
+                    Value::Object(map)
+                };
+            }
+            let mut receipt = Map::new();
+            receipt.insert("arguments".into(), value);
+            let mut text = serde_json::to_vec_pretty(&receipt).unwrap();
+            text.push(b'\n');
+            assert_eq!(verdicts(&text), Some((true, true)), "depth {depth}");
+            let deepest = text.windows(6).position(|w| w == b"\"deep\"").unwrap();
+            let mut short = text.clone();
+            short.remove(deepest - 1);
+            assert_eq!(verdicts(&short), Some((false, false)), "depth {depth}");
+        }
+    }
+
     /// The layout check reads strings the tree borrowed from the same bytes without comparing
     /// them; against a copy of the bytes (so nothing is borrowed from them) it compares every
     /// string. Both give serde_json's verdict, in and out of seal-host's layout. Seen red with
