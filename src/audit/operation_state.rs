@@ -620,7 +620,8 @@ pub(super) mod tests {
 
     /// A streamed state names the first problem in it, with where it is. A value of the wrong
     /// type says what was expected there. Seen red (session 11) under the cargo-mutants
-    /// survivor `State::expecting` → `Ok(())` (the message then ended in "expected ").
+    /// survivor `State::expecting` → `Ok(())` (the message then ended in "expected "), and by
+    /// hand under the same mutant of `Entries::expecting` and `Entry::expecting`.
     #[test]
     fn a_streamed_state_that_is_not_one_says_why() {
         let invalid = |text: &str| match read_streamed(text.as_bytes()) {
