@@ -618,7 +618,10 @@ pub(super) mod tests {
         }
     }
 
-    /// A streamed state names the first problem in it, with where it is.
+    /// A streamed state names the first problem in it, with where it is. A value of the wrong
+    /// type says what was expected there. Seen red (session 11) under the cargo-mutants
+    /// survivor `State::expecting` → `Ok(())` (the message then ended in "expected "), and by
+    /// hand under the same mutant of `Entries::expecting` and `Entry::expecting`.
     #[test]
     fn a_streamed_state_that_is_not_one_says_why() {
         let invalid = |text: &str| match read_streamed(text.as_bytes()) {
@@ -626,6 +629,18 @@ pub(super) mod tests {
             other => panic!("{text}: {other:?}"),
         };
         assert!(invalid("{").starts_with("not JSON: EOF"));
+        assert_eq!(
+            invalid("[]"),
+            "invalid type: sequence, expected an operation state at line 1 column 1"
+        );
+        assert!(
+            invalid(r#"{"schema":"seal.operation-state/v1","operations":[]}"#)
+                .starts_with("invalid type: sequence, expected operations as an object")
+        );
+        assert!(
+            invalid(r#"{"schema":"seal.operation-state/v1","operations":{"a":1}}"#)
+                .starts_with("invalid type: integer `1`, expected an operation")
+        );
         assert!(invalid(r#"{"schema":"x","operations":{}}"#)
             .starts_with("schema is not seal.operation-state/v1"));
         assert!(invalid(r#"{"schema":"seal.operation-state/v1","operations":{"a":{"operation_id":"b","release_frame_sha256":"f"}}}"#)

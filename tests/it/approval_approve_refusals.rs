@@ -279,3 +279,51 @@ fn an_append_that_runs_out_of_space_is_cut_back() {
     );
     assert_eq!(std::fs::read_to_string(&tokens).unwrap(), existing);
 }
+
+/// A token file that is text but holds no token record (a sealed log, a receipt, notes given
+/// by mistake) is refused before signing, exit 2 with `not-a-token-file`, and left as it was;
+/// one with a token record after such lines is a token file and takes the new line. Seen red
+/// (session 11) under the cargo-mutants survivor `lines += 1` → `*= 1` in
+/// `tokenfile::check_is_token_file`: the line count stayed 0, the file was taken for an empty
+/// token file, and the approval was appended to it with exit 0.
+#[test]
+fn a_text_file_without_a_token_record_is_refused_as_the_token_file() {
+    let dir = tempfile::tempdir().unwrap();
+    for (text, lines) in [
+        (
+            "{\"schema\":\"not a token\"}\n",
+            "none of its 1 line is a token record",
+        ),
+        (
+            "first note\n{\"payload_sha256\":\"x\"}\nlast note\n",
+            "none of its 3 lines is a token record",
+        ),
+    ] {
+        let tokens = dir.path().join("notes.ndjson");
+        std::fs::write(&tokens, text).unwrap();
+        approve(dir.path(), &tokens, &[])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(contains("not-a-token-file"));
+        let output = approve(dir.path(), &tokens, &["--format", "json"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        let error: serde_json::Value = serde_json::from_slice(&output.stderr).unwrap();
+        assert_eq!(error["code"], "not-a-token-file");
+        let message = error["message"].as_str().unwrap();
+        assert!(message.contains(lines), "{message}");
+        assert_eq!(
+            std::fs::read_to_string(&tokens).unwrap(),
+            text,
+            "nothing appended"
+        );
+    }
+    // The same lines before a token record: a token file, and the approval is appended.
+    let tokens = dir.path().join("tokens.ndjson");
+    let text = format!("first note\n{}\n", fixture_line());
+    std::fs::write(&tokens, &text).unwrap();
+    approve(dir.path(), &tokens, &[]).assert().code(0);
+    assert_eq!(std::fs::read_to_string(&tokens).unwrap().lines().count(), 3);
+}
