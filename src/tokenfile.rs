@@ -319,6 +319,10 @@ pub fn check_is_token_file(path: &Path) -> Result<(), crate::input::InputError> 
             break;
         }
         for line in &batch.lines {
+            // Blank lines are no content: a file of them is a token file with no token yet.
+            if batch.line(line).iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
             lines += 1;
             let is_record = serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(
                 batch.line(line),
@@ -705,5 +709,24 @@ mod tests {
         ));
         assert_eq!(std::fs::read(&path).unwrap(), before);
         append_line(&path, "{}").unwrap();
+    }
+
+    /// A file of blank lines is a token file with no token yet; one text line that is no
+    /// token record among them makes it not a token file, and the refusal counts only the
+    /// lines with content. Seen red (session 11) with blank lines counted as content, as they
+    /// were before: the blank file was refused.
+    #[test]
+    fn blank_lines_are_no_content_to_the_token_file_check() {
+        let dir = tempfile::tempdir().unwrap();
+        let blank = dir.path().join("blank.jsonl");
+        std::fs::write(&blank, "\n\n  \r\n\t\n").unwrap();
+        assert!(check_is_token_file(&blank).is_ok());
+        let text = dir.path().join("text.jsonl");
+        std::fs::write(&text, "\n{\"entries\":[]}\n\n").unwrap();
+        let refusal = check_is_token_file(&text).unwrap_err().to_string();
+        assert!(
+            refusal.contains("none of its 1 line is a token record"),
+            "{refusal}"
+        );
     }
 }
