@@ -188,9 +188,11 @@ impl Call {
         &self.warnings
     }
 
-    /// Canonical bytes rendered for this frame: the Lean texts of `arguments`, `_meta`
-    /// (whole and per key), `requestState`, `inputResponses`, and `canonical_request`.
-    /// Never above [`super::MAX_CANONICAL_BYTES`].
+    /// Canonical bytes of this frame as [`super::MAX_CANONICAL_BYTES`] counts them: the Lean
+    /// texts of `arguments`, `_meta` (whole, and again per key), `requestState`,
+    /// `inputResponses`, and `canonical_request`. The per-key values are places in the whole
+    /// `_meta` text, not texts of their own, so the work is below this by `_meta`'s values;
+    /// the count stays the bound's. Never above [`super::MAX_CANONICAL_BYTES`].
     pub fn canonical_bytes(&self) -> usize {
         self.canonical_bytes
     }
@@ -274,6 +276,7 @@ pub(super) fn validated_call(
         None => (None, None),
     };
     let (subject, request_sha256) = frame::digests(frame_bytes);
+    // `_meta` counted twice, as the bound counts it (see `canonical_bytes`).
     let meta_bytes = match &meta {
         MetaState::Absent => 0,
         MetaState::Present {
