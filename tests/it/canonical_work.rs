@@ -99,3 +99,40 @@ fn through_the_binary_the_edge_frame_is_accepted_and_one_byte_more_refused() {
     assert_eq!(status, 1);
     assert_eq!(record["code"], "frame-too-large");
 }
+
+/// `Call::canonical_bytes` counts `_meta` as the bound does: its whole rendering once and each
+/// of its values once more. (cargo-mutants, session 12: the per-value sum subtracted instead of
+/// added survived every test, the edge frame's count staying within sight of the bound; this
+/// test turns it red, and the sum multiplied.)
+#[test]
+fn the_count_holds_meta_whole_and_each_value_again() {
+    let call_of = |frame: &str| {
+        let Verdict::Call(call) = request::analyze(
+            frame.as_bytes(),
+            &Options::default(),
+            &mut Session::default(),
+        ) else {
+            panic!("{frame} is accepted");
+        };
+        call
+    };
+    let bare = call_of(
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"x":1}}}"#,
+    );
+    let with_meta = call_of(
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{"k":"vvvvvvvvvv","n":[1,2]},"arguments":{"x":1}}}"#,
+    );
+    let meta = with_meta.meta();
+    let rendering = r#"{"k":"vvvvvvvvvv","n":[1,2]}"#;
+    assert_eq!(meta.canonical(), Some(rendering));
+    let values: Vec<(&str, &str)> = meta.entries().collect();
+    assert_eq!(values, [("k", r#""vvvvvvvvvv""#), ("n", "[1,2]")]);
+    // What `_meta` adds: its rendering (28), its values again (12 + 5), and the member
+    // `"_meta":{…},` the host's projection of the request carries (8 + 28 + 1).
+    assert_eq!(bare.canonical_bytes(), 95);
+    assert_eq!(
+        with_meta.canonical_bytes() - bare.canonical_bytes(),
+        rendering.len() + (12 + 5) + ("\"_meta\":".len() + rendering.len() + 1)
+    );
+    assert_eq!(with_meta.canonical_bytes(), 177);
+}
