@@ -99,7 +99,7 @@ tests_of() {
         bundle) echo "--lib bundle cli_bundle cli_flags cli_transcripts closed_stdout duplicate_members evidence_hostile json_schemas keys_cli terminal_tables inert_output regression" ;;
         envelope) echo "--lib envelope cli_envelope refusal_agreement robust_cli terminal_tables inert_output cli_transcripts regression" ;;
         inert) echo "--lib inert inert_output report_page terminal_tables regression" ;;
-        identity) echo "--lib identity identity_vectors identity_invariants spec_conformance target_refusals real_clients meta_edges regression" ;;
+        identity) echo "--lib identity typed identity_vectors identity_invariants spec_conformance target_refusals real_clients meta_edges regression" ;;
         keys) echo "--lib keys keys_cli keys_hostile keys_approvers keys_agent regression" ;;
         audit) echo "--lib audit audit_head_state audit_map_reduce cli_audit audit_approvers audit_copies receipt_key_in_evidence approval_key_in_evidence verdict_pins empty_evidence duplicate_members regression" ;;
         evidence) echo "--lib jcs evidence frame jcs_vectors evidence_cli evidence_hostile fuzz_corpus" ;;
