@@ -136,3 +136,44 @@ fn the_count_holds_meta_whole_and_each_value_again() {
     );
     assert_eq!(with_meta.canonical_bytes(), 177);
 }
+
+/// `requestState` and `inputResponses` each add their rendering and the member the host's
+/// projection of the request carries (session 12: the sum's `+` → `-` before either, and `*`
+/// before `inputResponses`, survived every test; this test turns each red).
+#[test]
+fn the_count_holds_each_context_member_and_its_place_in_the_request() {
+    let count = |frame: &str| {
+        let Verdict::Call(call) = request::analyze(
+            frame.as_bytes(),
+            &Options::default(),
+            &mut Session::default(),
+        ) else {
+            panic!("{frame} is accepted");
+        };
+        call.canonical_bytes()
+    };
+    let frame = |extra: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"t","arguments":{{"x":1}}{extra}}}}}"#
+        )
+    };
+    let state = r#""opaque""#;
+    let responses = r#"{"q":{"action":"accept"}}"#;
+    let member = |name: &str, value: &str| format!(r#","{name}":{value}"#).len();
+    let bare = count(&frame(""));
+    assert_eq!(bare, 95);
+    let with_state = count(&frame(&format!(r#","requestState":{state}"#)));
+    assert_eq!(
+        with_state - bare,
+        state.len() + member("requestState", state)
+    );
+    let with_responses = count(&frame(&format!(r#","inputResponses":{responses}"#)));
+    assert_eq!(
+        with_responses - bare,
+        responses.len() + member("inputResponses", responses)
+    );
+    let with_both = count(&frame(&format!(
+        r#","requestState":{state},"inputResponses":{responses}"#
+    )));
+    assert_eq!((with_state, with_responses, with_both), (127, 163, 195));
+}
