@@ -100,22 +100,24 @@ fn through_the_binary_the_edge_frame_is_accepted_and_one_byte_more_refused() {
     assert_eq!(record["code"], "frame-too-large");
 }
 
+/// The validated call of a frame the pipeline accepts.
+fn call_of(frame: &str) -> Box<request::Call> {
+    let Verdict::Call(call) = request::analyze(
+        frame.as_bytes(),
+        &Options::default(),
+        &mut Session::default(),
+    ) else {
+        panic!("{frame} is accepted");
+    };
+    call
+}
+
 /// `Call::canonical_bytes` counts `_meta` as the bound does: its whole rendering once and each
 /// of its values once more. (cargo-mutants, session 12: the per-value sum subtracted instead of
 /// added survived every test, the edge frame's count staying within sight of the bound; this
 /// test turns it red, and the sum multiplied.)
 #[test]
 fn the_count_holds_meta_whole_and_each_value_again() {
-    let call_of = |frame: &str| {
-        let Verdict::Call(call) = request::analyze(
-            frame.as_bytes(),
-            &Options::default(),
-            &mut Session::default(),
-        ) else {
-            panic!("{frame} is accepted");
-        };
-        call
-    };
     let bare = call_of(
         r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"x":1}}}"#,
     );
@@ -142,16 +144,7 @@ fn the_count_holds_meta_whole_and_each_value_again() {
 /// before `inputResponses`, survived every test; this test turns each red).
 #[test]
 fn the_count_holds_each_context_member_and_its_place_in_the_request() {
-    let count = |frame: &str| {
-        let Verdict::Call(call) = request::analyze(
-            frame.as_bytes(),
-            &Options::default(),
-            &mut Session::default(),
-        ) else {
-            panic!("{frame} is accepted");
-        };
-        call.canonical_bytes()
-    };
+    let count = |frame: &str| call_of(frame).canonical_bytes();
     let frame = |extra: &str| {
         format!(
             r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"t","arguments":{{"x":1}}{extra}}}}}"#
