@@ -98,12 +98,38 @@ def wait_reading_a_pipe(pid: int) -> None:
     time.sleep(2)
 
 
+def reading_stdin(program: str, interrupt: signal.Handlers) -> subprocess.Popen:
+    """`program target` waiting on its standard input, started with SIGINT set to `interrupt`
+    (as a terminal's foreground job has it, or a script's background job), whatever this test
+    run itself inherited."""
+    # `target` with no file reads standard input and waits for it.
+    process = subprocess.Popen([program, "target"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, interrupt))
+    wait_reading_a_pipe(process.pid)
+    return process
+
+
 def test_ctrl_c_ends_both_at_once() -> None:
     for program in (WHEEL, str(BIN)):
         assert program is not None
-        # `target` with no file reads standard input and waits for it.
-        process = subprocess.Popen([program, "target"], stdin=subprocess.PIPE,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        wait_reading_a_pipe(process.pid)
+        process = reading_stdin(program, signal.SIG_DFL)
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=20) == -signal.SIGINT, program
+
+
+def test_an_interrupt_their_parent_ignores_is_ignored_by_both() -> None:
+    """A background job of a script starts with SIGINT ignored; the binary keeps it so, and
+    the wheel's command must too. (Seen red with the wheel resetting SIGINT unconditionally:
+    the wheel died of the signal.)"""
+    ends = []
+    for program in (WHEEL, str(BIN)):
+        assert program is not None
+        process = reading_stdin(program, signal.SIG_IGN)
+        process.send_signal(signal.SIGINT)
+        time.sleep(1)
+        assert process.poll() is None, program
+        _, stderr = process.communicate(input=b"", timeout=20)
+        ends.append((process.returncode, stderr))
+    assert ends[0] == ends[1]
+    assert ends[0][0] > 0
