@@ -102,10 +102,15 @@ def reading_stdin(program: str, interrupt: signal.Handlers) -> subprocess.Popen:
     """`program target` waiting on its standard input, started with SIGINT set to `interrupt`
     (as a terminal's foreground job has it, or a script's background job), whatever this test
     run itself inherited."""
-    # `target` with no file reads standard input and waits for it.
-    process = subprocess.Popen([program, "target"], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, interrupt))
+    # A child inherits an ignored or default disposition across exec, so it is set here for
+    # the moment of the start (not with `preexec_fn`, which is unsafe beside other threads).
+    previous = signal.signal(signal.SIGINT, interrupt)
+    try:
+        # `target` with no file reads standard input and waits for it.
+        process = subprocess.Popen([program, "target"], stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     wait_reading_a_pipe(process.pid)
     return process
 
