@@ -37,7 +37,7 @@ pub const MAX_SERDE_EXPANSION: usize = 5;
 /// The canonical-work bound: the most canonical bytes one accepted frame can produce, in
 /// all (`Call::canonical_bytes`). Lean renderings cover `arguments`, `requestState` and
 /// `inputResponses` once and `_meta` twice (the whole object and its per-key entries; the
-/// entries have been places in the whole since session 11, so this bounds more than is made),
+/// entries are places in the whole, not texts of their own, so this bounds more than is made),
 /// seal-host's `canonical_request` covers the frame once more: so at most
 /// 62 × (1 MiB frame + 32 KiB `_meta`) + 5 × 1 MiB = 72,286,208 bytes. It follows from the
 /// frame and `_meta` bounds; no limit of its own is needed to hold it.

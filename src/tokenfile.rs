@@ -319,8 +319,9 @@ pub fn check_is_token_file(path: &Path) -> Result<(), crate::input::InputError> 
             break;
         }
         for line in &batch.lines {
-            // Blank lines are no content: a file of them is a token file with no token yet.
-            if batch.line(line).iter().all(u8::is_ascii_whitespace) {
+            // Blank lines (as the reader skips them) are no content: a file of them is a token
+            // file with no token yet. A line that is not UTF-8 is content.
+            if crate::utf8::str_of(batch.line(line)).is_ok_and(is_blank) {
                 continue;
             }
             lines += 1;
@@ -714,12 +715,15 @@ mod tests {
     /// A file of blank lines is a token file with no token yet; one text line that is no
     /// token record among them makes it not a token file, and the refusal counts only the
     /// lines with content. Seen red (session 11) with blank lines counted as content, as they
-    /// were before: the blank file was refused.
+    /// were before: the blank file was refused; and (session 12) with blank meaning ASCII
+    /// whitespace only, a second rule beside `is_blank`.
     #[test]
     fn blank_lines_are_no_content_to_the_token_file_check() {
         let dir = tempfile::tempdir().unwrap();
         let blank = dir.path().join("blank.jsonl");
-        std::fs::write(&blank, "\n\n  \r\n\t\n").unwrap();
+        // Blank as seal-host reads it (`is_blank`): Unicode whitespace too, here an
+        // ideographic space and a no-break space.
+        std::fs::write(&blank, "\n\n  \r\n\t\n\u{3000}\u{a0}\n").unwrap();
         assert!(check_is_token_file(&blank).is_ok());
         let text = dir.path().join("text.jsonl");
         std::fs::write(&text, "\n{\"entries\":[]}\n\n").unwrap();

@@ -510,7 +510,9 @@ fn details_of(frame: &[u8], server: &str) -> Details {
     match request::analyze(frame, &options, &mut Session::default()) {
         Verdict::Call(call) => {
             details.arguments = Some(call.canonical_arguments().to_owned());
-            details.meta = (call.meta().entries())
+            details.meta = call
+                .meta()
+                .entries()
                 .map(|(key, value)| (key.to_owned(), value.to_owned()))
                 .collect();
             details.identities = Some(call.identities().clone());
